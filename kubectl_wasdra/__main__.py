@@ -1,0 +1,5 @@
+"""`python -m kubectl_wasdra` runs the CLI."""
+
+from kubectl_wasdra.cli import main
+
+main()

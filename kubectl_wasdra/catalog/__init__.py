@@ -1,0 +1,1 @@
+"""Everything versioned: releases, schemas, feature gates, field->gate map, API availability."""

@@ -1,0 +1,41 @@
+"""Every exception the tool raises when it cannot do its job (a leaf: imports nothing from the package).
+
+Expected negative outcomes (a finding, a Status, a funnel that empties) are data, never exceptions.
+The CLI boundary turns a WasdraError into one line `kubectl-wasdra: error: where: what — how` and exit 2.
+"""
+
+from __future__ import annotations
+
+
+class WasdraError(Exception):
+    """The tool could not do its job. `where` is `file:line:col` (or a file, or a flag); `hint` says how to fix it."""
+
+    def __init__(self, message: str, *, where: str | None = None, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.where = where
+        self.hint = hint
+
+    def __str__(self) -> str:
+        text = f"{self.where}: {self.message}" if self.where else self.message
+        return f"{text} — {self.hint}" if self.hint else text
+
+
+class UsageError(WasdraError):
+    """A flag or argument is wrong (unknown gate, bad version, unknown rule ID)."""
+
+
+class LoadError(WasdraError):
+    """A file cannot be read or parsed at all."""
+
+
+class SnapshotError(WasdraError):
+    """A cluster snapshot cannot be read or is not a snapshot."""
+
+
+class ClusterReadError(WasdraError):
+    """The live cluster cannot be reached or refuses every request."""
+
+
+class SelectorCompileError(WasdraError):
+    """A CEL expression does not compile (used where compile failure aborts work, e.g. the allocator)."""

@@ -1,0 +1,46 @@
+"""Reason codes: why something does not fit (a leaf: imports nothing from the package).
+
+Stable: JSON output and tests depend on the values. This is the only place a reason code is spelled.
+Groups follow DESIGN.md: node, DRA, groups, release and gates, pools and state.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Reason(StrEnum):
+    """Why a pod, claim or group does not fit."""
+
+    # per node / per pod
+    NODE_UNSCHEDULABLE = "NodeUnschedulable"
+    NODE_NAME_MISMATCH = "NodeNameMismatch"
+    NODE_AFFINITY_MISMATCH = "NodeAffinityMismatch"
+    UNTOLERATED_TAINT = "UntoleratedTaint"
+    INSUFFICIENT_RESOURCE = "InsufficientResource"
+    TOO_MANY_PODS = "TooManyPods"
+    # DRA
+    CLAIM_NOT_FOUND = "ClaimNotFound"
+    CLAIM_TEMPLATE_NOT_FOUND = "ClaimTemplateNotFound"
+    DEVICE_CLASS_NOT_FOUND = "DeviceClassNotFound"
+    NO_MATCHING_DEVICES = "NoMatchingDevices"
+    DEVICES_ALLOCATED = "DevicesAllocated"
+    DEVICE_TAINTED = "DeviceTainted"
+    CAPACITY_EXHAUSTED = "CapacityExhausted"
+    COUNTERS_EXHAUSTED = "CountersExhausted"
+    CONSTRAINT_UNSATISFIABLE = "ConstraintUnsatisfiable"
+    CLAIM_ALLOCATED_ELSEWHERE = "ClaimAllocatedElsewhere"
+    SELECTOR_ERROR = "SelectorError"
+    # groups
+    GROUP_NOT_FOUND = "GroupNotFound"
+    WORKLOAD_NOT_FOUND = "WorkloadNotFound"
+    GANG_TOO_FEW_PODS = "GangTooFewPods"
+    GANG_PARTIAL_FIT = "GangPartialFit"
+    TOPOLOGY_NO_DOMAIN_FITS = "TopologyNoDomainFits"
+    GROUP_INVALID = "GroupInvalid"
+    # release and gates
+    API_NOT_SERVED = "APINotServed"
+    FEATURE_GATE_DISABLED = "FeatureGateDisabled"
+    # pools and state
+    POOL_INCOMPLETE = "PoolIncomplete"
+    BINDING_CONDITIONS_PENDING = "BindingConditionsPending"
