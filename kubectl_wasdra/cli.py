@@ -23,7 +23,7 @@ PROG = "kubectl-wasdra"
 @click.option("--debug", is_flag=True, hidden=False, help="Show tracebacks for internal errors.")
 @click.pass_context
 def cli(ctx: click.Context, debug: bool) -> None:
-    """Lint and dry-run Kubernetes workload-aware scheduling and DRA manifests (Kubernetes 1.33–1.37).
+    """Lint and dry-run Kubernetes workload-aware scheduling and DRA manifests (Kubernetes 1.33-1.37).
 
     \b
     Examples:

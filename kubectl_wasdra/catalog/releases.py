@@ -1,4 +1,4 @@
-"""Kubernetes releases this tool knows (1.33–1.37) as a small, hashable value.
+"""Kubernetes releases this tool knows (1.33-1.37) as a small, hashable value.
 
 Every versioned fact (schemas, gates, served APIs) is keyed by a `Release`.
 """
