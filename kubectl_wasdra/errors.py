@@ -39,3 +39,16 @@ class ClusterReadError(WasdraError):
 
 class SelectorCompileError(WasdraError):
     """A CEL expression does not compile (used where compile failure aborts work, e.g. the allocator)."""
+
+
+class CelCompileError(SelectorCompileError):
+    """A CEL selector does not compile; `line`/`column` are 1-based within the expression text."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 1, *, hint: str | None = None) -> None:
+        super().__init__(message, where=f"{line}:{column}", hint=hint)
+        self.line = line
+        self.column = column
+
+
+class CelRuntimeError(WasdraError):
+    """A CEL selector failed while evaluating on a device (missing key, bad quantity, cost limit)."""

@@ -1,0 +1,107 @@
+"""CEL selectors on DRA devices: the Kubernetes library, domains, errors with positions, cost bound."""
+
+from __future__ import annotations
+
+import pytest
+
+from kubectl_wasdra.dra.cel import CelCompileError, CelRuntimeError, DeviceView, compile_selector
+
+DRIVER = "gpu.example.com"
+DEVICE = {
+    "name": "gpu-0",
+    "attributes": {
+        "model": {"string": "A100"},
+        "index": {"int": 3},
+        "healthy": {"bool": True},
+        "driverVersion": {"version": "1.2.3"},
+        "resource.kubernetes.io/numaNode": {"int": 0},
+        "tags": {"strings": ["a", "b"]},
+    },
+    "capacity": {"memory": {"value": "80Gi"}},
+    "allowMultipleAllocations": True,
+}
+GPU = f'device.attributes["{DRIVER}"]'
+
+
+@pytest.fixture(scope="module")
+def view() -> DeviceView:
+    return DeviceView(DRIVER, DEVICE)
+
+
+@pytest.mark.parametrize(("expression", "expected"), [
+    ('device.driver == "gpu.example.com"', True),
+    (f'{GPU}.model == "A100"', True),
+    (f'{GPU}.index > 2 && {GPU}.healthy', True),
+    (f'device.capacity["{DRIVER}"].memory.compareTo(quantity("40Gi")) > 0', True),
+    (f'device.capacity["{DRIVER}"].memory.isGreaterThan(quantity("100Gi"))', False),
+    (f'device.capacity["{DRIVER}"].memory.isLessThan(quantity("100Gi"))', True),
+    (f'device.capacity["{DRIVER}"].memory == quantity("81920Mi")', True),
+    (f'{GPU}.driverVersion.isGreaterThan(semver("1.2.0"))', True),
+    (f'{GPU}.driverVersion.isLessThan(semver("1.10.0"))', True),
+    (f'{GPU}.driverVersion.major() == 1 && {GPU}.driverVersion.minor() == 2 && {GPU}.driverVersion.patch() == 3', True),
+    (f'{GPU}.driverVersion == semver("v1.2.3", true)', True),
+    ('semver("1.0.0-alpha").isLessThan(semver("1.0.0"))', True),
+    ('semver("1.0.0-alpha.1").compareTo(semver("1.0.0-alpha.beta")) == -1', True),
+    ('device.attributes["resource.kubernetes.io"].numaNode == 0', True),
+    ('has(device.attributes["other.example.com"].x)', False),
+    (f'has({GPU}.model)', True),
+    (f'{GPU}.tags.includes("a") && !{GPU}.tags.includes("z")', True),
+    (f'{GPU}.index.includes(3)', True),
+    ("device.allowMultipleAllocations", True),
+    ('isQuantity("200K")', False),
+    ('isQuantity("200k")', True),
+    ('quantity("1.5").add(1) == quantity("2500m")', True),
+    ('quantity("1").sub(quantity("250m")) == quantity("0.75")', True),
+    ('sign(quantity("-3")) == -1 && quantity("2").sign() == 1', True),
+    ('quantity("3").asApproximateFloat() == 3.0 && quantity("3").asInteger() == 3', True),
+    ('quantity("1.5").isInteger()', False),
+    ('isSemver("1.2") || !isSemver("1.2", true)', False),
+    (f'{GPU}.?missing.orValue(5) == 5', True),
+    (f"cel.bind(m, {GPU}, m.index == 3)", True),
+    ('device.driver.startsWith("gpu")', True),
+], ids=lambda value: value if isinstance(value, str) else None)
+def test_selector_values(view: DeviceView, expression: str, expected: bool) -> None:
+    assert compile_selector(expression).matches(view) is expected
+
+
+@pytest.mark.parametrize(("expression", "message", "line", "column"), [
+    ("device.foo == 1", "undefined field 'foo'", 1, 7),
+    ("device.driver ==\n  ", "Syntax error", 2, 3),
+    ('"a" + "b"', "must evaluate to bool or the unknown type, not string", 1, 1),
+    ('device.driver == "a" && nofunc(1)', "undeclared reference to 'nofunc'", 1, 31),
+    ("", "CEL expression empty", 1, 1),
+])
+def test_compile_errors(expression: str, message: str, line: int, column: int) -> None:
+    with pytest.raises(CelCompileError) as caught:
+        compile_selector(expression)
+    assert message in caught.value.message
+    assert (caught.value.line, caught.value.column) == (line, column)
+
+
+def test_allow_multiple_allocations_needs_consumable_capacity() -> None:
+    with pytest.raises(CelCompileError, match="allowMultipleAllocations"):
+        compile_selector("device.allowMultipleAllocations", consumable_capacity=False)
+
+
+@pytest.mark.parametrize(("expression", "message"), [
+    (f"{GPU}.nope == 1", "no such key: nope. consider using CEL optional chaining"),
+    ('device.attributes["other.example.com"].x == 1', "no such key: x"),
+    ('quantity("200K") == quantity("1")', '"200K" is not a quantity'),
+    ('quantity("1.5").asInteger() == 1', "cannot convert value to integer"),
+    ("device.driver", "must evaluate to bool"),
+    ("[1,2].all(x, [1,2].all(y, [1,2].all(z, [1,2].all(w, true))))", "actual cost limit exceeded"),
+])
+def test_runtime_errors(view: DeviceView, expression: str, message: str) -> None:
+    with pytest.raises(CelRuntimeError) as caught:
+        compile_selector(expression).matches(view)
+    assert message in caught.value.message
+
+
+def test_invalid_version_attribute_is_runtime_error() -> None:
+    bad = DeviceView(DRIVER, {"name": "d", "attributes": {"v": {"version": "01.2"}}})
+    with pytest.raises(CelRuntimeError, match="attribute v"):
+        compile_selector('device.driver == "x"').matches(bad)
+
+
+def test_compile_is_cached() -> None:
+    assert compile_selector('device.driver == "a"') is compile_selector('device.driver == "a"')
