@@ -30,13 +30,15 @@ def object_key(obj: Mapping[str, Any]) -> tuple[str, str]:
 
 @dataclass(frozen=True)
 class SnapshotHeader:
-    """Where a snapshot came from: server version, served group/versions, gaps (kind -> why unread), conversions."""
+    """Where a snapshot came from: server version, served group/versions, gaps (kind -> why unread), conversions
+    (old apiVersion -> objects converted to resource.k8s.io/v1), whether names were anonymized. See cluster/header.py."""
 
     server_version: str | None = None
     taken_at: str | None = None
     served: tuple[str, ...] = ()
     gaps: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     converted: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    anonymized: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,177 @@
+"""Offline snapshots: what `kubectl get <type> -A -o yaml|json` prints, read from files or directories.
+
+Accepted: `List`s (`kind: List` or `<Kind>List`, whose items may omit apiVersion/kind), multi-document YAML, one or several
+concatenated JSON values, directories of such files (recursive, *.yaml/*.yml/*.json, sorted), and the snapshot header
+object (cluster/header.py). DRA objects of any version 1.33-1.37 serve are converted to resource.k8s.io/v1 (convert.py);
+kinds the simulator does not read are skipped silently. A malformed object is reported with file:line:col and left out; the
+rest loads. Positions are computed only for reported objects, by FOUNDATION's position index (load/positions.py).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path as FsPath
+from types import MappingProxyType
+from typing import Any, Final
+
+from kubectl_wasdra.cluster.convert import needs_conversion, to_v1
+from kubectl_wasdra.cluster.decode import DecodeError, decode_json, decode_yaml, is_json_text, split_yaml_documents
+from kubectl_wasdra.cluster.header import header_from_object, is_header, merge_headers
+from kubectl_wasdra.cluster.shape import Path, shape_problem
+from kubectl_wasdra.cluster.snapshot import CLUSTER_SCOPED_KINDS, SNAPSHOT_KINDS, ClusterSnapshot, SnapshotHeader
+from kubectl_wasdra.errors import SnapshotError
+from kubectl_wasdra.load.document import LoadProblem, ProblemKind
+from kubectl_wasdra.load.positions import SourceText
+
+SNAPSHOT_SUFFIXES: Final = (".yaml", ".yml", ".json")
+_WANTED: Final = frozenset(SNAPSHOT_KINDS)
+
+
+@dataclass(frozen=True)
+class _Found:
+    """One object as found in a file: document number, path of the object inside the document, data."""
+
+    index: int
+    prefix: Path
+    data: Any
+
+
+@dataclass
+class _Collector:
+    """Objects gathered from all files, by kind then (namespace, name); later files win on duplicates."""
+
+    objects: dict[str, dict[tuple[str, str], dict[str, Any]]]
+    problems: list[LoadProblem]
+    converted: Counter[str]
+    header: SnapshotHeader
+
+    def add(self, obj: dict[str, Any]) -> None:
+        kind = obj["kind"]
+        if needs_conversion(obj):
+            self.converted[obj["apiVersion"]] += 1
+            obj = to_v1(obj)
+        meta = obj["metadata"]
+        namespace = "" if kind in CLUSTER_SCOPED_KINDS else meta.get("namespace") or "default"
+        self.objects.setdefault(kind, {})[(namespace, meta["name"])] = obj
+
+
+def expand_paths(paths: Sequence[str]) -> list[str]:
+    """The files to read: files as given, directories walked recursively for *.yaml/*.yml/*.json (sorted)."""
+    files: list[str] = []
+    for path in paths:
+        if os.path.isdir(path):
+            found = sorted(str(p) for p in FsPath(path).rglob("*") if p.suffix in SNAPSHOT_SUFFIXES and p.is_file())
+            files.extend(found)
+        elif os.path.exists(path):
+            files.append(path)
+        else:
+            raise SnapshotError("no such file or directory", where=path, hint="pass a snapshot file or directory")
+    return files
+
+
+def load_snapshot(paths: Sequence[str]) -> tuple[ClusterSnapshot, tuple[LoadProblem, ...]]:
+    """The snapshot in `paths` plus what could not be loaded; raises SnapshotError when a path does not exist."""
+    collector = _Collector({}, [], Counter(), SnapshotHeader())
+    for file in expand_paths(paths):
+        _load_file(file, collector)
+    header = collector.header
+    if collector.converted:
+        header = merge_headers(header, SnapshotHeader(converted=MappingProxyType(dict(collector.converted))))
+    objects = {kind: tuple(by_key[key] for key in sorted(by_key)) for kind, by_key in collector.objects.items()}
+    return ClusterSnapshot(objects=MappingProxyType(objects), header=header), tuple(collector.problems)
+
+
+def _load_file(file: str, collector: _Collector) -> None:
+    try:
+        raw = FsPath(file).read_bytes()
+    except OSError as exc:
+        collector.problems.append(LoadProblem(file, 0, 0, f"cannot read: {exc.strerror}", kind=ProblemKind.UNREADABLE))
+        return
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        collector.problems.append(LoadProblem(file, 0, 0, "not UTF-8 text", "save the file as UTF-8",
+                                              kind=ProblemKind.NOT_UTF8))
+        return
+    is_json = is_json_text(file, text)
+    try:
+        documents = decode_json(text) if is_json else decode_yaml(text)
+    except DecodeError as exc:
+        if is_json:
+            collector.problems.append(LoadProblem(file, exc.line, exc.column, exc.message, "fix the JSON syntax"))
+            return
+        _salvage_documents(file, text, collector)
+        return
+    _collect(file, documents, SourceText(text, is_json=is_json), 0, collector)
+
+
+def _salvage_documents(file: str, text: str, collector: _Collector) -> None:
+    """One YAML document is broken: report it and load the others, each parsed on its own."""
+    for first_line, part in split_yaml_documents(text):
+        try:
+            documents = decode_yaml(part)
+        except DecodeError as exc:
+            line = first_line + max(exc.line, 1) - 1
+            collector.problems.append(LoadProblem(file, line, exc.column, f"YAML syntax error: {exc.message}",
+                                                  "fix the syntax; the other documents were loaded"))
+            continue
+        _collect(file, documents[:1], SourceText(part), first_line - 1, collector)
+
+
+def _collect(file: str, documents: list[Any], source: SourceText, line_offset: int, collector: _Collector) -> None:
+    for found in _flatten(documents):
+        data = found.data
+        if isinstance(data, dict) and is_header(data):
+            header, problem = header_from_object(data)
+            collector.header = merge_headers(collector.header, header)
+            if problem:
+                _report(file, found, (problem[0],), problem[1], source, line_offset, collector)
+            continue
+        if isinstance(data, dict) and data.get("kind") not in _WANTED and isinstance(data.get("kind"), str):
+            continue
+        problem = shape_problem(data) if not isinstance(data, dict) or "kind" in data else ((), "kind is missing")
+        if problem is not None:
+            _report(file, found, problem[0], problem[1], source, line_offset, collector)
+            continue
+        collector.add(data)
+
+
+def _flatten(documents: list[Any]) -> Iterator[_Found]:
+    """Every object of every document, List items flattened (items without apiVersion/kind get the List's)."""
+    for index, document in enumerate(documents):
+        if document is None:
+            continue
+        kind = document.get("kind") if isinstance(document, dict) else None
+        if isinstance(kind, str) and kind.endswith("List") and isinstance(document.get("items"), list):
+            item_kind = kind[: -len("List")] or None
+            for item, data in enumerate(document["items"]):
+                if isinstance(data, dict) and item_kind and "kind" not in data:
+                    data = {"apiVersion": document.get("apiVersion"), "kind": item_kind, **data}
+                yield _Found(index, ("items", item), data)
+        elif isinstance(document, list):  # a top-level sequence of objects
+            for item, data in enumerate(document):
+                yield _Found(index, (item,), data)
+        else:
+            yield _Found(index, (), document)
+
+
+def _report(file: str, found: _Found, path: Path, message: str, source: SourceText, line_offset: int,
+            collector: _Collector) -> None:
+    line, column = source.position(found.index, found.prefix + tuple(path), "key")
+    name = _describe(found.data)
+    collector.problems.append(LoadProblem(
+        file, line + line_offset, column, f"{name}: {message}; object skipped",
+        "fix the object (or re-export it with kubectl get -o yaml)", kind=ProblemKind.NOT_AN_OBJECT, path=tuple(path)))
+
+
+def _describe(data: Any) -> str:
+    if not isinstance(data, dict):
+        return "document"
+    meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+    kind, name, namespace = data.get("kind") or "object", meta.get("name"), meta.get("namespace")
+    if not isinstance(name, str):
+        return str(kind)
+    return f'{kind} "{namespace}/{name}"' if isinstance(namespace, str) and namespace else f'{kind} "{name}"'
