@@ -1,0 +1,160 @@
+"""Effective pod requests and node allocatable, as kube-scheduler's NodeResourcesFit computes them.
+
+Upstream: kubernetes/kubernetes staging/src/k8s.io/component-helpers/resource/helpers.go (PodRequests,
+AggregateContainerRequests; release-1.37) and pkg/scheduler/framework/types.go (NodeInfo.SetNode uses Allocatable).
+
+Effective requests = max(sum of app containers + restartable (sidecar) init containers,
+                         each regular init container + the sidecars started before it)
+                     then pod-level requests (cpu, memory, hugepages-*) replace the aggregate when set,
+                     then spec.overhead is added.
+For bound pods the scheduler also looks at in-place resize status (UseStatusResources): per container the larger of the
+spec requests, status.containerStatuses[].allocatedResources and status.containerStatuses[].resources.requests; with an
+Infeasible resize only the status values count. Container requests missing but limits set default to the limits, as the
+API server's defaulting does (pkg/apis/core/v1/defaults.go SetDefaults_Pod), so undefaulted manifests count the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from decimal import Decimal
+from typing import Any, Final
+
+from kubectl_wasdra.kube.quantity import parse_quantity
+
+Resources = dict[str, Decimal]
+POD_LEVEL_RESOURCES: Final = frozenset({"cpu", "memory"})  # plus every hugepages-* (IsSupportedPodLevelResource)
+HUGEPAGES_PREFIX: Final = "hugepages-"
+TERMINAL_PHASES: Final = frozenset({"Succeeded", "Failed"})
+
+
+def is_pod_level_resource(name: str) -> bool:
+    """True for the resources pod-level `spec.resources` may set (cpu, memory, hugepages-*)."""
+    return name in POD_LEVEL_RESOURCES or name.startswith(HUGEPAGES_PREFIX)
+
+
+def resource_list(value: Mapping[str, Any] | None) -> Resources:
+    """A ResourceList (name -> quantity) as exact Decimals; an absent list is empty."""
+    return {name: parse_quantity(quantity) for name, quantity in (value or {}).items()}
+
+
+def _add(into: Resources, other: Mapping[str, Decimal]) -> None:
+    for name, quantity in other.items():
+        into[name] = into.get(name, Decimal(0)) + quantity
+
+
+def _maximize(into: Resources, other: Mapping[str, Decimal]) -> None:
+    for name, quantity in other.items():
+        if name not in into or quantity > into[name]:
+            into[name] = quantity
+
+
+def _maximum(*lists: Mapping[str, Decimal]) -> Resources:
+    result: Resources = {}
+    for item in lists:
+        _maximize(result, item)
+    return result
+
+
+def container_requests(container: Mapping[str, Any]) -> Resources:
+    """Requests of one container; a resource with limits but no request counts its limit (API defaulting)."""
+    resources = container.get("resources") or {}
+    requests = resource_list(resources.get("limits"))
+    requests.update(resource_list(resources.get("requests")))
+    return requests
+
+
+def _is_sidecar(container: Mapping[str, Any]) -> bool:
+    return container.get("restartPolicy") == "Always"
+
+
+def _aggregate(pod: Mapping[str, Any], requests_of: Callable[[Mapping[str, Any]], Resources]) -> Resources:
+    """AggregateContainerRequests with one way of reading a container's requests."""
+    spec = pod.get("spec") or {}
+    result: Resources = {}
+    for container in spec.get("containers") or ():
+        _add(result, requests_of(container))
+    sidecars: Resources = {}
+    init_peak: Resources = {}
+    for container in spec.get("initContainers") or ():
+        own = requests_of(container)
+        if _is_sidecar(container):
+            _add(result, own)
+            _add(sidecars, own)
+            _maximize(init_peak, sidecars)
+        else:
+            running = dict(own)
+            _add(running, sidecars)
+            _maximize(init_peak, running)
+    _maximize(result, init_peak)
+    return result
+
+
+def _is_resize_infeasible(pod: Mapping[str, Any]) -> bool:
+    """IsPodResizeInfeasible: the PodResizePending condition has reason Infeasible."""
+    for condition in (pod.get("status") or {}).get("conditions") or ():
+        if condition.get("type") == "PodResizePending":
+            return condition.get("reason") == "Infeasible"
+    return False
+
+
+def _container_statuses(pod: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    status = pod.get("status") or {}
+    statuses: dict[str, Mapping[str, Any]] = {}
+    for entry in (status.get("initContainerStatuses") or ()):
+        statuses.setdefault(entry.get("name", ""), entry)
+    for entry in (status.get("containerStatuses") or ()):
+        statuses[entry.get("name", "")] = entry  # app containers are looked up first upstream
+    return statuses
+
+
+def _status_aware_requests(pod: Mapping[str, Any]) -> Resources:
+    """max(spec, allocated, actuated) per aggregate, or max(allocated, actuated) when the resize is infeasible."""
+    statuses = _container_statuses(pod)
+    if not statuses:
+        return _aggregate(pod, container_requests)
+    infeasible = _is_resize_infeasible(pod)
+
+    def allocated(container: Mapping[str, Any]) -> Resources:
+        status = statuses.get(container.get("name", ""))
+        if status is not None and status.get("allocatedResources") is not None:
+            return resource_list(status["allocatedResources"])
+        return {} if infeasible else container_requests(container)
+
+    def actuated(container: Mapping[str, Any]) -> Resources:
+        status = statuses.get(container.get("name", ""))
+        if status is not None and ((status.get("resources") or {}).get("requests")) is not None:
+            return resource_list(status["resources"]["requests"])
+        return allocated(container)
+
+    status_lists = (_aggregate(pod, actuated), _aggregate(pod, allocated))
+    if infeasible:
+        return _maximum(*status_lists)
+    return _maximum(_aggregate(pod, container_requests), *status_lists)
+
+
+def pod_requests(pod: Mapping[str, Any], *, use_status_resources: bool = True) -> Resources:
+    """Effective requests of a pod per resource name (cpu in cores, memory in bytes, ...), exact; "pods" is not included
+    (the caller counts one pod). `use_status_resources` follows in-place resize status, as the scheduler does."""
+    spec = pod.get("spec") or {}
+    requests = _status_aware_requests(pod) if use_status_resources else _aggregate(pod, container_requests)
+    pod_level = spec.get("resources") or {}
+    level_requests = resource_list(pod_level.get("requests"))
+    for name, limit in resource_list(pod_level.get("limits")).items():
+        # defaulting: a pod-level limit without a request becomes the request unless containers request that resource
+        if name not in level_requests and name not in requests:
+            level_requests[name] = limit
+    for name, quantity in level_requests.items():
+        if is_pod_level_resource(name):
+            requests[name] = quantity
+    _add(requests, resource_list(spec.get("overhead")))
+    return requests
+
+
+def node_allocatable(node: Mapping[str, Any]) -> Resources:
+    """status.allocatable as exact Decimals, including "pods"; a node without allocatable offers nothing (as upstream)."""
+    return resource_list((node.get("status") or {}).get("allocatable"))
+
+
+def is_terminal(pod: Mapping[str, Any]) -> bool:
+    """True for pods in phase Succeeded or Failed: they no longer hold node resources."""
+    return (pod.get("status") or {}).get("phase") in TERMINAL_PHASES

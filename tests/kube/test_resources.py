@@ -1,0 +1,71 @@
+"""Effective pod requests (component-helpers PodRequests) and node allocatable."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from kubectl_wasdra.kube.resources import is_terminal, node_allocatable, pod_requests
+
+
+def _c(name: str, requests: dict | None = None, limits: dict | None = None, restart: str | None = None) -> dict:
+    container: dict = {"name": name, "resources": {}}
+    if requests:
+        container["resources"]["requests"] = requests
+    if limits:
+        container["resources"]["limits"] = limits
+    if restart:
+        container["restartPolicy"] = restart
+    return container
+
+
+def _pod(containers: list, init: list | None = None, **spec: object) -> dict:
+    return {"spec": {"containers": containers, "initContainers": init or [], **spec}}
+
+
+D = Decimal
+CASES = [
+    pytest.param(_pod([_c("a", {"cpu": "1", "memory": "1Gi"}), _c("b", {"cpu": "500m"})]),
+                 {"cpu": D("1.5"), "memory": D(2**30)}, id="sum-of-app-containers"),
+    pytest.param(_pod([_c("a", {"cpu": "1"})], [_c("i", {"cpu": "2"})]), {"cpu": D(2)}, id="init-container-peak"),
+    pytest.param(_pod([_c("a", {"cpu": "1"})], [_c("s", {"cpu": "1"}, restart="Always"), _c("i", {"cpu": "1500m"})]),
+                 {"cpu": D("2.5")}, id="sidecar-started-before-init-adds-to-its-peak"),
+    pytest.param(_pod([_c("a", {"cpu": "1"})], [_c("i", {"cpu": "1500m"}), _c("s", {"cpu": "1"}, restart="Always")]),
+                 {"cpu": D(2)}, id="sidecar-after-init-only-adds-to-app"),
+    pytest.param(_pod([_c("a", limits={"nvidia.com/gpu": "2", "cpu": "1"})]),
+                 {"nvidia.com/gpu": D(2), "cpu": D(1)}, id="limits-default-requests"),
+    pytest.param(_pod([_c("a", {"cpu": "1"})], overhead={"cpu": "250m", "memory": "120Mi"}),
+                 {"cpu": D("1.25"), "memory": D(120 * 2**20)}, id="overhead-added"),
+    pytest.param(_pod([_c("a", {"cpu": "1", "example.com/foo": "1"}), _c("b", {"cpu": "1"})],
+                      resources={"requests": {"cpu": "4", "example.com/foo": "9"}}),
+                 {"cpu": D(4), "example.com/foo": D(1)}, id="pod-level-requests-replace-cpu-only"),
+    pytest.param(_pod([_c("a")], resources={"limits": {"memory": "2Gi"}}), {"memory": D(2 * 2**30)},
+                 id="pod-level-limit-defaults-request"),
+    pytest.param(_pod([_c("a", {"cpu": "1"})], overhead={"cpu": "100m"}, resources={"requests": {"cpu": "2"}}),
+                 {"cpu": D("2.1")}, id="overhead-on-top-of-pod-level"),
+]
+
+
+@pytest.mark.parametrize(("pod", "expected"), CASES)
+def test_pod_requests(pod: dict, expected: dict) -> None:
+    assert pod_requests(pod) == expected
+
+
+def test_in_place_resize_status_counts_the_larger_value() -> None:
+    pod = _pod([_c("a", {"cpu": "1"})])
+    status = {"name": "a", "allocatedResources": {"cpu": "2"}, "resources": {"requests": {"cpu": "2"}}}
+    pod["status"] = {"containerStatuses": [status]}
+    assert pod_requests(pod) == {"cpu": D(2)}
+    assert pod_requests(pod, use_status_resources=False) == {"cpu": D(1)}
+    pod["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "3"
+    assert pod_requests(pod) == {"cpu": D(3)}
+    pod["status"]["conditions"] = [{"type": "PodResizePending", "reason": "Infeasible"}]
+    assert pod_requests(pod) == {"cpu": D(2)}
+
+
+def test_node_allocatable_and_terminal() -> None:
+    node = {"status": {"allocatable": {"cpu": "7910m", "memory": "31Gi", "pods": "110"}, "capacity": {"cpu": "8"}}}
+    assert node_allocatable(node) == {"cpu": D("7.91"), "memory": D(31 * 2**30), "pods": D(110)}
+    assert node_allocatable({"status": {"capacity": {"cpu": "8"}}}) == {}
+    assert is_terminal({"status": {"phase": "Succeeded"}}) and not is_terminal({"status": {"phase": "Running"}})
