@@ -21,7 +21,13 @@ from kubectl_wasdra.cluster.convert import needs_conversion, to_v1
 from kubectl_wasdra.cluster.decode import DecodeError, decode_json, decode_yaml, is_json_text, split_yaml_documents
 from kubectl_wasdra.cluster.header import header_from_object, is_header, merge_headers
 from kubectl_wasdra.cluster.shape import Path, shape_problem
-from kubectl_wasdra.cluster.snapshot import CLUSTER_SCOPED_KINDS, SNAPSHOT_KINDS, ClusterSnapshot, SnapshotHeader
+from kubectl_wasdra.cluster.snapshot import (
+    SNAPSHOT_KINDS,
+    ClusterSnapshot,
+    SnapshotHeader,
+    object_key,
+    with_default_namespace,
+)
 from kubectl_wasdra.errors import SnapshotError
 from kubectl_wasdra.load.document import LoadProblem, ProblemKind
 from kubectl_wasdra.load.positions import SourceText
@@ -53,9 +59,8 @@ class _Collector:
         if needs_conversion(obj):
             self.converted[obj["apiVersion"]] += 1
             obj = to_v1(obj)
-        meta = obj["metadata"]
-        namespace = "" if kind in CLUSTER_SCOPED_KINDS else meta.get("namespace") or "default"
-        self.objects.setdefault(kind, {})[(namespace, meta["name"])] = obj
+        obj = with_default_namespace(obj)
+        self.objects.setdefault(kind, {})[object_key(obj)] = obj
 
 
 def expand_paths(paths: Sequence[str]) -> list[str]:

@@ -138,6 +138,22 @@ def _slice(spec: dict[str, Any], _status: dict[str, Any]) -> Iterator[Problem]:
                 yield (*path, "capacity", name), "capacity must be {value: quantity}"
             else:
                 yield from _quantities({"value": value.get("value")}, (*path, "capacity", name))
+        yield from _counter_sets(device.get("consumesCounters"), (*path, "consumesCounters"))
+    yield from _counter_sets(spec.get("sharedCounters"), ("spec", "sharedCounters"))
+
+
+def _counter_sets(value: Any, path: Path) -> Iterator[Problem]:
+    """[{name|counterSet, counters: {name: {value: quantity}}}] as in sharedCounters and consumesCounters."""
+    entries, bad = _items(value, path)
+    yield from bad
+    for entry_path, entry in entries:
+        counters = entry.get("counters")
+        yield from _mapping(counters, (*entry_path, "counters"))
+        for name, counter in (counters or {}).items() if isinstance(counters, dict) else ():
+            if not isinstance(counter, dict):
+                yield (*entry_path, "counters", name), "a counter must be {value: quantity}"
+            else:
+                yield from _quantities({"value": counter.get("value")}, (*entry_path, "counters", name))
 
 
 def _claim(spec: dict[str, Any], status: dict[str, Any]) -> Iterator[Problem]:

@@ -9,9 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+from kubectl_wasdra.cluster.convert import to_v1
+
+if TYPE_CHECKING:
+    from kubectl_wasdra.cluster.allocations import AllocatedState
+    from kubectl_wasdra.cluster.index import GroupRef, NodeIndex
+    from kubectl_wasdra.cluster.pools import DeviceKey, Pool, PoolKey, RuleTaint
 
 SNAPSHOT_KINDS: Final = (
     "Node", "Pod", "Namespace", "PriorityClass", "Job",
@@ -60,17 +68,109 @@ class ClusterSnapshot:
         """One object by kind, name and namespace ("" for cluster-scoped kinds), or None."""
         return self._by_key.get((kind, namespace, name))
 
+    # -- nodes and pods (cluster/index.py) -------------------------------------------------------------------------
+
+    @cached_property
+    def node_index(self) -> NodeIndex:
+        """Nodes by name and label, pods by node and group, pending pods, requested resources per node."""
+        from kubectl_wasdra.cluster.index import build_node_index
+
+        return build_node_index(self.of_kind("Node"), self.of_kind("Pod"))
+
+    def node(self, name: str) -> dict[str, Any] | None:
+        """One Node by name, or None."""
+        return self.node_index.nodes.get(name)
+
+    def nodes_with_label(self, key: str, value: str | None = None) -> tuple[str, ...]:
+        """Names of the nodes carrying label `key` (with `value` when given), sorted."""
+        values = self.node_index.by_label.get(key, {})
+        if value is not None:
+            return values.get(value, ())
+        return tuple(sorted(name for names in values.values() for name in names))
+
+    def pods_on_node(self, name: str) -> tuple[dict[str, Any], ...]:
+        """Non-terminal pods bound to the node (spec.nodeName), in snapshot order."""
+        return self.node_index.pods_by_node.get(name, ())
+
+    def pending_pods(self) -> tuple[dict[str, Any], ...]:
+        """Pods waiting for the scheduler: no nodeName, not terminal, not being deleted."""
+        return self.node_index.pending
+
+    def pods_in_group(self, ref: GroupRef) -> tuple[dict[str, Any], ...]:
+        """Pods of one scheduling group (index.group_ref gives a pod's group)."""
+        return self.node_index.pods_by_group.get(ref, ())
+
+    def free_resources(self, node_name: str) -> dict[str, Decimal]:
+        """Allocatable minus the effective requests of the node's bound pods, per resource incl. "pods" (a fresh dict)."""
+        return self.node_index.free(node_name)
+
+    # -- DRA (cluster/pools.py, cluster/allocations.py) ---------------------------------------------------------------
+
+    @cached_property
+    def pools(self) -> Mapping[PoolKey, Pool]:
+        """Every ResourceSlice pool by (driver, pool name), with completeness."""
+        from kubectl_wasdra.cluster.pools import build_pools
+
+        return build_pools(self.of_kind("ResourceSlice"))
+
+    @cached_property
+    def devices(self) -> Mapping[DeviceKey, Mapping[str, Any]]:
+        """Devices of the newest generation of every pool by (driver, pool, device), as published (no rule taints)."""
+        from kubectl_wasdra.cluster.pools import device_index
+
+        return device_index(self.pools)
+
+    @cached_property
+    def rule_taints(self) -> Mapping[DeviceKey, tuple[RuleTaint, ...]]:
+        """(DeviceTaintRule name, taint) per device selected by a rule."""
+        from kubectl_wasdra.cluster.pools import rule_taints
+
+        return rule_taints(self.of_kind("DeviceTaintRule"), self.devices)
+
+    @cached_property
+    def tainted_slices(self) -> tuple[Mapping[str, Any], ...]:
+        """ResourceSlices as the scheduler sees them: DeviceTaintRule taints appended to the devices they select."""
+        from kubectl_wasdra.cluster.pools import apply_rule_taints
+
+        return apply_rule_taints(self.of_kind("ResourceSlice"), self.rule_taints)
+
+    @cached_property
+    def slices_by_node(self) -> tuple[Mapping[str, tuple[Mapping[str, Any], ...]], tuple[Mapping[str, Any], ...]]:
+        """(tainted slices with spec.nodeName by node, tainted slices for several nodes)."""
+        from kubectl_wasdra.cluster.pools import slices_by_node
+
+        return slices_by_node(self.tainted_slices)
+
+    @cached_property
+    def allocated(self) -> AllocatedState:
+        """Devices held by allocated ResourceClaims: exclusive, shares, consumed capacity and counters, holders."""
+        from kubectl_wasdra.cluster.allocations import build_allocated_state
+
+        return build_allocated_state(self.of_kind("ResourceClaim"), self.devices)
+
+    # -- overlay ---------------------------------------------------------------------------------------------------
+
     def overlay(self, extra: Iterable[dict[str, Any]]) -> ClusterSnapshot:
-        """A new snapshot with `extra` objects added (replacing same kind/namespace/name); self is unchanged."""
+        """A new snapshot with `extra` objects added (replacing same kind/namespace/name); self is unchanged.
+        Older resource.k8s.io versions are converted to v1; namespaced objects without a namespace go to "default"."""
         merged: dict[str, dict[tuple[str, str], dict[str, Any]]] = {
             kind: {object_key(obj): obj for obj in objs} for kind, objs in self.objects.items()
         }
         for obj in extra:
+            obj = with_default_namespace(to_v1(obj))
             merged.setdefault(obj.get("kind", ""), {})[object_key(obj)] = obj
         return ClusterSnapshot(
             objects=MappingProxyType({kind: tuple(objs[k] for k in sorted(objs)) for kind, objs in merged.items()}),
             header=self.header,
         )
+
+
+def with_default_namespace(obj: dict[str, Any]) -> dict[str, Any]:
+    """The object with metadata.namespace "default" when it is namespaced and has none (as kubectl would create it)."""
+    meta = obj.get("metadata") or {}
+    if obj.get("kind") in CLUSTER_SCOPED_KINDS or meta.get("namespace"):
+        return obj
+    return {**obj, "metadata": {**meta, "namespace": "default"}}
 
 
 EMPTY_SNAPSHOT: Final = ClusterSnapshot(objects=MappingProxyType({}))
