@@ -1,0 +1,173 @@
+"""DynamicResources filter: the pod's ResourceClaims must be allocatable (or already allocated) for the node.
+
+Upstream: kubernetes/kubernetes pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go (release-1.37):
+PreFilter looks claims up ("ResourceClaim not created yet", unknown claims), Filter runs the structured allocator
+for the claims not yet allocated ("cannot allocate all claims") and checks allocated ones against the node
+("resourceclaim not available on the node"). This is the only sched module that talks to dra/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from kubectl_wasdra.kube.selectors import matches_node_selector
+from kubectl_wasdra.reasons import Reason
+from kubectl_wasdra.sched.nodeinfo import NodeInfo
+from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.status import Code, Status
+
+NAME: Final = "DynamicResources"
+CANNOT_ALLOCATE: Final = "cannot allocate all claims"
+NOT_AVAILABLE: Final = "resourceclaim not available on the node"
+_FUNNEL_REASONS: Final = {reason.value: reason for reason in Reason}
+
+
+def _allocated_selector(state: Any, claim: Any) -> Any:
+    """The nodeSelector (or node name) of an allocation made earlier, in the snapshot or in this simulation; or False."""
+    if claim.key in state.allocated:
+        return state.allocated[claim.key]
+    allocation = (claim.claim.get("status") or {}).get("allocation")
+    if allocation is None:
+        return False
+    return allocation.get("nodeSelector")
+
+
+def _available_on(selector: Any, node: NodeInfo) -> bool:
+    if isinstance(selector, str):
+        return selector == node.name
+    return selector is None or matches_node_selector(selector, node.facts.node)
+
+
+def _failure_status(failure: Any) -> Status:
+    reason = _FUNNEL_REASONS.get(str(getattr(failure, "reason", "")), Reason.NO_MATCHING_DEVICES)
+    details = {"funnel": getattr(failure, "summary", "")} if getattr(failure, "summary", "") else {}
+    if getattr(failure, "fatal", False):
+        return Status(Code.ERROR, reason, str(getattr(failure, "message", CANNOT_ALLOCATE)), details, NAME)
+    return Status.unresolvable(reason, CANNOT_ALLOCATE, NAME, **details)
+
+
+def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
+    """None if every claim is allocated for this node already or the allocator finds devices on it."""
+    state = node.state.dra
+    claims = state.claims_of(pod) if state is not None and pod.claims_or_extended else ()
+    if not claims:
+        return None
+    pending = []
+    for claim in claims:
+        selector = _allocated_selector(state, claim)
+        if selector is False:
+            pending.append(claim)
+        elif not _available_on(selector, node):
+            return Status.unresolvable(Reason.CLAIM_ALLOCATED_ELSEWHERE, NOT_AVAILABLE, NAME, claim="/".join(claim.key))
+    if not pending:
+        return None
+    result = state.allocate(pending, node)
+    if getattr(result, "ok", False):
+        state.remember(pod, node.name, result)
+        return None
+    return _failure_status(result)
+
+
+class Outcome:
+    """What the allocator said for one pod on one node: ok with an allocation, or a failure with its funnel."""
+
+    __slots__ = ("allocation", "fatal", "message", "ok", "reason", "summary")
+
+    def __init__(self, ok: bool, allocation: Any = None, reason: str = "", message: str = "", summary: str = "",
+                 fatal: bool = False) -> None:
+        self.ok, self.allocation, self.reason, self.message = ok, allocation, reason, message
+        self.summary, self.fatal = summary, fatal
+
+
+class DraState:
+    """Devices as one simulation state sees them: the inventory (shared), the usage ledger and the claims allocated
+    so far (copied per trial), and the allocations the filter found for the pod being placed."""
+
+    def __init__(self, snapshot: Any, inventory: Any, usage: Any, extended_names: frozenset[str],
+                 resolve: Any) -> None:
+        self.snapshot, self.inventory, self.usage = snapshot, inventory, usage
+        self.extended_names = extended_names
+        self.allocated: dict[tuple[str, str], Any] = {}
+        self.devices: dict[tuple[str, str], tuple[Mapping[str, str], ...]] = {}
+        self.resolve = resolve  # PodInfo -> tuple[Resolved, ...] | Status (cached by the caller)
+        self.found: dict[tuple[int, str], Outcome] = {}
+
+    def copy(self) -> DraState:
+        """A trial copy: same inventory, copied usage and allocations."""
+        other = DraState(self.snapshot, self.inventory, _copy_usage(self.usage), self.extended_names, self.resolve)
+        other.allocated, other.devices = dict(self.allocated), dict(self.devices)
+        return other
+
+    def claims_of(self, pod: PodInfo) -> tuple[Any, ...]:
+        """The pod's resolved claims (empty when PreFilter failed: the pod never reaches Filter then)."""
+        resolved = self.resolve(pod)
+        return () if isinstance(resolved, Status) else resolved
+
+    def pre_filter(self, pod: PodInfo) -> Status | None:
+        """The PreFilter status keeping the pod off every node, or None."""
+        resolved = self.resolve(pod)
+        return resolved if isinstance(resolved, Status) else None
+
+    def allocate(self, claims: list[Any], node: NodeInfo) -> Outcome:
+        """Ask the allocator for devices for `claims` on `node` against this state's usage."""
+        return _allocate([c.claim for c in claims], node.facts.node, self.inventory, self.usage)
+
+    def remember(self, pod: PodInfo, node_name: str, outcome: Outcome) -> None:
+        """Keep the allocation found while filtering so assume() can apply it without running the allocator again."""
+        self.found[(id(pod), node_name)] = outcome
+
+    def assume(self, pod: PodInfo, node_name: str) -> None:
+        """Apply the allocation found for `pod` on `node_name`: devices become used, claims allocated."""
+        outcome = self.found.pop((id(pod), node_name), None)
+        if outcome is None or outcome.allocation is None:
+            return
+        self.usage = _apply(outcome.allocation, self.usage)
+        for key, devices, node_local in _claim_results(outcome.allocation, self.claims_of(pod)):
+            self.allocated[key] = node_name if node_local else None
+            self.devices[key] = devices
+
+
+def _dra() -> Any:
+    try:
+        from kubectl_wasdra.dra import allocator
+    except ImportError:
+        return None
+    return allocator
+
+
+def build_dra_state(snapshot: Any, resolve: Any, extended_names: frozenset[str]) -> DraState:
+    """The DRA view of a snapshot: inventory and usage from the allocator package when it is installed."""
+    allocator = _dra()
+    if allocator is None:
+        return DraState(snapshot, None, None, extended_names, resolve)
+    inventory = allocator.build_inventory(snapshot)
+    return DraState(snapshot, inventory, allocator.initial_usage(snapshot, inventory), extended_names, resolve)
+
+
+def _copy_usage(usage: Any) -> Any:
+    return usage.copy() if usage is not None else None
+
+
+def _allocate(claims: list[Mapping[str, Any]], node: Mapping[str, Any], inventory: Any, usage: Any) -> Outcome:
+    allocator = _dra()
+    if allocator is None or inventory is None:
+        return Outcome(False, reason=Reason.NO_MATCHING_DEVICES.value, message="DRA allocator is not available", fatal=True)
+    result = allocator.allocate_claims(claims, node, inventory, usage)
+    if isinstance(result, allocator.Allocation):
+        return Outcome(True, allocation=result)
+    return Outcome(False, reason=str(result.reason), message=str(result.message), summary=result.summary(),
+                   fatal=bool(getattr(result, "fatal", False)))
+
+
+def _apply(allocation: Any, usage: Any) -> Any:
+    return allocation.apply(usage)
+
+
+def _claim_results(allocation: Any, claims: tuple[Any, ...]) -> list[tuple[tuple[str, str], tuple[Mapping[str, str], ...], bool]]:
+    out = []
+    for claim in claims:
+        name = (claim.claim.get("metadata") or {}).get("name", "")
+        devices = tuple(allocation.devices_for(name))
+        out.append((claim.key, devices, allocation.is_node_local(name)))
+    return out

@@ -1,0 +1,102 @@
+"""The pod group scheduling cycle inside one placement (set of nodes), as kube-scheduler 1.37 runs it.
+
+Upstream: kubernetes/kubernetes pkg/scheduler/algorithm_podgroup.go (podGroupSchedulingDefaultAlgorithm) and
+pkg/scheduler/framework/plugins/gangscheduling/gangscheduling.go (PlacementFeasible), release-1.37:
+feasibility is checked before the loop and after every pod with M = minCount (basic: 1), S = scheduled,
+R = not yet tried; S + R < M stops early, S < M at the end fails, S >= M succeeds and extra pods are still placed.
+Pods are assumed in a trial state so later members see them; nothing of a failed cycle is kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from kubectl_wasdra.sched.fiterror import FitError
+from kubectl_wasdra.sched.placement import diagnose_pod, find_node
+from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.state import SchedState
+
+CANNOT_SATISFY: Final = "minCount ({m}) cannot be satisfied: {s} scheduled, {r} remaining"
+NOT_YET: Final = "minCount ({m}) is not yet satisfied: {s} scheduled, {r} remaining"
+NO_PODS: Final = "no pods were schedulable"  # RunRootSchedulingAlgorithm: success without a new pod
+
+
+@dataclass
+class Attempt:
+    """One cycle in one placement: which pods went where, which failed and why, and the group's message."""
+
+    nodes: tuple[str, ...]
+    domain: tuple[str, str] | None
+    success: bool = False
+    message: str = ""
+    placed: dict[str, str] = field(default_factory=dict)
+    failed: dict[str, FitError] = field(default_factory=dict)
+    placeable: int = 0  # pods that would fit if the loop had not stopped early (for the explanation)
+    scheduled: int = 0
+    state: SchedState | None = None
+
+
+def _feasibility(m: int, s: int, r: int) -> tuple[bool, str]:
+    """(proceed, message); message "" means minCount is met."""
+    if s + r < m:
+        return False, CANNOT_SATISFY.format(m=m, s=s, r=r)
+    if s < m:
+        return True, NOT_YET.format(m=m, s=s, r=r)
+    return True, ""
+
+
+def _try(pod: PodInfo, trial: SchedState, nodes: tuple[str, ...], owner: str, attempt: Attempt,
+         diagnosed: dict[bytes, FitError]) -> bool:
+    node = find_node(pod, trial, nodes)
+    if node is not None:
+        trial.assume(pod, node, owner)
+        attempt.placed[pod.key] = node
+        return True
+    fit = None if pod.is_stateful else diagnosed.get(pod.signature)
+    if fit is None:
+        fit = diagnose_pod(pod, trial, nodes)
+        diagnosed[pod.signature] = fit
+    attempt.failed[pod.key] = FitError(pod.key, fit.num_all_nodes, fit.statuses, fit.pre_filter_msg)
+    return False
+
+
+def run_cycle(pods: list[PodInfo], min_count: int, scheduled: int, state: SchedState, nodes: tuple[str, ...],
+              owner: str, domain: tuple[str, str] | None = None) -> Attempt:
+    """Place `pods` (already in queue order) in `nodes` of a copy of `state`; the copy is kept on success only."""
+    trial = state.copy()
+    attempt = Attempt(nodes=nodes, domain=domain)
+    s, r = scheduled, len(pods)
+    diagnosed: dict[bytes, FitError] = {}
+    proceed, message = _feasibility(min_count, s, r)
+    stopped_at = 0 if not proceed else None
+    for index, pod in enumerate(pods):
+        if stopped_at is not None:
+            break
+        r -= 1
+        if _try(pod, trial, nodes, owner, attempt, diagnosed):
+            s += 1
+        proceed, message = _feasibility(min_count, s, r)
+        if not proceed:
+            stopped_at = index + 1
+    attempt.scheduled, attempt.message = s, message
+    attempt.success = not message and bool(attempt.placed)
+    if not message and not attempt.placed:
+        attempt.message = NO_PODS
+    attempt.placeable = len(attempt.placed)
+    if attempt.success:
+        attempt.state = trial
+    elif stopped_at is not None and stopped_at < len(pods):
+        attempt.placeable += _count_rest(pods[stopped_at:], trial, nodes, owner)
+    return attempt
+
+
+def _count_rest(pods: list[PodInfo], trial: SchedState, nodes: tuple[str, ...], owner: str) -> int:
+    """How many of the pods the early stop skipped would still fit (explanation only; the trial is discarded)."""
+    count = 0
+    for pod in pods:
+        node = find_node(pod, trial, nodes)
+        if node is not None:
+            trial.assume(pod, node, owner)
+            count += 1
+    return count

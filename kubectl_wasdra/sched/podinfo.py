@@ -1,0 +1,115 @@
+"""PodInfo: the per-pod facts every filter needs, computed once (our PreFilter).
+
+Upstream: kubernetes/kubernetes pkg/scheduler/framework/types.go (PodInfo) and
+staging/src/k8s.io/component-helpers/resource/helpers.go (PodRequests), release-1.37.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from kubectl_wasdra.kube.quantity import ceil_value, milli_value
+from kubectl_wasdra.kube.resources import pod_requests
+
+MILLI_RESOURCES = frozenset({"cpu"})
+_CORE_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage", "pods"})
+
+
+def effective_requests(pod: Mapping[str, Any]) -> dict[str, int]:
+    """Effective requests per resource as integers: cpu in millicores, everything else rounded up; zeros dropped."""
+    out: dict[str, int] = {}
+    for name, quantity in pod_requests(pod).items():
+        value = milli_value(quantity) if name in MILLI_RESOURCES else ceil_value(quantity)
+        if value:
+            out[name] = value
+    return out
+
+
+def group_name_of(pod: Mapping[str, Any]) -> str | None:
+    """The pod's scheduling group: schedulingGroup.podGroupName (1.36+) or workloadRef "<workload>/<podGroup>[/<key>]" (1.35)."""
+    spec = pod.get("spec") or {}
+    scheduling_group = spec.get("schedulingGroup") or {}
+    if scheduling_group.get("podGroupName"):
+        return str(scheduling_group["podGroupName"])
+    ref = spec.get("workloadRef") or {}
+    if ref.get("name") and ref.get("podGroup"):
+        key = ref.get("podGroupReplicaKey")
+        return f"{ref['name']}/{ref['podGroup']}" + (f"/{key}" if key else "")
+    return None
+
+
+@dataclass(eq=False)
+class PodInfo:
+    """Facts about one pod, never re-derived by a filter. `signature` is equal for pods whose filter results are equal."""
+
+    pod: Mapping[str, Any]
+    namespace: str
+    name: str
+    priority: int
+    created: str
+    requests: Mapping[str, int]
+    tolerations: tuple[Mapping[str, Any], ...]
+    node_name: str
+    labels: Mapping[str, str]
+    claims: tuple[Mapping[str, Any], ...]
+    group: str | None
+    scheduler_name: str
+    preemption_policy: str
+    spread: tuple[Mapping[str, Any], ...]
+    anti_affinity: tuple[Mapping[str, Any], ...]
+    affinity: tuple[Mapping[str, Any], ...]
+    signature: bytes = field(default=b"")
+
+    @property
+    def key(self) -> str:
+        """"namespace/name", as kube-scheduler names pods in messages."""
+        return f"{self.namespace}/{self.name}"
+
+    @property
+    def spec(self) -> Mapping[str, Any]:
+        """The pod's spec."""
+        return self.pod.get("spec") or {}
+
+    @property
+    def claims_or_extended(self) -> bool:
+        """True if the pod has claims or requests resources other than cpu/memory/storage (DRA may serve them)."""
+        return bool(self.claims) or any(r not in _CORE_RESOURCES for r in self.requests)
+
+    @property
+    def is_stateful(self) -> bool:
+        """True when filter results depend on where other pods are (spread, inter-pod affinity): no result sharing."""
+        return bool(self.spread or self.anti_affinity or self.affinity)
+
+
+def _signature(info: PodInfo) -> bytes:
+    spec = info.spec
+    parts = (sorted(info.requests.items()), info.tolerations, info.node_name, spec.get("nodeSelector"),
+             (spec.get("affinity") or {}).get("nodeAffinity"), info.claims, info.group, info.namespace)
+    return orjson.dumps(parts, option=orjson.OPT_SORT_KEYS)
+
+
+def build_pod_info(pod: Mapping[str, Any], priority: int = 0) -> PodInfo:
+    """PodInfo for a pod dict; `priority` is the resolved number (spec.priority wins when set)."""
+    meta = pod.get("metadata") or {}
+    spec = pod.get("spec") or {}
+    affinity = spec.get("affinity") or {}
+    anti = (affinity.get("podAntiAffinity") or {}).get("requiredDuringSchedulingIgnoredDuringExecution") or ()
+    aff = (affinity.get("podAffinity") or {}).get("requiredDuringSchedulingIgnoredDuringExecution") or ()
+    spread = tuple(c for c in spec.get("topologySpreadConstraints") or () if c.get("whenUnsatisfiable", "DoNotSchedule")
+                   == "DoNotSchedule")
+    info = PodInfo(
+        pod=pod, namespace=meta.get("namespace") or "default", name=meta.get("name") or "",
+        priority=int(spec["priority"]) if isinstance(spec.get("priority"), int) else priority,
+        created=str(meta.get("creationTimestamp") or ""), requests=effective_requests(pod),
+        tolerations=tuple(spec.get("tolerations") or ()), node_name=spec.get("nodeName") or "",
+        labels=meta.get("labels") or {}, claims=tuple(spec.get("resourceClaims") or ()), group=group_name_of(pod),
+        scheduler_name=spec.get("schedulerName") or "default-scheduler",
+        preemption_policy=spec.get("preemptionPolicy") or "PreemptLowerPriority",
+        spread=spread, anti_affinity=tuple(anti), affinity=tuple(aff),
+    )
+    info.signature = _signature(info)
+    return info

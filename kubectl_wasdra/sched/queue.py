@@ -1,0 +1,184 @@
+"""The scheduling queue: pending pods grouped into queue entries (single pods, pod groups, composite roots),
+each with what admission and PreEnqueue did to it, sorted as kube-scheduler pops them (priority, then age).
+
+Upstream: kubernetes/kubernetes pkg/scheduler/framework/plugins/queuesort/priority_sort.go and
+pkg/scheduler/framework/plugins/gangscheduling/gangscheduling.go (PreEnqueue texts), release-1.37.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+from kubectl_wasdra.kube.resources import is_terminal
+from kubectl_wasdra.reasons import Reason
+from kubectl_wasdra.sched import admission, hierarchy
+from kubectl_wasdra.sched.admission import Gates
+from kubectl_wasdra.sched.groups import GroupSpec, base_group_name, read_composites, read_groups
+from kubectl_wasdra.sched.podinfo import PodInfo, build_pod_info
+from kubectl_wasdra.sched.priorities import Priorities
+
+WAITING_GROUP: Final = 'waiting for pod\'s pod group "{name}" to appear in scheduling queue'
+WAITING_MIN_COUNT: Final = "waiting for minCount pods from a gang to appear in scheduling queue"
+LATE: Final = "~"  # objects without creationTimestamp (new manifests) sort after everything already in the cluster
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A group-level finding: a reason code, its message and JSON-scalar details."""
+
+    reason: Reason
+    message: str
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Entry:
+    """One queue entry: a single pod, a pod group, or a composite root with child entries."""
+
+    kind: str
+    namespace: str
+    name: str
+    priority: int
+    created: str
+    pods: list[PodInfo] = field(default_factory=list)
+    running: list[str] = field(default_factory=list)  # nodes of members already bound
+    group: GroupSpec | None = None
+    children: list[Entry] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    blocked: Notice | None = None
+    topology_key: str | None = None
+    min_count: int = 1
+
+    @property
+    def key(self) -> str:
+        """"namespace/name"."""
+        return f"{self.namespace}/{self.name}"
+
+    def sort_key(self) -> tuple[int, str, str, str, str]:
+        """Queue order: higher priority first, then older first."""
+        return (-self.priority, self.created or LATE, self.kind, self.namespace, self.name)
+
+
+def is_pending(pod: Mapping[str, Any]) -> bool:
+    """Not bound, not terminal, not being deleted, for the default scheduler."""
+    spec, meta = pod.get("spec") or {}, pod.get("metadata") or {}
+    return (not spec.get("nodeName") and not is_terminal(pod) and not meta.get("deletionTimestamp")
+            and (spec.get("schedulerName") or "default-scheduler") == "default-scheduler")
+
+
+def _group_entry(group: GroupSpec, gates: Gates, priorities: Priorities) -> Entry:
+    spec = group.obj.get("spec") or {}
+    item_spec = spec if group.kind != "Workload" else next(
+        (g for g in spec.get("podGroups") or () if f"{group.obj['metadata'].get('name')}/{g.get('name')}" == group.name), {})
+    entry = Entry(group.kind, group.namespace, group.name, priorities.resolve(item_spec), group.created, group=group,
+                  min_count=group.min_count if group.gang else 1)
+    if group.topology_keys:
+        if gates.enabled(admission.TOPOLOGY_GATE):
+            entry.topology_key = group.topology_keys[0]
+        else:
+            entry.notices.append(Notice(Reason.FEATURE_GATE_DISABLED,
+                                        f"schedulingConstraints.topology is dropped: feature gate {admission.TOPOLOGY_GATE} "
+                                        f"is off in Kubernetes {gates.release}; the group is scheduled without it",
+                                        {"gate": admission.TOPOLOGY_GATE, "field": "spec.schedulingConstraints.topology"}))
+    if group.resource_claims and not gates.enabled(admission.CLAIMS_GATE):
+        entry.notices.append(Notice(Reason.FEATURE_GATE_DISABLED,
+                                    f"spec.resourceClaims is dropped: feature gate {admission.CLAIMS_GATE} is off in "
+                                    f"Kubernetes {gates.release}; each pod gets its own claim",
+                                    {"gate": admission.CLAIMS_GATE, "field": "spec.resourceClaims"}))
+    return entry
+
+
+class QueueBuilder:
+    """Turns a snapshot into queue entries plus the bound pods the state starts from."""
+
+    def __init__(self, snapshot: ClusterSnapshot, gates: Gates) -> None:
+        self.snapshot, self.gates = snapshot, gates
+        self.priorities = Priorities(snapshot)
+        self.groups = read_groups(snapshot)
+        self.composites = read_composites(snapshot)
+        self.rejected: dict[tuple[str, str], str] = {}
+        for key, group in {**self.groups, **self.composites}.items():
+            why = admission.api_rejection(gates, group.api_version, group.kind if group.kind != "Workload" else "Workload")
+            if why:
+                self.rejected[(group.kind, *key)] = why
+        self.group_claims: dict[str, tuple[Mapping[str, Any], ...]] = {}
+        self.bound: list[tuple[PodInfo, str]] = []
+        self.entries: list[Entry] = []
+
+    def pod_info(self, pod: Mapping[str, Any]) -> PodInfo:
+        """PodInfo with the resolved priority; the group link is dropped when GenericWorkload is off (field gate)."""
+        info = build_pod_info(pod, self.priorities.resolve(pod.get("spec") or {}))
+        if info.group is not None and not self.gates.enabled(admission.GENERIC_WORKLOAD):
+            info.group = None
+        return info
+
+    def build(self) -> list[Entry]:
+        """Every queue entry, sorted in queue order."""
+        members: dict[tuple[str, str], list[PodInfo]] = {}
+        running: dict[tuple[str, str], list[str]] = {}
+        singles: list[PodInfo] = []
+        for pod in self.snapshot.of_kind("Pod"):
+            info = self.pod_info(pod)
+            if info.node_name and not is_terminal(pod):
+                self.bound.append((info, info.node_name))
+                if info.group is not None:
+                    running.setdefault((info.namespace, base_group_name(info.group)), []).append(info.node_name)
+            elif is_pending(pod):
+                if info.group is None:
+                    singles.append(info)
+                else:
+                    members.setdefault((info.namespace, base_group_name(info.group)), []).append(info)
+        self.entries = [Entry("Pod", p.namespace, p.name, p.priority, p.created, pods=[p]) for p in singles]
+        group_entries = {key: self._entry_for(key, pods, running.get(key, [])) for key, pods in sorted(members.items())}
+        self.entries.extend(self._roots(group_entries))
+        self.entries.sort(key=Entry.sort_key)
+        return self.entries
+
+    def _entry_for(self, key: tuple[str, str], pods: list[PodInfo], running: list[str]) -> Entry:
+        pods.sort(key=lambda p: (-p.priority, p.created or LATE, p.name))
+        group = self.groups.get(key)
+        rejected = group is not None and self.rejected.get((group.kind, *key))
+        if group is None or rejected:
+            entry = Entry("PodGroup", key[0], key[1], pods[0].priority, pods[0].created, pods=pods, running=running)
+            if rejected:
+                entry.notices.append(Notice(Reason.API_NOT_SERVED, f"{group.kind} rejected by the API server: {rejected}",
+                                            {"apiVersion": group.api_version, "kind": group.kind}))
+            entry.blocked = Notice(Reason.GROUP_NOT_FOUND, WAITING_GROUP.format(name=key[1]), {"podGroup": key[1]})
+            return entry
+        entry = _group_entry(group, self.gates, self.priorities)
+        entry.pods, entry.running = pods, running
+        self.group_claims[group.key] = group.resource_claims if self.gates.enabled(admission.CLAIMS_GATE) else ()
+        if group.gang and len(pods) + len(running) < group.min_count:
+            entry.blocked = Notice(Reason.GANG_TOO_FEW_PODS, WAITING_MIN_COUNT,
+                                   {"minCount": group.min_count, "pods": len(pods) + len(running)})
+        invalid = hierarchy.validate(pods, group.name, entry.priority, group.preemption_policy or "PreemptLowerPriority")
+        if invalid:
+            entry.blocked = Notice(Reason.GROUP_INVALID, invalid)
+        return entry
+
+    def _roots(self, entries: dict[tuple[str, str], Entry]) -> list[Entry]:
+        """Standalone groups, and composite roots holding their children (CompositePodGroup gate and API permitting)."""
+        if not self.gates.enabled(admission.COMPOSITE_GATE):
+            return list(entries.values())
+        roots: dict[tuple[str, str], Entry] = {}
+        out = []
+        for key, entry in entries.items():
+            parent = entry.group.parent if entry.group is not None else None
+            cpg = self.composites.get((key[0], parent)) if parent else None
+            if cpg is None or self.rejected.get(("CompositePodGroup", key[0], parent)):
+                out.append(entry)
+                continue
+            root = roots.get((cpg.namespace, cpg.name))
+            if root is None:
+                root = roots[(cpg.namespace, cpg.name)] = Entry(
+                    "CompositePodGroup", cpg.namespace, cpg.name, entry.priority, cpg.created, group=cpg,
+                    min_count=cpg.min_count if cpg.gang else 1,
+                    topology_key=cpg.topology_keys[0] if cpg.topology_keys and self.gates.enabled(admission.TOPOLOGY_GATE)
+                    else None)
+            root.children.append(entry)
+        for root in roots.values():
+            root.children.sort(key=lambda e: (e.created or LATE, e.name))
+        return out + list(roots.values())

@@ -1,0 +1,47 @@
+"""GroupResult: what the simulation says about one queue entry (a pod, a pod group, a composite group)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from kubectl_wasdra.sched.fiterror import FitError
+from kubectl_wasdra.sched.queue import Entry, Notice
+from kubectl_wasdra.sched.state import SchedState
+from kubectl_wasdra.sched.topology import Outcome
+
+
+@dataclass
+class GroupResult:
+    """Fit or not, the placement (pod -> node, claim -> devices, domain), kube-scheduler's message, per-pod FitErrors,
+    group-level notices, every attempt made, the state it ran against (for suggestions) and who used the nodes before."""
+
+    entry: Entry
+    fits: bool
+    message: str = ""
+    placement: dict[str, str] = field(default_factory=dict)
+    claims: dict[str, tuple[Mapping[str, str], ...]] = field(default_factory=dict)
+    domain: dict[str, str] | None = None
+    pod_errors: dict[str, FitError] = field(default_factory=dict)
+    notices: list[Notice] = field(default_factory=list)
+    outcome: Outcome | None = None
+    children: list[GroupResult] = field(default_factory=list)
+    before: SchedState | None = None
+    after: SchedState | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        """Pod, PodGroup, Workload (1.35 pod group) or CompositePodGroup."""
+        return self.entry.kind
+
+    @property
+    def namespace(self) -> str:
+        """The entry's namespace."""
+        return self.entry.namespace
+
+    @property
+    def name(self) -> str:
+        """The entry's name."""
+        return self.entry.name

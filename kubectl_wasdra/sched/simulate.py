@@ -1,0 +1,116 @@
+"""simulate(): place every pending pod and group of a snapshot in queue order against what is already bound.
+
+Earlier entries consume what later ones need; a result's `before` state says which entries used each node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from kubectl_wasdra.catalog.releases import NEWEST, Release
+from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+from kubectl_wasdra.sched import admission
+from kubectl_wasdra.sched.admission import Gates
+from kubectl_wasdra.sched.claims import extended_resource_classes, resolve_claims
+from kubectl_wasdra.sched.filters.dynamic_resources import build_dra_state
+from kubectl_wasdra.sched.nodeinfo import NodeFacts
+from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.queue import Entry, QueueBuilder
+from kubectl_wasdra.sched.result import GroupResult
+from kubectl_wasdra.sched.state import SchedState
+from kubectl_wasdra.sched.topology import schedule_group
+
+DRA_KINDS = ("ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass")
+
+
+class Simulation:
+    """A snapshot prepared for simulation: node facts, the queue, the initial state with bound pods."""
+
+    def __init__(self, snapshot: ClusterSnapshot, gates: Gates) -> None:
+        self.snapshot, self.gates = snapshot, gates
+        self.queue = QueueBuilder(snapshot, gates)
+        self.entries = self.queue.build()
+        facts = {f.name: f for f in map(NodeFacts.of, snapshot.of_kind("Node"))}
+        self.state = SchedState(facts, minor=gates.release.minor)
+        self._claims_cache: dict[int, Any] = {}
+        if any(snapshot.of_kind(kind) for kind in DRA_KINDS) or self._any_claims():
+            self.extended = extended_resource_classes(snapshot) if gates.enabled("DRAExtendedResource") else {}
+            advertised = frozenset(r for f in facts.values() for r in f.allocatable)
+            self.advertised = advertised
+            self.state.dra = build_dra_state(snapshot, self._resolve, frozenset(self.extended))
+        for pod, node in self.queue.bound:
+            self.state.add_pod(pod, node)
+
+    def _any_claims(self) -> bool:
+        return any((p.get("spec") or {}).get("resourceClaims") for p in self.snapshot.of_kind("Pod"))
+
+    def _resolve(self, pod: PodInfo) -> Any:
+        cached = self._claims_cache.get(id(pod))
+        if cached is None:
+            group_claims = self.queue.group_claims.get(f"{pod.namespace}/{pod.group}", ()) if pod.group else ()
+            cached = resolve_claims(pod, self.snapshot, group_claims, self.extended, self.advertised)
+            self._claims_cache[id(pod)] = (pod, cached)  # keep pod alive so id() stays unique
+            return cached
+        return cached[1]
+
+    def run(self, only: Collection[tuple[str, str, str]] | None = None) -> list[GroupResult]:
+        """Results of every entry in queue order (or only those whose (kind, namespace, name) is in `only`)."""
+        results = []
+        for entry in self.entries:
+            result = self.place(entry, self.state)
+            if result.after is not None:
+                self.state = result.after
+            if only is None or (entry.kind, entry.namespace, entry.name) in only:
+                results.append(result)
+        return results
+
+    def place(self, entry: Entry, state: SchedState, **changes: Any) -> GroupResult:
+        """Schedule one entry against `state` (not modified); `changes` override min_count / topology_key / pods."""
+        if entry.kind == "CompositePodGroup":
+            from kubectl_wasdra.sched.composite import place_composite
+
+            return place_composite(self, entry, state)
+        result = GroupResult(entry, fits=False, notices=list(entry.notices), before=state)
+        if entry.blocked is not None and not changes.get("ignore_blocked"):
+            result.message = entry.blocked.message
+            return result
+        pods = changes.get("pods", entry.pods)
+        min_count = changes.get("min_count", entry.min_count)
+        key = changes.get("topology_key", entry.topology_key)
+        outcome = schedule_group(pods, min_count, tuple(entry.running), state, entry.key, key, changes.get("nodes"))
+        result.outcome, result.message = outcome, outcome.message
+        chosen = outcome.chosen
+        if chosen is not None:
+            result.fits, result.after = True, chosen.state
+            result.placement = dict(chosen.placed)
+            result.domain = dict([chosen.domain]) if chosen.domain else None
+            result.claims = _claims_of(pods, chosen.placed, chosen.state)
+        best = outcome.best
+        if best is not None:
+            result.pod_errors = dict(best.failed)
+        if entry.kind == "Pod" and result.pod_errors:
+            result.message = next(iter(result.pod_errors.values())).message()
+        return result
+
+
+def _claims_of(pods: list[PodInfo], placed: Mapping[str, str], state: SchedState | None) -> dict[str, tuple]:
+    if state is None or state.dra is None:
+        return {}
+    out: dict[str, tuple] = {}
+    for pod in pods:
+        if pod.key not in placed:
+            continue
+        for claim in state.dra.claims_of(pod):
+            devices = state.dra.devices.get(claim.key)
+            if devices is not None:
+                out["/".join(claim.key)] = devices
+    return out
+
+
+def simulate(snapshot: ClusterSnapshot, groups: Collection[tuple[str, str, str]] | None = None,
+             release: Release = NEWEST, gates: Gates | Mapping[str, bool] | None = None) -> list[GroupResult]:
+    """Results for every queue entry of `snapshot` (or the (kind, namespace, name) entries in `groups`)."""
+    if not isinstance(gates, Gates):
+        gates = admission.make_gates(release, gates or {})
+    return Simulation(snapshot, gates).run(groups)

@@ -1,0 +1,78 @@
+"""Topology-aware placement of one group: one placement per value of the constraint's label key, the gang cycle in
+each, the best feasible placement chosen.
+
+Upstream: kubernetes/kubernetes pkg/scheduler/algorithm_podgroup.go (podGroupSchedulingPlacementAlgorithm,
+newPodGroupPlacementFitError) and pkg/scheduler/framework/plugins/topologyaware/topology_placement.go, release-1.37:
+nodes without the label are in no placement; members already running pin the group to their domain; when no
+placement is feasible the group reads "0/K placements are available, first placement status: <msg>".
+Scoring (PodGroupPodsCount, then MostAllocated) is approximated: most pods placed, then fullest domain, then name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from kubectl_wasdra.sched.gang import Attempt, run_cycle
+from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.state import SchedState
+
+NO_PLACEMENT: Final = "0/{k} placements are available, first placement status: {msg}"
+
+
+@dataclass
+class Outcome:
+    """The group's result: success, kube-scheduler's group message, the chosen attempt and every attempt made."""
+
+    success: bool
+    message: str
+    chosen: Attempt | None
+    attempts: tuple[Attempt, ...]
+    topology_key: str | None = None
+
+    @property
+    def best(self) -> Attempt | None:
+        """The chosen attempt, or the failed one that placed most pods (ties: first tried)."""
+        if self.chosen is not None:
+            return self.chosen
+        return max(self.attempts, key=lambda a: a.placeable, default=None)
+
+
+def _fullness(attempt: Attempt) -> int:
+    state = attempt.state
+    if state is None:
+        return 0
+    used = sum(state.requested[n].get("cpu", 0) for n in attempt.nodes)
+    total = sum(state.facts[n].allocatable.get("cpu", 0) for n in attempt.nodes) or 1
+    return used * 1000 // total
+
+
+def _domains(key: str, state: SchedState, running_nodes: tuple[str, ...]) -> list[tuple[str, tuple[str, ...]]]:
+    index = state.domain_index(key)
+    values = {state.facts[n].labels.get(key) for n in running_nodes if n in state.facts}
+    if running_nodes and len(values) == 1 and None not in values:
+        value = values.pop()
+        return [(value, index[value])]
+    return list(index.items())
+
+
+def schedule_group(pods: list[PodInfo], min_count: int, running_nodes: tuple[str, ...], state: SchedState,
+                   owner: str, topology_key: str | None, nodes: tuple[str, ...] | None = None) -> Outcome:
+    """Run the group cycle over all `nodes` (default: every node) or once per topology domain within them."""
+    scope = nodes if nodes is not None else state.node_names
+    scheduled = len(running_nodes)
+    if not topology_key:
+        attempt = run_cycle(pods, min_count, scheduled, state, scope, owner)
+        return Outcome(attempt.success, attempt.message, attempt if attempt.success else None, (attempt,))
+    allowed = set(scope)
+    attempts = []
+    for value, domain_nodes in _domains(topology_key, state, running_nodes):
+        in_scope = domain_nodes if nodes is None else tuple(n for n in domain_nodes if n in allowed)
+        if in_scope:
+            attempts.append(run_cycle(pods, min_count, scheduled, state, in_scope, owner, (topology_key, value)))
+    feasible = [a for a in attempts if a.success]
+    if not feasible:
+        first = attempts[0].message if attempts else "no node has the topology label"
+        return Outcome(False, NO_PLACEMENT.format(k=len(attempts), msg=first), None, tuple(attempts), topology_key)
+    best = min(feasible, key=lambda a: (-len(a.placed), -_fullness(a), a.domain[1] if a.domain else ""))
+    return Outcome(True, "", best, tuple(attempts), topology_key)

@@ -1,0 +1,129 @@
+"""Small builders for Kubernetes objects in API shape (plain dicts), shared by the scheduler and explain tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+
+
+def node(name: str, *, cpu: str = "8", memory: str = "32Gi", pods: int = 110, labels: Mapping[str, str] | None = None,
+         taints: Iterable[Mapping[str, Any]] = (), unschedulable: bool = False, extra: Mapping[str, str] | None = None) -> dict:
+    """A Ready node with allocatable cpu/memory/pods (plus `extra` resources)."""
+    allocatable = {"cpu": cpu, "memory": memory, "pods": str(pods), **(extra or {})}
+    spec: dict[str, Any] = {}
+    if taints:
+        spec["taints"] = list(taints)
+    if unschedulable:
+        spec["unschedulable"] = True
+    return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": dict(labels or {})},
+            "spec": spec, "status": {"allocatable": allocatable, "capacity": dict(allocatable)}}
+
+
+def pod(name: str, *, namespace: str = "default", cpu: str | None = "1", memory: str | None = None, node_name: str = "",
+        group: str | None = None, tolerations: Iterable[Mapping[str, Any]] = (), claims: Iterable[Mapping[str, Any]] = (),
+        node_selector: Mapping[str, str] | None = None, priority: int | None = None, created: str = "",
+        labels: Mapping[str, str] | None = None, extra: Mapping[str, str] | None = None, phase: str | None = None,
+        **spec_fields: Any) -> dict:
+    """A pod with one container requesting `cpu`/`memory`/`extra`; `group` sets spec.schedulingGroup.podGroupName."""
+    requests = {k: v for k, v in (("cpu", cpu), ("memory", memory)) if v is not None} | dict(extra or {})
+    claims = list(claims)
+    container: dict[str, Any] = {"name": "main", "image": "busybox", "resources": {"requests": requests}}
+    if claims:
+        container["resources"]["claims"] = [{"name": c["name"]} for c in claims]
+    spec: dict[str, Any] = {"containers": [container], **spec_fields}
+    for key, value in (("nodeName", node_name), ("tolerations", list(tolerations)), ("resourceClaims", claims),
+                       ("nodeSelector", dict(node_selector or {})), ("priority", priority)):
+        if value or value == 0 and key == "priority":
+            spec[key] = value
+    if group:
+        spec["schedulingGroup"] = {"podGroupName": group}
+    meta: dict[str, Any] = {"name": name, "namespace": namespace, "labels": dict(labels or {})}
+    if created:
+        meta["creationTimestamp"] = created
+    out = {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
+    if phase or node_name:
+        out["status"] = {"phase": phase or "Running"}
+    return out
+
+
+def pod_group(name: str, *, namespace: str = "default", min_count: int | None = None, topology_key: str | None = None,
+              api_version: str = "scheduling.k8s.io/v1beta1", claims: Iterable[Mapping[str, Any]] = (),
+              parent: str | None = None, created: str = "", priority: int | None = None) -> dict:
+    """A PodGroup: gang with minCount, or basic when min_count is None."""
+    spec: dict[str, Any] = {"schedulingPolicy": {"gang": {"minCount": min_count}} if min_count else {"basic": {}}}
+    if topology_key:
+        spec["schedulingConstraints"] = {"topology": [{"key": topology_key}]}
+    if claims:
+        spec["resourceClaims"] = list(claims)
+    if parent:
+        spec["parentCompositePodGroupName"] = parent
+    if priority is not None:
+        spec["priority"] = priority
+    meta: dict[str, Any] = {"name": name, "namespace": namespace}
+    if created:
+        meta["creationTimestamp"] = created
+    return {"apiVersion": api_version, "kind": "PodGroup", "metadata": meta, "spec": spec}
+
+
+def device_class(name: str, driver: str, *, extended_resource: str | None = None) -> dict:
+    """A DeviceClass selecting every device of `driver` (CEL)."""
+    spec: dict[str, Any] = {"selectors": [{"cel": {"expression": f'device.driver == "{driver}"'}}]}
+    if extended_resource:
+        spec["extendedResourceName"] = extended_resource
+    return {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": name}, "spec": spec}
+
+
+def resource_slice(node_name: str, driver: str, count: int, *, numa_split: int | None = None,
+                   taints: Mapping[int, Mapping[str, Any]] | None = None, pool: str | None = None) -> dict:
+    """A node-local slice of `count` devices gpu-0.. with a numaNode attribute (two halves when numa_split is given)."""
+    devices = []
+    for index in range(count):
+        numa = index // numa_split if numa_split else 0
+        device: dict[str, Any] = {"name": f"gpu-{index}", "attributes": {
+            "resource.kubernetes.io/numaNode": {"int": numa}, "index": {"int": index}}}
+        if taints and index in taints:
+            device["taints"] = [dict(taints[index])]
+        devices.append(device)
+    return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": f"{node_name}-{driver}"},
+            "spec": {"driver": driver, "nodeName": node_name, "pool": {"name": pool or node_name, "generation": 1,
+                                                                          "resourceSliceCount": 1}, "devices": devices}}
+
+
+def claim_template(name: str, device_class_name: str, count: int = 1, *, namespace: str = "default",
+                   match_attribute: str | None = None, first_available: Iterable[Mapping[str, Any]] = ()) -> dict:
+    """A ResourceClaimTemplate with one request `gpu` (exactly count, or firstAvailable subrequests)."""
+    first = list(first_available)
+    request: dict[str, Any] = {"name": "gpu"}
+    if first:
+        request["firstAvailable"] = first
+    else:
+        request["exactly"] = {"deviceClassName": device_class_name, "count": count}
+    devices: dict[str, Any] = {"requests": [request]}
+    if match_attribute:
+        devices["constraints"] = [{"requests": ["gpu"], "matchAttribute": match_attribute}]
+    return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+            "metadata": {"name": name, "namespace": namespace}, "spec": {"spec": {"devices": devices}}}
+
+
+def priority_class(name: str, value: int, *, default: bool = False) -> dict:
+    """A PriorityClass."""
+    return {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": name}, "value": value,
+            "globalDefault": default}
+
+
+def snapshot(*objects: Mapping[str, Any]) -> ClusterSnapshot:
+    """A ClusterSnapshot of the given objects (grouped by kind, sorted by namespace/name)."""
+    by_kind: dict[str, list] = {}
+    for obj in objects:
+        by_kind.setdefault(obj["kind"], []).append(obj)
+    def key(o: Mapping[str, Any]) -> tuple[str, str]:
+        return (o["metadata"].get("namespace", ""), o["metadata"]["name"])
+    return ClusterSnapshot(objects=MappingProxyType({k: tuple(sorted(v, key=key)) for k, v in by_kind.items()}))
+
+
+def taint(key: str, value: str = "", effect: str = "NoSchedule") -> dict:
+    """A taint."""
+    return {"key": key, "value": value, "effect": effect}
