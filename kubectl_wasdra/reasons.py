@@ -19,6 +19,8 @@ class Reason(StrEnum):
     UNTOLERATED_TAINT = "UntoleratedTaint"
     INSUFFICIENT_RESOURCE = "InsufficientResource"
     TOO_MANY_PODS = "TooManyPods"
+    TOPOLOGY_SPREAD_MISMATCH = "PodTopologySpreadMismatch"
+    POD_AFFINITY_MISMATCH = "PodAffinityMismatch"
     # DRA
     CLAIM_NOT_FOUND = "ClaimNotFound"
     CLAIM_TEMPLATE_NOT_FOUND = "ClaimTemplateNotFound"
