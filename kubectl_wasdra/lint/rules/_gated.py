@@ -1,0 +1,95 @@
+"""Which gated fields of one document matter for one release and gate state (the GATE family's pure core).
+
+Kept free of the rule framework so the matrix view and tests call it on plain dicts.
+Upstream: kubernetes/kubernetes pkg/api/pod/util.go and pkg/registry/*/strategy.go (dropDisabledFields on create).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from kubectl_wasdra.catalog.field_gates import FieldGate, checked_fields, find_present, kind_gates
+from kubectl_wasdra.catalog.gates import GateInfo, GateState
+from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.lint.problem import format_path
+
+APISERVER = "kube-apiserver"
+
+
+@dataclass(frozen=True)
+class GatedField:
+    """A gated field present in a document: where, which gate decides, and that gate's state in the release."""
+
+    path: tuple[str | int, ...]
+    field: FieldGate
+    gate: str                    # the deciding gate (the first one that is off, else the field's gate)
+    info: GateInfo | None        # None when the release does not register the gate at all
+    enabled: bool
+
+
+def present_gated_fields(data: dict[str, Any], api_version: str, kind: str, release: Release,
+                         state: GateState) -> Iterator[GatedField]:
+    """Every gated field of `data` that changes something on create, with the state of its deciding gate.
+
+    Skips fields of a kind that is itself gated off (the API rules report the kind) and fields gated by the same gate
+    as their kind (they can only exist when the kind is served).
+    """
+    whole_kind = kind_gates(release, api_version, kind)
+    if any(not state.enabled(g) for f in whole_kind for g in f.gates_all):
+        return
+    kind_gate_names = {g for f in whole_kind for g in f.gates_all}
+    for field in checked_fields(release, api_version, kind):
+        if field.gate in kind_gate_names:
+            continue
+        for path in find_present(data, field.pattern):
+            if field.when_value is not None and _value_at(data, path) != field.when_value:
+                continue
+            off = [g for g in field.gates_all if not state.enabled(g)]
+            gate = off[0] if off else field.gate
+            yield GatedField(path, field, gate, state.table.get(gate), not off)
+
+
+def _value_at(data: Any, path: tuple[str | int, ...]) -> Any:
+    for step in path:
+        data = data[step]
+    return data
+
+
+def stage_text(info: GateInfo | None, release: Release) -> str:
+    """"alpha in 1.37, off by default" / "not registered in 1.33"."""
+    if info is None:
+        return f"not registered in {release}"
+    default = "on" if info.default else "off"
+    return f"{info.stage} in {release}, {default} by default"
+
+
+def components_text(info: GateInfo | None) -> str:
+    return ", ".join(info.components) if info and info.components else "kube-apiserver"
+
+
+def effect_text(hit: GatedField) -> str:
+    """What the release does with the field while the gate is off."""
+    info, field = hit.info, hit.field
+    if field.effect == "rejected":
+        return "kube-apiserver rejects the object"
+    where = "from pods created from this template" if field.template_of else "on create"
+    if info is None or APISERVER in info.components:
+        return f"kube-apiserver drops the field {where}"
+    others = ", ".join(c for c in info.components if c != APISERVER)
+    return f"the field is stored but {others} ignore it"
+
+
+def disabled_message(hit: GatedField, release: Release) -> str:
+    note = f" ({hit.field.note})" if hit.field.note else ""
+    return (f"{format_path(hit.path)} needs feature gate {hit.gate} "
+            f"({stage_text(hit.info, release)}; {components_text(hit.info)}): with it off {effect_text(hit)}{note}")
+
+
+def enable_hint(hit: GatedField) -> str:
+    if hit.info is None:
+        return "remove the field, or target a release that has it"
+    return (f"enable {hit.gate} on {components_text(hit.info)} (--feature-gates {hit.gate}=true), "
+            f"or remove the field")
+

@@ -1,0 +1,28 @@
+"""VALID family: API-server validation per release, one module per kind group (workload, podgroup, dra_claims,
+dra_slices, dra_classes, taint_rules, pod, cel). The rule functions are re-exported here for the registry."""
+
+from kubectl_wasdra.lint.rules.validation.cel_rule import cel_compile_error
+from kubectl_wasdra.lint.rules.validation.rules import (
+    allocation_mode_conflict,
+    duplicate_entry,
+    invalid_attribute_value,
+    invalid_capacity_request_policy,
+    invalid_name,
+    invalid_qualified_name,
+    invalid_quantity,
+    limit_exceeded,
+    one_of_violated,
+    required_value_missing,
+    unknown_counter_reference,
+    unknown_request_reference,
+    unsupported_value,
+    validate,
+    value_below_minimum,
+)
+
+__all__ = [
+    "allocation_mode_conflict", "cel_compile_error", "duplicate_entry", "invalid_attribute_value",
+    "invalid_capacity_request_policy", "invalid_name", "invalid_qualified_name", "invalid_quantity", "limit_exceeded",
+    "one_of_violated", "required_value_missing", "unknown_counter_reference", "unknown_request_reference",
+    "unsupported_value", "validate", "value_below_minimum",
+]

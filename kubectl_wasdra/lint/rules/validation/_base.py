@@ -1,0 +1,86 @@
+"""What a VALID check yields (a Violation of one kind) and small helpers shared by the per-kind validators."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+Path = tuple[str | int, ...]
+
+
+class Check(StrEnum):
+    """The kind of API-server validation that failed; each maps to one VALID rule in lint/rules/validation/rules.py."""
+
+    ONE_OF = "one-of"
+    LIMIT = "limit"
+    MINIMUM = "minimum"
+    NAME = "name"
+    QUALIFIED_NAME = "qualified-name"
+    REQUEST_REFERENCE = "request-reference"
+    ALLOCATION_MODE = "allocation-mode"
+    CAPACITY_POLICY = "capacity-policy"
+    COUNTER_REFERENCE = "counter-reference"
+    QUANTITY = "quantity"
+    REQUIRED = "required"
+    DUPLICATE = "duplicate"
+    ENUM = "enum"
+    ATTRIBUTE_VALUE = "attribute-value"
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One validation error as kube-apiserver would report it, at `path` inside the document."""
+
+    check: Check
+    path: Path
+    message: str
+    hint: str | None = None
+    at: str = "key"
+
+
+def as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def too_many(items: Any, limit: int, path: Path, what: str) -> Violation | None:
+    """Kubernetes' field.TooMany: at most `limit` entries."""
+    if isinstance(items, (list, dict)) and len(items) > limit:
+        return Violation(Check.LIMIT, path, f"must have at most {limit} {what}, has {len(items)}",
+                         hint=f"split or reduce to {limit} or fewer")
+    return None
+
+
+def one_of(parent: dict[str, Any], fields: Sequence[str], path: Path, *, required: bool = True,
+           present: Any = None) -> Iterator[Violation]:
+    """Exactly one (or, with required=False, at most one) of `fields` set. `present(name, value)` decides "set"."""
+    is_set = present or (lambda _name, value: value is not None)
+    chosen = [f for f in fields if f in parent and is_set(f, parent[f])]
+    names = ", ".join(f"`{f}`" for f in fields)
+    if len(chosen) > 1:
+        yield Violation(Check.ONE_OF, (*path, chosen[1]), f"exactly one of {names} is required, but multiple fields are set",
+                        hint=f"keep only one of {', '.join(chosen)}")
+    elif not chosen and required:
+        yield Violation(Check.ONE_OF, path, f"exactly one of {names} is required", hint=f"set one of {', '.join(fields)}")
+
+
+def duplicates(items: Sequence[Any], key: Any, path: Path, what: str) -> Iterator[Violation]:
+    """field.Duplicate for list entries whose `key(item)` repeats."""
+    seen: set[Any] = set()
+    for index, item in enumerate(items):
+        value = key(item)
+        if value is None:
+            continue
+        if value in seen:
+            yield Violation(Check.DUPLICATE, (*path, index), f'duplicate {what} "{value}"',
+                            hint=f"give each {what} a unique value")
+        seen.add(value)
+
+
+def is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

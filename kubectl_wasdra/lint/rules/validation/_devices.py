@@ -1,0 +1,88 @@
+"""Pieces shared by the DRA validators: selectors, tolerations, quantities, request-name references.
+
+Upstream: kubernetes/kubernetes pkg/apis/resource/validation/validation.go (validateSelectorSlice,
+validateDeviceToleration, validateRequestNameRef) and pkg/apis/resource/types.go (size limits).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from decimal import Decimal
+from typing import Any, Final
+
+from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
+from kubectl_wasdra.lint.rules.validation._base import Check, Path, Violation, as_dict, as_list, too_many
+from kubectl_wasdra.lint.rules.validation._names import dns_label_error, label_key_error
+
+DEVICE_SELECTORS_MAX: Final = 32          # resource.DeviceSelectorsMaxSize
+DEVICE_TOLERATIONS_MAX: Final = 16        # resource.DeviceTolerationsMaxLength
+CEL_EXPRESSION_MAX_LENGTH: Final = 10 * 1024   # resource.CELSelectorExpressionMaxLength
+TOLERATION_OPERATORS: Final = ("Exists", "Equal")
+TOLERATION_EFFECTS: Final = ("NoSchedule", "NoExecute")
+
+
+def selectors(items: Any, path: Path) -> Iterator[Violation]:
+    """Each selector needs `cel.expression` (compiled by the CEL rule); at most 32 selectors."""
+    if (v := too_many(items, DEVICE_SELECTORS_MAX, path, "selectors")) is not None:
+        yield v
+        return
+    for index, selector in enumerate(as_list(items)):
+        cel = as_dict(selector).get("cel")
+        if not isinstance(cel, dict) or not isinstance(cel.get("expression"), str) or not cel["expression"]:
+            yield Violation(Check.REQUIRED, (*path, index, "cel"), "a CEL expression is required",
+                            hint='set cel.expression, e.g. device.driver == "gpu.example.com"')
+        elif len(cel["expression"]) > CEL_EXPRESSION_MAX_LENGTH:
+            yield Violation(Check.LIMIT, (*path, index, "cel", "expression"),
+                            f"must be no more than {CEL_EXPRESSION_MAX_LENGTH} bytes, has {len(cel['expression'])}")
+
+
+def tolerations(items: Any, path: Path) -> Iterator[Violation]:
+    """Device tolerations: at most 16, valid operator/effect, an empty key only with Exists."""
+    if (v := too_many(items, DEVICE_TOLERATIONS_MAX, path, "tolerations")) is not None:
+        yield v
+        return
+    for index, toleration in enumerate(as_list(items)):
+        here = (*path, index)
+        toleration = as_dict(toleration)
+        key, operator = toleration.get("key") or "", toleration.get("operator") or "Equal"
+        if operator not in TOLERATION_OPERATORS:
+            yield Violation(Check.ENUM, (*here, "operator"), f'unsupported value "{operator}"',
+                            hint=f"use one of {', '.join(TOLERATION_OPERATORS)}", at="value")
+        if key and (error := label_key_error(str(key))):
+            yield Violation(Check.NAME, (*here, "key"), f'"{key}": {error}', at="value")
+        if not key and operator != "Exists":
+            yield Violation(Check.REQUIRED, here, "an empty key requires operator Exists", hint="set operator: Exists or a key")
+        effect = toleration.get("effect")
+        if effect and effect not in TOLERATION_EFFECTS:
+            yield Violation(Check.ENUM, (*here, "effect"), f'unsupported value "{effect}"',
+                            hint=f"use one of {', '.join(TOLERATION_EFFECTS)} or leave it empty", at="value")
+
+
+def quantity(value: Any, path: Path) -> tuple[Decimal | None, Violation | None]:
+    """Parse a Quantity field; a Violation (at the value) when it does not parse."""
+    try:
+        return parse_quantity(value), None
+    except QuantityError as exc:
+        return None, Violation(Check.QUANTITY, path, str(exc), hint='write a quantity such as "1", "500m" or "40Gi"',
+                               at="value")
+
+
+def label_name(value: Any, path: Path, what: str) -> Iterator[Violation]:
+    """A required DNS label (request names, device names, counter names)."""
+    if not isinstance(value, str) or not value:
+        yield Violation(Check.REQUIRED, path, f"{what} is required")
+    elif error := dns_label_error(value):
+        yield Violation(Check.NAME, path, f'invalid {what} "{value}": {error}', at="value")
+
+
+def request_reference(name: Any, path: Path, known: Mapping[str, frozenset[str]]) -> Iterator[Violation]:
+    """`req` or `req/sub` naming a request (and subrequest) of the same claim (validateRequestNameRef)."""
+    text = str(name)
+    parts = text.split("/")
+    request = parts[0]
+    found = len(parts) <= 2 and request in known and (len(parts) == 1 or parts[1] in known[request])
+    if not found:
+        names = ", ".join(sorted(known)) or "none"
+        yield Violation(Check.REQUEST_REFERENCE, path,
+                        f'"{text}" must be the name of a request in the claim or a request and a subrequest separated by "/"',
+                        hint=f"requests in this claim: {names}", at="value")

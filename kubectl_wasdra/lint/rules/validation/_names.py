@@ -1,0 +1,113 @@
+"""Name formats kube-apiserver enforces (DNS labels and subdomains, C identifiers, qualified names).
+
+Upstream: kubernetes/kubernetes staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go and
+pkg/apis/resource/validation/validation.go (validateQualifiedName, validateFullyQualifiedName).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+DNS1123_LABEL_MAX: Final = 63
+DNS1123_SUBDOMAIN_MAX: Final = 253
+DEVICE_MAX_ID_LENGTH: Final = 32        # resource.DeviceMaxIDLength
+DEVICE_MAX_DOMAIN_LENGTH: Final = 63    # resource.DeviceMaxDomainLength
+_LABEL_RE: Final = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+_SUBDOMAIN_RE: Final = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_C_IDENTIFIER_RE: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_QUALIFIED_NAME_PART_RE: Final = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
+_DRIVER_RE: Final = re.compile(r"^([a-zA-Z0-9][-a-zA-Z0-9_.]{0,61})?[a-zA-Z0-9]$")
+_SEMVER_RE: Final = re.compile(
+    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(-(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*)?"
+    r"(\+[0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$")
+
+
+def dns_label_error(value: str) -> str | None:
+    """apimachinery IsDNS1123Label message, or None when valid."""
+    if len(value) > DNS1123_LABEL_MAX:
+        return f"must be no more than {DNS1123_LABEL_MAX} characters"
+    if not _LABEL_RE.match(value):
+        return ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+                "and must start and end with an alphanumeric character")
+    return None
+
+
+def dns_subdomain_error(value: str) -> str | None:
+    """apimachinery IsDNS1123Subdomain message, or None when valid."""
+    if len(value) > DNS1123_SUBDOMAIN_MAX:
+        return f"must be no more than {DNS1123_SUBDOMAIN_MAX} characters"
+    if not _SUBDOMAIN_RE.match(value):
+        return ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+                "and must start and end with an alphanumeric character")
+    return None
+
+
+def c_identifier_error(value: str) -> str | None:
+    if len(value) > DEVICE_MAX_ID_LENGTH:
+        return f"must be no more than {DEVICE_MAX_ID_LENGTH} characters"
+    if not _C_IDENTIFIER_RE.match(value):
+        return ("a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric "
+                "characters or '_'")
+    return None
+
+
+def qualified_name_error(value: str, *, fully: bool = False) -> str | None:
+    """DRA QualifiedName (`id` or `domain/id`); `fully` requires the domain (FullyQualifiedName)."""
+    parts = value.split("/")
+    if len(parts) > 2:
+        return "must not contain more than one slash"
+    if len(parts) == 1:
+        if fully:
+            return "a fully qualified name must be a domain and a name separated by a slash"
+        return c_identifier_error(parts[0])
+    domain, name = parts
+    if not domain:
+        return "the domain must not be empty"
+    if not name:
+        return "the name must not be empty"
+    return driver_name_error(domain) or c_identifier_error(name)
+
+
+def driver_name_error(value: str) -> str | None:
+    """core ValidateCSIDriverName (DRA driver names and attribute domains): <= 63, alphanumerics, '-', '_', '.'."""
+    if not value:
+        return "must not be empty"
+    if len(value) > DEVICE_MAX_DOMAIN_LENGTH:
+        return f"must be no more than {DEVICE_MAX_DOMAIN_LENGTH} characters"
+    if not _DRIVER_RE.match(value):
+        return ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+                "alphanumeric character")
+    return None
+
+
+def label_key_error(value: str) -> str | None:
+    """Kubernetes qualified name (label keys, taint keys): optional DNS-subdomain prefix and a name part of <= 63."""
+    prefix, _, name = value.rpartition("/")
+    if value.count("/") > 1:
+        return "a qualified name must consist of an optional DNS subdomain prefix and a name separated by '/'"
+    if prefix and dns_subdomain_error(prefix):
+        return f"prefix part {dns_subdomain_error(prefix)}"
+    if not name:
+        return "name part must be non-empty"
+    if len(name) > 63:
+        return "name part must be no more than 63 characters"
+    if not _QUALIFIED_NAME_PART_RE.match(name):
+        return ("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with "
+                "an alphanumeric character")
+    return None
+
+
+def is_semver(value: str) -> bool:
+    return bool(_SEMVER_RE.match(value))
+
+
+def extended_resource_name_error(value: str) -> str | None:
+    """core IsExtendedResourceName: a qualified name with a domain outside kubernetes.io, not starting with requests."""
+    if "/" not in value or value.startswith("requests."):
+        return "must be a valid extended resource name"
+    domain = value.split("/", 1)[0]
+    if domain == "kubernetes.io" or domain.endswith(".kubernetes.io"):
+        return "must be a valid extended resource name"
+    return "must be a valid extended resource name" if label_key_error(value) else None

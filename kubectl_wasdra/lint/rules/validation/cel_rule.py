@@ -1,0 +1,81 @@
+"""VALID031: every device selector compiles in the DRA CEL environment of the target release.
+
+CEL is imported only when a document has an expression. Upstream: kubernetes/kubernetes
+pkg/apis/resource/validation/validation.go (validateCELExpression) and staging/src/k8s.io/dynamic-resource-allocation/cel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.errors import CelCompileError
+from kubectl_wasdra.lint import codes
+from kubectl_wasdra.lint.context import CheckContext
+from kubectl_wasdra.lint.problem import Problem
+from kubectl_wasdra.lint.registry import rule
+from kubectl_wasdra.lint.rules.validation._base import Path
+from kubectl_wasdra.lint.rules.validation.cel import expression_offset, selector_paths, source_position
+from kubectl_wasdra.load import Document
+
+
+def compile_errors(doc: Document, release: Release) -> Iterator[tuple[Path, str, CelCompileError]]:
+    """(path, expression, error) for every selector of `doc` that does not compile."""
+    expressions = list(selector_paths(doc.data, doc.group, doc.version, doc.kind or ""))
+    if not expressions:
+        return
+    from kubectl_wasdra.dra.cel import compile_selector
+
+    for path, expression in expressions:
+        try:
+            compile_selector(expression, release)
+        except CelCompileError as error:
+            yield path, expression, error
+
+
+def error_position(doc: Document, path: Path, expression: str, error: CelCompileError) -> tuple[int, int]:
+    """1-based (line, column) in the file of the CEL error inside the expression value at `path`."""
+    line, column = doc.position(path, "value")
+    if doc.source is None:
+        return line, column
+    return source_position(doc.source.text, line, column, expression_offset(expression, error.line, error.column))
+
+
+def caret_excerpt(expression: str, error: CelCompileError) -> str:
+    """The failing expression line with a caret under the column, as the CEL library prints it."""
+    lines = expression.split("\n")
+    index = min(max(error.line, 1), len(lines)) - 1
+    column = error.column
+    while index > 0 and not lines[index].strip():     # an error at end of input: point after the last text
+        index -= 1
+        column = len(lines[index]) + 1
+    return f"\n  | {lines[index]}\n  | {'.' * max(column - 1, 0)}^"
+
+
+@rule(codes.VALID_CEL_COMPILE)
+def cel_compile_error(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
+    """
+    ## What it does
+    Compiles every device selector (`selectors[].cel.expression` of ResourceClaims, ResourceClaimTemplates and
+    DeviceClasses) in the Kubernetes DRA CEL environment of the target release (`device.driver`,
+    `device.attributes`, `device.capacity`, `quantity()`, `semver()`, ...) and reports the compile error at its line
+    and column inside the YAML, with the CEL message.
+
+    ## Why is this bad?
+    kube-apiserver rejects the object; a selector that does not compile can never match a device.
+
+    ## Example
+        selectors:
+        - cel:
+            expression: device.driver == "gpu.example.com" &&
+
+    ## Fix
+    Complete or correct the expression; attributes are `device.attributes["domain"].name`.
+
+    ## References
+    kubernetes/kubernetes staging/src/k8s.io/dynamic-resource-allocation/cel/compile.go
+    """
+    for path, expression, error in compile_errors(doc, ctx.release):
+        yield Problem(path, f"{error.message}{caret_excerpt(expression, error)}",
+                      "fix the expression; see https://kubernetes.io/docs/concepts/scheduling-eviction/dynamic-resource-allocation/",
+                      "value")

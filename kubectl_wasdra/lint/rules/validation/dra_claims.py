@@ -1,0 +1,162 @@
+"""VALID checks of ResourceClaim and ResourceClaimTemplate specs, per release and API version.
+
+v1alpha3/v1beta1 flatten the exact request into the request; v1beta2/v1 nest it under `exactly`.
+Upstream: kubernetes/kubernetes pkg/apis/resource/validation/validation.go (validateDeviceClaim, validateDeviceRequest,
+validateDeviceAllocationMode, validateDeviceConstraint) at release-1.33 .. release-1.37.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any, Final
+
+from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.lint.rules.validation import _devices
+from kubectl_wasdra.lint.rules.validation._base import (
+    Check,
+    Path,
+    Violation,
+    as_dict,
+    as_list,
+    duplicates,
+    is_int,
+    one_of,
+    too_many,
+)
+from kubectl_wasdra.lint.rules.validation._names import dns_subdomain_error, qualified_name_error
+
+DEVICE_REQUESTS_MAX: Final = 32       # resource.DeviceRequestsMaxSize
+DEVICE_CONSTRAINTS_MAX: Final = 32    # resource.DeviceConstraintsMaxSize
+DEVICE_CONFIG_MAX: Final = 32         # resource.DeviceConfigMaxSize
+FIRST_AVAILABLE_MAX: Final = 8        # resource.FirstAvailableDeviceRequestMaxSize
+ALLOCATION_MODES: Final = ("ExactCount", "All")
+FLAT_VERSIONS: Final = frozenset({"v1alpha3", "v1beta1"})
+DISTINCT_ATTRIBUTE_SINCE: Final = Release(1, 34)
+
+
+def validate_claim(data: dict[str, Any], version: str, release: Release) -> Iterator[Violation]:
+    yield from validate_devices(as_dict(as_dict(data.get("spec")).get("devices")), ("spec", "devices"), version, release)
+
+
+def validate_template(data: dict[str, Any], version: str, release: Release) -> Iterator[Violation]:
+    spec = as_dict(as_dict(data.get("spec")).get("spec"))
+    yield from validate_devices(as_dict(spec.get("devices")), ("spec", "spec", "devices"), version, release)
+
+
+def validate_devices(devices: dict[str, Any], path: Path, version: str, release: Release) -> Iterator[Violation]:
+    requests = as_list(devices.get("requests"))
+    flat = version in FLAT_VERSIONS
+    if (v := too_many(requests, DEVICE_REQUESTS_MAX, (*path, "requests"), "requests")) is not None:
+        yield v
+    else:
+        for index, request in enumerate(requests):
+            yield from _request(as_dict(request), (*path, "requests", index), flat)
+        yield from duplicates(requests, lambda r: as_dict(r).get("name"), (*path, "requests"), "request name")
+    known = _request_names(requests)
+    yield from _constraints(devices.get("constraints"), (*path, "constraints"), known, release)
+    yield from _config(devices.get("config"), (*path, "config"), known)
+
+
+def _request_names(requests: list[Any]) -> Mapping[str, frozenset[str]]:
+    names: dict[str, frozenset[str]] = {}
+    for request in requests:
+        request = as_dict(request)
+        if isinstance(request.get("name"), str):
+            subs = (as_dict(s).get("name") for s in as_list(request.get("firstAvailable")))
+            names[request["name"]] = frozenset(s for s in subs if isinstance(s, str))
+    return names
+
+
+def _request(request: dict[str, Any], path: Path, flat: bool) -> Iterator[Violation]:
+    yield from _devices.label_name(request.get("name"), (*path, "name"), "request name")
+    if flat:
+        yield from one_of(request, ("deviceClassName", "firstAvailable"), path,
+                          present=lambda _n, value: bool(value))
+        if not request.get("firstAvailable"):
+            yield from _exact(request, path)
+    else:
+        yield from one_of(request, ("exactly", "firstAvailable"), path,
+                          present=lambda name, value: value is not None if name == "exactly" else bool(value))
+        if isinstance(request.get("exactly"), dict) and not request.get("firstAvailable"):
+            yield from _exact(request["exactly"], (*path, "exactly"))
+    subrequests = request.get("firstAvailable")
+    if subrequests:
+        yield from _subrequests(as_list(subrequests), (*path, "firstAvailable"))
+
+
+def _subrequests(subrequests: list[Any], path: Path) -> Iterator[Violation]:
+    if (v := too_many(subrequests, FIRST_AVAILABLE_MAX, path, "subrequests")) is not None:
+        yield v
+        return
+    for index, sub in enumerate(subrequests):
+        sub = as_dict(sub)
+        yield from _devices.label_name(sub.get("name"), (*path, index, "name"), "subrequest name")
+        yield from _exact(sub, (*path, index))
+    yield from duplicates(subrequests, lambda s: as_dict(s).get("name"), path, "subrequest name")
+
+
+def _exact(request: dict[str, Any], path: Path) -> Iterator[Violation]:
+    """deviceClassName, selectors, allocationMode/count, tolerations, capacity of one exact request or subrequest."""
+    class_name = request.get("deviceClassName")
+    if not class_name:
+        yield Violation(Check.REQUIRED, (*path, "deviceClassName"), "deviceClassName is required",
+                        hint="name the DeviceClass to allocate from")
+    elif error := dns_subdomain_error(str(class_name)):
+        yield Violation(Check.NAME, (*path, "deviceClassName"), f'invalid deviceClassName "{class_name}": {error}', at="value")
+    yield from _devices.selectors(request.get("selectors"), (*path, "selectors"))
+    yield from allocation_mode(request, path)
+    yield from _devices.tolerations(request.get("tolerations"), (*path, "tolerations"))
+    for name, value in as_dict(as_dict(request.get("capacity")).get("requests")).items():
+        here = (*path, "capacity", "requests", str(name))
+        if error := qualified_name_error(str(name)):
+            yield Violation(Check.QUALIFIED_NAME, here, f'invalid capacity name "{name}": {error}')
+        _, problem = _devices.quantity(value, here)
+        if problem:
+            yield problem
+
+
+def allocation_mode(request: dict[str, Any], path: Path) -> Iterator[Violation]:
+    """ExactCount (the default) needs count > 0 (0 or unset is defaulted to 1); All forbids count."""
+    mode = request.get("allocationMode") or "ExactCount"
+    count = request.get("count")
+    if mode not in ALLOCATION_MODES:
+        yield Violation(Check.ENUM, (*path, "allocationMode"), f'unsupported value "{mode}"',
+                        hint=f"use one of {', '.join(ALLOCATION_MODES)}", at="value")
+    elif count is not None and not is_int(count):
+        yield Violation(Check.ALLOCATION_MODE, (*path, "count"), f"count must be an integer, not {count!r}", at="value")
+    elif mode == "All" and count:
+        yield Violation(Check.ALLOCATION_MODE, (*path, "count"),
+                        f"count must not be specified when allocationMode is 'All' ({count})",
+                        hint="remove count, or use allocationMode: ExactCount", at="value")
+    elif mode == "ExactCount" and is_int(count) and count < 0:
+        yield Violation(Check.MINIMUM, (*path, "count"), f"count must be greater than zero, not {count}", at="value")
+
+
+def _constraints(items: Any, path: Path, known: Mapping[str, frozenset[str]], release: Release) -> Iterator[Violation]:
+    if (v := too_many(items, DEVICE_CONSTRAINTS_MAX, path, "constraints")) is not None:
+        yield v
+        return
+    for index, constraint in enumerate(as_list(items)):
+        here = (*path, index)
+        constraint = as_dict(constraint)
+        for ref_index, name in enumerate(as_list(constraint.get("requests"))):
+            yield from _devices.request_reference(name, (*here, "requests", ref_index), known)
+        fields = ("matchAttribute", "distinctAttribute") if release >= DISTINCT_ATTRIBUTE_SINCE else ("matchAttribute",)
+        yield from one_of(constraint, fields, here)
+        for attribute in fields:
+            value = constraint.get(attribute)
+            if isinstance(value, str) and (error := qualified_name_error(value, fully=True)):
+                yield Violation(Check.QUALIFIED_NAME, (*here, attribute), f'invalid {attribute} "{value}": {error}',
+                                hint='use a domain and a name, e.g. "gpu.example.com/numaNode"', at="value")
+
+
+def _config(items: Any, path: Path, known: Mapping[str, frozenset[str]]) -> Iterator[Violation]:
+    if (v := too_many(items, DEVICE_CONFIG_MAX, path, "config entries")) is not None:
+        yield v
+        return
+    for index, config in enumerate(as_list(items)):
+        config = as_dict(config)
+        for ref_index, name in enumerate(as_list(config.get("requests"))):
+            yield from _devices.request_reference(name, (*path, index, "requests", ref_index), known)
+        if not isinstance(config.get("opaque"), dict):
+            yield Violation(Check.REQUIRED, (*path, index), "opaque is required", hint="set opaque.driver and opaque.parameters")

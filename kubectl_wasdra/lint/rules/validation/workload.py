@@ -1,0 +1,105 @@
+"""VALID checks of Workload: 1.35 inline `podGroups`, 1.36+ `podGroupTemplates`, 1.37 `compositePodGroupTemplates`.
+
+Upstream: kubernetes/kubernetes pkg/apis/scheduling/validation/validation.go (ValidateWorkload, validatePodGroups,
+validatePodGroupPolicy) at release-1.35 .. release-1.37; limits from staging/src/k8s.io/api/scheduling/*/types.go.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Final
+
+from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.lint.rules.validation import _groups
+from kubectl_wasdra.lint.rules.validation._base import Check, Path, Violation, as_dict, as_list, duplicates, one_of, too_many
+from kubectl_wasdra.lint.rules.validation._names import dns_label_error
+
+MAX_TEMPLATES: Final = 8        # scheduling.WorkloadMaxPodGroups / max podGroupTemplates
+MAX_TREE_DEPTH: Final = 4       # composite template tree (KEP-6012)
+
+
+def validate_workload(data: dict[str, Any], version: str, release: Release) -> Iterator[Violation]:
+    spec = as_dict(data.get("spec"))
+    yield from _controller_ref(spec.get("controllerRef"), ("spec", "controllerRef"))
+    if version == "v1alpha1":
+        yield from _templates(spec, "podGroups", ("spec",), version, policy_field="policy")
+        return
+    if version in ("v1beta1", "v1alpha3"):
+        yield from one_of(spec, ("podGroupTemplates", "compositePodGroupTemplates"), ("spec",),
+                          present=lambda _n, value: bool(value))
+    elif not spec.get("podGroupTemplates"):
+        yield Violation(Check.REQUIRED, ("spec", "podGroupTemplates"), "must have at least one item",
+                        hint="add a podGroupTemplates entry with a schedulingPolicy")
+    yield from _templates(spec, "podGroupTemplates", ("spec",), version)
+    yield from _composites(spec.get("compositePodGroupTemplates"), ("spec", "compositePodGroupTemplates"), version, 1)
+    yield from duplicates(list(_tree_names(spec)), lambda item: item[1], ("spec",), "template name")
+
+
+def _controller_ref(ref: Any, path: Path) -> Iterator[Violation]:
+    if ref is None:
+        return
+    ref = as_dict(ref)
+    for field in ("kind", "name"):
+        if not ref.get(field):
+            yield Violation(Check.REQUIRED, (*path, field), f"controllerRef.{field} is required")
+
+
+def _templates(spec: dict[str, Any], field: str, path: Path, version: str, *, policy_field: str = "schedulingPolicy",
+               count_field: str = "minCount") -> Iterator[Violation]:
+    items = spec.get(field)
+    here = (*path, field)
+    if (v := too_many(items, MAX_TEMPLATES, here, field)) is not None:
+        yield v
+        return
+    if policy_field == "policy" and not items:
+        yield Violation(Check.REQUIRED, here, "must have at least one item")
+    for index, template in enumerate(as_list(items)):
+        template = as_dict(template)
+        name = template.get("name")
+        if not name:
+            yield Violation(Check.REQUIRED, (*here, index, "name"), "name is required")
+        elif error := dns_label_error(str(name)):
+            yield Violation(Check.NAME, (*here, index, "name"), f'invalid name "{name}": {error}', at="value")
+        if policy_field == "policy":
+            yield from _groups.policy(template.get("policy"), (*here, index, "policy"))
+        else:
+            yield from _groups.group_spec(template, (*here, index), version, count_field=count_field)
+    if policy_field == "policy":
+        yield from duplicates(as_list(items), lambda t: as_dict(t).get("name"), here, "pod group name")
+
+
+def _composites(items: Any, path: Path, version: str, depth: int) -> Iterator[Violation]:
+    if items is None:
+        return
+    if depth > MAX_TREE_DEPTH:
+        yield Violation(Check.LIMIT, path, f"the template tree must be no more than {MAX_TREE_DEPTH} levels deep")
+        return
+    if (v := too_many(items, MAX_TEMPLATES, path, "compositePodGroupTemplates")) is not None:
+        yield v
+        return
+    for index, template in enumerate(as_list(items)):
+        template = as_dict(template)
+        here = (*path, index)
+        name = template.get("name")
+        if not name:
+            yield Violation(Check.REQUIRED, (*here, "name"), "name is required")
+        elif error := dns_label_error(str(name)):
+            yield Violation(Check.NAME, (*here, "name"), f'invalid name "{name}": {error}', at="value")
+        yield from _groups.policy(template.get("schedulingPolicy"), (*here, "schedulingPolicy"), count_field="minGroupCount")
+        yield from _groups.constraints(template.get("schedulingConstraints"), (*here, "schedulingConstraints"))
+        yield from _groups.disruption(template.get("disruptionMode"), (*here, "disruptionMode"), version)
+        yield from _groups.priority_fields(template, here)
+        yield from _templates(template, "podGroupTemplates", here, version)
+        yield from _composites(template.get("compositePodGroupTemplates"), (*here, "compositePodGroupTemplates"), version,
+                               depth + 1)
+
+
+def _tree_names(node: dict[str, Any], path: Path = ("spec",)) -> Iterator[tuple[Path, str]]:
+    """(path, name) of every template in the tree, for the names-unique-in-the-tree rule."""
+    for field in ("podGroupTemplates", "compositePodGroupTemplates"):
+        for index, template in enumerate(as_list(node.get(field))):
+            template = as_dict(template)
+            if isinstance(template.get("name"), str):
+                yield (*path, field, index), template["name"]
+            if field == "compositePodGroupTemplates":
+                yield from _tree_names(template, (*path, field, index))
