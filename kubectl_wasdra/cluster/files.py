@@ -10,24 +10,16 @@ rest loads. Positions are computed only for reported objects, by FOUNDATION's po
 from __future__ import annotations
 
 import os
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path as FsPath
-from types import MappingProxyType
 from typing import Any, Final
 
-from kubectl_wasdra.cluster.convert import needs_conversion, to_v1
+from kubectl_wasdra.cluster.builder import SnapshotBuilder
 from kubectl_wasdra.cluster.decode import DecodeError, decode_json, decode_yaml, is_json_text, split_yaml_documents
-from kubectl_wasdra.cluster.header import header_from_object, is_header, merge_headers
+from kubectl_wasdra.cluster.header import header_from_object, is_header
 from kubectl_wasdra.cluster.shape import Path, shape_problem
-from kubectl_wasdra.cluster.snapshot import (
-    SNAPSHOT_KINDS,
-    ClusterSnapshot,
-    SnapshotHeader,
-    object_key,
-    with_default_namespace,
-)
+from kubectl_wasdra.cluster.snapshot import SNAPSHOT_KINDS, ClusterSnapshot
 from kubectl_wasdra.errors import SnapshotError
 from kubectl_wasdra.load.document import LoadProblem, ProblemKind
 from kubectl_wasdra.load.positions import SourceText
@@ -43,24 +35,6 @@ class _Found:
     index: int
     prefix: Path
     data: Any
-
-
-@dataclass
-class _Collector:
-    """Objects gathered from all files, by kind then (namespace, name); later files win on duplicates."""
-
-    objects: dict[str, dict[tuple[str, str], dict[str, Any]]]
-    problems: list[LoadProblem]
-    converted: Counter[str]
-    header: SnapshotHeader
-
-    def add(self, obj: dict[str, Any]) -> None:
-        kind = obj["kind"]
-        if needs_conversion(obj):
-            self.converted[obj["apiVersion"]] += 1
-            obj = to_v1(obj)
-        obj = with_default_namespace(obj)
-        self.objects.setdefault(kind, {})[object_key(obj)] = obj
 
 
 def expand_paths(paths: Sequence[str]) -> list[str]:
@@ -79,17 +53,13 @@ def expand_paths(paths: Sequence[str]) -> list[str]:
 
 def load_snapshot(paths: Sequence[str]) -> tuple[ClusterSnapshot, tuple[LoadProblem, ...]]:
     """The snapshot in `paths` plus what could not be loaded; raises SnapshotError when a path does not exist."""
-    collector = _Collector({}, [], Counter(), SnapshotHeader())
+    collector = SnapshotBuilder()
     for file in expand_paths(paths):
         _load_file(file, collector)
-    header = collector.header
-    if collector.converted:
-        header = merge_headers(header, SnapshotHeader(converted=MappingProxyType(dict(collector.converted))))
-    objects = {kind: tuple(by_key[key] for key in sorted(by_key)) for kind, by_key in collector.objects.items()}
-    return ClusterSnapshot(objects=MappingProxyType(objects), header=header), tuple(collector.problems)
+    return collector.build(), tuple(collector.problems)
 
 
-def _load_file(file: str, collector: _Collector) -> None:
+def _load_file(file: str, collector: SnapshotBuilder) -> None:
     try:
         raw = FsPath(file).read_bytes()
     except OSError as exc:
@@ -113,7 +83,7 @@ def _load_file(file: str, collector: _Collector) -> None:
     _collect(file, documents, SourceText(text, is_json=is_json), 0, collector)
 
 
-def _salvage_documents(file: str, text: str, collector: _Collector) -> None:
+def _salvage_documents(file: str, text: str, collector: SnapshotBuilder) -> None:
     """One YAML document is broken: report it and load the others, each parsed on its own."""
     for first_line, part in split_yaml_documents(text):
         try:
@@ -126,12 +96,12 @@ def _salvage_documents(file: str, text: str, collector: _Collector) -> None:
         _collect(file, documents[:1], SourceText(part), first_line - 1, collector)
 
 
-def _collect(file: str, documents: list[Any], source: SourceText, line_offset: int, collector: _Collector) -> None:
+def _collect(file: str, documents: list[Any], source: SourceText, line_offset: int, collector: SnapshotBuilder) -> None:
     for found in _flatten(documents):
         data = found.data
         if isinstance(data, dict) and is_header(data):
             header, problem = header_from_object(data)
-            collector.header = merge_headers(collector.header, header)
+            collector.add_header(header)
             if problem:
                 _report(file, found, (problem[0],), problem[1], source, line_offset, collector)
             continue
@@ -164,7 +134,7 @@ def _flatten(documents: list[Any]) -> Iterator[_Found]:
 
 
 def _report(file: str, found: _Found, path: Path, message: str, source: SourceText, line_offset: int,
-            collector: _Collector) -> None:
+            collector: SnapshotBuilder) -> None:
     line, column = source.position(found.index, found.prefix + tuple(path), "key")
     name = _describe(found.data)
     collector.problems.append(LoadProblem(

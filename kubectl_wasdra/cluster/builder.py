@@ -1,0 +1,42 @@
+"""Assembles a ClusterSnapshot from objects read one by one (from files or from a live cluster)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from kubectl_wasdra.cluster.convert import needs_conversion, to_v1
+from kubectl_wasdra.cluster.header import merge_headers
+from kubectl_wasdra.cluster.snapshot import ClusterSnapshot, SnapshotHeader, object_key, with_default_namespace
+from kubectl_wasdra.load.document import LoadProblem
+
+
+@dataclass
+class SnapshotBuilder:
+    """Objects by kind then (namespace, name), later ones replacing earlier ones; conversions counted per old version."""
+
+    objects: dict[str, dict[tuple[str, str], dict[str, Any]]] = field(default_factory=dict)
+    problems: list[LoadProblem] = field(default_factory=list)
+    converted: Counter[str] = field(default_factory=Counter)
+    header: SnapshotHeader = field(default_factory=SnapshotHeader)
+
+    def add(self, obj: dict[str, Any]) -> None:
+        """Add one well-formed object (shape.shape_problem passed), converting DRA objects to resource.k8s.io/v1."""
+        if needs_conversion(obj):
+            self.converted[obj["apiVersion"]] += 1
+            obj = to_v1(obj)
+        obj = with_default_namespace(obj)
+        self.objects.setdefault(obj["kind"], {})[object_key(obj)] = obj
+
+    def add_header(self, header: SnapshotHeader) -> None:
+        self.header = merge_headers(self.header, header)
+
+    def build(self) -> ClusterSnapshot:
+        """The snapshot: objects sorted by (namespace, name) per kind, header with the conversion counts."""
+        header = self.header
+        if self.converted:
+            header = merge_headers(header, SnapshotHeader(converted=MappingProxyType(dict(self.converted))))
+        objects = {kind: tuple(by_key[key] for key in sorted(by_key)) for kind, by_key in sorted(self.objects.items())}
+        return ClusterSnapshot(objects=MappingProxyType(objects), header=header)
