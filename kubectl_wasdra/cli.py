@@ -7,15 +7,19 @@ do its job; 130 interrupted.
 
 from __future__ import annotations
 
+import os
 import sys
+from typing import Any
 
 import click
 
 from kubectl_wasdra import __version__
+from kubectl_wasdra.cli_options import CommonOptions, common_options
 from kubectl_wasdra.errors import WasdraError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
-PROG = "kubectl-wasdra"
+# kubectl sets KUBECTL_PATH when it runs a plugin: then usage reads "kubectl wasdra check ..."
+PROG = "kubectl wasdra" if os.environ.get("KUBECTL_PATH") else "kubectl-wasdra"
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
@@ -36,11 +40,94 @@ def cli(ctx: click.Context, debug: bool) -> None:
     ctx.obj["debug"] = debug
 
 
+def use_color(stream: Any = None) -> bool:
+    """Colour only on a TTY and never with NO_COLOR (decided once, here)."""
+    stream = stream or sys.stdout
+    return bool(getattr(stream, "isatty", lambda: False)()) and "NO_COLOR" not in os.environ
+
+
+def write(text: str) -> None:
+    """Write a rendered report to stdout as is."""
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+@cli.command("check")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH... | -")
+@common_options
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes for large inputs (default: all cores).")
+def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | None) -> int:
+    """Lint manifests: API availability, schema, feature gates, API validation, references.
+
+    PATH is a file, a directory (searched recursively for .yaml, .yml, .json), a glob, or - for stdin.
+
+    \b
+    Examples:
+      kubectl wasdra check deploy/
+      kubectl wasdra check train.yaml --k8s-version 1.36 --feature-gates GenericWorkload=true
+      kubectl wasdra check deploy/ --runtime-config scheduling.k8s.io/v1beta1=true -o sarif > wasdra.sarif
+      kubectl wasdra check deploy/ --select API,SCHEMA --ignore SCHEMA006 --fail-on warning
+      helm template chart/ | kubectl wasdra check -
+    """
+    from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
+    from kubectl_wasdra.report import render
+
+    options = CheckOptions(paths=paths, releases=common.releases or (common.release,), feature_gates=common.feature_gates,
+                           runtime_config=common.runtime_config, profile=common.profile, select=common.select,
+                           ignore=common.ignore, schema_locations=common.schema_locations,
+                           stdin=sys.stdin.buffer if "-" in paths else None, jobs=jobs)
+    report = run_check(options)
+    write(render(report, common.output, color=use_color() and common.output == "text", fail_on=common.fail_on))
+    if report.fatal:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if report.fails(common.fail_on) else EXIT_OK
+
+
+@cli.command("rules")
+@click.argument("rule_id", required=False, metavar="[ID|NAME|FAMILY]")
+@click.option("-o", "--output", type=click.Choice(("text", "json")), default="text", show_default=True, help="Output format.")
+def rules_command(rule_id: str | None, output: str) -> int:
+    """The rule catalogue: IDs, names, severities and each rule's documentation.
+
+    \b
+    Examples:
+      kubectl wasdra rules
+      kubectl wasdra rules SCHEMA002
+      kubectl wasdra rules GATE -o json
+    """
+    from kubectl_wasdra.report.catalog import render_rules
+
+    write(render_rules(rule_id, output))
+    return EXIT_OK
+
+
+@cli.command("completion")
+@click.argument("shell", type=click.Choice(("bash", "zsh", "fish")))
+def completion_command(shell: str) -> int:
+    """Print a shell completion script for kubectl-wasdra.
+
+    \b
+    Examples:
+      source <(kubectl-wasdra completion bash)
+      kubectl-wasdra completion zsh > "${fpath[1]}/_kubectl-wasdra"
+      kubectl-wasdra completion fish > ~/.config/fish/completions/kubectl-wasdra.fish
+    """
+    from click.shell_completion import get_completion_class
+
+    completion_class = get_completion_class(shell)
+    if completion_class is None:  # pragma: no cover - click ships all three
+        raise WasdraError(f"no completion for {shell}")
+    script = completion_class(cli, {}, "kubectl-wasdra", "_KUBECTL_WASDRA_COMPLETE").source()
+    write(script if script.endswith("\n") else script + "\n")
+    return EXIT_OK
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: one error boundary mapping exceptions to one line and an exit code."""
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     try:
-        code = cli.main(args=argv, prog_name=PROG, standalone_mode=False)
+        code = cli.main(args=argv, prog_name=PROG, standalone_mode=False, complete_var="_KUBECTL_WASDRA_COMPLETE")
     except click.exceptions.Exit as exc:
         code = exc.exit_code
     except click.UsageError as exc:

@@ -1,0 +1,150 @@
+"""Flags shared by commands, in the Kubernetes components' syntax, collected into one CommonOptions value.
+
+`@common_options` adds them all and passes `common: CommonOptions`; single flags are available for commands that
+need only a few (`K8S_VERSION_OPTION` ...).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Final, TypeVar
+
+import click
+
+from kubectl_wasdra.catalog.releases import NEWEST, Release, parse_release_list
+from kubectl_wasdra.errors import UsageError
+
+F = TypeVar("F", bound=Callable[..., Any])
+OUTPUT_FORMATS: Final = ("text", "json", "sarif", "junit", "github")
+FAIL_ON: Final = ("error", "warning", "info", "never")
+PROFILES: Final = ("default", "production", "experimental")
+# strconv.ParseBool, which component-base uses for --feature-gates values
+_TRUE: Final = frozenset({"1", "t", "T", "TRUE", "true", "True"})
+_FALSE: Final = frozenset({"0", "f", "F", "FALSE", "false", "False"})
+
+
+def _frozen(mapping: Mapping[str, bool] | None = None) -> Mapping[str, bool]:
+    return MappingProxyType(dict(mapping or {}))
+
+
+@dataclass(frozen=True)
+class CommonOptions:
+    """The shared flags, parsed. `releases` is None for `--k8s-version auto` (live mode: the server's version)."""
+
+    releases: tuple[Release, ...] | None = (NEWEST,)
+    feature_gates: Mapping[str, bool] = field(default_factory=_frozen)
+    runtime_config: Mapping[str, bool] = field(default_factory=_frozen)
+    profile: str = "default"
+    output: str = "text"
+    fail_on: str = "error"
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    schema_locations: tuple[str, ...] = ()
+    snapshot: tuple[str, ...] = ()
+    live: bool = False
+    kubeconfig: str | None = None
+    context: str | None = None
+    namespace: str | None = None
+    all_namespaces: bool = False
+
+    @property
+    def release(self) -> Release:
+        """The single target release (the newest of a list; NEWEST for auto until the server says otherwise)."""
+        return self.releases[-1] if self.releases else NEWEST
+
+
+def parse_feature_gates(values: tuple[str, ...] | str | None) -> Mapping[str, bool]:
+    """`Name=true,Other=false` (repeatable) -> {Name: True, Other: False}, as component-base parses --feature-gates."""
+    gates: dict[str, bool] = {}
+    for item in _items(values):
+        name, sep, raw = item.partition("=")
+        name, raw = name.strip(), raw.strip()
+        if not sep or not name or raw not in _TRUE | _FALSE:
+            raise UsageError(f'invalid feature gate "{item}"', where="--feature-gates",
+                             hint="use Name=true or Name=false, comma-separated")
+        gates[name] = raw in _TRUE
+    return _frozen(gates)
+
+
+def _items(values: tuple[str, ...] | str | None) -> list[str]:
+    if not values:
+        return []
+    if isinstance(values, str):
+        values = (values,)
+    return [item.strip() for value in values for item in value.split(",") if item.strip()]
+
+
+def _split_list(values: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(_items(values))
+
+
+def _releases(text: str) -> tuple[Release, ...] | None:
+    return None if text.strip().lower() == "auto" else parse_release_list(text)
+
+
+def build_common(kwargs: dict[str, Any]) -> CommonOptions:
+    """Pop the shared flags out of a command's kwargs and parse them (UsageError on bad values)."""
+    from kubectl_wasdra.catalog.apis import parse_runtime_config
+
+    return CommonOptions(
+        releases=_releases(kwargs.pop("k8s_version")),
+        feature_gates=parse_feature_gates(kwargs.pop("feature_gates")),
+        runtime_config=_frozen(parse_runtime_config(_items(kwargs.pop("runtime_config")))),
+        profile=kwargs.pop("profile"), output=kwargs.pop("output"), fail_on=kwargs.pop("fail_on"),
+        select=_split_list(kwargs.pop("select")), ignore=_split_list(kwargs.pop("ignore")),
+        schema_locations=tuple(kwargs.pop("schema_location")), snapshot=tuple(kwargs.pop("snapshot")),
+        live=kwargs.pop("live"), kubeconfig=kwargs.pop("kubeconfig"), context=kwargs.pop("context"),
+        namespace=kwargs.pop("namespace"), all_namespaces=kwargs.pop("all_namespaces"),
+    )
+
+
+K8S_VERSION_OPTION: Final = click.option(
+    "--k8s-version", default=str(NEWEST), show_default=True, metavar="VERSION[S]",
+    help='Target Kubernetes release 1.33-1.37; a list "1.35,1.37" or range "1.33..1.37" checks several; "auto" = the server\'s.')
+FEATURE_GATES_OPTION: Final = click.option(
+    "--feature-gates", multiple=True, metavar="NAME=BOOL,...", help="Feature gates set on the cluster (component syntax).")
+RUNTIME_CONFIG_OPTION: Final = click.option(
+    "--runtime-config", multiple=True, metavar="GROUP/VERSION=BOOL,...",
+    help="API versions enabled on kube-apiserver, e.g. scheduling.k8s.io/v1beta1=true (kube-apiserver syntax).")
+PROFILE_OPTION: Final = click.option(
+    "--profile", type=click.Choice(PROFILES), default="default", show_default=True, help="Severity profile.")
+OUTPUT_OPTION: Final = click.option(
+    "-o", "--output", type=click.Choice(OUTPUT_FORMATS), default="text", show_default=True, help="Output format.")
+FAIL_ON_OPTION: Final = click.option(
+    "--fail-on", type=click.Choice(FAIL_ON), default="error", show_default=True,
+    help="Exit 1 when a finding has at least this severity.")
+SELECT_OPTION: Final = click.option(
+    "--select", multiple=True, metavar="RULES", help="Only these rules: ALL, a family (GATE), an ID (GATE001) or a name.")
+IGNORE_OPTION: Final = click.option("--ignore", multiple=True, metavar="RULES", help="Skip these rules (same forms as --select).")
+SCHEMA_LOCATION_OPTION: Final = click.option(
+    "--schema-location", multiple=True, metavar="DIR", type=click.Path(exists=True, file_okay=True),
+    help="Extra schemas: {kind}_{version}.json files (kubeconform naming) or CRD YAML files.")
+SNAPSHOT_OPTION: Final = click.option(
+    "--snapshot", multiple=True, metavar="PATH", type=click.Path(exists=True), help="Cluster snapshot file or directory.")
+LIVE_OPTION: Final = click.option("--live", is_flag=True, help="Read the cluster (read-only: list/get only).")
+KUBECONFIG_OPTION: Final = click.option("--kubeconfig", metavar="FILE", help="Path to the kubeconfig file (with --live).")
+CONTEXT_OPTION: Final = click.option("--context", metavar="NAME", help="kubeconfig context (with --live).")
+NAMESPACE_OPTION: Final = click.option("-n", "--namespace", metavar="NS", help="Namespace (with --live).")
+ALL_NAMESPACES_OPTION: Final = click.option("-A", "--all-namespaces", is_flag=True, help="All namespaces (with --live).")
+
+COMMON_OPTIONS: Final = (
+    K8S_VERSION_OPTION, FEATURE_GATES_OPTION, RUNTIME_CONFIG_OPTION, PROFILE_OPTION, OUTPUT_OPTION, FAIL_ON_OPTION,
+    SELECT_OPTION, IGNORE_OPTION, SCHEMA_LOCATION_OPTION, SNAPSHOT_OPTION, LIVE_OPTION, KUBECONFIG_OPTION,
+    CONTEXT_OPTION, NAMESPACE_OPTION, ALL_NAMESPACES_OPTION,
+)
+
+
+def common_options(fn: F) -> F:
+    """Add every shared flag to a click command; the command receives them parsed as `common: CommonOptions`."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        common = build_common(kwargs)
+        return fn(*args, common=common, **kwargs)
+
+    for option in reversed(COMMON_OPTIONS):
+        wrapper = option(wrapper)
+    return wrapper  # type: ignore[return-value]

@@ -1,0 +1,169 @@
+"""Every rule ID and name: the only place a rule ID is spelled.
+
+IDs are FAMILY + 3 digits, families in check-pipeline order: LOAD, API, SCHEMA, GATE, VALID, REF, GANG, FIT.
+Numbers are never reused; a retired rule stays here with status="removed" so old --ignore lists keep working.
+Names are kebab-case and name the problem. The documentation lives on the implementing function (lint/rules/*).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+
+class Severity(StrEnum):
+    """How bad a finding is; `--fail-on` compares against it."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        """2 for error, 1 for warning, 0 for info."""
+        return {"error": 2, "warning": 1, "info": 0}[self.value]
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    """A rule's identity: stable ID, kebab-case name, default severity, one-line summary, status."""
+
+    id: str
+    name: str
+    severity: Severity
+    summary: str
+    status: str = "stable"
+
+    @property
+    def family(self) -> str:
+        """The ID without its digits, e.g. "GATE"."""
+        return self.id.rstrip("0123456789")
+
+
+# LOAD: the input could not be read as Kubernetes objects
+LOAD_SYNTAX_ERROR: Final = RuleInfo(
+    id="LOAD001", name="syntax-error", severity=Severity.ERROR,
+    summary="the file is not valid YAML or JSON at this place")
+LOAD_DUPLICATE_KEY: Final = RuleInfo(
+    id="LOAD002", name="duplicate-key", severity=Severity.ERROR,
+    summary="a mapping key appears twice in the same object")
+LOAD_MISSING_API_VERSION: Final = RuleInfo(
+    id="LOAD003", name="missing-api-version", severity=Severity.ERROR,
+    summary="a document has no apiVersion")
+LOAD_MISSING_KIND: Final = RuleInfo(
+    id="LOAD004", name="missing-kind", severity=Severity.ERROR,
+    summary="a document has no kind")
+LOAD_NOT_AN_OBJECT: Final = RuleInfo(
+    id="LOAD005", name="document-not-object", severity=Severity.ERROR,
+    summary="a document (or List item) is a scalar or list instead of an object")
+LOAD_EMPTY_FILE: Final = RuleInfo(
+    id="LOAD006", name="empty-file", severity=Severity.WARNING,
+    summary="a file holds no Kubernetes objects at all")
+LOAD_NOT_UTF8: Final = RuleInfo(
+    id="LOAD007", name="not-utf8", severity=Severity.ERROR,
+    summary="a file is not UTF-8 text")
+LOAD_BINARY_FILE: Final = RuleInfo(
+    id="LOAD008", name="binary-file", severity=Severity.ERROR,
+    summary="a binary file was given as a manifest")
+LOAD_FILE_TOO_LARGE: Final = RuleInfo(
+    id="LOAD009", name="file-too-large", severity=Severity.ERROR,
+    summary="a file is larger than the size limit and was skipped")
+LOAD_EXCESSIVE_ALIASING: Final = RuleInfo(
+    id="LOAD010", name="excessive-aliasing", severity=Severity.ERROR,
+    summary="a document expands YAML aliases beyond Kubernetes' limit (alias bomb)")
+LOAD_UNREADABLE_PATH: Final = RuleInfo(
+    id="LOAD011", name="unreadable-path", severity=Severity.ERROR,
+    summary="a path does not exist or cannot be read")
+
+# API: is the apiVersion/kind served by the target release?
+API_NOT_SERVED: Final = RuleInfo(
+    id="API001", name="api-not-served", severity=Severity.ERROR,
+    summary="the apiVersion/kind is not served by the target Kubernetes release")
+API_NOT_ENABLED: Final = RuleInfo(
+    id="API002", name="api-not-enabled", severity=Severity.ERROR,
+    summary="the apiVersion is served only when enabled with --runtime-config (and its feature gates)")
+API_DEPRECATED: Final = RuleInfo(
+    id="API003", name="api-deprecated", severity=Severity.WARNING,
+    summary="the apiVersion is deprecated in the target release and will be removed")
+
+# SCHEMA: does the object match the release's OpenAPI schema?
+SCHEMA_WRONG_TYPE: Final = RuleInfo(
+    id="SCHEMA001", name="wrong-type", severity=Severity.ERROR,
+    summary="a field has the wrong type (string for number, list for object ...)")
+SCHEMA_UNKNOWN_FIELD: Final = RuleInfo(
+    id="SCHEMA002", name="unknown-field", severity=Severity.ERROR,
+    summary="a field that the schema does not know (often a typo)")
+SCHEMA_MISSING_REQUIRED: Final = RuleInfo(
+    id="SCHEMA003", name="missing-required-field", severity=Severity.ERROR,
+    summary="a required field is missing")
+SCHEMA_INVALID_ENUM: Final = RuleInfo(
+    id="SCHEMA004", name="invalid-enum-value", severity=Severity.ERROR,
+    summary="a field holds a value outside its allowed set")
+SCHEMA_VIOLATION: Final = RuleInfo(
+    id="SCHEMA005", name="schema-violation", severity=Severity.ERROR,
+    summary="a value breaks another schema constraint (format, pattern, bounds)")
+SCHEMA_UNAVAILABLE: Final = RuleInfo(
+    id="SCHEMA006", name="schema-unavailable", severity=Severity.INFO,
+    summary="no schema for this kind (a CRD?): schema validation skipped")
+
+# GATE: fields whose feature gate is off (or pre-release) in the target release.  (lint/rules/gates.py)
+GATE_FIELD_OFF: Final = RuleInfo(
+    id="GATE001", name="gated-field-off", severity=Severity.ERROR,
+    summary="a field is set whose feature gate is off in the target release (dropped on create, ignored or rejected)")
+GATE_FIELD_ALPHA: Final = RuleInfo(
+    id="GATE002", name="gated-field-alpha", severity=Severity.ERROR,
+    summary="a field needs an alpha feature gate (production profile)")
+GATE_FIELD_BETA_OFF: Final = RuleInfo(
+    id="GATE003", name="gated-field-beta-off-by-default", severity=Severity.ERROR,
+    summary="a field needs a beta feature gate that is off by default (production profile)")
+GATE_FIELD_PRERELEASE: Final = RuleInfo(
+    id="GATE004", name="gated-field-prerelease", severity=Severity.INFO,
+    summary="a field relies on an alpha or beta feature gate (experimental profile: stage for information)")
+
+# VALID: what the target release's kube-apiserver validation rejects.  (lint/rules/validation/)
+VALID_ONE_OF: Final = RuleInfo(
+    id="VALID001", name="one-of-violated", severity=Severity.ERROR,
+    summary="none or several members of a one-of union are set (exactly/firstAvailable, basic/gang, ...)")
+VALID_LIMIT: Final = RuleInfo(
+    id="VALID002", name="limit-exceeded", severity=Severity.ERROR,
+    summary="a list, map or string is longer than the API allows")
+VALID_MINIMUM: Final = RuleInfo(
+    id="VALID003", name="value-below-minimum", severity=Severity.ERROR,
+    summary="a number is below its minimum (count, minCount, resourceSliceCount ...)")
+VALID_NAME: Final = RuleInfo(
+    id="VALID004", name="invalid-name", severity=Severity.ERROR,
+    summary="a name is not a valid DNS label, DNS subdomain, driver name or label key")
+VALID_QUALIFIED_NAME: Final = RuleInfo(
+    id="VALID005", name="invalid-qualified-name", severity=Severity.ERROR,
+    summary="a device attribute or capacity name is not a valid (fully) qualified name")
+VALID_REQUEST_REFERENCE: Final = RuleInfo(
+    id="VALID006", name="unknown-request-reference", severity=Severity.ERROR,
+    summary="a constraint, config or container names a request or claim that does not exist")
+VALID_ALLOCATION_MODE: Final = RuleInfo(
+    id="VALID007", name="allocation-mode-conflict", severity=Severity.ERROR,
+    summary="count is set with allocationMode All, or is not an integer")
+VALID_CAPACITY_POLICY: Final = RuleInfo(
+    id="VALID008", name="invalid-capacity-request-policy", severity=Severity.ERROR,
+    summary="a capacity requestPolicy is inconsistent (default outside validValues/validRange, unsorted, both set ...)")
+VALID_COUNTER_REFERENCE: Final = RuleInfo(
+    id="VALID009", name="unknown-counter-reference", severity=Severity.ERROR,
+    summary="a device consumes a counter set or counter that the slice does not define")
+VALID_QUANTITY: Final = RuleInfo(
+    id="VALID010", name="invalid-quantity", severity=Severity.ERROR,
+    summary="a value is not a Kubernetes Quantity")
+VALID_REQUIRED: Final = RuleInfo(
+    id="VALID011", name="required-value-missing", severity=Severity.ERROR,
+    summary="a value the API server requires is missing or empty")
+VALID_DUPLICATE: Final = RuleInfo(
+    id="VALID012", name="duplicate-entry", severity=Severity.ERROR,
+    summary="two list entries share a name that must be unique")
+VALID_ENUM: Final = RuleInfo(
+    id="VALID013", name="unsupported-value", severity=Severity.ERROR,
+    summary="a value outside the set the API server accepts (allocationMode, effect, operator ...)")
+VALID_ATTRIBUTE_VALUE: Final = RuleInfo(
+    id="VALID014", name="invalid-attribute-value", severity=Severity.ERROR,
+    summary="a device attribute value is malformed (not semver, too long, not an integer)")
+VALID_CEL_COMPILE: Final = RuleInfo(
+    id="VALID031", name="cel-compile-error", severity=Severity.ERROR,
+    summary="a CEL selector does not compile in the DRA CEL environment of the target release")

@@ -1,0 +1,50 @@
+"""What every rule may consult: the target release, gate and runtime-config overrides, profile, snapshot."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from kubectl_wasdra.catalog.releases import NEWEST, Release
+
+if TYPE_CHECKING:
+    from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+
+
+def _empty() -> Mapping[str, bool]:
+    return MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class CheckContext:
+    """One release, one set of overrides: rules read it, never change it."""
+
+    release: Release = NEWEST
+    feature_gates: Mapping[str, bool] = field(default_factory=_empty)
+    runtime_config: Mapping[str, bool] = field(default_factory=_empty)
+    profile: str = "default"
+    snapshot: ClusterSnapshot | None = None
+    schema_locations: tuple[str, ...] = ()
+
+    @cached_property
+    def gates(self) -> Any:
+        """Effective feature-gate state for this release with the overrides (`.enabled(name) -> bool`); None when
+        the gate catalogue is not available."""
+        try:
+            from kubectl_wasdra.catalog.gates import effective_gates
+        except ImportError:
+            return None
+        return effective_gates(self.release, self.feature_gates)
+
+    def gate_enabled(self, name: str) -> bool | None:
+        """Whether gate `name` is on; None when unknown (no catalogue, or the gate is not in this release)."""
+        gates = self.gates
+        if gates is None:
+            return None
+        try:
+            return bool(gates.enabled(name))
+        except (KeyError, LookupError, ValueError):
+            return None

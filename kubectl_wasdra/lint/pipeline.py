@@ -1,0 +1,196 @@
+"""The check pipeline: load, run the selected rule families per document and per set, stamp findings, summarise.
+
+Large inputs are split by file over a process pool (lint/parallel.py); set-scope rules always run once over all
+documents. Findings are sorted by (file, line, column, rule) so output is byte-for-byte stable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import IO, TYPE_CHECKING, Any
+
+from kubectl_wasdra.catalog.releases import NEWEST, Release
+from kubectl_wasdra.lint.codes import RuleInfo, Severity
+from kubectl_wasdra.lint.context import CheckContext
+from kubectl_wasdra.lint.docset import DocumentSet
+from kubectl_wasdra.lint.problem import Finding, format_path
+from kubectl_wasdra.lint.registry import Rule, all_rules, select_rules
+from kubectl_wasdra.load import DEFAULT_MAX_BYTES, Document, LoadProblem, LoadResult, load_paths
+
+if TYPE_CHECKING:
+    from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+
+
+def _empty() -> Mapping[str, bool]:
+    return MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """Everything `check` needs, built by the CLI from its flags."""
+
+    paths: tuple[str, ...]
+    releases: tuple[Release, ...] = (NEWEST,)
+    feature_gates: Mapping[str, bool] = field(default_factory=_empty)
+    runtime_config: Mapping[str, bool] = field(default_factory=_empty)
+    profile: str = "default"
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    schema_locations: tuple[str, ...] = ()
+    snapshot: ClusterSnapshot | None = None
+    stdin: IO[bytes] | None = field(default=None, compare=False)
+    max_bytes: int = DEFAULT_MAX_BYTES
+    jobs: int | None = None
+
+    def context(self, release: Release) -> CheckContext:
+        return CheckContext(release=release, feature_gates=self.feature_gates, runtime_config=self.runtime_config,
+                            profile=self.profile, snapshot=self.snapshot, schema_locations=self.schema_locations)
+
+
+@dataclass(frozen=True)
+class Summary:
+    files: int
+    documents: int
+    errors: int
+    warnings: int
+    infos: int
+
+    def as_dict(self) -> dict[str, int]:
+        return {"files": self.files, "documents": self.documents, "errors": self.errors, "warnings": self.warnings}
+
+    def line(self) -> str:
+        """"2 files, 9 documents: 4 errors, 0 warnings"."""
+        def plural(n: int, word: str) -> str:
+            return f"{n} {word}{'' if n == 1 else 's'}"
+        text = f"{plural(self.files, 'file')}, {plural(self.documents, 'document')}: "
+        text += f"{plural(self.errors, 'error')}, {plural(self.warnings, 'warning')}"
+        return text + (f", {self.infos} info" if self.infos else "")
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """The outcome of one check: sorted findings, the documents and files seen, and whether some input was unreadable."""
+
+    releases: tuple[Release, ...]
+    findings: tuple[Finding, ...]
+    documents: tuple[Document, ...]
+    files: tuple[str, ...]
+    fatal: bool = False
+
+    @property
+    def k8s_version(self) -> str:
+        return ",".join(map(str, self.releases))
+
+    @property
+    def summary(self) -> Summary:
+        count = dict.fromkeys(Severity, 0)
+        for finding in self.findings:
+            count[finding.severity] += 1
+        return Summary(len(self.files), len(self.documents), count[Severity.ERROR], count[Severity.WARNING],
+                       count[Severity.INFO])
+
+    def as_dict(self) -> dict[str, Any]:
+        """DESIGN's JSON shape of `check`, keys in a fixed order."""
+        return {"k8sVersion": self.k8s_version, "findings": [f.as_dict() for f in self.findings],
+                "summary": self.summary.as_dict()}
+
+    def fails(self, fail_on: str) -> bool:
+        """True when some finding is at or above `fail_on` ("error", "warning", "info" or "never")."""
+        if fail_on == "never":
+            return False
+        threshold = Severity(fail_on).rank
+        return any(f.severity.rank >= threshold for f in self.findings)
+
+
+def severity_of(info: RuleInfo, profile: str) -> Severity:
+    """The rule's severity under `--profile` (lint/profiles.py when present, else the rule's default)."""
+    try:
+        from kubectl_wasdra.lint.profiles import severity_for
+    except ImportError:
+        return info.severity
+    return Severity(severity_for(info, profile))
+
+
+def document_label(document: Document) -> str:
+    """"PodGroup ml/train", "DeviceClass gpu" or "document 3" — how findings and test cases name an object."""
+    name = document.name
+    if not name:
+        return f"{document.kind or 'document'} #{document.index + 1}" + (f".{document.item}" if document.item is not None else "")
+    return f"{document.kind} {document.namespace + '/' if document.namespace else ''}{name}"
+
+
+def run_check(options: CheckOptions) -> CheckReport:
+    """Load the inputs, run every selected rule for every release, return the sorted report."""
+    selected = select_rules(options.select, options.ignore)
+    rules = tuple(r for r in all_rules() if r.info.id in selected)
+    loaded = _load(options)
+    findings = load_findings(loaded.problems, rules, options.profile)
+    per_release = [check_documents(loaded.documents, rules, options.context(release)) for release in options.releases]
+    findings.extend(merge_releases(per_release, options.releases))
+    return CheckReport(tuple(options.releases), tuple(sorted(set(findings))), loaded.documents, loaded.files,
+                       fatal=any(p.fatal for p in loaded.problems))
+
+
+def _load(options: CheckOptions) -> LoadResult:
+    from kubectl_wasdra.lint.parallel import load_parallel
+
+    parallel = load_parallel(options.paths, max_bytes=options.max_bytes, jobs=options.jobs) if options.stdin is None else None
+    return parallel or load_paths(options.paths, stdin=options.stdin, max_bytes=options.max_bytes)
+
+
+def load_findings(problems: Iterable[LoadProblem], rules: Sequence[Rule], profile: str) -> list[Finding]:
+    """One finding per load problem, by the LOAD rule that owns its kind (dropped when that rule is not selected)."""
+    load_rules = [r for r in rules if r.scope == "load"]
+    findings = []
+    for problem in problems:
+        owner = next((r for r in load_rules if r.check(problem)), None)
+        if owner is not None:
+            findings.append(Finding(problem.file, problem.line, problem.column, owner.info.id, owner.info.name,
+                                    severity_of(owner.info, profile), format_path(problem.path), problem.message,
+                                    problem.hint))
+    return findings
+
+
+def check_documents(documents: Sequence[Document], rules: Sequence[Rule], ctx: CheckContext) -> list[Finding]:
+    """Findings of the document- and set-scope rules over `documents` for one context."""
+    findings: list[Finding] = []
+    document_rules = [r for r in rules if r.scope == "document"]
+    for document in documents:
+        for implemented in document_rules:
+            severity = severity_of(implemented.info, ctx.profile)
+            for problem in implemented.check(document, ctx):
+                findings.append(_stamp(implemented.info, severity, document, problem.path, problem.message,
+                                       problem.hint, problem.at))
+    docset = DocumentSet(tuple(documents))
+    for implemented in (r for r in rules if r.scope == "set"):
+        severity = severity_of(implemented.info, ctx.profile)
+        for problem in implemented.check(docset, ctx):
+            findings.append(_stamp(implemented.info, severity, problem.document, problem.path, problem.message,
+                                   problem.hint, problem.at))
+    return findings
+
+
+def _stamp(info: RuleInfo, severity: Severity, document: Document, path: tuple[str | int, ...], message: str,
+           hint: str | None, at: str) -> Finding:
+    line, column = document.position(tuple(path), "value" if at == "value" else "key")
+    return Finding(document.file, line, column, info.id, info.name, severity, format_path(tuple(path)), message, hint,
+                   document_label(document))
+
+
+def merge_releases(per_release: Sequence[list[Finding]], releases: Sequence[Release]) -> list[Finding]:
+    """Findings of several releases: those every release shares once, the others prefixed with their release."""
+    if len(per_release) == 1:
+        return per_release[0]
+    shared = set.intersection(*(set(f) for f in per_release))
+    merged = list(shared)
+    for release, findings in zip(releases, per_release, strict=True):
+        merged.extend(_with_release(f, release) for f in findings if f not in shared)
+    return merged
+
+
+def _with_release(finding: Finding, release: Release) -> Finding:
+    from dataclasses import replace
+
+    return replace(finding, message=f"[{release}] {finding.message}")

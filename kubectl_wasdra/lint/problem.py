@@ -1,0 +1,64 @@
+"""What rules yield (Problem, SetProblem) and what the pipeline makes of them (Finding)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kubectl_wasdra.lint.codes import Severity
+
+if TYPE_CHECKING:
+    from kubectl_wasdra.load import Document, Path
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A document rule's verdict: where (field path), what is wrong, how to fix it; `at` picks key or value position."""
+
+    path: Path
+    message: str
+    hint: str | None = None
+    at: str = "key"
+
+
+@dataclass(frozen=True)
+class SetProblem:
+    """A set rule's verdict about one document of the set."""
+
+    document: Document
+    path: Path
+    message: str
+    hint: str | None = None
+    at: str = "key"
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """A problem stamped with rule, severity, file and 1-based position; sorts by (file, line, column, rule)."""
+
+    file: str
+    line: int
+    column: int
+    rule: str
+    name: str
+    severity: Severity
+    path: str
+    message: str
+    hint: str | None = None
+    object: str = ""
+
+    def as_dict(self) -> dict[str, object]:
+        """DESIGN's JSON shape, keys in a fixed order."""
+        return {"rule": self.rule, "severity": str(self.severity), "file": self.file, "line": self.line,
+                "column": self.column, "path": self.path, "message": self.message, "hint": self.hint}
+
+
+def format_path(path: Path) -> str:
+    """("spec", "devices", "requests", 0, "exactly", "count") -> "spec.devices.requests[0].exactly.count"."""
+    text = ""
+    for step in path:
+        if isinstance(step, int):
+            text += f"[{step}]"
+        else:
+            text += f".{step}" if text else str(step)
+    return text

@@ -1,0 +1,116 @@
+"""Rules: the `rule` decorator and the explicit list of implementations (lint/rules/FAMILIES).
+
+The decorator only tags the function; nothing registers itself on import. `all_rules()` imports the family modules
+named in `kubectl_wasdra.lint.rules.FAMILIES` and collects the tagged functions, in that order.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import importlib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Literal, TypeVar
+
+from kubectl_wasdra.errors import UsageError
+from kubectl_wasdra.lint import codes
+from kubectl_wasdra.lint.codes import RuleInfo
+
+Scope = Literal["document", "set", "load"]
+F = TypeVar("F", bound=Callable[..., Any])
+_ATTRIBUTE = "__wasdra_rule__"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """An implemented rule: its identity, its scope and the check function (whose docstring is its documentation)."""
+
+    info: RuleInfo
+    scope: Scope
+    check: Callable[..., Any]
+
+    @property
+    def doc(self) -> str:
+        return _dedent(self.check.__doc__ or "")
+
+
+def rule(info: RuleInfo, *, scope: Scope = "document") -> Callable[[F], F]:
+    """Mark `fn` as the implementation of `info`. Document rules: `fn(doc, ctx) -> Iterator[Problem]`;
+    set rules: `fn(docs, ctx) -> Iterator[SetProblem]`; load rules: `fn(problem) -> bool` (does it own the problem)."""
+
+    def decorate(fn: F) -> F:
+        setattr(fn, _ATTRIBUTE, Rule(info, scope, fn))
+        return fn
+
+    return decorate
+
+
+@functools.cache
+def all_rules() -> tuple[Rule, ...]:
+    """Every implemented rule, family by family in FAMILIES order, each family in definition order."""
+    from kubectl_wasdra.lint.rules import FAMILIES
+
+    found: list[Rule] = []
+    for family in FAMILIES:
+        module = importlib.import_module(f"kubectl_wasdra.lint.rules.{family}")
+        found.extend(getattr(value, _ATTRIBUTE) for value in vars(module).values() if hasattr(value, _ATTRIBUTE))
+    return tuple(found)
+
+
+@functools.cache
+def rule_infos() -> tuple[RuleInfo, ...]:
+    """Every RuleInfo declared in lint/codes.py (implemented or not), in declaration order."""
+    return tuple(value for value in vars(codes).values() if isinstance(value, RuleInfo))
+
+
+@functools.cache
+def rules_by_id() -> Mapping[str, Rule]:
+    return MappingProxyType({r.info.id: r for r in all_rules()})
+
+
+def find_info(key: str) -> RuleInfo:
+    """The RuleInfo for an ID or a name (case-insensitive); UsageError with a suggestion otherwise."""
+    wanted = key.strip()
+    for info in rule_infos():
+        if wanted.upper() == info.id or wanted.lower() == info.name:
+            return info
+    raise _unknown(wanted, "--select/--ignore")
+
+
+def select_rules(select: Iterable[str] = (), ignore: Iterable[str] = ()) -> frozenset[str]:
+    """IDs of the rules to run: `select` (default ALL) minus `ignore`; each item is ALL, a family, an ID or a name."""
+    select = [s for s in select if s.strip()] or ["ALL"]
+    chosen = set().union(*(_expand(item, "--select") for item in select))
+    dropped = set().union(*(_expand(item, "--ignore") for item in ignore if item.strip()))
+    return frozenset(chosen - dropped)
+
+
+def _expand(item: str, flag: str) -> set[str]:
+    key = item.strip()
+    infos = rule_infos()
+    if key.upper() == "ALL":
+        return {i.id for i in infos}
+    family = {i.id for i in infos if i.family == key.upper()}
+    if family:
+        return family
+    exact = {i.id for i in infos if key.upper() == i.id or key.lower() == i.name}
+    if exact:
+        return exact
+    raise _unknown(key, flag)
+
+
+def _unknown(key: str, flag: str) -> UsageError:
+    infos = rule_infos()
+    candidates = sorted({i.id for i in infos} | {i.name for i in infos} | {i.family for i in infos} | {"ALL"})
+    close = difflib.get_close_matches(key.upper() if key[:1].isupper() else key.lower(), candidates, n=1, cutoff=0.5) or \
+        difflib.get_close_matches(key, candidates, n=1, cutoff=0.5)
+    hint = f'did you mean "{close[0]}"?' if close else "see `kubectl wasdra rules` for the rule IDs"
+    return UsageError(f'unknown rule or family "{key}"', where=flag, hint=hint)
+
+
+def _dedent(text: str) -> str:
+    import inspect
+
+    return inspect.cleandoc(text)

@@ -1,0 +1,145 @@
+"""Loaded documents and what stopped others from loading.
+
+A `Document` keeps its plain data (parsed fast, without positions) and a handle on its source text; line/column
+positions are computed only when something asks (`Document.position`), by re-parsing that file with a composer
+that records marks (load/positions.py). Most documents have no findings, so most files are never re-parsed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Literal
+
+from kubectl_wasdra.load.positions import SourceText
+
+PathElement = str | int
+Path = tuple[PathElement, ...]
+
+
+class ProblemKind(StrEnum):
+    """What went wrong while loading; the lint layer maps each kind to one LOAD rule."""
+
+    SYNTAX = "syntax"
+    DUPLICATE_KEY = "duplicate-key"
+    MISSING_API_VERSION = "missing-api-version"
+    MISSING_KIND = "missing-kind"
+    NOT_AN_OBJECT = "not-an-object"
+    EMPTY_FILE = "empty-file"
+    EMPTY_DOCUMENT = "empty-document"
+    NOT_UTF8 = "not-utf8"
+    BINARY = "binary"
+    TOO_LARGE = "too-large"
+    ALIAS_LIMIT = "alias-limit"
+    UNREADABLE = "unreadable"
+
+
+@dataclass(frozen=True)
+class LoadProblem:
+    """Something that stops a document or a whole file from loading (or is wrong with its shape). Positions are 1-based."""
+
+    file: str
+    line: int
+    column: int
+    message: str
+    hint: str | None = None
+    kind: ProblemKind = ProblemKind.SYNTAX
+    path: Path = ()
+
+    @property
+    def fatal(self) -> bool:
+        """True when the tool could not read the input at all (exit 2), not merely found it wrong."""
+        return self.kind is ProblemKind.UNREADABLE
+
+
+@dataclass(frozen=True, eq=False)
+class Document:
+    """One Kubernetes object from a file: `index` is the document number in the file (0-based); `item` the position
+    inside a flattened `List` (None otherwise)."""
+
+    file: str
+    index: int
+    data: dict[str, Any]
+    item: int | None = None
+    source: SourceText | None = field(default=None, repr=False)
+
+    @property
+    def api_version(self) -> str | None:
+        value = self.data.get("apiVersion")
+        return value if isinstance(value, str) else None
+
+    @property
+    def kind(self) -> str | None:
+        value = self.data.get("kind")
+        return value if isinstance(value, str) else None
+
+    @property
+    def group(self) -> str:
+        """API group ("" for the core group) from apiVersion."""
+        api_version = self.api_version or ""
+        return api_version.rpartition("/")[0]
+
+    @property
+    def version(self) -> str:
+        return (self.api_version or "").rpartition("/")[2]
+
+    @property
+    def gvk(self) -> tuple[str, str, str]:
+        """(group, version, kind), empty strings where missing."""
+        return self.group, self.version, self.kind or ""
+
+    @property
+    def metadata(self) -> Mapping[str, Any]:
+        meta = self.data.get("metadata")
+        return meta if isinstance(meta, dict) else {}
+
+    @property
+    def name(self) -> str | None:
+        value = self.metadata.get("name")
+        return value if isinstance(value, str) else None
+
+    @property
+    def namespace(self) -> str | None:
+        value = self.metadata.get("namespace")
+        return value if isinstance(value, str) else None
+
+    def get(self, path: Path, default: Any = None) -> Any:
+        """The value at `path` (keys and list indices), or `default` when any step is missing."""
+        node: Any = self.data
+        for step in path:
+            if isinstance(step, int):
+                if not isinstance(node, list) or not -len(node) <= step < len(node):
+                    return default
+            elif not isinstance(node, dict) or step not in node:
+                return default
+            node = node[step]
+        return node
+
+    def has(self, path: Path) -> bool:
+        """True when every step of `path` exists (a present `null` counts)."""
+        sentinel = object()
+        return self.get(path, sentinel) is not sentinel
+
+    def position(self, path: Path = (), at: Literal["key", "value"] = "key") -> tuple[int, int]:
+        """1-based (line, column) of the key (or value) at `path`; for a missing path, the deepest existing ancestor;
+        `()` is the document start. Computed on first use by re-parsing the file with positions."""
+        if self.source is None:
+            return 1, 1
+        prefix: Path = ("items", self.item) if self.item is not None else ()
+        return self.source.position(self.index, prefix + tuple(path), at)
+
+    @property
+    def where(self) -> str:
+        """`file:line:col` of the document start, for messages."""
+        line, column = self.position()
+        return f"{self.file}:{line}:{column}"
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    """Everything loaded from the inputs: documents in input order, load problems, and the files read."""
+
+    documents: tuple[Document, ...]
+    problems: tuple[LoadProblem, ...]
+    files: tuple[str, ...]

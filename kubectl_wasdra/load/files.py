@@ -1,0 +1,187 @@
+"""Inputs to documents: expand paths (files, directories, globs, `-`), read each file safely, flatten Lists.
+
+One bad file never hides the others: every problem becomes a LoadProblem and loading carries on.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any, Final
+
+from kubectl_wasdra.load.document import Document, LoadProblem, LoadResult, ProblemKind
+from kubectl_wasdra.load.parse import looks_like_json, parse_text
+from kubectl_wasdra.load.positions import SourceText
+
+MANIFEST_SUFFIXES: Final = (".yaml", ".yml", ".json")
+DEFAULT_MAX_BYTES: Final = 32 * 1024 * 1024
+STDIN: Final = "-"
+
+
+def expand_paths(paths: Sequence[str]) -> tuple[list[str], list[LoadProblem]]:
+    """Files to read, in order and without repeats: directories recursively (.yaml/.yml/.json, hidden entries
+    skipped, sorted), globs, plain files as given, "-" for stdin."""
+    files: list[str] = []
+    problems: list[LoadProblem] = []
+    for path in paths:
+        found = list(_expand_one(path))
+        if not found:
+            problems.append(LoadProblem(path, 1, 1, "no such file or directory (or the pattern matches nothing)",
+                                        "check the path", ProblemKind.UNREADABLE))
+        files.extend(found)
+    return list(dict.fromkeys(files)), problems
+
+
+def _expand_one(path: str) -> Iterator[str]:
+    if path == STDIN:
+        yield STDIN
+    elif os.path.isdir(path):
+        yield from _walk_directory(path)
+    elif os.path.exists(path):
+        yield path
+    elif glob.has_magic(path):
+        for match in sorted(glob.glob(path, recursive=True)):
+            yield from _walk_directory(match) if os.path.isdir(match) else (match,)
+
+
+def _walk_directory(root: str) -> Iterator[str]:
+    for directory, subdirs, names in os.walk(root):
+        subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
+        for name in sorted(names):
+            if name.endswith(MANIFEST_SUFFIXES) and not name.startswith("."):
+                yield os.path.join(directory, name)
+
+
+def load_paths(paths: Sequence[str], *, stdin: IO[bytes] | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> LoadResult:
+    """Every document of every input, the problems met, and the files read (stdin is "-")."""
+    files, problems = expand_paths(paths)
+    documents: list[Document] = []
+    for file in files:
+        file_documents, file_problems = load_file(file, stdin=stdin, max_bytes=max_bytes)
+        documents.extend(file_documents)
+        problems.extend(file_problems)
+    return LoadResult(tuple(documents), tuple(problems), tuple(files))
+
+
+def load_file(file: str, *, stdin: IO[bytes] | None = None,
+              max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[list[Document], list[LoadProblem]]:
+    """Documents and problems of one file (or of stdin when `file` is "-")."""
+    raw = _read(file, stdin, max_bytes)
+    if isinstance(raw, LoadProblem):
+        return [], [raw]
+    text = decode(file, raw)
+    if isinstance(text, LoadProblem):
+        return [], [text]
+    return load_text(file, text)
+
+
+def load_text(file: str, text: str) -> tuple[list[Document], list[LoadProblem]]:
+    """Documents and problems of decoded text; JSON when the name says so or the text starts with `{`."""
+    is_json = file.endswith(".json") or looks_like_json(text)
+    parsed = parse_text(text, is_json=is_json)
+    source = SourceText(text, is_json=is_json and not parsed.issues and len(parsed.documents) == 1)
+    problems = [LoadProblem(file, i.line, i.column, i.message, i.hint, i.kind) for i in parsed.issues]
+    documents: list[Document] = []
+    for index, value in parsed.documents:
+        documents.extend(_documents_of(file, index, value, source, problems))
+    if not documents and not problems:
+        problems.append(LoadProblem(file, 1, 1, "no Kubernetes objects in this file", "add a manifest or leave the file out",
+                                    ProblemKind.EMPTY_FILE))
+    return documents, problems
+
+
+def _documents_of(file: str, index: int, value: Any, source: SourceText, problems: list[LoadProblem]) -> list[Document]:
+    if value is None:
+        return []
+    document = Document(file, index, value if isinstance(value, dict) else {}, None, source)
+    if not isinstance(value, dict):
+        line, column = document.position()
+        problems.append(LoadProblem(file, line, column, f"document is a {_type_name(value)}, not a Kubernetes object",
+                                    "each YAML document must be a mapping with apiVersion and kind", ProblemKind.NOT_AN_OBJECT))
+        return []
+    items = value.get("items")
+    if isinstance(value.get("kind"), str) and value["kind"].endswith("List") and isinstance(items, list):
+        return _list_items(document, items, problems)
+    return [document] if _has_type_meta(document, problems) else []
+
+
+def _list_items(document: Document, items: list[Any], problems: list[LoadProblem]) -> list[Document]:
+    """Items of a `List` (or typed `PodList` ...) as documents of their own; typed list items inherit apiVersion/kind."""
+    item_kind = document.kind[: -len("List")] if document.kind != "List" else None
+    result = []
+    for item_index, item in enumerate(items):
+        data = item if isinstance(item, dict) else {}
+        if item_kind and isinstance(item, dict) and ("kind" not in item or "apiVersion" not in item):
+            data = {"apiVersion": document.api_version, "kind": item_kind, **item}
+        doc = Document(document.file, document.index, data, item_index, document.source)
+        if not isinstance(item, dict):
+            line, column = doc.position()
+            message = f"List item {item_index} is a {_type_name(item)}, not an object"
+            problems.append(LoadProblem(doc.file, line, column, message, "List items must be Kubernetes objects",
+                                        ProblemKind.NOT_AN_OBJECT, ("items", item_index)))
+        elif _has_type_meta(doc, problems):
+            result.append(doc)
+    return result
+
+
+def _has_type_meta(document: Document, problems: list[LoadProblem]) -> bool:
+    missing = [field for field in ("apiVersion", "kind") if not isinstance(document.data.get(field), str)
+               or not document.data[field]]
+    if not missing:
+        return True
+    kind = ProblemKind.MISSING_API_VERSION if "apiVersion" in missing else ProblemKind.MISSING_KIND
+    line, column = document.position()
+    what = " and ".join(missing)
+    problems.append(LoadProblem(document.file, line, column, f"document has no {what}",
+                                'add e.g. "apiVersion: v1" and "kind: Pod" at the top of the document', kind))
+    return False
+
+
+def _type_name(value: Any) -> str:
+    return {list: "list", str: "string", int: "number", float: "number", bool: "boolean"}.get(type(value), type(value).__name__)
+
+
+def _read(file: str, stdin: IO[bytes] | None, max_bytes: int) -> bytes | LoadProblem:
+    try:
+        if file == STDIN:
+            stream = stdin if stdin is not None else _stdin_bytes()
+            data = stream.read(max_bytes + 1)
+        else:
+            size = os.stat(file).st_size
+            if size > max_bytes:
+                return _too_large(file, max_bytes)
+            data = Path(file).read_bytes()
+    except OSError as exc:
+        return LoadProblem(file, 1, 1, f"cannot read: {exc.strerror or exc}", "check the path and its permissions",
+                           ProblemKind.UNREADABLE)
+    return _too_large(file, max_bytes) if len(data) > max_bytes else data
+
+
+def _stdin_bytes() -> IO[bytes]:
+    import sys
+
+    return sys.stdin.buffer
+
+
+def _too_large(file: str, max_bytes: int) -> LoadProblem:
+    return LoadProblem(file, 1, 1, f"file is larger than {max_bytes // (1024 * 1024)} MiB, skipped",
+                       "split it into smaller files", ProblemKind.TOO_LARGE)
+
+
+def decode(file: str, data: bytes) -> str | LoadProblem:
+    """UTF-8 text without BOM, or a problem naming the first undecodable byte."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return LoadProblem(file, 1, 1, "file is UTF-16 encoded", "save it as UTF-8", ProblemKind.NOT_UTF8)
+    if b"\x00" in data[:8192]:
+        return LoadProblem(file, 1, 1, "binary file (contains NUL bytes), skipped", "pass only YAML or JSON manifests",
+                           ProblemKind.BINARY)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        column = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+        return LoadProblem(file, line, column, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})",
+                           "save the file as UTF-8", ProblemKind.NOT_UTF8)

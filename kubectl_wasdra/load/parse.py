@@ -1,0 +1,217 @@
+"""Text to plain data, fast: json.loads for JSON, yaml-rs for YAML that reads the same under YAML 1.1 and 1.2, and
+the libyaml loader with Kubernetes' scalar rules (load/yaml11.py) for everything else and for every error.
+
+yaml-rs (Rust) follows YAML 1.2, so a plain `yes` or `0644` would come back as "yes" or 644 where Kubernetes reads
+true and 420. A conservative scan sends any text containing such a scalar (or a merge key, a tag, a complex or
+non-string key) to the libyaml loader, which also finds duplicate keys and excessive aliasing with their positions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import yaml
+
+from kubectl_wasdra.load.document import ProblemKind
+from kubectl_wasdra.load.stream import error_line, walk
+from kubectl_wasdra.load.yaml11 import KubeLoader
+
+try:
+    import yaml_rs
+except ImportError:  # pragma: no cover - optional accelerator
+    yaml_rs = None
+
+# Plain scalars YAML 1.1 (go-yaml v2) reads differently from YAML 1.2, merge keys, tags, complex keys, keys that are
+# not strings. A superset: a false positive only costs speed.
+_NEEDS_YAML11: Final = re.compile(
+    r"(?:^|(?<=[\s\[{,]))(?:[yYnN]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|[-+]?0[0-9_]+)(?=[ \t]*(?:$|#|,|\]|\}|:(?:\s|$)))"
+    r"|<<|(?:^|\s)!|^[ \t]*\?(?:\s|$)"
+    r"|^[ \t]*(?:-[ \t]+)*(?:[-+.~0-9]|true\b|false\b|null\b|True\b|False\b|TRUE\b|FALSE\b|Null\b|NULL\b)[^:\n]*:(?:[ \t]|$)",
+    re.MULTILINE,
+)
+_DOC_SEPARATOR: Final = re.compile(r"^---(?:[ \t]|$)", re.MULTILINE)
+
+# go-yaml v2 decode.go allowedAliasRatio: up to 400,000 decoded nodes 99% may come from aliases, falling to 10% at
+# 4,000,000; the check applies once more than 100 alias-driven nodes and 1,000 nodes have been decoded.
+_ALIAS_LOW: Final = 400_000
+_ALIAS_HIGH: Final = 4_000_000
+
+
+@dataclass(frozen=True)
+class Issue:
+    """A load problem before it is tied to a file: kind, 1-based position, message and hint."""
+
+    kind: ProblemKind
+    line: int
+    column: int
+    message: str
+    hint: str | None = None
+
+
+@dataclass
+class Parsed:
+    """Documents of one text as (stream index, value) in order, and what went wrong."""
+
+    documents: list[tuple[int, Any]] = field(default_factory=list)
+    issues: list[Issue] = field(default_factory=list)
+
+
+def looks_like_json(text: str) -> bool:
+    """kubectl's rule of thumb: a stream whose first non-space character is `{` is JSON."""
+    return text.lstrip()[:1] == "{"
+
+
+def parse_text(text: str, *, is_json: bool) -> Parsed:
+    """Documents of `text` (JSON when `is_json`, else a YAML stream) and the issues that stopped any of them."""
+    if is_json:
+        return _parse_json(text)
+    if yaml_rs is not None and not _NEEDS_YAML11.search(text):
+        fast = _parse_fast(text)
+        if fast is not None:
+            return fast
+    return _parse_yaml11(text)
+
+
+def _parse_json(text: str) -> Parsed:
+    duplicates: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        result = dict(items)
+        if len(result) != len(items):
+            duplicates.append(next(k for i, (k, _) in enumerate(items) if any(k == o for o, _ in items[:i])))
+        return result
+
+    try:
+        value = json.loads(text, object_pairs_hook=pairs)
+    except json.JSONDecodeError as exc:
+        if text.lstrip()[:1] in "{[" and not looks_like_concatenated(text):
+            return Parsed(issues=[Issue(ProblemKind.SYNTAX, exc.lineno, exc.colno, f"invalid JSON: {exc.msg}",
+                                        "fix the JSON syntax at this place")])
+        return _parse_yaml11(text)
+    except RecursionError:
+        return Parsed(issues=[Issue(ProblemKind.SYNTAX, 1, 1, "JSON nested too deeply", "flatten the document")])
+    if duplicates:
+        return _parse_yaml11(text)  # reports each duplicate key with its position
+    return Parsed(documents=[(0, value)])
+
+
+def looks_like_concatenated(text: str) -> bool:
+    """True for a stream of several JSON objects (kubectl accepts them); YAML reads it when separated by `---`."""
+    return bool(_DOC_SEPARATOR.search(text))
+
+
+def _parse_fast(text: str) -> Parsed | None:
+    """yaml-rs over the whole text, or None when its answer is ambiguous or it failed (the slow path reports why)."""
+    try:
+        value = yaml_rs.loads(text, parse_datetime=False)
+    except (yaml_rs.YAMLDecodeError, ValueError, TypeError, OverflowError, RecursionError):
+        return None
+    separators = len(_DOC_SEPARATOR.findall(text))
+    if isinstance(value, list) and separators:
+        # yaml-rs returns a list both for a stream and for one document that is a list: only trust it when
+        # the number of `---` lines explains the number of documents and every document is a mapping or empty
+        if len(value) < 2 or separators < len(value) - 1 or not all(d is None or isinstance(d, dict) for d in value):
+            return None
+        return Parsed(documents=list(enumerate(value)))
+    if isinstance(value, list) and not separators:
+        return None  # a single document that is a list: the slow path words the problem
+    return Parsed(documents=[(0, value)])
+
+
+def _parse_yaml11(text: str) -> Parsed:
+    parsed = Parsed()
+    has_aliases = "*" in text
+    for segment in walk(text, lambda part: _documents(part, has_aliases)):
+        offset = segment.line_offset
+        if segment.error is not None:
+            parsed.issues.append(_syntax_issue(segment.error, offset, text))
+            continue
+        value, duplicates, alias_mark = segment.value
+        if alias_mark is not None:
+            parsed.issues.append(Issue(ProblemKind.ALIAS_LIMIT, offset + alias_mark.line + 1, alias_mark.column + 1,
+                                       "document contains excessive aliasing (a YAML alias bomb?)",
+                                       "expand the aliases or split the document; Kubernetes rejects it too"))
+            continue
+        for key, mark in duplicates:
+            parsed.issues.append(Issue(ProblemKind.DUPLICATE_KEY, offset + mark.line + 1, mark.column + 1,
+                                       f'mapping key "{key}" already defined', "remove or rename one of the keys"))
+        parsed.documents.append((segment.index, value))
+    return parsed
+
+
+def _documents(text: str, has_aliases: bool) -> Iterator[tuple[Any, list[tuple[str, Any]], Any]]:
+    """(value, duplicate keys, alias-bomb mark or None) per document, parsed by libyaml with Kubernetes' rules."""
+    loader = KubeLoader(text)
+    try:
+        while loader.check_node():
+            node = loader.get_node()
+            if has_aliases and _excessive_aliasing(node):
+                yield None, [], node.start_mark
+                continue
+            loader.duplicate_keys.clear()
+            value = loader.construct_document(node)
+            yield value, list(loader.duplicate_keys), None
+    finally:
+        loader.dispose()
+
+
+def _excessive_aliasing(root: Any) -> bool:
+    """go-yaml v2's alias ratio rule, computed on the composed graph without expanding it."""
+    sizes: dict[int, int] = {}
+
+    def size(node: Any) -> int:
+        key = id(node)
+        if key not in sizes:
+            sizes[key] = 0  # a cycle counts as nothing more
+            children = node.value if isinstance(node, yaml.SequenceNode) else (
+                [n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode) else [])
+            sizes[key] = 1 + sum(size(child) for child in children)
+        return sizes[key]
+
+    seen: set[int] = set()
+    alias_count = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            alias_count += size(node)
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend(n for pair in node.value for n in pair)
+    total = len(seen) + alias_count
+    return alias_count > 100 and total > 1000 and alias_count / total > _allowed_alias_ratio(total)
+
+
+def _allowed_alias_ratio(decoded: int) -> float:
+    if decoded <= _ALIAS_LOW:
+        return 0.99
+    if decoded >= _ALIAS_HIGH:
+        return 0.10
+    return 0.99 - 0.89 * (decoded - _ALIAS_LOW) / (_ALIAS_HIGH - _ALIAS_LOW)
+
+
+def _syntax_issue(error: yaml.YAMLError, offset: int, text: str) -> Issue:
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    line = offset + error_line(error) + 1
+    column = mark.column + 1 if mark is not None else 1
+    problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+    context = getattr(error, "context", None)
+    message = f"invalid YAML: {problem}" + (f" ({context})" if context else "")
+    hint = "fix the YAML syntax at this place"
+    if _has_tab_near(text, line):
+        hint = "indent with spaces: YAML does not allow tabs for indentation"
+    elif "could not determine a constructor" in message:
+        hint = "remove the YAML tag; Kubernetes manifests use plain values"
+    return Issue(ProblemKind.SYNTAX, line, column, message, hint)
+
+
+def _has_tab_near(text: str, line: int) -> bool:
+    lines = text.splitlines()
+    return any("\t" in lines[i] for i in range(max(0, line - 2), min(len(lines), line)))

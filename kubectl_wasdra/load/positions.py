@@ -1,0 +1,108 @@
+"""Line/column of any field of a loaded document, computed lazily from the source text.
+
+The fast loaders (load/parse.py) return plain data without positions. When a finding needs a position, the file is
+composed once with libyaml's C composer (PyYAML `compose_all`), whose nodes carry 0-based start marks; the node trees
+are cached on the `SourceText`. JSON is valid YAML flow syntax, so the same composer serves both (tabs, legal JSON
+whitespace, are replaced by spaces of the same width first).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Literal
+
+import yaml
+
+from kubectl_wasdra.load.stream import walk
+
+_COMPOSE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class SourceText:
+    """The decoded text of one file plus, on demand, the position-carrying node tree of each of its documents."""
+
+    __slots__ = ("_lock", "_nodes", "is_json", "text")
+
+    def __init__(self, text: str, *, is_json: bool = False) -> None:
+        self.text = text
+        self.is_json = is_json
+        self._nodes: list[tuple[Any, int]] | None = None
+        self._lock = threading.Lock()
+
+    def __getstate__(self) -> tuple[str, bool]:
+        return self.text, self.is_json
+
+    def __setstate__(self, state: tuple[str, bool]) -> None:
+        self.text, self.is_json = state
+        self._nodes = None
+        self._lock = threading.Lock()
+
+    def nodes(self) -> list[tuple[Any, int]]:
+        """(root node, line offset) of every document in the stream (node None for an empty or broken one)."""
+        with self._lock:
+            if self._nodes is None:
+                self._nodes = _compose(self.text.replace("\t", " ") if self.is_json else self.text, self.is_json)
+            return self._nodes
+
+    def position(self, index: int, path: tuple[str | int, ...], at: Literal["key", "value"]) -> tuple[int, int]:
+        """1-based (line, column) of `path` in document `index`; the deepest existing ancestor when it is missing."""
+        nodes = self.nodes()
+        root, offset = nodes[index] if index < len(nodes) else (None, 0)
+        if root is None:
+            return offset + 1, 1
+        mark = _find(root, path, at)
+        return offset + mark.line + 1, mark.column + 1
+
+
+def _compose(text: str, is_json: bool) -> list[tuple[Any, int]]:
+    """(root node, line offset) per document; (None, offset) for empty or broken ones."""
+    if is_json:
+        try:
+            return [(yaml.compose(text, Loader=_COMPOSE_LOADER), 0)]
+        except yaml.YAMLError:
+            return []
+    return [(segment.value, segment.line_offset)
+            for segment in walk(text, lambda part: yaml.compose_all(part, Loader=_COMPOSE_LOADER))]
+
+
+def _child(node: Any, step: str | int) -> tuple[Any, Any] | None:
+    """(key node or item node, value node) for one path step, or None when the step does not exist."""
+    if isinstance(node, yaml.MappingNode):
+        found = None
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode) and key.value == str(step):
+                found = (key, value)  # the last duplicate wins, as it does in the data
+        if found is None:
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode) and key.value == "<<":
+                    merged = _merged_child(value, step)
+                    if merged is not None:
+                        return merged
+        return found
+    if isinstance(node, yaml.SequenceNode) and isinstance(step, int) and -len(node.value) <= step < len(node.value):
+        item = node.value[step]
+        return item, item
+    return None
+
+
+def _merged_child(value: Any, step: str | int) -> tuple[Any, Any] | None:
+    sources = value.value if isinstance(value, yaml.SequenceNode) else [value]
+    for source in sources:
+        found = _child(source, step)
+        if found is not None:
+            return found
+    return None
+
+
+def _find(root: Any, path: tuple[str | int, ...], at: str) -> Any:
+    """Start mark of the key (or value) at `path`, or of the deepest existing ancestor."""
+    node, mark = root, root.start_mark
+    for step in path:
+        found = _child(node, step)
+        if found is None:
+            return mark
+        key, node = found
+        mark = key.start_mark
+    if path and at == "value":
+        mark = node.start_mark
+    return mark

@@ -1,0 +1,63 @@
+"""Walking a multi-document YAML stream that may be broken: after a syntax error, carry on at the next `---` line.
+
+Both the data loader and the position composer use this, so document numbers agree between them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Final
+
+import yaml
+
+_SEPARATOR_RE: Final = re.compile(r"^---(?:[ \t]|$)", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One document of the stream: its index, the parsed value (None if empty or broken), the line offset of the
+    text it was parsed from (add it to 0-based marks), and the error that broke it, if any."""
+
+    index: int
+    value: Any
+    line_offset: int
+    error: yaml.YAMLError | None = None
+
+
+def error_line(error: yaml.YAMLError) -> int:
+    """0-based line of a parse error (relative to the text parsed)."""
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    return mark.line if mark is not None else 0
+
+
+def walk(text: str, parse: Callable[[str], Iterator[Any]]) -> Iterator[Segment]:
+    """Segments of `text`: `parse(text)` yields one value per document; on a YAMLError the broken document is yielded
+    with its error and parsing resumes after the next `---` line that follows the error."""
+    index, offset, rest = 0, 0, text
+    while True:
+        try:
+            for value in parse(rest):
+                yield Segment(index, value, offset)
+                index += 1
+            return
+        except yaml.YAMLError as exc:
+            yield Segment(index, None, offset, exc)
+            index += 1
+            resume = _next_separator(rest, error_line(exc) + 1)
+            if resume is None:
+                return
+            offset += rest.count("\n", 0, resume)
+            rest = rest[resume:]
+
+
+def _next_separator(text: str, after_line: int) -> int | None:
+    """Character offset of the first `---` line at or after 0-based line `after_line`."""
+    start = 0
+    for _ in range(after_line):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return None
+    match = _SEPARATOR_RE.search(text, start)
+    return match.start() if match else None

@@ -1,0 +1,37 @@
+"""`kubectl wasdra rules`: the rule catalogue rendered from the registry (IDs from lint/codes.py, docs from the
+implementing functions), as text or JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from kubectl_wasdra.lint.codes import RuleInfo
+from kubectl_wasdra.lint.registry import Rule, all_rules, rule_infos, select_rules
+
+
+def _entry(info: RuleInfo, implemented: Rule | None) -> dict[str, Any]:
+    return {"id": info.id, "name": info.name, "family": info.family, "severity": str(info.severity),
+            "status": info.status, "summary": info.summary, "scope": implemented.scope if implemented else None,
+            "doc": implemented.doc if implemented else ""}
+
+
+def rule_entries(key: str | None = None) -> list[dict[str, Any]]:
+    """Catalogue entries (all, or those `key` selects: an ID, a name, a family or ALL), in ID order of codes.py."""
+    implemented = {r.info.id: r for r in all_rules()}
+    wanted = select_rules([key]) if key else None
+    return [_entry(info, implemented.get(info.id)) for info in rule_infos() if wanted is None or info.id in wanted]
+
+
+def render_rules(key: str | None, output: str) -> str:
+    """Text: a table, or each rule's documentation when one rule is asked for. JSON: the entries."""
+    entries = rule_entries(key)
+    if output == "json":
+        return json.dumps({"rules": entries}, indent=2, ensure_ascii=False) + "\n"
+    if len(entries) == 1:
+        e = entries[0]
+        return f"{e['id']} {e['name']} ({e['severity']}, {e['status']})\n{e['summary']}\n\n{e['doc']}\n"
+    id_w = max(len(e["id"]) for e in entries)
+    name_w = max(len(e["name"]) for e in entries)
+    lines = [f"{e['id']:<{id_w}}  {e['name']:<{name_w}}  {e['severity']:<7}  {e['summary']}" for e in entries]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,35 @@
+"""GitHub Actions workflow commands: one `::error file=..,line=..,col=..::message` annotation per finding.
+
+Escaping follows the Actions toolkit (@actions/core command.ts): data escapes %, CR, LF; properties also : and ,.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from kubectl_wasdra.lint.pipeline import CheckReport
+
+_LEVELS: Final = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") -> str:
+    """Annotation lines, then the summary line."""
+    lines = []
+    for f in report.findings:
+        message = f"{f.path}: {f.message}" if f.path else f.message
+        if f.hint:
+            message += f"\n{f.hint}"
+        title = _property(f"{f.rule} {f.name}")
+        lines.append(f"::{_LEVELS[str(f.severity)]} file={_property(f.file)},line={f.line},col={f.column},"
+                     f"title={title}::{_data(message)}")
+    lines.append(report.summary.line())
+    return "\n".join(lines) + "\n"

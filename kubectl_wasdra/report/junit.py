@@ -1,0 +1,55 @@
+"""JUnit XML: one testcase per document (plus one per file with load problems); findings at or above --fail-on are
+failures, the others go to system-out. Jenkins, GitLab and GitHub test reporters read it."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING
+from xml.etree import ElementTree
+
+from kubectl_wasdra.lint.codes import Severity
+
+if TYPE_CHECKING:
+    from kubectl_wasdra.lint.pipeline import CheckReport
+    from kubectl_wasdra.lint.problem import Finding
+
+
+def _threshold(fail_on: str) -> int:
+    return 99 if fail_on == "never" else Severity(fail_on).rank
+
+
+def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") -> str:
+    """The testsuites document, pretty-printed."""
+    from kubectl_wasdra.lint.pipeline import document_label
+
+    by_case: dict[tuple[str, str], list[Finding]] = defaultdict(list)
+    for finding in report.findings:
+        by_case[(finding.file, finding.object or "(file)")].append(finding)
+    cases = list(dict.fromkeys([(d.file, document_label(d)) for d in report.documents] + list(by_case)))
+    threshold = _threshold(fail_on)
+    suites = ElementTree.Element("testsuites", name="kubectl-wasdra")
+    suite = ElementTree.SubElement(suites, "testsuite", name=f"kubectl-wasdra check (Kubernetes {report.k8s_version})")
+    failures = 0
+    for file, label in cases:
+        case = ElementTree.SubElement(suite, "testcase", classname=file, name=label)
+        findings = by_case.get((file, label), [])
+        failing = [f for f in findings if f.severity.rank >= threshold]
+        if failing:
+            failures += 1
+            failure = ElementTree.SubElement(case, "failure", message=_line(failing[0]), type=failing[0].rule)
+            failure.text = "\n".join(_line(f) for f in failing)
+        rest = [f for f in findings if f.severity.rank < threshold]
+        if rest:
+            ElementTree.SubElement(case, "system-out").text = "\n".join(_line(f) for f in rest)
+    suite.set("tests", str(len(cases)))
+    suite.set("failures", str(failures))
+    suite.set("errors", "0")
+    suite.set("skipped", "0")
+    ElementTree.indent(suites)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(suites, encoding="unicode") + "\n"
+
+
+def _line(f: Finding) -> str:
+    where = f"{f.file}:{f.line}:{f.column}"
+    hint = f" ({f.hint})" if f.hint else ""
+    return f"{where}: {f.severity} {f.rule} {f.name}: {f.path + ': ' if f.path else ''}{f.message}{hint}"

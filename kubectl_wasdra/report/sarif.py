@@ -1,0 +1,80 @@
+"""SARIF 2.1.0 for GitHub code scanning: rules with ids and help, a results array (even when empty), and for every
+result a repo-relative artifactLocation.uri and region.startLine >= 1.
+
+Spec: OASIS SARIF 2.1.0 (sarif-schema-2.1.0.json); GitHub docs "SARIF support for code scanning".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import quote
+
+from kubectl_wasdra import __version__
+from kubectl_wasdra.lint.registry import Rule, all_rules
+
+if TYPE_CHECKING:
+    from kubectl_wasdra.lint.pipeline import CheckReport
+
+SCHEMA_URI: Final = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI: Final = "https://github.com/kubectl-wasdra/kubectl-wasdra"
+_LEVELS: Final = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def artifact_uri(file: str) -> str:
+    """Repository-relative URI (POSIX separators, percent-encoded); stdin is "stdin"; paths outside the working
+    directory become absolute file:// URIs."""
+    if file == "-":
+        return "stdin"
+    relative = os.path.relpath(os.path.abspath(file))
+    if relative.startswith(".."):
+        return PurePath(os.path.abspath(file)).as_uri()
+    return quote(PurePath(relative).as_posix())
+
+
+def _rule_descriptor(rule: Rule) -> dict[str, Any]:
+    info = rule.info
+    return {
+        "id": info.id,
+        "name": info.name,
+        "shortDescription": {"text": info.summary},
+        "fullDescription": {"text": info.summary},
+        "help": {"text": rule.doc or info.summary, "markdown": rule.doc or info.summary},
+        "defaultConfiguration": {"level": _LEVELS[str(info.severity)]},
+        "properties": {"tags": [info.family], "status": info.status},
+    }
+
+
+def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") -> str:
+    """The SARIF log as indented JSON."""
+    rules = all_rules()
+    index = {r.info.id: i for i, r in enumerate(rules)}
+    results = []
+    for f in report.findings:
+        text = f"{f.path}: {f.message}" if f.path else f.message
+        result: dict[str, Any] = {
+            "ruleId": f.rule,
+            "level": _LEVELS[str(f.severity)],
+            "message": {"text": text + (f" ({f.hint})" if f.hint else "")},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": artifact_uri(f.file), "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": max(1, f.line), "startColumn": max(1, f.column)},
+            }}],
+        }
+        if f.rule in index:
+            result["ruleIndex"] = index[f.rule]
+        results.append(result)
+    log = {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "kubectl-wasdra", "version": __version__, "semanticVersion": __version__,
+                                "informationUri": INFORMATION_URI, "rules": [_rule_descriptor(r) for r in rules]}},
+            "results": results,
+            "columnKind": "unicodeCodePoints",
+            "properties": {"k8sVersion": report.k8s_version},
+        }],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,81 @@
+"""Human output of `check`: findings grouped by file, aligned columns, a summary line; colour (rich) only when asked.
+
+The CLI decides colour once (a TTY and no NO_COLOR); rich is imported only then.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from itertools import groupby
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from kubectl_wasdra.lint.pipeline import CheckReport
+    from kubectl_wasdra.lint.problem import Finding
+
+WIDTH: Final = 118
+_STYLES: Final = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+
+
+def _rows(report: CheckReport) -> list[tuple[str, list[tuple[Finding, str, list[str]]]]]:
+    """Per file: (finding, head, continuation lines) with columns aligned over the whole report."""
+    findings = report.findings
+    pos_w = max((len(f"{f.line}:{f.column}") for f in findings), default=0)
+    id_w = max((len(f.rule) for f in findings), default=0)
+    name_w = max((len(f.name) for f in findings), default=0)
+    indent = 2 + pos_w + 2 + 7 + 2 + id_w + 1 + name_w + 2
+    grouped = []
+    for file, group in groupby(findings, key=lambda f: f.file):
+        rows = []
+        for f in group:
+            head = f"  {f'{f.line}:{f.column}':>{pos_w}}  {f.severity!s:<7}  {f.rule:<{id_w}} {f.name:<{name_w}}  "
+            body = f"{f.path}: {f.message}" if f.path else f.message
+            wrapped = textwrap.wrap(body, max(40, WIDTH - indent)) or [""]
+            if f.hint:
+                wrapped += textwrap.wrap(f.hint, max(40, WIDTH - indent))
+            rows.append((f, head + wrapped[0], [" " * indent + line for line in wrapped[1:]]))
+        grouped.append((file, rows))
+    return grouped
+
+
+def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") -> str:
+    """Plain text, or ANSI-coloured text when `color`."""
+    grouped = _rows(report)
+    if color:
+        return _render_rich(report, grouped)
+    lines: list[str] = []
+    for file, rows in grouped:
+        lines.append("stdin" if file == "-" else file)
+        for _, head, rest in rows:
+            lines.append(head)
+            lines.extend(rest)
+    if lines:
+        lines.append("")
+    lines.append(report.summary.line())
+    return "\n".join(lines) + "\n"
+
+
+def _render_rich(report: CheckReport, grouped: list) -> str:
+    import io
+
+    from rich.console import Console
+    from rich.text import Text
+
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=True, color_system="standard", width=WIDTH + 10, soft_wrap=True,
+                      highlight=False)
+    for file, rows in grouped:
+        console.print(Text("stdin" if file == "-" else file, style="bold underline"))
+        for finding, head, rest in rows:
+            text = Text(head)
+            text.highlight_words([f" {finding.severity!s} "], style=_STYLES[str(finding.severity)])
+            text.highlight_words([finding.rule], style="bold")
+            console.print(text)
+            for line in rest:
+                console.print(Text(line, style="dim" if finding.hint and line.strip() in finding.hint else ""))
+    summary = report.summary
+    style = "bold red" if summary.errors else "yellow" if summary.warnings else "green"
+    if grouped:
+        console.print()
+    console.print(Text(summary.line(), style=style))
+    return buffer.getvalue()
