@@ -57,11 +57,19 @@ def all_on(release: Release) -> Gates:
 
 
 def _catalog_status(gates: Gates, api_version: str, kind: str) -> Any:
-    try:
-        from kubectl_wasdra.catalog import apis
-    except ImportError:
+    from kubectl_wasdra.catalog import apis
+
+    api_status = getattr(apis, "api_status", None)
+    if api_status is None:  # catalog.apis without the per-kind table yet
         return None
-    return apis.api_status(gates.release, api_version, kind, gates.runtime_config, gates.enabled_gates)
+    return api_status(gates.release, api_version, kind, gates.runtime_config, gates.enabled_gates)
+
+
+def _version_on(gates: Gates, api_version: str) -> bool:
+    from kubectl_wasdra.catalog.apis import version_enabled
+
+    group, _, version = api_version.rpartition("/")
+    return version_enabled(gates.runtime_config, group, version, default=False)
 
 
 def api_rejection(gates: Gates, api_version: str, kind: str) -> str | None:
@@ -76,7 +84,7 @@ def api_rejection(gates: Gates, api_version: str, kind: str) -> str | None:
     minors, kinds = row
     if gates.release.minor not in minors or kind not in kinds:
         return f"{api_version} {kind} is not served by Kubernetes {gates.release}"
-    if not gates.runtime_config.get(api_version, False):
+    if not _version_on(gates, api_version):
         return f"{api_version} is off by default in Kubernetes {gates.release}: needs --runtime-config {api_version}=true"
     if not gates.enabled(GENERIC_WORKLOAD):
         return f"{kind} needs feature gate {GENERIC_WORKLOAD} in Kubernetes {gates.release}"

@@ -34,7 +34,7 @@ class Attempt:
     failed: dict[str, FitError] = field(default_factory=dict)
     placeable: int = 0  # pods that would fit if the loop had not stopped early (for the explanation)
     scheduled: int = 0
-    state: SchedState | None = None
+    state: SchedState | None = None  # the trial state (kept on failure too, never committed then)
 
 
 def _feasibility(m: int, s: int, r: int) -> tuple[bool, str]:
@@ -84,9 +84,8 @@ def run_cycle(pods: list[PodInfo], min_count: int, scheduled: int, state: SchedS
     if not message and not attempt.placed:
         attempt.message = NO_PODS
     attempt.placeable = len(attempt.placed)
-    if attempt.success:
-        attempt.state = trial
-    elif stopped_at is not None and stopped_at < len(pods):
+    attempt.state = trial  # on failure: the best partial placement, for the explanation only
+    if not attempt.success and stopped_at is not None and stopped_at < len(pods):
         attempt.placeable += _count_rest(pods[stopped_at:], trial, nodes, owner)
     return attempt
 

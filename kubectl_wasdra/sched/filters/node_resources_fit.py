@@ -7,17 +7,25 @@ Extended resources the node does not advertise but a DeviceClass maps (DRAExtend
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Final
 
+from kubectl_wasdra.kube.quantity import format_quantity
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.nodeinfo import NodeInfo
-from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.podinfo import MILLI_RESOURCES, PodInfo
 from kubectl_wasdra.sched.state import PODS
 from kubectl_wasdra.sched.status import Status
 
 NAME: Final = "NodeResourcesFit"
 TOO_MANY_PODS: Final = "Too many pods"
 INSUFFICIENT: Final = "Insufficient {resource}"
+
+
+def _quantity(resource: str, value: int) -> str:
+    """Canonical quantity text of an integer amount (cpu is in millicores)."""
+    amount = Decimal(value) / 1000 if resource in MILLI_RESOURCES else Decimal(value)
+    return format_quantity(amount, binary=resource == "memory")
 
 
 def _insufficient(pod: PodInfo, node: NodeInfo) -> list[Status]:
@@ -33,7 +41,7 @@ def _insufficient(pod: PodInfo, node: NodeInfo) -> list[Status]:
             continue
         make = Status.unresolvable if requested > allocatable.get(resource, 0) else Status.unschedulable
         out.append(make(Reason.INSUFFICIENT_RESOURCE, INSUFFICIENT.format(resource=resource), NAME,
-                        resource=resource, requested=requested, free=max(free, 0)))
+                        resource=resource, requested=_quantity(resource, requested), free=_quantity(resource, max(free, 0))))
     return out
 
 

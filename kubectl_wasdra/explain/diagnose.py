@@ -1,0 +1,111 @@
+"""Turn a simulation result into a GroupDiagnosis: group-level reasons first (release and gates, PreEnqueue, gang and
+topology), then the per-node reasons of the first pod that did not fit, with kube-scheduler's own texts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kubectl_wasdra.explain.model import DomainLine, GroupDiagnosis, ReasonItem
+from kubectl_wasdra.reasons import Reason
+from kubectl_wasdra.sched.result import GroupResult
+
+_DEVICE_FIELDS = ("request", "driver", "pool", "device")
+_FUNNEL_NODES = 3
+
+
+def _device(device: Mapping[str, Any]) -> dict[str, str]:
+    return {key: str(device.get(key, "")) for key in _DEVICE_FIELDS}
+
+
+def _group_reason(result: GroupResult) -> ReasonItem | None:
+    entry, outcome = result.entry, result.outcome
+    if entry.kind == "Pod" or outcome is None:
+        return None
+    best = outcome.best
+    placeable = best.placeable if best is not None else 0
+    details: dict[str, Any] = {"minCount": entry.min_count, "pods": len(entry.pods) + len(entry.running),
+                               "placeable": placeable, "shortBy": max(entry.min_count - placeable, 0)}
+    if outcome.topology_key:
+        details.update(topologyKey=outcome.topology_key, domains=len(outcome.attempts))
+        if best is not None and best.domain:
+            details["bestDomain"] = best.domain[1]
+        return ReasonItem(Reason.TOPOLOGY_NO_DOMAIN_FITS.value, result.message, None, details)
+    if entry.group is not None and entry.group.gang:
+        return ReasonItem(Reason.GANG_PARTIAL_FIT.value, result.message, None, details)
+    return None
+
+
+def reasons_of(result: GroupResult) -> list[ReasonItem]:
+    """Every reason, group-level first; node-level ones carry the node count of kube-scheduler's histogram."""
+    items = [ReasonItem(n.reason.value, n.message, None, dict(n.details)) for n in result.notices]
+    entry = result.entry
+    if entry.blocked is not None:
+        items.append(ReasonItem(entry.blocked.reason.value, entry.blocked.message, None, dict(entry.blocked.details)))
+        return items
+    if result.fits:
+        return items
+    group_item = _group_reason(result)
+    if group_item is not None:
+        items.append(group_item)
+    for error in list(result.pod_errors.values())[:1]:
+        for count in error.histogram():
+            details = dict(count.details)
+            details.pop("funnel", None)
+            items.append(ReasonItem(count.reason.value, count.message, count.count, details))
+    for child in result.children:
+        items.extend(ReasonItem(i.code, f"{child.name}: {i.message}", i.count, i.details) for i in reasons_of(child))
+    return items
+
+
+def _domains(result: GroupResult) -> list[DomainLine]:
+    outcome = result.outcome
+    if outcome is None or not outcome.topology_key:
+        return []
+    lines = [DomainLine(a.domain[0], a.domain[1], a.placeable, result.entry.min_count, len(a.nodes), a.success)
+             for a in outcome.attempts if a.domain]
+    return sorted(lines, key=lambda d: (-d.placeable, d.value))
+
+
+def _funnels(result: GroupResult) -> list[tuple[str, str]]:
+    out = []
+    for error in list(result.pod_errors.values())[:1]:
+        for node in sorted(error.statuses):
+            funnel = error.statuses[node].details.get("funnel")
+            if funnel:
+                out.append((node, str(funnel)))
+            if len(out) >= _FUNNEL_NODES:
+                break
+    return out
+
+
+def _taken_by(result: GroupResult) -> dict[str, list[str]]:
+    if result.fits or result.before is None:
+        return {}
+    best = result.outcome.best if result.outcome is not None else None
+    scope = best.nodes if best is not None else result.before.node_names
+    out: dict[str, list[str]] = {}
+    for node in scope:
+        for owner in result.before.placed_by.get(node, ()):
+            if owner != result.entry.key:
+                out.setdefault(owner, []).append(node)
+    return out
+
+
+def diagnose(result: GroupResult) -> GroupDiagnosis:
+    """The diagnosis of one simulated entry."""
+    entry = result.entry
+    group = entry.group
+    first_error = next(iter(result.pod_errors.values()), None)
+    return GroupDiagnosis(
+        kind=entry.kind, namespace=entry.namespace, name=entry.name, fits=result.fits,
+        policy=group.policy if group is not None else None,
+        min_count=entry.min_count if group is not None else None,
+        pod_count=len(entry.pods) + len(entry.running) + sum(len(c.entry.pods) for c in result.children),
+        topology_key=entry.topology_key,
+        pods={pod.split("/", 1)[1]: node for pod, node in sorted(result.placement.items())},
+        claims={key.split("/", 1)[1]: [_device(d) for d in devices] for key, devices in sorted(result.claims.items())},
+        domain=result.domain, reasons=reasons_of(result), scheduler_message=result.message,
+        pod_message=first_error.message() if first_error is not None else "",
+        domains=_domains(result), funnels=_funnels(result), taken_by=_taken_by(result),
+    )

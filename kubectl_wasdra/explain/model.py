@@ -1,0 +1,78 @@
+"""The explanation of one group, as data: fits or not, the placement, reasons with counts, verified suggestions and
+what the text view needs on top (the kube-scheduler line, per-domain attempts, DRA funnels, the placement map)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ReasonItem:
+    """One reason: code (reasons.Reason value), message, how many nodes gave it (None for group-level), details."""
+
+    code: str
+    message: str
+    count: int | None
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A change that makes the group fit, checked by re-running the simulation with it."""
+
+    kind: str
+    message: str
+    outcome: str
+
+
+@dataclass(frozen=True)
+class DomainLine:
+    """One topology domain tried: how many pods of how many needed went there."""
+
+    key: str
+    value: str
+    placeable: int
+    needed: int
+    nodes: int
+    feasible: bool
+
+
+@dataclass
+class GroupDiagnosis:
+    """Everything `explain` says about one group."""
+
+    kind: str
+    namespace: str
+    name: str
+    fits: bool
+    policy: str | None = None
+    min_count: int | None = None
+    pod_count: int = 0
+    topology_key: str | None = None
+    pods: dict[str, str] = field(default_factory=dict)
+    claims: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+    domain: dict[str, str] | None = None
+    reasons: list[ReasonItem] = field(default_factory=list)
+    suggestions: list[Suggestion] = field(default_factory=list)
+    scheduler_message: str = ""
+    pod_message: str = ""
+    domains: list[DomainLine] = field(default_factory=list)
+    funnels: list[tuple[str, str]] = field(default_factory=list)  # (node, funnel summary) for DRA failures
+    taken_by: dict[str, list[str]] = field(default_factory=dict)  # earlier entry -> nodes it placed pods on
+    placement_map: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)  # domain -> [(node, cells)]
+
+
+@dataclass
+class ExplainReport:
+    """The answer for every group the manifests define."""
+
+    k8s_version: str
+    groups: list[GroupDiagnosis]
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def all_fit(self) -> bool:
+        """True when every group fits (exit 0)."""
+        return all(group.fits for group in self.groups)

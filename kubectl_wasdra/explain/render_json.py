@@ -1,0 +1,26 @@
+"""JSON view of an ExplainReport, exactly DESIGN.md's shape (keys in a fixed order)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
+
+
+def group_json(group: GroupDiagnosis) -> dict[str, Any]:
+    """One group: kind, namespace, name, fits, placement {pods, claims, domain}, reasons, suggestions."""
+    return {
+        "kind": group.kind, "namespace": group.namespace, "name": group.name, "fits": group.fits,
+        "placement": {"pods": dict(group.pods), "claims": {k: list(v) for k, v in group.claims.items()},
+                      "domain": dict(group.domain) if group.domain else None},
+        "reasons": [{"code": r.code, "message": r.message, "count": r.count, "details": dict(r.details)} for r in group.reasons],
+        "suggestions": [{"kind": s.kind, "message": s.message, "outcome": s.outcome} for s in group.suggestions],
+    }
+
+
+def render_json(report: ExplainReport) -> str:
+    """The report as indented JSON text ending with a newline."""
+    data = {"k8sVersion": report.k8s_version, "groups": [group_json(g) for g in report.groups]}
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"

@@ -1,0 +1,106 @@
+"""Text view of an ExplainReport: a summary line per group, kube-scheduler's own line, per-domain attempts, DRA
+funnels, who took the capacity, the placement map and verified suggestions. rich is imported here only."""
+
+from __future__ import annotations
+
+import io
+
+from rich.markup import escape
+
+from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
+from kubectl_wasdra.explain.placement_map import LEGEND
+
+_GROUP_CONDITION = "kube-scheduler would record (PodGroupInitiallyScheduled=False, Unschedulable):"
+
+
+def _summary(group: GroupDiagnosis) -> str:
+    verdict = "fits" if group.fits else "does NOT fit"
+    facts = []
+    if group.policy:
+        facts.append(f"{group.policy}, minCount {group.min_count}" if group.policy == "gang" else group.policy)
+    if group.pod_count and group.kind != "Pod":
+        facts.append(f"{group.pod_count} pods")
+    if group.topology_key:
+        facts.append(f"topology {group.topology_key}")
+    suffix = f" ({', '.join(facts)})" if facts else ""
+    color = "green" if group.fits else "red"
+    return f"[bold]{escape(f'{group.kind} {group.namespace}/{group.name}')}[/] — [{color}]{verdict}[/]{escape(suffix)}"
+
+
+def _placement_lines(group: GroupDiagnosis) -> list[str]:
+    lines = []
+    if group.domain:
+        lines.append("  domain: " + ", ".join(f"{k}={v}" for k, v in group.domain.items()))
+    for pod, node in group.pods.items():
+        lines.append(f"  {pod} -> {node}")
+    for claim, devices in group.claims.items():
+        names = ", ".join(f"{d['pool']}/{d['device']}" for d in devices)
+        lines.append(f"    claim {claim}: {names}")
+    return lines
+
+
+def _why_lines(group: GroupDiagnosis) -> list[str]:
+    lines = []
+    group_level = [r for r in group.reasons if r.count is None]
+    for reason in group_level:
+        lines.append(f"  {reason.code}: {reason.message}")
+    if group.kind != "Pod" and group.scheduler_message and not group.fits:
+        lines += ["", f"  {_GROUP_CONDITION}", f"    {group.scheduler_message}"]
+    if group.pod_message:
+        lines += ["", "  first pod that does not fit, as kube-scheduler words it:", f"    {group.pod_message}"]
+    for domain in group.domains[:8]:
+        mark = "fits" if domain.feasible else f"short by {max(domain.needed - domain.placeable, 0)}"
+        lines.append(f"  {domain.key}={domain.value}: {domain.placeable} of {domain.needed} pods placeable "
+                     f"({domain.nodes} nodes) — {mark}")
+    for node, funnel in group.funnels:
+        lines.append(f"  DRA on {node}: {funnel}")
+    for owner, nodes in sorted(group.taken_by.items()):
+        lines.append(f"  capacity taken earlier by {owner} on {len(nodes)} node(s): {', '.join(nodes[:6])}"
+                     + (" ..." if len(nodes) > 6 else ""))
+    return lines
+
+
+def _map_lines(group: GroupDiagnosis) -> list[str]:
+    if not group.placement_map:
+        return []
+    lines = ["", f"  Placement map ({LEGEND})"]
+    for value, nodes in group.placement_map:
+        cells = "   ".join(f"{node} {cell}" for node, cell in nodes)
+        lines.append(f"    {value:<6} {cells}" if value else f"    {cells}")
+    return lines
+
+
+def _suggestion_lines(group: GroupDiagnosis) -> list[str]:
+    if not group.suggestions:
+        return []
+    lines = ["", "  What would make it fit (each checked by re-running the simulation):"]
+    width = max(len(s.message) for s in group.suggestions)
+    for index, suggestion in enumerate(group.suggestions, 1):
+        lines.append(f"    {index}. {suggestion.message:<{width}}  -> {suggestion.outcome}")
+    return lines
+
+
+def group_markup(group: GroupDiagnosis) -> list[str]:
+    """rich markup lines for one group."""
+    body = _placement_lines(group) if group.fits else _why_lines(group)
+    body += _map_lines(group) + _suggestion_lines(group)
+    return [_summary(group), *(escape(line) for line in body)]
+
+
+def render_text(report: ExplainReport, *, color: bool = False, width: int = 130) -> str:
+    """The report as text (ANSI colour only when `color`)."""
+    from rich.console import Console
+
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=color, no_color=not color, width=width, highlight=False,
+                      soft_wrap=True, emoji=False)
+    for note in report.notes:
+        console.print(escape(note))
+    for index, group in enumerate(report.groups):
+        if index:
+            console.print()
+        for line in group_markup(group):
+            console.print(line)
+    if not report.groups:
+        console.print("no pods or groups to explain")
+    return buffer.getvalue()

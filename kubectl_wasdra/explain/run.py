@@ -1,0 +1,107 @@
+"""run_explain(): overlay the manifests on the snapshot, simulate the queue, diagnose the manifests' groups and attach
+verified suggestions and the placement map."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kubectl_wasdra.catalog.releases import NEWEST, Release
+from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+from kubectl_wasdra.errors import LoadError
+from kubectl_wasdra.explain.diagnose import diagnose
+from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis, ReasonItem
+from kubectl_wasdra.explain.overlay import Overlay, build_overlay
+from kubectl_wasdra.explain.placement_map import build_map
+from kubectl_wasdra.explain.suggestions import suggest
+from kubectl_wasdra.reasons import Reason
+from kubectl_wasdra.sched.admission import Gates, make_gates
+from kubectl_wasdra.sched.queue import WAITING_MIN_COUNT
+from kubectl_wasdra.sched.result import GroupResult
+from kubectl_wasdra.sched.simulate import Simulation
+
+
+@dataclass(frozen=True)
+class ExplainOptions:
+    """What `kubectl wasdra explain` was asked: manifests, where the cluster comes from, release and gates."""
+
+    files: Sequence[str]
+    snapshot: Sequence[str] = ()
+    live: bool = False
+    release: Release = NEWEST
+    feature_gates: Mapping[str, bool] = field(default_factory=dict)
+    runtime_config: Mapping[str, bool] = field(default_factory=dict)
+    suggestions: bool = True
+    live_options: Any = None
+
+
+def load_cluster(options: Any) -> ClusterSnapshot:
+    """The snapshot from --snapshot files, or read live; problems in snapshot files stop the run (exit 2)."""
+    if getattr(options, "live", False):
+        from kubectl_wasdra.cluster.live import read_live
+
+        return read_live(options.live_options)
+    from kubectl_wasdra.cluster.files import load_snapshot
+
+    snapshot, problems = load_snapshot(list(options.snapshot))
+    if problems:
+        first = problems[0]
+        raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
+    return snapshot
+
+
+def load_manifests(files: Sequence[str]) -> Overlay:
+    """The manifests' objects as an overlay; a file that does not load stops the run with file:line:col."""
+    from kubectl_wasdra.load import load_paths
+
+    loaded = load_paths(list(files))
+    if loaded.problems:
+        first = loaded.problems[0]
+        raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
+    return build_overlay(doc.data for doc in loaded.documents if isinstance(doc.data, dict))
+
+
+def _is_ours(result: GroupResult, overlay: Overlay) -> bool:
+    if result.kind == "Pod":
+        return (result.namespace, result.name) in overlay.pods
+    pods = [p for c in [result, *result.children] for p in c.entry.pods]
+    return (result.namespace, result.name) in overlay.groups or any((p.namespace, p.name) in overlay.pods for p in pods)
+
+
+def _podless(snapshot: ClusterSnapshot, overlay: Overlay, seen: set[tuple[str, str]]) -> list[GroupDiagnosis]:
+    """Manifest PodGroups no pod refers to: nothing would be scheduled."""
+    out = []
+    for namespace, name in sorted(overlay.groups - seen):
+        obj = snapshot.get("PodGroup", name, namespace)
+        if obj is None:
+            continue
+        reason = ReasonItem(Reason.GANG_TOO_FEW_PODS.value, WAITING_MIN_COUNT, None, {"pods": 0})
+        out.append(GroupDiagnosis("PodGroup", namespace, name, False, reasons=[reason], scheduler_message=reason.message))
+    return out
+
+
+def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *, with_suggestions: bool = True
+                    ) -> list[GroupDiagnosis]:
+    """Diagnoses of the overlay's groups in queue order, with placement maps and (optionally) suggestions."""
+    results = [r for r in Simulation(snapshot, gates).run() if _is_ours(r, overlay)]
+    out = []
+    for result in results:
+        diagnosis = diagnose(result)
+        key = result.entry.topology_key or (result.entry.group.topology_keys[0] if result.entry.group and
+                                            result.entry.group.topology_keys else None)
+        diagnosis.placement_map = build_map(snapshot, result, key)
+        if with_suggestions:
+            diagnosis.suggestions = suggest(snapshot, gates, result)
+        out.append(diagnosis)
+    seen = {(r.namespace, r.name) for r in results}
+    return out + _podless(snapshot, overlay, seen)
+
+
+def run_explain(options: ExplainOptions) -> ExplainReport:
+    """The explanation of every group the manifests define, against the snapshot or live cluster."""
+    gates = make_gates(options.release, options.feature_gates, options.runtime_config)
+    overlay = load_manifests(options.files)
+    snapshot = load_cluster(options).overlay(list(overlay.objects))
+    groups = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions)
+    return ExplainReport(str(options.release), groups)

@@ -1,0 +1,188 @@
+"""Changes that would make a group fit, each verified by re-running the whole simulation with the change applied:
+drop the topology constraint, lower gang.minCount to what fits, tolerate the taint that blocks most nodes,
+enable the workload API, add N nodes shaped like an existing one (with its ResourceSlices)."""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Final
+
+from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+from kubectl_wasdra.explain.model import Suggestion
+from kubectl_wasdra.reasons import Reason
+from kubectl_wasdra.sched.admission import GENERIC_WORKLOAD, Gates
+from kubectl_wasdra.sched.result import GroupResult
+from kubectl_wasdra.sched.simulate import Simulation
+
+MAX_EXTRA_NODES: Final = 64
+
+
+class Verifier:
+    """Re-runs the simulation of one snapshot with a change and says whether the target entry fits then."""
+
+    def __init__(self, snapshot: ClusterSnapshot, gates: Gates, result: GroupResult) -> None:
+        self.snapshot, self.gates, self.result = snapshot, gates, result
+        self.target = (result.kind, result.namespace, result.name)
+
+    def run(self, objects: Iterable[dict[str, Any]] = (), gates: Gates | None = None) -> GroupResult | None:
+        """The target's result after overlaying `objects` (None when the target is no longer queued)."""
+        snapshot = self.snapshot.overlay(list(objects))
+        results = Simulation(snapshot, gates or self.gates).run({self.target})
+        return results[0] if results else None
+
+
+def _where(result: GroupResult, key: str | None) -> str:
+    if key is None or result.after is None:
+        return f"fits: {len(result.placement)} pods placed"
+    counts = Counter(result.after.facts[n].labels.get(key, "?") for n in result.placement.values())
+    return "fits: " + ", ".join(f"{value} x{count}" for value, count in sorted(counts.items()))
+
+
+def _group_object(verifier: Verifier) -> dict[str, Any] | None:
+    entry = verifier.result.entry
+    group = entry.group
+    return copy.deepcopy(dict(group.obj)) if group is not None and group.kind == "PodGroup" else None
+
+
+def drop_topology(verifier: Verifier) -> Suggestion | None:
+    """Without schedulingConstraints.topology."""
+    obj = _group_object(verifier)
+    key = verifier.result.entry.topology_key
+    if obj is None or not key:
+        return None
+    obj["spec"].pop("schedulingConstraints", None)
+    after = verifier.run([obj])
+    if after is None or not after.fits:
+        return None
+    return Suggestion("dropTopology", "drop schedulingConstraints.topology", _where(after, key))
+
+
+def lower_min_count(verifier: Verifier) -> Suggestion | None:
+    """gang.minCount lowered to the most pods one placement could take."""
+    obj, outcome = _group_object(verifier), verifier.result.outcome
+    entry = verifier.result.entry
+    best = outcome.best if outcome is not None else None
+    if obj is None or best is None or not entry.group or not entry.group.gang:
+        return None
+    count = best.placeable
+    if count < 1 or count >= entry.min_count:
+        return None
+    obj["spec"]["schedulingPolicy"] = {"gang": {"minCount": count}}
+    after = verifier.run([obj])
+    if after is None or not after.fits:
+        return None
+    domain = ", ".join(f"{k}={v}" for k, v in (after.domain or {}).items())
+    where = f"fits in {domain}" if domain else f"fits: {len(after.placement)} pods placed"
+    return Suggestion("lowerMinCount", f"lower gang.minCount to {count}", where)
+
+
+def _blocking_taint(result: GroupResult) -> tuple[Mapping[str, Any], int] | None:
+    counts: Counter[tuple[str, str, str]] = Counter()
+    for error in list(result.pod_errors.values())[:1]:
+        for status in error.statuses.values():
+            if status.reason is Reason.UNTOLERATED_TAINT:
+                counts[(status.details.get("key", ""), status.details.get("value", ""), status.details.get("effect", ""))] += 1
+    if not counts:
+        return None
+    (key, value, effect), nodes = counts.most_common(1)[0]
+    return {"key": key, "operator": "Equal", "value": value, "effect": effect}, nodes
+
+
+def tolerate_taint(verifier: Verifier) -> Suggestion | None:
+    """Every pod of the group tolerating the taint that blocks most nodes."""
+    found = _blocking_taint(verifier.result)
+    if found is None:
+        return None
+    toleration, nodes = found
+    pods = []
+    for pod in verifier.result.entry.pods:
+        obj = copy.deepcopy(dict(pod.pod))
+        obj["spec"].setdefault("tolerations", []).append(toleration)
+        pods.append(obj)
+    after = verifier.run(pods)
+    if after is None or not after.fits:
+        return None
+    text = f"{toleration['key']}={toleration['value']}:{toleration['effect']}"
+    return Suggestion("tolerateTaint", f"tolerate taint {text} (or remove it from the {nodes} node(s) carrying it)",
+                      _where(after, verifier.result.entry.topology_key))
+
+
+def enable_api(verifier: Verifier) -> Suggestion | None:
+    """The workload API served (runtime-config) and GenericWorkload on, when the group object was rejected."""
+    notices = [n for n in verifier.result.notices if n.reason is Reason.API_NOT_SERVED]
+    if not notices:
+        return None
+    api = str(notices[0].details.get("apiVersion", ""))
+    gates = verifier.gates
+    enabled = Gates(gates.release, {**gates.enabled_gates, GENERIC_WORKLOAD: True}, {**gates.runtime_config, api: True})
+    after = verifier.run(gates=enabled)
+    if after is None or not after.fits:
+        return None
+    return Suggestion("enableAPI", f"--runtime-config {api}=true --feature-gates {GENERIC_WORKLOAD}=true (on the cluster)",
+                      _where(after, verifier.result.entry.topology_key))
+
+
+def _template_node(result: GroupResult) -> str | None:
+    """A node worth cloning: in the best placement, rejected only for capacity (Unschedulable), else the first node."""
+    outcome = result.outcome
+    best = outcome.best if outcome is not None else None
+    nodes = best.nodes if best is not None else (result.before.node_names if result.before else ())
+    for error in list(result.pod_errors.values())[:1]:
+        for node in nodes:
+            status = error.statuses.get(node)
+            if status is not None and status.reason in (Reason.INSUFFICIENT_RESOURCE, Reason.TOO_MANY_PODS,
+                                                        Reason.DEVICES_ALLOCATED, Reason.NO_MATCHING_DEVICES):
+                return node
+    return nodes[0] if nodes else None
+
+
+def _clones(snapshot: ClusterSnapshot, name: str, count: int) -> list[dict[str, Any]]:
+    node = snapshot.get("Node", name)
+    if node is None:
+        return []
+    slices = [s for s in snapshot.of_kind("ResourceSlice") if (s.get("spec") or {}).get("nodeName") == name]
+    out = []
+    for index in range(1, count + 1):
+        clone_name = f"{name}-like-{index}"
+        clone = copy.deepcopy(node)
+        clone["metadata"] = {**clone.get("metadata", {}), "name": clone_name}
+        out.append(clone)
+        for item in slices:
+            copy_slice = copy.deepcopy(item)
+            copy_slice["metadata"] = {"name": f"{item['metadata']['name']}-like-{index}"}
+            copy_slice["spec"]["nodeName"] = clone_name
+            copy_slice["spec"]["pool"] = {**copy_slice["spec"].get("pool", {}),
+                                          "name": f"{copy_slice['spec'].get('pool', {}).get('name', name)}-like-{index}"}
+            out.append(copy_slice)
+    return out
+
+
+def more_nodes(verifier: Verifier) -> Suggestion | None:
+    """The fewest extra nodes shaped like an existing one (labels, allocatable, devices) that make the group fit."""
+    template = _template_node(verifier.result)
+    if template is None:
+        return None
+    entry, outcome = verifier.result.entry, verifier.result.outcome
+    best = outcome.best if outcome is not None else None
+    count = max(entry.min_count - (best.placeable if best is not None else 0), 1)
+    while count <= MAX_EXTRA_NODES:
+        after = verifier.run(_clones(verifier.snapshot, template, count))
+        if after is not None and after.fits:
+            return Suggestion("addNodes", f"add {count} more node(s) like {template}", _where(after, entry.topology_key))
+        count *= 2
+    return None
+
+
+SUGGESTERS: Final[tuple[Callable[[Verifier], Suggestion | None], ...]] = (
+    enable_api, drop_topology, lower_min_count, tolerate_taint, more_nodes,
+)
+
+
+def suggest(snapshot: ClusterSnapshot, gates: Gates, result: GroupResult) -> list[Suggestion]:
+    """Verified suggestions for a group that does not fit (none for one that fits or is invalid)."""
+    if result.fits or (result.entry.blocked is not None and result.entry.blocked.reason is Reason.GROUP_INVALID):
+        return []
+    verifier = Verifier(snapshot, gates, result)
+    return [s for s in (suggester(verifier) for suggester in SUGGESTERS) if s is not None]
