@@ -1,0 +1,182 @@
+"""allocate_claims: the structured-parameters allocator for the claims of one pod (or pod group) on one node.
+
+Upstream: kubernetes/kubernetes staging/src/k8s.io/dynamic-resource-allocation/structured/internal/incubating/
+allocator_incubating.go (Allocate), release-1.37 (the "incubating" variant is the default one at 1.37).
+
+Public API (used by sched/):
+    inventory = build_inventory(snapshot)                       # once per snapshot
+    usage = DeviceUsage.from_claims(snapshot.of_kind("ResourceClaim"))
+    outcome = allocate_claims(claims, node, inventory, usage)   # per node; claims = the pod's unallocated claims
+    if isinstance(outcome, Allocation): usage = outcome.apply(usage)
+    else: outcome.reason / .message / .funnel / .fatal
+
+Speed: pools are gathered once per node, CEL results are cached per device, candidate lists are cached per
+(ledger, node, request signature), and a node whose candidates cannot cover a request's count is rejected before any
+search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kubectl_wasdra.dra.allocation import (
+    Allocation,
+    AllocationFailure,
+    ClaimAllocation,
+    DeviceResult,
+    build_config,
+)
+from kubectl_wasdra.dra.candidates import Candidate, CandidateList, all_mode_devices, list_candidates
+from kubectl_wasdra.dra.constraints import Constraint, build_constraints
+from kubectl_wasdra.dra.features import DEFAULT_FEATURES, Features
+from kubectl_wasdra.dra.funnel import Funnel, build_funnel
+from kubectl_wasdra.dra.inventory import Inventory
+from kubectl_wasdra.dra.pools import NodePools
+from kubectl_wasdra.dra.requests import MAX_RESULTS, AllocationError, RequestData, build_requests, claim_ref
+from kubectl_wasdra.dra.search import Pick, Search, SearchTimeout, node_selector
+from kubectl_wasdra.dra.usage import DeviceUsage
+from kubectl_wasdra.reasons import Reason
+
+__all__ = ["Allocation", "AllocationFailure", "DeviceUsage", "Inventory", "allocate_claims"]
+
+INVALID_POOLS_MESSAGE = "invalid resource pools were encountered"  # allocator_incubating.go Allocate
+TIMEOUT_MESSAGE = "timed out trying to allocate devices"  # dynamicresources.go Filter (1.37)
+
+
+def _signature(request: RequestData, node_name: str, features: Features) -> tuple[Any, ...]:
+    return (node_name, request.class_name, tuple((s.owner, s.expression) for s in request.selectors), request.admin_access,
+            repr(request.tolerations), repr(request.capacity_requests), features)
+
+
+class _Lists:
+    """Candidate lists per request, cached on the ledger across calls (the ledger is never mutated)."""
+
+    def __init__(self, pools: NodePools, node: Mapping[str, Any], usage: DeviceUsage, features: Features) -> None:
+        self.pools, self.node, self.usage, self.features = pools, node, usage, features
+        self.node_name = str((node.get("metadata") or {}).get("name") or "")
+        self.by_request: dict[int, CandidateList] = {}
+
+    def get(self, request: RequestData) -> CandidateList:
+        found = self.by_request.get(id(request))
+        if found is None:
+            key = _signature(request, self.node_name, self.features)
+            cache = self.usage.cache
+            found = cache.get(key)
+            if found is None:
+                found = list_candidates(request, self.pools, self.node, self.usage, self.features)
+                cache[key] = found
+            self.by_request[id(request)] = found
+        return found
+
+    def candidates(self, request: RequestData) -> list[Candidate]:
+        return self.get(request).candidates
+
+
+def _prepare(claims: Sequence[Mapping[str, Any]], node: Mapping[str, Any], pools: NodePools, inventory: Inventory,
+             usage: DeviceUsage, features: Features) -> tuple[list[list[list[RequestData]]], list[list[Constraint]]]:
+    """Requests, All-mode device lists, the 32-device check and constraints; AllocationError when fatal."""
+    requests = build_requests(claims, inventory, features)
+    constraints: list[list[Constraint]] = []
+    for claim, claim_requests in zip(claims, requests, strict=True):
+        ref = claim_ref(claim)
+        minimum = 0
+        for alternatives in claim_requests:
+            for request in alternatives:
+                if request.all_mode:
+                    request.all_devices = all_mode_devices(request, pools, node, usage, features, ref)
+            minimum += min(len(r.all_devices) if r.all_mode else r.count for r in alternatives)
+        if minimum > MAX_RESULTS:
+            raise AllocationError(Reason.NO_MATCHING_DEVICES, f"claim {ref}: number of requested devices {minimum} "
+                                  f"exceeds the claim limit of {MAX_RESULTS}")
+        built = build_constraints(((claim.get("spec") or {}).get("devices") or {}).get("constraints") or ())
+        if isinstance(built, str):
+            raise AllocationError(Reason.CONSTRAINT_UNSATISFIABLE, f"claim {ref}, {built}")
+        constraints.append(built)
+    return requests, constraints
+
+
+def _needed(request: RequestData) -> int:
+    return len(request.all_devices) if request.all_mode else request.count
+
+
+def _funnels(claims: Sequence[Mapping[str, Any]], requests: list[list[list[RequestData]]],
+             constraints: list[list[Constraint]], lists: _Lists) -> list[Funnel]:
+    return [build_funnel(claim_ref(claims[r.claim_index]), r, lists.get(r), constraints[r.claim_index], _needed(r))
+            for claim_requests in requests for alternatives in claim_requests for r in alternatives]
+
+
+def _hopeless(requests: list[list[list[RequestData]]], lists: _Lists) -> bool:
+    """Some request cannot be met by any alternative even alone (and no candidate hides a selector error)."""
+    for claim_requests in requests:
+        for alternatives in claim_requests:
+            if any(lists.get(r).errors for r in alternatives if not r.all_mode):
+                return False
+            if all(not r.all_mode and lists.get(r).usable < r.count for r in alternatives):
+                return True
+    return False
+
+
+def _failure(claims: Sequence[Mapping[str, Any]], requests: list[list[list[RequestData]]],
+             constraints: list[list[Constraint]], lists: _Lists, pools: NodePools) -> AllocationFailure:
+    funnels = _funnels(claims, requests, constraints, lists)
+    short = [f for f in funnels if f.first_short is not None]
+    by_request: dict[tuple[str, str], list[Funnel]] = {}
+    for funnel in funnels:
+        by_request.setdefault((funnel.claim, funnel.request.split("/")[0]), []).append(funnel)
+    blocking = [group[0] for group in by_request.values() if all(f.first_short is not None for f in group)]
+    chosen = blocking[0] if blocking else (short[0] if short else None)
+    if chosen is not None:
+        reason, message = chosen.reason or Reason.NO_MATCHING_DEVICES, chosen.message
+    else:
+        reason = Reason.CONSTRAINT_UNSATISFIABLE if any(constraints) else Reason.NO_MATCHING_DEVICES
+        message = "cannot allocate all claims: the requests together need more devices than fit at once" \
+            if not any(constraints) else "cannot allocate all claims: no combination of devices satisfies the constraints"
+    details: dict[str, Any] = {}
+    if pools.any_invalid:
+        details["invalidPools"] = sorted(p.key for p in pools.pools if p.invalid_reason)
+        message = f"{INVALID_POOLS_MESSAGE}; {message}"
+    return AllocationFailure(reason, message, chosen, tuple(funnels), details)
+
+
+def _device_result(pick: Pick) -> DeviceResult:
+    request, device = pick.request, pick.candidate.device
+    return DeviceResult(request=request.full_name, driver=device.driver, pool=device.pool, device=device.name,
+                        subrequest=request.name if request.parent else None, admin_access=request.admin_access,
+                        share_id=pick.share_id, consumed_capacity=pick.consumed, tolerations=request.tolerations,
+                        binding_conditions=device.binding_conditions,
+                        binding_failure_conditions=tuple(device.raw.get("bindingFailureConditions") or ()))
+
+
+def _allocation(claims: Sequence[Mapping[str, Any]], requests: list[list[list[RequestData]]], search: Search,
+                inventory: Inventory, node_name: str) -> Allocation:
+    result = []
+    for ci, claim in enumerate(claims):
+        picks = search.results[ci]
+        chosen = []
+        for ri, alternatives in enumerate(requests[ci]):
+            request = alternatives[search.selected_sub.get((ci, ri), 0)] if alternatives[0].parent else alternatives[0]
+            chosen.append((request.base_name, request.class_name, request.full_name if request.parent else None))
+        result.append(ClaimAllocation(claim, tuple(_device_result(p) for p in picks),
+                                      build_config(claim, inventory.classes, chosen), node_selector(picks, node_name)))
+    return Allocation(node_name, tuple(result))
+
+
+def allocate_claims(claims: Sequence[Mapping[str, Any]], node: Mapping[str, Any], inventory: Inventory,
+                    usage: DeviceUsage, *, features: Features = DEFAULT_FEATURES) -> Allocation | AllocationFailure:
+    """Allocate every claim (resource.k8s.io/v1 dicts, not yet allocated) on `node`, or say why not."""
+    node_name = str((node.get("metadata") or {}).get("name") or "")
+    pools = inventory.pools_for(node, features.partitionable_devices)
+    lists = _Lists(pools, node, usage, features)
+    try:
+        requests, constraints = _prepare(claims, node, pools, inventory, usage, features)
+        if _hopeless(requests, lists):
+            return _failure(claims, requests, constraints, lists, pools)
+        search = Search(requests, constraints, lists.candidates, usage, features, [claim_ref(c) for c in claims])
+        if search.run():
+            return _allocation(claims, requests, search, inventory, node_name)
+    except AllocationError as exc:
+        return AllocationFailure(exc.reason, exc.message, details=exc.details, fatal=True)
+    except SearchTimeout:
+        return AllocationFailure(Reason.NO_MATCHING_DEVICES, TIMEOUT_MESSAGE, details={"timeout": True})
+    return _failure(claims, requests, constraints, lists, pools)

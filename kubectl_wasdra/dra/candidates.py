@@ -1,0 +1,148 @@
+"""Per (node, request) candidate devices in scan order, with the why-not counts of each stage.
+
+Upstream order of per-candidate checks (allocator_incubating.go allocateOne / allocateDevice, release-1.37):
+device in a usable pool of the node -> not in use -> class and request selectors -> capacity -> counters -> taints ->
+constraints. Everything here depends only on the snapshot ledger, so it is a valid prefilter for the search (which
+re-checks what the attempt's own picks change) and is cached per ledger, node and request signature.
+
+Devices failing only the taint check stay in the list when they consume counters: upstream takes the counters before
+looking at taints and does not give them back on rejection (**Quirk**), which can change the outcome.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Final
+
+from kubectl_wasdra.dra.capacity import consumption, fits
+from kubectl_wasdra.dra.features import Features
+from kubectl_wasdra.dra.inventory import Device
+from kubectl_wasdra.dra.pools import NodePools, Pool
+from kubectl_wasdra.dra.requests import AllocationError, RequestData
+from kubectl_wasdra.dra.usage import DeviceUsage
+from kubectl_wasdra.kube.taints import first_untolerated
+from kubectl_wasdra.reasons import Reason
+
+STAGES: Final = ("visible", "free", "selected", "capacity", "counters", "untainted")
+
+
+@dataclass(eq=False)
+class Candidate:
+    """A device the search may try for one request, with its consumption (every capacity entry) precomputed."""
+
+    pool: Pool
+    device: Device
+    amounts: Mapping[str, Decimal] | None
+    error: AllocationError | None = None
+    tainted: bool = False
+
+
+@dataclass(eq=False)
+class CandidateList:
+    """Candidates plus the count of devices left after each stage (STAGES order) and examples for messages."""
+
+    candidates: list[Candidate]
+    counts: dict[str, int]
+    incomplete_devices: int = 0
+    taint: tuple[str, Mapping[str, Any]] | None = None  # (device key, first untolerated taint) seen
+    errors: list[AllocationError] = field(default_factory=list)
+
+    @property
+    def usable(self) -> int:
+        """Candidates not rejected by a taint: what the request can pick at best."""
+        return sum(1 for c in self.candidates if not c.tainted and c.error is None)
+
+
+def counters_fit(available: Mapping[str, Mapping[str, Decimal]], consumed: Mapping[str, Mapping[str, Decimal]]) -> bool:
+    """Every counter of every set of the pool still covers what is consumed (checkAvailableCounters)."""
+    for set_name, counters in available.items():
+        used = consumed.get(set_name, {})
+        for name, value in counters.items():
+            if value < used.get(name, 0):
+                return False
+    return True
+
+
+def solo_counters_fit(device: Device, available: Mapping[str, Mapping[str, Decimal]]) -> bool:
+    """Counters check for the device alone against the snapshot's available counters."""
+    return counters_fit(available, dict(device.consumes_counters))
+
+
+def _counters_ok(device: Device, pool: Pool, usage: DeviceUsage, features: Features) -> bool:
+    if not device.consumes_counters:
+        return True
+    if not features.partitionable_devices:
+        return False
+    if features.consumable_capacity and device.allow_multiple and usage.capacity_in_use(device.key):
+        return True  # counters are charged once per shared device
+    return solo_counters_fit(device, usage.available_counters(pool))
+
+
+def _capacity(device: Device, request: RequestData, usage: DeviceUsage, features: Features
+              ) -> tuple[bool, Mapping[str, Decimal] | None]:
+    if not features.consumable_capacity:
+        return True, None
+    amounts = consumption(device, request.capacity_requests, features.fractional_capacity_range)
+    if amounts is None or not fits(device, amounts, usage.consumed_capacity(device.key)):
+        return False, None
+    return True, amounts
+
+
+def list_candidates(request: RequestData, pools: NodePools, node: Mapping[str, Any], usage: DeviceUsage,
+                    features: Features) -> CandidateList:
+    """Candidates for `request` on the node, in the allocator's scan order, with stage counts."""
+    result = CandidateList([], dict.fromkeys(STAGES, 0), pools.incomplete_devices)
+    counts = result.counts
+    for pool, device in pools.devices:
+        counts["visible"] += 1
+        if not request.admin_access and usage.is_exclusive(device.key):
+            continue
+        counts["free"] += 1
+        try:
+            if not request.is_selectable(device, node, features):
+                continue
+        except AllocationError as exc:
+            result.errors.append(exc)
+            result.candidates.append(Candidate(pool, device, None, exc))
+            continue
+        counts["selected"] += 1
+        ok, amounts = _capacity(device, request, usage, features)
+        if not ok:
+            continue
+        counts["capacity"] += 1
+        if not _counters_ok(device, pool, usage, features):
+            continue
+        counts["counters"] += 1
+        taint = first_untolerated(device.taints, request.tolerations) if features.device_taints else None
+        if taint is not None:
+            result.taint = result.taint or (device.key, taint)
+            if device.consumes_counters:
+                result.candidates.append(Candidate(pool, device, amounts, tainted=True))
+            continue
+        counts["untainted"] += 1
+        result.candidates.append(Candidate(pool, device, amounts))
+    return result
+
+
+def all_mode_devices(request: RequestData, pools: NodePools, node: Mapping[str, Any], usage: DeviceUsage,
+                     features: Features, claim: str) -> list[Candidate]:
+    """The fixed device list of an `allocationMode: All` request (validateDeviceRequest): selectable devices of every
+    node-relevant slice (and, with consumable capacity, those whose capacity fits); in-use and taints are not filtered."""
+    result = []
+    for pool in pools.pools:
+        if pool.incomplete:
+            raise AllocationError(Reason.POOL_INCOMPLETE, f"claim {claim}, request {request.full_name}: asks for all "
+                                  f"devices, but resource pool {pool.key} is currently being updated", pool=pool.key)
+        if pool.invalid_reason:
+            raise AllocationError(Reason.POOL_INCOMPLETE, f"claim {claim}, request {request.full_name}: asks for all "
+                                  f"devices, but resource pool {pool.key} is currently invalid", pool=pool.key)
+        for slice_ in pool.device_slices:
+            for device in slice_.devices:
+                if not request.is_selectable(device, node, features):
+                    continue
+                ok, amounts = _capacity(device, request, usage, features)
+                if ok:
+                    result.append(Candidate(pool, device, amounts))
+    return result

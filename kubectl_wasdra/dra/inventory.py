@@ -1,0 +1,236 @@
+"""The device inventory of a snapshot: slices, devices (with DeviceTaintRule taints applied), classes, admin namespaces.
+
+Upstream: kubernetes/kubernetes staging/src/k8s.io/dynamic-resource-allocation/resourceslice/tracker/tracker.go (taint
+rules appended to device taints) and structured/internal/incubating/allocator_incubating.go (NewAllocator: node-local
+vs shared slices), release-1.37.
+
+Built once per snapshot; per-node pools (pools.py) and per-request candidate lists (candidates.py) are cached here, so
+repeated per-node allocation calls only pay for what changes with the usage ledger.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, Final
+
+from kubectl_wasdra.dra.views import DeviceView
+from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
+from kubectl_wasdra.kube.selectors import labels_of, matches_node_selector
+
+if TYPE_CHECKING:
+    from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+    from kubectl_wasdra.dra.pools import NodePools
+
+ADMIN_ACCESS_LABEL: Final = "resource.kubernetes.io/admin-access"  # resource/v1 types.go DRAAdminNamespaceLabelKey
+
+
+def _quantity(value: Any) -> Decimal:
+    try:
+        return parse_quantity(value)
+    except QuantityError:
+        return Decimal(0)
+
+
+def _name(obj: Mapping[str, Any]) -> str:
+    return str((obj.get("metadata") or {}).get("name") or "")
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """One device capacity entry: total value and request policy (raw dict in API shape, or None)."""
+
+    value: Decimal
+    policy: Mapping[str, Any] | None
+
+
+@dataclass(eq=False)
+class Device:
+    """One device of one slice, with everything the allocator reads precomputed."""
+
+    driver: str
+    pool: str
+    name: str
+    slice: Slice
+    raw: Mapping[str, Any]
+    index: int
+    taints: tuple[Mapping[str, Any], ...] = ()
+    capacity: Mapping[str, Capacity] = field(default_factory=dict)
+    consumes_counters: tuple[tuple[str, Mapping[str, Decimal]], ...] = ()
+    allow_multiple: bool = False
+    _view: DeviceView | None = None
+
+    @property
+    def key(self) -> str:
+        """driver/pool/device, the DeviceID spelling upstream uses in messages."""
+        return f"{self.driver}/{self.pool}/{self.name}"
+
+    @property
+    def view(self) -> DeviceView:
+        """What CEL sees of this device (built on first use, shared by every selector)."""
+        if self._view is None:
+            self._view = DeviceView(self.driver, self.raw, self.name)
+        return self._view
+
+    @property
+    def binding_conditions(self) -> tuple[str, ...]:
+        return tuple(self.raw.get("bindingConditions") or ())
+
+    @property
+    def binds_to_node(self) -> bool:
+        return bool(self.raw.get("bindsToNode"))
+
+    def attribute(self, qualified: str) -> Mapping[str, Any] | None:
+        """Attribute lookup for constraints: fully-qualified key first, else the bare id if the domain is the driver's."""
+        attributes = self.raw.get("attributes") or {}
+        if qualified in attributes:
+            return attributes[qualified]
+        domain, sep, ident = qualified.partition("/")
+        if not sep or domain != self.driver:
+            return None
+        return attributes.get(ident)
+
+    def matches_node(self, node: Mapping[str, Any]) -> bool:
+        """Per-device node selection (slice perDeviceNodeSelection): nodeName, allNodes or nodeSelector."""
+        return node_matches(node, self.raw.get("nodeName"), bool(self.raw.get("allNodes")), self.raw.get("nodeSelector"))
+
+
+def node_matches(node: Mapping[str, Any], node_name: str | None, all_nodes: bool, selector: Mapping[str, Any] | None
+                 ) -> bool:
+    """structured NodeMatches: nodeName equality, allNodes, or a NodeSelector; nothing set matches nothing."""
+    if node_name:
+        return node_name == _name(node)
+    if all_nodes:
+        return True
+    if selector is not None:
+        return matches_node_selector(selector, node)
+    return False
+
+
+@dataclass(eq=False)
+class Slice:
+    """One ResourceSlice (spec fields the allocator reads) and its devices in published order."""
+
+    name: str
+    driver: str
+    pool: str
+    generation: int
+    slice_count: int
+    node_name: str | None
+    node_selector: Mapping[str, Any] | None
+    all_nodes: bool
+    per_device_node_selection: bool
+    shared_counters: tuple[tuple[str, Mapping[str, Decimal]], ...]
+    raw: Mapping[str, Any]
+    devices: list[Device] = field(default_factory=list)
+
+    def is_relevant(self, node: Mapping[str, Any]) -> bool:
+        """Does this slice (or, with per-device selection, any of its devices) target `node`? (pools_incubating.go)"""
+        if self.per_device_node_selection:
+            return any(device.matches_node(node) for device in self.devices)
+        if not (self.node_name or self.all_nodes or self.node_selector is not None):
+            return False  # an unknown future way of selecting nodes: ignore the slice
+        return node_matches(node, self.node_name, self.all_nodes, self.node_selector)
+
+
+def _counter_sets(entries: Iterable[Mapping[str, Any]], set_key: str) -> tuple[tuple[str, Mapping[str, Decimal]], ...]:
+    return tuple((str(entry.get(set_key) or ""),
+                  {name: _quantity((counter or {}).get("value", 0)) for name, counter in (entry.get("counters") or {}).items()})
+                 for entry in entries)
+
+
+def _build_device(slice_: Slice, raw: Mapping[str, Any], index: int) -> Device:
+    capacity = {name: Capacity(_quantity((entry or {}).get("value", 0)), (entry or {}).get("requestPolicy"))
+                for name, entry in (raw.get("capacity") or {}).items()}
+    return Device(driver=slice_.driver, pool=slice_.pool, name=str(raw.get("name") or ""), slice=slice_, raw=raw,
+                  index=index, taints=tuple(raw.get("taints") or ()), capacity=capacity,
+                  consumes_counters=_counter_sets(raw.get("consumesCounters") or (), "counterSet"),
+                  allow_multiple=bool(raw.get("allowMultipleAllocations")))
+
+
+def build_slice(obj: Mapping[str, Any]) -> Slice:
+    """A Slice from a resource.k8s.io/v1 ResourceSlice dict."""
+    spec = obj.get("spec") or {}
+    pool = spec.get("pool") or {}
+    slice_ = Slice(name=_name(obj), driver=str(spec.get("driver") or ""), pool=str(pool.get("name") or ""),
+                   generation=int(pool.get("generation") or 0), slice_count=int(pool.get("resourceSliceCount") or 1),
+                   node_name=spec.get("nodeName") or None, node_selector=spec.get("nodeSelector"),
+                   all_nodes=bool(spec.get("allNodes")), per_device_node_selection=bool(spec.get("perDeviceNodeSelection")),
+                   shared_counters=_counter_sets(spec.get("sharedCounters") or (), "name"), raw=obj)
+    slice_.devices = [_build_device(slice_, raw, index) for index, raw in enumerate(spec.get("devices") or ())]
+    return slice_
+
+
+def _rule_matches(rule: Mapping[str, Any], device: Device) -> bool:
+    selector = (rule.get("spec") or {}).get("deviceSelector") or {}
+    return all(not selector.get(key) or selector.get(key) == value
+               for key, value in (("driver", device.driver), ("pool", device.pool), ("device", device.name)))
+
+
+def _apply_taint_rules(slices: Sequence[Slice], rules: Sequence[Mapping[str, Any]]) -> None:
+    """Append each DeviceTaintRule's taint to every matching device (tracker.go; no selector = every device)."""
+    for rule in rules:
+        taint = (rule.get("spec") or {}).get("taint")
+        if not taint:
+            continue
+        for slice_ in slices:
+            for device in slice_.devices:
+                if _rule_matches(rule, device):
+                    device.taints = (*device.taints, {**taint, "rule": _name(rule)})
+
+
+class Inventory:
+    """Slices, classes and admin namespaces of one snapshot, with per-node pool and candidate caches.
+
+    Build with `build_inventory(snapshot)` or `Inventory(slices=..., classes=..., ...)` from plain dict sequences.
+    """
+
+    def __init__(self, slices: Sequence[Mapping[str, Any]] = (), classes: Sequence[Mapping[str, Any]] = (),
+                 taint_rules: Sequence[Mapping[str, Any]] = (), namespaces: Sequence[Mapping[str, Any]] = ()) -> None:
+        self.slices: tuple[Slice, ...] = tuple(sorted((build_slice(obj) for obj in slices), key=lambda s: s.name))
+        _apply_taint_rules(self.slices, taint_rules)
+        self.classes: dict[str, Mapping[str, Any]] = {_name(obj): obj for obj in classes}
+        self.admin_namespaces = frozenset(_name(ns) for ns in namespaces
+                                          if labels_of(ns).get(ADMIN_ACCESS_LABEL) == "true")
+        self.slices_on_node: dict[str, list[Slice]] = {}
+        self.slices_shared: list[Slice] = []
+        self.slices_by_pool: dict[tuple[str, str], list[Slice]] = {}
+        for slice_ in self.slices:
+            if slice_.node_name:
+                self.slices_on_node.setdefault(slice_.node_name, []).append(slice_)
+            else:
+                self.slices_shared.append(slice_)
+            self.slices_by_pool.setdefault((slice_.driver, slice_.pool), []).append(slice_)
+        self.devices_by_key: dict[str, Device] = {device.key: device for s in self.slices for device in s.devices}
+        self._pools: dict[tuple[str, bool], NodePools] = {}
+        self.candidate_cache: dict[tuple[Any, ...], Any] = {}
+
+    def device_class(self, name: str) -> Mapping[str, Any] | None:
+        return self.classes.get(name)
+
+    def pools_for(self, node: Mapping[str, Any], partitionable: bool = True) -> NodePools:
+        """The pools node `node` sees, gathered once per node (pools.py)."""
+        from kubectl_wasdra.dra.pools import gather_pools
+
+        key = (_name(node), partitionable)
+        pools = self._pools.get(key)
+        if pools is None:
+            pools = gather_pools(self, node, partitionable)
+            self._pools[key] = pools
+        return pools
+
+    def extended_resource_classes(self) -> dict[str, str]:
+        """extendedResourceName -> DeviceClass name (explicit names; see extended.py for the implicit ones)."""
+        result: dict[str, str] = {}
+        for name in sorted(self.classes):
+            resource = (self.classes[name].get("spec") or {}).get("extendedResourceName")
+            if resource and resource not in result:
+                result[resource] = name
+        return result
+
+
+def build_inventory(snapshot: ClusterSnapshot) -> Inventory:
+    """The Inventory of a ClusterSnapshot (DRA kinds already in the resource.k8s.io/v1 shape)."""
+    return Inventory(slices=snapshot.of_kind("ResourceSlice"), classes=snapshot.of_kind("DeviceClass"),
+                     taint_rules=snapshot.of_kind("DeviceTaintRule"), namespaces=snapshot.of_kind("Namespace"))

@@ -1,0 +1,107 @@
+"""DeviceUsage: the ledger of devices already allocated (exclusive or shared) and the capacity they consume.
+
+Upstream: kubernetes/kubernetes pkg/scheduler/framework/plugins/dynamicresources/allocateddevices.go and
+staging/src/k8s.io/dynamic-resource-allocation/structured/internal/allocatedstate.go, release-1.37.
+Results with adminAccess never block anyone. With consumable capacity, a result with a shareID is a shared allocation
+whose consumedCapacity adds to the device's running sum; any other result allocates the device exclusively. A device
+"is allocated" (for counter accounting) if exclusive, shared or with consumed capacity.
+
+A ledger is never mutated once handed out: `with_results` and `Allocation.apply` return a new one (copying only the
+ledger's own small containers), so trial placements are cheap and safe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
+
+if TYPE_CHECKING:
+    from kubectl_wasdra.dra.pools import Pool
+
+
+def _device_key(result: Mapping[str, Any]) -> str:
+    return f"{result.get('driver', '')}/{result.get('pool', '')}/{result.get('device', '')}"
+
+
+class DeviceUsage:
+    """Exclusively allocated devices, shared allocations and summed consumed capacity per device key."""
+
+    __slots__ = ("_counters", "cache", "consumed", "exclusive", "shares")
+
+    def __init__(self, exclusive: Iterable[str] = (), consumed: Mapping[str, Mapping[str, Decimal]] | None = None,
+                 shares: Iterable[tuple[str, str]] = ()) -> None:
+        self.exclusive: frozenset[str] = frozenset(exclusive)
+        self.consumed: dict[str, dict[str, Decimal]] = {key: dict(value) for key, value in (consumed or {}).items()}
+        self.shares: frozenset[tuple[str, str]] = frozenset(shares)
+        self._counters: dict[str, dict[str, dict[str, Decimal]]] = {}
+        self.cache: dict[Any, Any] = {}  # derived data keyed by the caller (candidate lists); dies with the ledger
+
+    @classmethod
+    def from_claims(cls, claims: Sequence[Mapping[str, Any]], consumable_capacity: bool = True) -> DeviceUsage:
+        """The ledger of every claim with status.allocation."""
+        results = [result for claim in claims
+                   for result in ((((claim.get("status") or {}).get("allocation") or {}).get("devices") or {})
+                                  .get("results") or ())]
+        return cls().with_results(results, consumable_capacity)
+
+    def with_results(self, results: Iterable[Mapping[str, Any]], consumable_capacity: bool = True) -> DeviceUsage:
+        """A new ledger with allocation results (API-shaped dicts) added."""
+        exclusive = set(self.exclusive)
+        shares = set(self.shares)
+        consumed = {key: dict(value) for key, value in self.consumed.items()}
+        for result in results:
+            if result.get("adminAccess"):
+                continue
+            key = _device_key(result)
+            if consumable_capacity and result.get("shareID"):
+                shares.add((key, str(result["shareID"])))
+                sums = consumed.setdefault(key, {})
+                for name, value in (result.get("consumedCapacity") or {}).items():
+                    try:
+                        sums[name] = sums.get(name, Decimal(0)) + parse_quantity(value)
+                    except QuantityError:
+                        continue
+            else:
+                exclusive.add(key)
+        return DeviceUsage(exclusive, consumed, shares)
+
+    def is_exclusive(self, key: str) -> bool:
+        return key in self.exclusive
+
+    def capacity_in_use(self, key: str) -> bool:
+        """Some shared allocation already consumes capacity of this device."""
+        return key in self.consumed
+
+    def is_allocated(self, key: str) -> bool:
+        return key in self.exclusive or key in self.consumed
+
+    def consumed_capacity(self, key: str) -> Mapping[str, Decimal]:
+        return self.consumed.get(key, {})
+
+    def available_counters(self, pool: Pool) -> dict[str, dict[str, Decimal]]:
+        """Counter sets of `pool` minus what allocated devices of the pool consume (may go negative).
+
+        **Quirk** (allocator_incubating.go checkAvailableCounters): cached by pool *name* only, so two drivers with the
+        same pool name share one entry.
+        """
+        cached = self._counters.get(pool.name)
+        if cached is None:
+            cached = {name: dict(counters) for name, counters in pool.counter_sets.items()}
+            for device in pool.all_devices():
+                if not self.is_allocated(device.key):
+                    continue
+                for set_name, counters in device.consumes_counters:
+                    available = cached.get(set_name)
+                    if available is None:
+                        continue
+                    for counter, value in counters.items():
+                        if counter in available:
+                            available[counter] -= value
+            self._counters[pool.name] = cached
+        return cached
+
+    def __len__(self) -> int:
+        return len(self.exclusive) + len(self.shares)
