@@ -15,7 +15,7 @@ import click
 
 from kubectl_wasdra import __version__
 from kubectl_wasdra.cli_options import CommonOptions, common_options
-from kubectl_wasdra.errors import WasdraError
+from kubectl_wasdra.errors import UsageError, WasdraError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
 # kubectl sets KUBECTL_PATH when it runs a plugin: then usage reads "kubectl wasdra check ..."
@@ -100,6 +100,73 @@ def rules_command(rule_id: str | None, output: str) -> int:
 
     write(render_rules(rule_id, output))
     return EXIT_OK
+
+
+@cli.command("explain")
+@click.option("-f", "--filename", "files", multiple=True, required=True, metavar="PATH",
+              help="Manifests to dry-run (files, directories, globs, - for stdin).")
+@click.option("--no-suggestions", is_flag=True, help="Skip the suggestions (each costs one more simulation).")
+@common_options
+def explain_command(files: tuple[str, ...], no_suggestions: bool, common: CommonOptions) -> int:
+    """Dry-run the manifests' pods and groups against a snapshot: placement plan, or why not and what would fit.
+
+    Exit 1 when a group does not fit.
+
+    \b
+    Examples:
+      kubectl wasdra explain -f train.yaml --snapshot cluster/
+      kubectl wasdra explain -f train.yaml --snapshot cluster/ --feature-gates GenericWorkload=true \\
+          --runtime-config scheduling.k8s.io/v1beta1=true -o json
+      kubectl wasdra explain -f job.yaml --live
+    """
+    from kubectl_wasdra.explain.run import ExplainOptions, run_explain
+
+    _require_cluster(common)
+    options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=common.release,
+                             feature_gates=common.feature_gates, runtime_config=common.runtime_config,
+                             suggestions=not no_suggestions, live_options=common)
+    report = run_explain(options)
+    write(_render_explain(report, common.output))
+    return EXIT_OK if report.all_fit else EXIT_FINDINGS
+
+
+@cli.command("explain-pending")
+@click.argument("target", required=False, metavar="[pod/NAME|podgroup/NAME|workload/NAME]")
+@common_options
+def explain_pending_command(target: str | None, common: CommonOptions) -> int:
+    """Explain Pending pods and groups of a cluster or snapshot, next to what the cluster itself recorded.
+
+    \b
+    Examples:
+      kubectl wasdra explain-pending --snapshot cluster/ -A
+      kubectl wasdra explain-pending podgroup/train -n ml --live
+    """
+    from kubectl_wasdra.explain.pending import PendingOptions, run_explain_pending
+
+    _require_cluster(common)
+    options = PendingOptions(target=target, snapshot=common.snapshot, live=common.live, release=common.release,
+                             feature_gates=common.feature_gates, runtime_config=common.runtime_config,
+                             namespace=None if common.all_namespaces else common.namespace, live_options=common)
+    report = run_explain_pending(options)
+    write(_render_explain(report, common.output))
+    return EXIT_OK if report.all_fit else EXIT_FINDINGS
+
+
+def _require_cluster(common: CommonOptions) -> None:
+    if not common.snapshot and not common.live:
+        raise UsageError("no cluster given", where="--snapshot", hint="pass --snapshot PATH or --live")
+    if common.output not in ("text", "json"):
+        raise UsageError(f'output "{common.output}" is not available for explain', where="-o", hint="use -o text or -o json")
+
+
+def _render_explain(report: Any, output: str) -> str:
+    if output == "json":
+        from kubectl_wasdra.explain.render_json import render_json
+
+        return render_json(report)
+    from kubectl_wasdra.explain.render_text import render_text
+
+    return render_text(report, color=use_color())
 
 
 @cli.command("completion")

@@ -111,7 +111,7 @@ class DraState:
 
     def allocate(self, claims: list[Any], node: NodeInfo) -> Outcome:
         """Ask the allocator for devices for `claims` on `node` against this state's usage."""
-        return _allocate([c.claim for c in claims], node.facts.node, self.inventory, self.usage)
+        return _allocate(claims, node.facts.node, self.inventory, self.usage)
 
     def remember(self, pod: PodInfo, node_name: str, outcome: Outcome) -> None:
         """Keep the allocation found while filtering so assume() can apply it without running the allocator again."""
@@ -123,51 +123,60 @@ class DraState:
         if outcome is None or outcome.allocation is None:
             return
         self.usage = _apply(outcome.allocation, self.usage)
-        for key, devices, node_local in _claim_results(outcome.allocation, self.claims_of(pod)):
-            self.allocated[key] = node_name if node_local else None
+        for key, devices, node_selector in _claim_results(outcome.allocation, self.claims_of(pod)):
+            self.allocated[key] = node_selector
             self.devices[key] = devices
 
 
 def _dra() -> Any:
     try:
         from kubectl_wasdra.dra import allocator
-    except ImportError:
+    except ImportError:  # the allocator package is not installed
         return None
     return allocator
 
 
 def build_dra_state(snapshot: Any, resolve: Any, extended_names: frozenset[str]) -> DraState:
-    """The DRA view of a snapshot: inventory and usage from the allocator package when it is installed."""
+    """The DRA view of a snapshot: inventory and the usage ledger of claims allocated in the snapshot."""
     allocator = _dra()
     if allocator is None:
         return DraState(snapshot, None, None, extended_names, resolve)
-    inventory = allocator.build_inventory(snapshot)
-    return DraState(snapshot, inventory, allocator.initial_usage(snapshot, inventory), extended_names, resolve)
+    from kubectl_wasdra.dra.inventory import build_inventory
+    from kubectl_wasdra.dra.usage import DeviceUsage
+
+    usage = DeviceUsage.from_claims(snapshot.of_kind("ResourceClaim"))
+    return DraState(snapshot, build_inventory(snapshot), usage, extended_names, resolve)
 
 
 def _copy_usage(usage: Any) -> Any:
-    return usage.copy() if usage is not None else None
+    return usage  # DeviceUsage is immutable: apply() returns a new ledger
 
 
-def _allocate(claims: list[Mapping[str, Any]], node: Mapping[str, Any], inventory: Any, usage: Any) -> Outcome:
+def _funnel_text(failure: Any) -> str:
+    funnel = getattr(failure, "funnel", None)
+    if funnel is None:
+        return str(failure.message)
+    stages = " -> ".join(f"{stage.name} {stage.count}" for stage in funnel.stages)
+    short = f"; first short: {funnel.first_short}" if funnel.first_short else ""
+    return f"claim {funnel.claim} request {funnel.request} needs {funnel.needed}: {stages}{short}"
+
+
+def _allocate(claims: list[Any], node: Mapping[str, Any], inventory: Any, usage: Any) -> Outcome:
     allocator = _dra()
     if allocator is None or inventory is None:
         return Outcome(False, reason=Reason.NO_MATCHING_DEVICES.value, message="DRA allocator is not available", fatal=True)
-    result = allocator.allocate_claims(claims, node, inventory, usage)
+    result = allocator.allocate_claims([c.claim for c in claims], node, inventory, usage)
     if isinstance(result, allocator.Allocation):
-        return Outcome(True, allocation=result)
-    return Outcome(False, reason=str(result.reason), message=str(result.message), summary=result.summary(),
-                   fatal=bool(getattr(result, "fatal", False)))
+        return Outcome(True, allocation=(tuple(claims), result))
+    return Outcome(False, reason=str(result.reason), message=str(result.message), summary=_funnel_text(result),
+                   fatal=bool(result.fatal))
 
 
 def _apply(allocation: Any, usage: Any) -> Any:
-    return allocation.apply(usage)
+    return allocation[1].apply(usage)
 
 
-def _claim_results(allocation: Any, claims: tuple[Any, ...]) -> list[tuple[tuple[str, str], tuple[Mapping[str, str], ...], bool]]:
-    out = []
-    for claim in claims:
-        name = (claim.claim.get("metadata") or {}).get("name", "")
-        devices = tuple(allocation.devices_for(name))
-        out.append((claim.key, devices, allocation.is_node_local(name)))
-    return out
+def _claim_results(allocation: Any, claims: tuple[Any, ...]) -> list[tuple[tuple[str, str], tuple[Mapping[str, str], ...], Any]]:
+    resolved, result = allocation
+    return [(claim.key, tuple(r.status() for r in claim_allocation.results), claim_allocation.node_selector)
+            for claim, claim_allocation in zip(resolved, result.claims, strict=True)]
