@@ -1,0 +1,303 @@
+"""Read-only live snapshot through the official `kubernetes` client (the only module that imports it).
+
+Kubeconfig and context resolve as kubectl does: `--kubeconfig`, else `KUBECONFIG` (several files merged), else
+~/.kube/config; `--context` picks the context. The server version (/version) and the served group/versions (discovery)
+are read first; then each kind the simulator needs is listed on its own, from the newest served version that has it, in
+pages (`limit`/`continue`), so one unserved or forbidden type never sinks the rest: it becomes a gap in the header.
+429 and 5xx are retried honouring Retry-After, with capped exponential backoff; timeouts are retried the same way.
+Only GET requests are made, never for Secrets or ConfigMaps; credentials never appear in messages.
+Namespaced kinds are read in all namespaces unless a namespace is given (free node resources need every pod).
+Upstream: kubectl's list/discovery behaviour (k8s.io/client-go rest, discovery; k8s.io/kubectl get), release-1.37.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Final
+from urllib.parse import quote
+
+import kubernetes
+import orjson
+import urllib3
+
+from kubectl_wasdra.cluster.builder import SnapshotBuilder
+from kubectl_wasdra.cluster.shape import shape_problem
+from kubectl_wasdra.cluster.snapshot import CLUSTER_SCOPED_KINDS, SNAPSHOT_KINDS, ClusterSnapshot, SnapshotHeader
+from kubectl_wasdra.errors import ClusterReadError, UsageError
+
+LOG = logging.getLogger(__name__)
+
+# kind -> (group, versions newest first). Versions per release: shared/reference/api-versions.yaml.
+KIND_SOURCES: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = MappingProxyType({
+    "Node": ("", ("v1",)),
+    "Pod": ("", ("v1",)),
+    "Namespace": ("", ("v1",)),
+    "PriorityClass": ("scheduling.k8s.io", ("v1",)),
+    "Job": ("batch", ("v1",)),
+    "ResourceSlice": ("resource.k8s.io", ("v1", "v1beta2", "v1beta1", "v1alpha3")),
+    "ResourceClaim": ("resource.k8s.io", ("v1", "v1beta2", "v1beta1", "v1alpha3")),
+    "ResourceClaimTemplate": ("resource.k8s.io", ("v1", "v1beta2", "v1beta1", "v1alpha3")),
+    "DeviceClass": ("resource.k8s.io", ("v1", "v1beta2", "v1beta1", "v1alpha3")),
+    "DeviceTaintRule": ("resource.k8s.io", ("v1", "v1beta2", "v1alpha3")),
+    "Workload": ("scheduling.k8s.io", ("v1beta1", "v1alpha3", "v1alpha2", "v1alpha1")),
+    "PodGroup": ("scheduling.k8s.io", ("v1beta1", "v1alpha3", "v1alpha2")),
+    "CompositePodGroup": ("scheduling.k8s.io", ("v1alpha3",)),
+})
+NEVER_READ: Final = frozenset({"secrets", "configmaps"})
+RETRY_STATUSES: Final = frozenset({429, 500, 502, 503, 504})
+
+
+@dataclass(frozen=True)
+class LiveOptions:
+    """How to reach the cluster and how patiently to read it."""
+
+    kubeconfig: str | None = None
+    context: str | None = None
+    namespace: str | None = None  # None: all namespaces (-A)
+    kinds: tuple[str, ...] = SNAPSHOT_KINDS
+    page_size: int = 500
+    connect_timeout: float = 10.0
+    read_timeout: float = 60.0
+    max_attempts: int = 6
+    backoff_base: float = 0.5
+    backoff_cap: float = 30.0
+    sleep: Callable[[float], None] = field(default=time.sleep, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One step of a live read, for the CLI's progress display: `kind` listed so far `count` objects (`done` at the end)."""
+
+    kind: str
+    count: int
+    done: bool = False
+    gap: str | None = None
+
+
+class _Gap(Exception):
+    """A kind could not be read; the message says why (never containing credentials)."""
+
+
+@dataclass(frozen=True)
+class _Resource:
+    group: str
+    version: str
+    name: str
+    kind: str
+    namespaced: bool
+
+    @property
+    def group_version(self) -> str:
+        return f"{self.group}/{self.version}" if self.group else self.version
+
+    def path(self, namespace: str | None) -> str:
+        base = f"/apis/{self.group}/{self.version}" if self.group else f"/api/{self.version}"
+        if namespace and self.namespaced:
+            return f"{base}/namespaces/{quote(namespace, safe='')}/{self.name}"
+        return f"{base}/{self.name}"
+
+
+class _Reader:
+    """GET requests with retries on one ApiClient."""
+
+    def __init__(self, api: Any, options: LiveOptions) -> None:
+        self.api = api
+        self.options = options
+
+    def get(self, path: str, query: Sequence[tuple[str, str | int]] = ()) -> Any:
+        """The decoded JSON body of GET path?query; raises _Gap (status-specific message) when it cannot be read."""
+        if path.rstrip("/").rsplit("/", 1)[-1] in NEVER_READ:  # defence in depth: the kind table never lists them
+            raise _Gap("not read: Secrets and ConfigMaps are never read")
+        last = "no attempt made"
+        for attempt in range(self.options.max_attempts):
+            try:
+                response = self._request(path, query)
+            except (urllib3.exceptions.TimeoutError, urllib3.exceptions.ProtocolError) as exc:
+                last = f"timed out or connection lost ({type(exc).__name__})"
+                self._wait(attempt, None)
+                continue
+            except kubernetes.client.exceptions.ApiException as exc:  # the client's wrapper for TLS failures
+                raise _Gap(f"TLS error: {exc.reason}") from None
+            if 200 <= response.status < 300:
+                try:
+                    return orjson.loads(response.read())
+                except orjson.JSONDecodeError as exc:
+                    raise _Gap(f"the server sent invalid JSON: {exc}") from None
+            message = _status_message(response)
+            if response.status in RETRY_STATUSES:
+                last = f"{response.status} {message}"
+                self._wait(attempt, response.headers.get("Retry-After"))
+                continue
+            raise _Gap(_failure(response.status, message))
+        raise _Gap(f"gave up after {self.options.max_attempts} attempts: {last}")
+
+    def _request(self, path: str, query: Sequence[tuple[str, str | int]]) -> Any:
+        method, url, headers, _body, _post = self.api.param_serialize(
+            "GET", path, query_params=list(query), header_params={"Accept": "application/json"},
+            auth_settings=["BearerToken"])
+        timeout = (self.options.connect_timeout, self.options.read_timeout)
+        return self.api.call_api(method, url, header_params=headers, _request_timeout=timeout)
+
+    def _wait(self, attempt: int, retry_after: str | None) -> None:
+        """Sleep before the next attempt: Retry-After when the server sent one, else 0.5 s doubling; capped."""
+        if attempt + 1 >= self.options.max_attempts:
+            return
+        delay = self.options.backoff_base * 2**attempt
+        if retry_after is not None and retry_after.strip().replace(".", "", 1).isdigit():
+            delay = float(retry_after)  # seconds; the HTTP-date form is not used by kube-apiserver
+        self.options.sleep(min(delay, self.options.backoff_cap))
+
+
+def _status_message(response: Any) -> str:
+    """The message of a metav1.Status body, else the HTTP reason."""
+    try:
+        body = orjson.loads(response.read())
+    except (orjson.JSONDecodeError, TypeError):
+        body = None
+    if isinstance(body, dict) and isinstance(body.get("message"), str):
+        return body["message"]
+    return str(response.reason or "")
+
+
+def _failure(status: int, message: str) -> str:
+    if status == 403:
+        return f"403 Forbidden: {message}"
+    if status == 404:
+        return "not served by the server (404)"
+    return f"{status}: {message}"
+
+
+def _client(options: LiveOptions) -> Any:
+    """An ApiClient for the kubeconfig/context, with the client's own retries off (retries are ours)."""
+    configuration = kubernetes.client.Configuration()
+    try:
+        kubernetes.config.load_kube_config(config_file=options.kubeconfig, context=options.context,
+                                           client_configuration=configuration, persist_config=False)
+    except kubernetes.config.ConfigException as exc:
+        raise UsageError(f"cannot use the kubeconfig: {exc}", where="--kubeconfig/--context",
+                         hint="check KUBECONFIG, --kubeconfig and --context (kubectl config get-contexts)") from None
+    configuration.retries = False
+    return kubernetes.client.ApiClient(configuration)
+
+
+def _discover(reader: _Reader) -> tuple[list[str], dict[tuple[str, str], list[_Resource]]]:
+    """Served group/versions, and the resources of the group/versions the snapshot may read."""
+    served = [f"{version}" for version in (reader.get("/api").get("versions") or [])]
+    wanted = {(group, version) for group, versions in KIND_SOURCES.values() for version in versions}
+    resources: dict[tuple[str, str], list[_Resource]] = {}
+    for group in reader.get("/apis").get("groups") or []:
+        for entry in group.get("versions") or []:
+            served.append(entry.get("groupVersion", ""))
+    for group_version in served:
+        group, _, version = group_version.rpartition("/")
+        if (group, version) not in wanted:
+            continue
+        path = f"/apis/{group_version}" if group else f"/api/{version}"
+        try:
+            listing = reader.get(path)
+        except _Gap as gap:
+            LOG.debug("discovery of %s failed: %s", group_version, gap)
+            continue
+        resources[(group, version)] = [
+            _Resource(group, version, item["name"], item.get("kind", ""), bool(item.get("namespaced")))
+            for item in listing.get("resources") or [] if "/" not in item.get("name", "/")]
+    return sorted(set(served)), resources
+
+
+def _resource_for(kind: str, resources: Mapping[tuple[str, str], list[_Resource]]) -> _Resource | None:
+    group, versions = KIND_SOURCES[kind]
+    for version in versions:
+        for resource in resources.get((group, version), ()):
+            if resource.kind == kind:
+                return resource
+    return None
+
+
+def _list(reader: _Reader, resource: _Resource, namespace: str | None,
+          report: Callable[[int], None]) -> list[dict[str, Any]]:
+    """Every object of one resource, page by page; a continue token that expired (410) restarts the list once."""
+    for _restart in range(2):
+        items: list[dict[str, Any]] = []
+        token: str | None = None
+        while True:
+            query: list[tuple[str, str | int]] = [("limit", reader.options.page_size)]
+            if token:
+                query.append(("continue", token))
+            try:
+                page = reader.get(resource.path(namespace), query)
+            except _Gap as gap:
+                if token and str(gap).startswith("410"):
+                    break
+                raise
+            for item in page.get("items") or []:
+                if isinstance(item, dict):
+                    items.append({"apiVersion": resource.group_version, "kind": resource.kind, **item})
+            report(len(items))
+            token = (page.get("metadata") or {}).get("continue")
+            if not token:
+                return items
+    raise _Gap("the list changed too fast to page through (410 Gone twice)")
+
+
+def _server_version(reader: _Reader) -> str:
+    try:
+        return str(reader.get("/version").get("gitVersion") or "")
+    except _Gap as gap:
+        raise ClusterReadError(f"cannot read the server version: {gap}",
+                               hint="check the cluster address and credentials") from None
+
+
+def read_live(options: LiveOptions, progress: Callable[[Progress], None] | None = None) -> ClusterSnapshot:
+    """A read-only snapshot of the cluster; kinds that cannot be read are listed in `header.gaps` with the reason.
+    Raises UsageError for a bad kubeconfig/context and ClusterReadError when the cluster cannot be reached at all."""
+    notify = progress or (lambda _event: None)
+    reader = _Reader(_client(options), options)
+    try:
+        version = _server_version(reader)
+        served, resources = _discover(reader)
+    except urllib3.exceptions.HTTPError as exc:
+        raise ClusterReadError(f"cannot reach the cluster: {type(exc).__name__}",
+                               hint="check the cluster address in the kubeconfig") from None
+    builder = SnapshotBuilder()
+    gaps: dict[str, str] = {}
+    for kind in options.kinds:
+        gap = _read_kind(reader, kind, resources, builder, notify)
+        if gap:
+            gaps[kind] = gap
+    builder.add_header(SnapshotHeader(
+        server_version=version, taken_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), served=tuple(served),
+        gaps=MappingProxyType(gaps)))
+    return builder.build()
+
+
+def _read_kind(reader: _Reader, kind: str, resources: Mapping[tuple[str, str], list[_Resource]], builder: SnapshotBuilder,
+               notify: Callable[[Progress], None]) -> str | None:
+    """List one kind into the builder; the reason it could not be read, or None."""
+    resource = _resource_for(kind, resources)
+    if resource is None:
+        group, versions = KIND_SOURCES[kind]
+        gap = f"not served by the server (looked for {', '.join(f'{group}/{v}' if group else v for v in versions)})"
+        notify(Progress(kind, 0, done=True, gap=gap))
+        return gap
+    namespace = None if kind in CLUSTER_SCOPED_KINDS else reader.options.namespace
+    try:
+        items = _list(reader, resource, namespace, lambda count: notify(Progress(kind, count)))
+    except _Gap as gap:
+        notify(Progress(kind, 0, done=True, gap=str(gap)))
+        return str(gap)
+    skipped = 0
+    for item in items:
+        if shape_problem(item) is None:
+            builder.add(item)
+        else:
+            skipped += 1
+    notify(Progress(kind, len(items), done=True))
+    if skipped:
+        return f"{skipped} malformed object(s) skipped"
+    if namespace and not resource.namespaced:
+        return None
+    return f"only namespace {namespace!r} was read" if namespace else None

@@ -1,0 +1,157 @@
+"""A tiny Kubernetes API server for live-read tests: discovery, /version, paginated lists, injected failures.
+
+It serves the objects of a loaded snapshot, records every request (method, path), and can be told to answer a path with a
+429 (with Retry-After), a 403, or a slow response a number of times.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+RESOURCES = {  # (group, version) -> [(plural, kind, namespaced)]
+    ("", "v1"): [("nodes", "Node", False), ("pods", "Pod", True), ("namespaces", "Namespace", False),
+                 ("secrets", "Secret", True), ("configmaps", "ConfigMap", True)],
+    ("scheduling.k8s.io", "v1"): [("priorityclasses", "PriorityClass", False)],
+    ("batch", "v1"): [("jobs", "Job", True)],
+    ("resource.k8s.io", "v1"): [("resourceslices", "ResourceSlice", False), ("resourceclaims", "ResourceClaim", True),
+                                ("resourceclaimtemplates", "ResourceClaimTemplate", True),
+                                ("deviceclasses", "DeviceClass", False), ("devicetaintrules", "DeviceTaintRule", False)],
+}
+
+
+@dataclass
+class Fault:
+    """Answer `path` with `status` (or delay it by `delay` seconds) the next `times` times."""
+
+    status: int | None = None
+    delay: float = 0.0
+    times: int = 1
+    retry_after: str | None = None
+
+
+@dataclass
+class FakeApiServer:
+    objects: Mapping[str, Sequence[dict[str, Any]]]
+    faults: dict[str, Fault] = field(default_factory=dict)
+    requests: list[tuple[str, str]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    version: str = "v1.37.0"
+
+    def take_fault(self, path: str) -> Fault | None:
+        with self.lock:
+            fault = self.faults.get(path)
+            if fault is None or fault.times <= 0:
+                return None
+            fault.times -= 1
+            return fault
+
+
+def _status(code: int, message: str) -> dict[str, Any]:
+    return {"kind": "Status", "apiVersion": "v1", "status": "Failure", "message": message, "code": code}
+
+
+def _route(server: FakeApiServer, path: str, query: dict[str, list[str]]) -> tuple[int, Any]:
+    if path == "/version":
+        return 200, {"major": "1", "minor": "37", "gitVersion": server.version}
+    if path == "/api":
+        return 200, {"kind": "APIVersions", "versions": ["v1"]}
+    if path == "/apis":
+        groups: dict[str, list[str]] = {}
+        for group, version in RESOURCES:
+            if group:
+                groups.setdefault(group, []).append(version)
+        return 200, {"kind": "APIGroupList", "groups": [
+            {"name": g, "versions": [{"groupVersion": f"{g}/{v}", "version": v} for v in vs]} for g, vs in groups.items()]}
+    parts = path.strip("/").split("/")
+    group, version, rest = ("", parts[1], parts[2:]) if parts[0] == "api" else (parts[1], parts[2], parts[3:])
+    resources = RESOURCES.get((group, version))
+    if resources is None:
+        return 404, _status(404, "the server could not find the requested resource")
+    if not rest:
+        return 200, {"kind": "APIResourceList", "groupVersion": f"{group}/{version}".lstrip("/"), "resources": [
+            {"name": n, "kind": k, "namespaced": ns, "verbs": ["get", "list", "watch"]} for n, k, ns in resources]
+            + [{"name": "pods/status", "kind": "Pod", "namespaced": True, "verbs": ["get"]}]}
+    namespace = None
+    if rest[0] == "namespaces" and len(rest) == 3:
+        namespace, rest = rest[1], rest[2:]
+    kind = next((k for n, k, _ in resources if n == rest[0]), None)
+    if kind is None or len(rest) != 1:
+        return 404, _status(404, "not found")
+    items = [item for item in server.objects.get(kind, ())
+             if namespace is None or item["metadata"].get("namespace") == namespace]
+    limit = int(query.get("limit", ["0"])[0]) or len(items) or 1
+    start = int(query.get("continue", ["0"])[0])
+    page = [{key: value for key, value in item.items() if key not in ("apiVersion", "kind")} for item in
+            items[start:start + limit]]
+    more = start + limit < len(items)
+    return 200, {"apiVersion": f"{group}/{version}".lstrip("/"), "kind": f"{kind}List",
+                 "metadata": {"resourceVersion": "42", **({"continue": str(start + limit)} if more else {})}, "items": page}
+
+
+def _handler(server: FakeApiServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def _answer(self) -> None:
+            url = urlsplit(self.path)
+            with server.lock:
+                server.requests.append((self.command, url.path))
+            fault = server.take_fault(url.path)
+            if fault is not None and fault.delay:
+                time.sleep(fault.delay)
+            if self.command != "GET":
+                code, body = 405, _status(405, "method not allowed")
+            elif fault is not None and fault.status:
+                code, body = fault.status, _status(fault.status, f"injected {fault.status}")
+            else:
+                code, body = _route(server, url.path, parse_qs(url.query))
+            data = json.dumps(body).encode()
+            try:
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                if fault is not None and fault.retry_after:
+                    self.send_header("Retry-After", fault.retry_after)
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+        do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _answer
+
+    return Handler
+
+
+@contextmanager
+def serve(server: FakeApiServer) -> Iterator[str]:
+    """Run the fake server in a thread; yields its base URL."""
+    http = ThreadingHTTPServer(("127.0.0.1", 0), _handler(server))
+    http.daemon_threads = True
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{http.server_address[1]}"
+    finally:
+        http.shutdown()
+        http.server_close()
+
+
+def write_kubeconfig(path: str, url: str, token: str) -> None:
+    config = {
+        "apiVersion": "v1", "kind": "Config", "current-context": "other",
+        "clusters": [{"name": "fake", "cluster": {"server": url}}, {"name": "nowhere", "cluster": {"server": "http://127.0.0.1:9"}}],
+        "users": [{"name": "tester", "user": {"token": token}}],
+        "contexts": [{"name": "fake", "context": {"cluster": "fake", "user": "tester"}},
+                     {"name": "other", "context": {"cluster": "nowhere", "user": "tester"}}],
+    }
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(config, handle)

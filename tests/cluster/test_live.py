@@ -1,0 +1,88 @@
+"""Live read against a local fake API server: discovery, pagination, 429 + Retry-After, 403 gap, slow response."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fake_apiserver import FakeApiServer, Fault, serve, write_kubeconfig
+
+from kubectl_wasdra.cluster.files import load_snapshot
+from kubectl_wasdra.cluster.live import LiveOptions, Progress, read_live
+from kubectl_wasdra.errors import ClusterReadError, UsageError
+
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "clusters" / "two-racks"
+TOKEN = "sekret-token-do-not-print"
+
+
+@pytest.fixture(scope="module")
+def offline():
+    snapshot, problems = load_snapshot([str(FIXTURE)])
+    assert problems == ()
+    return snapshot
+
+
+def _options(tmp_path: Path, url: str, sleeps: list[float], **extra: object) -> LiveOptions:
+    kubeconfig = tmp_path / "kubeconfig"
+    write_kubeconfig(str(kubeconfig), url, TOKEN)
+    return LiveOptions(kubeconfig=str(kubeconfig), context="fake", page_size=3, sleep=sleeps.append,
+                       **extra)  # type: ignore[arg-type]
+
+
+def test_live_read_equals_offline_load_with_gaps(tmp_path: Path, offline) -> None:
+    server = FakeApiServer(objects=offline.objects, faults={
+        "/api/v1/pods": Fault(status=429, retry_after="2"),
+        "/apis/resource.k8s.io/v1/devicetaintrules": Fault(status=403, times=99),
+        "/api/v1/namespaces": Fault(delay=1.0),
+    })
+    sleeps: list[float] = []
+    events: list[Progress] = []
+    with serve(server) as url:
+        live = read_live(_options(tmp_path, url, sleeps, read_timeout=0.3), events.append)
+    expected = {kind: objs for kind, objs in offline.objects.items() if kind != "DeviceTaintRule"}
+    assert dict(live.objects) == expected
+    header = live.header
+    assert header.server_version == "v1.37.0"
+    assert "resource.k8s.io/v1" in header.served and "v1" in header.served
+    assert header.gaps["DeviceTaintRule"].startswith("403 Forbidden")
+    assert header.gaps["PodGroup"].startswith("not served")
+    assert set(header.gaps) == {"DeviceTaintRule", "PodGroup", "Workload", "CompositePodGroup"}
+    assert 2.0 in sleeps, "Retry-After must be honoured"
+    assert len(sleeps) == 2, "one retry for the 429, one for the timed-out namespaces list"
+    methods = {method for method, _ in server.requests}
+    assert methods == {"GET"}
+    paths = [path for _, path in server.requests]
+    assert not [p for p in paths if "secrets" in p or "configmaps" in p]
+    assert paths.count("/apis/resource.k8s.io/v1/resourceslices") == 6, "17 slices in pages of 3"
+    assert Progress("ResourceSlice", 17, done=True) in events
+    assert TOKEN not in repr(live.header)
+
+
+def test_namespace_restricts_namespaced_kinds(tmp_path: Path, offline) -> None:
+    server = FakeApiServer(objects=offline.objects)
+    with serve(server) as url:
+        live = read_live(_options(tmp_path, url, [], namespace="ml", kinds=("Node", "Pod")))
+    assert {p["metadata"]["namespace"] for p in live.of_kind("Pod")} == {"ml"}
+    assert len(live.of_kind("Node")) == 10
+    assert "/api/v1/namespaces/ml/pods" in [path for _, path in server.requests]
+    assert "ml" in live.header.gaps["Pod"]
+
+
+def test_retries_are_capped_and_become_a_gap(tmp_path: Path, offline) -> None:
+    server = FakeApiServer(objects=offline.objects, faults={"/api/v1/nodes": Fault(status=503, times=99, retry_after="999")})
+    sleeps: list[float] = []
+    with serve(server) as url:
+        live = read_live(_options(tmp_path, url, sleeps, kinds=("Node", "Namespace"), max_attempts=3, backoff_cap=5))
+    assert live.header.gaps["Node"].startswith("gave up after 3 attempts: 503")
+    assert sleeps == [5, 5]
+    assert len(live.of_kind("Namespace")) == 2
+
+
+def test_unreachable_cluster_and_bad_context(tmp_path: Path) -> None:
+    kubeconfig = tmp_path / "kubeconfig"
+    write_kubeconfig(str(kubeconfig), "http://127.0.0.1:9", TOKEN)
+    with pytest.raises(ClusterReadError) as info:
+        read_live(LiveOptions(kubeconfig=str(kubeconfig), max_attempts=2, sleep=lambda _s: None))
+    assert TOKEN not in str(info.value)
+    with pytest.raises(UsageError):
+        read_live(LiveOptions(kubeconfig=str(kubeconfig), context="missing"))
