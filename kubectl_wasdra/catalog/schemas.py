@@ -1,17 +1,30 @@
-"""Versioned JSON schemas: one validator per (release, group/version/kind), compiled on first use."""
+"""Versioned JSON schemas: one validator per (release, apiVersion/kind), compiled on first use with jsonschema-rs.
+
+Built-in kinds come from schemas/k8s-<release>.json (tools/gen_schemas.py); custom resources from
+`--schema-location` (catalog/user_schemas.py). Every error of a document is reported, each as a `Violation` whose
+path points at the offending key (unknown and missing fields) or value (types, enums, other constraints).
+"""
 
 from __future__ import annotations
 
+import difflib
+import functools
+import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
+from kubectl_wasdra.catalog.data import read_data
 from kubectl_wasdra.catalog.releases import Release
+
+_DRAFT: Final = "https://json-schema.org/draft/2020-12/schema"
+_SHOWN_FIELDS: Final = 8
 
 
 @dataclass(frozen=True)
 class Violation:
-    """One schema error: category ("type", "unknown", "required", "enum", "other", "skipped"), field path, message, hint."""
+    """One schema error: category ("type", "unknown", "required", "enum", "other", "skipped"), field path, message,
+    hint, and whether the position is the key or the value."""
 
     category: str
     path: tuple[str | int, ...]
@@ -20,6 +33,200 @@ class Violation:
     at: str = "key"
 
 
+@dataclass(frozen=True)
+class SchemaSet:
+    """One release's schemas: "apiVersion/Kind" -> definition name, and the definitions."""
+
+    release: Release
+    kinds: Mapping[str, str]
+    definitions: Mapping[str, Any]
+
+
+@functools.cache
+def schema_set(release: Release) -> SchemaSet:
+    """The release's schema file, parsed once."""
+    raw = json.loads(read_data(f"schemas/k8s-{release}.json"))
+    return SchemaSet(release, raw["kinds"], raw["$defs"])
+
+
+def served_kinds(release: Release) -> frozenset[str]:
+    """"apiVersion/Kind" of every built-in kind the release's OpenAPI describes."""
+    return frozenset(schema_set(release).kinds)
+
+
+def type_key(data: Mapping[str, Any]) -> str | None:
+    api_version, kind = data.get("apiVersion"), data.get("kind")
+    return f"{api_version}/{kind}" if isinstance(api_version, str) and isinstance(kind, str) else None
+
+
+@dataclass(frozen=True)
+class CompiledSchema:
+    """A validator plus the schema it was built from (to look up allowed field names for did-you-mean)."""
+
+    validator: Any
+    schema: Mapping[str, Any]
+
+    def violations(self, data: Any) -> Iterator[Violation]:
+        if self.validator.is_valid(data):
+            return
+        for error in self.validator.iter_errors(data):
+            yield describe(error, self.schema, data)
+
+
+def _closure(definitions: Mapping[str, Any], root: str) -> dict[str, Any]:
+    """The definitions reachable from `root`."""
+    found: dict[str, Any] = {}
+    pending = [root]
+    while pending:
+        name = pending.pop()
+        if name in found:
+            continue
+        found[name] = definitions[name]
+        stack = [found[name]]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                ref = node.get("$ref")
+                if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                    pending.append(ref[len("#/$defs/"):])
+                stack.extend(node.values())
+            elif isinstance(node, list):
+                stack.extend(node)
+    return found
+
+
+def compile_schema(schema: Mapping[str, Any]) -> CompiledSchema:
+    """jsonschema-rs validator for `schema` (draft 2020-12 unless it says otherwise)."""
+    import jsonschema_rs
+
+    if "$schema" in schema:
+        return CompiledSchema(jsonschema_rs.validator_for(dict(schema)), schema)
+    return CompiledSchema(jsonschema_rs.Draft202012Validator(dict(schema)), schema)
+
+
+@functools.lru_cache(maxsize=512)
+def builtin_validator(release: Release, key: str) -> CompiledSchema | None:
+    """The compiled schema of a built-in "apiVersion/Kind" in `release`, or None when the release has none."""
+    schemas = schema_set(release)
+    root = schemas.kinds.get(key)
+    if root is None:
+        return None
+    schema = {"$schema": _DRAFT, "$ref": f"#/$defs/{root}", "$defs": _closure(schemas.definitions, root)}
+    return compile_schema(schema)
+
+
+def is_builtin_group(api_version: str) -> bool:
+    """True when the group of `api_version` belongs to Kubernetes itself (in any supported release)."""
+    from kubectl_wasdra.catalog.apis import builtin_groups
+
+    group = api_version.rpartition("/")[0]
+    return group in builtin_groups()
+
+
 def validate_document(release: Release, data: Mapping[str, Any], schema_locations: tuple[str, ...] = ()) -> Iterator[Violation]:
-    """Every violation of `data` against its kind's schema in `release` (none yet: schemas are being generated)."""
-    return iter(())
+    """Every violation of `data` against its kind's schema in `release`. A custom resource without a schema gives
+    one "skipped" violation; a built-in apiVersion the release does not serve gives none (API rules report it)."""
+    key = type_key(data)
+    if key is None:
+        return
+    compiled = None
+    if schema_locations:
+        from kubectl_wasdra.catalog.user_schemas import user_validator
+
+        compiled = user_validator(schema_locations, key)
+    if compiled is None:
+        compiled = builtin_validator(release, key)
+    if compiled is not None:
+        yield from compiled.violations(data)
+    elif not is_builtin_group(data["apiVersion"]):
+        yield Violation("skipped", ("kind",), f'no schema for {data["apiVersion"]} {data["kind"]}: schema validation skipped',
+                        "pass its CRD or JSON schema with --schema-location DIR", at="value")
+
+
+def describe(error: Any, schema: Mapping[str, Any], data: Any) -> Violation:
+    """A jsonschema-rs error as a Violation with a Kubernetes-style message."""
+    path = tuple(int(p) if isinstance(p, int) else p for p in error.instance_path)
+    kind = error.kind
+    name = getattr(kind, "name", "")
+    if name == "additionalProperties":
+        return _unknown(path, list(kind.unexpected), schema)
+    if name == "required":
+        return Violation("required", path, f'missing required field "{kind.property}"',
+                         f'add "{kind.property}"' + (f" to {_format(path)}" if path else ""))
+    if name == "type":
+        return _wrong_type(path, list(kind.types), error.instance)
+    if name == "enum":
+        options = ", ".join(json.dumps(o) for o in kind.options)
+        return Violation("enum", path, f"unsupported value {json.dumps(error.instance)}: supported values: {options}",
+                         "use one of the supported values", at="value")
+    return Violation("other", path, error.message, None, at="value")
+
+
+def _unknown(path: tuple[str | int, ...], unexpected: list[str], schema: Mapping[str, Any]) -> Violation:
+    allowed = sorted(properties_at(schema, path))
+    field = unexpected[0]
+    message = f'unknown field "{field}"' if len(unexpected) == 1 else \
+        "unknown fields " + ", ".join(f'"{u}"' for u in unexpected)
+    close = difflib.get_close_matches(field, allowed, n=1, cutoff=0.6)
+    if close:
+        hint = f'did you mean "{close[0]}"?'
+    elif allowed:
+        shown = ", ".join(allowed[:_SHOWN_FIELDS]) + (", ..." if len(allowed) > _SHOWN_FIELDS else "")
+        hint = f"remove it; known fields here: {shown}"
+    else:
+        hint = "remove it"
+    return Violation("unknown", (*path, field), message, hint)
+
+
+def _wrong_type(path: tuple[str | int, ...], expected: list[str], value: Any) -> Violation:
+    wanted = " or ".join(t for t in expected if t != "null") or "null"
+    got = _json_type(value)
+    shown = json.dumps(value) if got in ("string", "number", "integer", "boolean") else got
+    hint = f"use a value of type {wanted}"
+    if got == "boolean" and "string" in expected:
+        hint = "quote the value: YAML reads unquoted yes/no/on/off/y/n/true/false as booleans"
+    elif got in ("number", "integer") and "string" in expected:
+        hint = "quote it: unquoted digits are read as a number"
+    return Violation("type", path, f"expected {wanted}, got {got} {shown}" if shown != got else f"expected {wanted}, got {got}",
+                     hint, at="value")
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    return {str: "string", list: "array", dict: "object"}.get(type(value), type(value).__name__)
+
+
+def _format(path: tuple[str | int, ...]) -> str:
+    text = ""
+    for step in path:
+        text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else step)
+    return text
+
+
+def properties_at(schema: Mapping[str, Any], path: tuple[str | int, ...]) -> set[str]:
+    """Field names the schema allows for the object at `path` (following $ref, properties and items)."""
+    definitions = schema.get("$defs", {})
+    node = _resolve(schema, definitions)
+    for step in path:
+        if isinstance(step, int) or step.isdigit():
+            node = _resolve(node.get("items", {}), definitions)
+        else:
+            properties = node.get("properties", {})
+            additional = node.get("additionalProperties")
+            node = _resolve(properties.get(step, additional if isinstance(additional, dict) else {}), definitions)
+    return set(node.get("properties", {}))
+
+
+def _resolve(node: Any, definitions: Mapping[str, Any]) -> Mapping[str, Any]:
+    for _ in range(32):
+        if not isinstance(node, dict) or "$ref" not in node:
+            break
+        node = definitions.get(node["$ref"].rpartition("/")[2], {})
+    return node if isinstance(node, dict) else {}

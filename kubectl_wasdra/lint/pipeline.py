@@ -125,9 +125,12 @@ def run_check(options: CheckOptions) -> CheckReport:
     """Load the inputs, run every selected rule for every release, return the sorted report."""
     selected = select_rules(options.select, options.ignore)
     rules = tuple(r for r in all_rules() if r.info.id in selected)
+    contexts = [options.context(release) for release in options.releases]
+    for ctx in contexts:
+        _ = ctx.gates  # bad --feature-gates fail here, before any work (UsageError)
     loaded = _load(options)
     findings = load_findings(loaded.problems, rules, options.profile)
-    per_release = [check_documents(loaded.documents, rules, options.context(release)) for release in options.releases]
+    per_release = [check_documents(loaded.documents, rules, ctx) for ctx in contexts]
     findings.extend(merge_releases(per_release, options.releases))
     return CheckReport(tuple(options.releases), tuple(sorted(set(findings))), loaded.documents, loaded.files,
                        fatal=any(p.fatal for p in loaded.problems))
@@ -162,7 +165,7 @@ def check_documents(documents: Sequence[Document], rules: Sequence[Rule], ctx: C
             severity = severity_of(implemented.info, ctx.profile)
             for problem in implemented.check(document, ctx):
                 findings.append(_stamp(implemented.info, severity, document, problem.path, problem.message,
-                                       problem.hint, problem.at))
+                                       problem.hint, problem.at, problem.position))
     docset = DocumentSet(tuple(documents))
     for implemented in (r for r in rules if r.scope == "set"):
         severity = severity_of(implemented.info, ctx.profile)
@@ -173,8 +176,8 @@ def check_documents(documents: Sequence[Document], rules: Sequence[Rule], ctx: C
 
 
 def _stamp(info: RuleInfo, severity: Severity, document: Document, path: tuple[str | int, ...], message: str,
-           hint: str | None, at: str) -> Finding:
-    line, column = document.position(tuple(path), "value" if at == "value" else "key")
+           hint: str | None, at: str, position: tuple[int, int] | None = None) -> Finding:
+    line, column = position or document.position(tuple(path), "value" if at == "value" else "key")
     return Finding(document.file, line, column, info.id, info.name, severity, format_path(tuple(path)), message, hint,
                    document_label(document))
 

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Generate schemas/k8s-<release>.json: compact strict JSON schemas of every built-in kind, per release 1.33-1.37.
+
+Source: the `*-local-strict` schemas of the PyPI package kubernetes-validate 1.37.0 (kubernetes-json-schema, built from
+each release's OpenAPI; strict = additionalProperties: false). Per release one file: `kinds` maps "apiVersion/Kind" to
+a definition name, `$defs` holds the definitions reachable from those kinds with descriptions and x-kubernetes-*
+annotations dropped and references made local. IntOrString and Quantity become plain type unions (their upstream
+`oneOf` of two nullable types rejects null).
+
+    python tools/gen_schemas.py            # rewrite schemas/
+    python tools/gen_schemas.py --check    # exit 1 when schemas/ is out of date
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+RELEASES = ("1.33", "1.34", "1.35", "1.36", "1.37")
+SOURCE_PACKAGE = "kubernetes-validate 1.37.0"
+REF_PREFIXES = ("/api/_definitions.json#/$defs/", "_definitions.json#/$defs/", "#/$defs/")
+REPLACED = {
+    "io.k8s.apimachinery.pkg.util.intstr.IntOrString": {"type": ["string", "integer", "null"]},
+    "io.k8s.apimachinery.pkg.api.resource.Quantity": {"type": ["string", "number", "null"]},
+}
+KEEP = ("type", "properties", "additionalProperties", "items", "required", "enum", "oneOf", "anyOf", "allOf", "$ref",
+        "minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength", "pattern")
+
+
+def source_dir(release: str) -> Path:
+    import kubernetes_validate
+
+    return Path(kubernetes_validate.__file__).parent / "kubernetes-json-schema" / f"v{release}.0-local-strict"
+
+
+def local_ref(ref: str) -> str:
+    for prefix in REF_PREFIXES:
+        if ref.startswith(prefix):
+            return ref[len(prefix):]
+    raise ValueError(f"unexpected $ref {ref!r}")
+
+
+def compact(node: Any) -> Any:
+    """Drop descriptions and annotations, make references local."""
+    if isinstance(node, list):
+        return [compact(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    result: dict[str, Any] = {}
+    for key in KEEP:
+        if key not in node:
+            continue
+        value = node[key]
+        if key == "$ref":
+            result[key] = "#/$defs/" + local_ref(value)
+        elif key == "properties":
+            result[key] = {name: compact(sub) for name, sub in value.items()}
+        else:
+            result[key] = compact(value)
+    return result
+
+
+def references(node: Any) -> set[str]:
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if isinstance(item.get("$ref"), str):
+                found.add(item["$ref"].removeprefix("#/$defs/"))
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def top_level_kinds(definitions: dict[str, Any]) -> dict[str, str]:
+    """"apiVersion/Kind" -> definition name, for objects with ObjectMeta (Lists and meta types left out)."""
+    kinds = {}
+    for name, schema in definitions.items():
+        gvks = schema.get("x-kubernetes-group-version-kind") or []
+        metadata_ref = (schema.get("properties", {}).get("metadata") or {}).get("$ref", "")
+        if len(gvks) != 1 or not metadata_ref.endswith("meta.v1.ObjectMeta"):
+            continue
+        gvk = gvks[0]
+        api_version = f"{gvk['group']}/{gvk['version']}" if gvk["group"] else gvk["version"]
+        kinds[f"{api_version}/{gvk['kind']}"] = name
+    return dict(sorted(kinds.items()))
+
+
+def build(release: str) -> dict[str, Any]:
+    raw = json.loads((source_dir(release) / "_definitions.json").read_text())["$defs"]
+    kinds = top_level_kinds(raw)
+    defs: dict[str, Any] = {}
+    pending = sorted(set(kinds.values()))
+    while pending:
+        name = pending.pop()
+        if name in defs:
+            continue
+        defs[name] = REPLACED.get(name) or compact(raw[name])
+        pending.extend(sorted(references(defs[name]) - defs.keys()))
+    return {"release": release, "source": f"{SOURCE_PACKAGE} v{release}.0-local-strict", "kinds": kinds,
+            "$defs": dict(sorted(defs.items()))}
+
+
+def render(release: str) -> str:
+    return json.dumps(build(release), separators=(",", ":"), sort_keys=False) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="only compare with schemas/")
+    parser.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "schemas"))
+    args = parser.parse_args()
+    out = Path(args.out)
+    stale = []
+    for release in RELEASES:
+        target = out / f"k8s-{release}.json"
+        text = render(release)
+        if args.check:
+            if not target.exists() or target.read_text() != text:
+                stale.append(str(target))
+            continue
+        out.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+        print(f"{target}: {len(json.loads(text)['kinds'])} kinds, {len(text) // 1024} KiB")
+    if stale:
+        print("out of date: " + ", ".join(stale) + " (run python tools/gen_schemas.py)", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
