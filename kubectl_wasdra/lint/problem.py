@@ -19,6 +19,7 @@ class Problem:
     message: str
     hint: str | None = None
     at: str = "key"
+    position: tuple[int, int] | None = None   # explicit 1-based (line, column) inside the value, e.g. of a CEL error
 
 
 @dataclass(frozen=True)

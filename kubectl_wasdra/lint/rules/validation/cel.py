@@ -57,61 +57,74 @@ def expression_offset(expression: str, line: int, column: int) -> int:
 def source_position(text: str, value_line: int, value_column: int, offset: int) -> tuple[int, int]:
     """1-based (line, column) in the file of character `offset` of a scalar whose value starts at (value_line, value_column).
 
-    Each source line of the scalar contributes one segment; consecutive segments are joined by one character
-    (a newline in literal blocks, a space when folded), so offsets walk the segments in order.
+    Builds the file position of every character of the scalar's value: block scalars (`|`, `>`) take their content
+    lines after the indentation, quoted scalars skip the quote and count an escape as one character, and the line
+    break between two source lines (a newline, or a space when folded) sits just after the earlier line.
     """
     lines = text.split("\n")
     start = lines[value_line - 1] if 0 < value_line <= len(lines) else ""
     indicator = start[value_column - 1: value_column]
     if indicator in ("|", ">"):
-        segments = _block_segments(lines, value_line)
+        positions = _block_positions(lines, value_line)
     elif indicator in ('"', "'"):
-        segments = _flow_segments(lines, value_line, value_column + 1, quoted=True)
+        positions = _quoted_positions(lines, value_line, value_column)
     else:
-        segments = _flow_segments(lines, value_line, value_column, quoted=False)
-    remaining = offset
-    for seg_line, seg_column, length in segments:
-        if remaining <= length:
-            return seg_line, seg_column + remaining
-        remaining -= length + 1
-    return value_line, value_column
+        positions = _plain_positions(lines, value_line, value_column)
+    if not positions:
+        return value_line, value_column
+    if offset < len(positions):
+        return positions[offset]
+    last_line, last_column = positions[-1]      # past the end (an error at end of input): just after the last character
+    return last_line, last_column + 1
 
 
-def _block_segments(lines: list[str], value_line: int) -> list[tuple[int, int, int]]:
-    segments: list[tuple[int, int, int]] = []
+def _line_positions(number: int, first_column: int, length: int) -> list[tuple[int, int]]:
+    """Positions of `length` characters plus the line break after them."""
+    return [(number, first_column + i) for i in range(length + 1)]
+
+
+def _block_positions(lines: list[str], value_line: int) -> list[tuple[int, int]]:
+    positions: list[tuple[int, int]] = []
     indent = None
+    pending: list[tuple[int, int]] = []       # blank lines count only when text follows
     for number in range(value_line + 1, len(lines) + 1):
         line = lines[number - 1]
         if not line.strip():
-            segments.append((number, (indent or 0) + 1, 0))
+            pending.append((number, (indent or 0) + 1))
             continue
         current = len(line) - len(line.lstrip(" "))
-        if indent is None:
-            indent = current
+        indent = current if indent is None else indent
         if current < indent:
             break
-        segments.append((number, indent + 1, len(line) - indent))
-    while segments and segments[-1][2] == 0:
-        segments.pop()
-    return segments
+        positions += pending + _line_positions(number, indent + 1, len(line.rstrip()) - indent)
+        pending = []
+    return positions[:-1] if positions else positions
 
 
-def _flow_segments(lines: list[str], value_line: int, column: int, *, quoted: bool) -> list[tuple[int, int, int]]:
+def _plain_positions(lines: list[str], value_line: int, value_column: int) -> list[tuple[int, int]]:
     first = lines[value_line - 1]
-    segments = [(value_line, column, len(first) - (column - 1))]
-    if quoted:
-        quote = first[column - 2] if column >= 2 else '"'
-        body = first[column - 1:]
-        if quote in body:
-            return [(value_line, column, body.index(quote))]
+    positions = _line_positions(value_line, value_column, len(first.rstrip()) - (value_column - 1))
     base = len(first) - len(first.lstrip(" "))
     for number in range(value_line + 1, len(lines) + 1):
         line = lines[number - 1]
         current = len(line) - len(line.lstrip(" "))
-        if line.strip() and current <= base and not quoted:
+        if not line.strip() or current <= base or line.lstrip().startswith("#"):
             break
-        stripped = line.lstrip(" ")
-        segments.append((number, current + 1, len(stripped)))
-        if quoted and any(q in stripped for q in "\"'"):
-            break
-    return segments
+        positions += _line_positions(number, current + 1, len(line.strip()))
+    return positions[:-1]
+
+
+def _quoted_positions(lines: list[str], value_line: int, value_column: int) -> list[tuple[int, int]]:
+    quote = lines[value_line - 1][value_column - 1]
+    positions: list[tuple[int, int]] = []
+    for number in range(value_line, len(lines) + 1):
+        line = lines[number - 1]
+        index = value_column if number == value_line else len(line) - len(line.lstrip(" "))
+        while index < len(line):
+            char = line[index]
+            if char == quote and not (quote == "'" and line[index + 1: index + 2] == "'"):
+                return positions
+            positions.append((number, index + 1))
+            index += 2 if (quote == '"' and char == "\\") or (quote == "'" and char == "'") else 1
+        positions.append((number, len(line) + 1))     # folded line break
+    return positions

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubectl_wasdra.catalog.gates import all_gates_on
 from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.errors import CelCompileError
-from kubectl_wasdra.lint import codes
+from kubectl_wasdra.lint import codes, profiles
 from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.problem import Problem
 from kubectl_wasdra.lint.registry import rule
@@ -18,9 +19,13 @@ from kubectl_wasdra.lint.rules.validation._base import Path
 from kubectl_wasdra.lint.rules.validation.cel import expression_offset, selector_paths, source_position
 from kubectl_wasdra.load import Document
 
+HINT = "fix the expression; see https://kubernetes.io/docs/concepts/scheduling-eviction/dynamic-resource-allocation/"
 
-def compile_errors(doc: Document, release: Release) -> Iterator[tuple[Path, str, CelCompileError]]:
-    """(path, expression, error) for every selector of `doc` that does not compile."""
+
+def compile_errors(doc: Document, release: Release, consumable_capacity: bool | None = None
+                   ) -> Iterator[tuple[Path, str, CelCompileError]]:
+    """(path, expression, error) for every selector of `doc` that does not compile; `consumable_capacity` says
+    whether DRAConsumableCapacity is on (it adds `device.allowMultipleAllocations`), None = the release default."""
     expressions = list(selector_paths(doc.data, doc.group, doc.version, doc.kind or ""))
     if not expressions:
         return
@@ -28,7 +33,7 @@ def compile_errors(doc: Document, release: Release) -> Iterator[tuple[Path, str,
 
     for path, expression in expressions:
         try:
-            compile_selector(expression, release)
+            compile_selector(expression, release, consumable_capacity=consumable_capacity)
         except CelCompileError as error:
             yield path, expression, error
 
@@ -75,7 +80,8 @@ def cel_compile_error(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     ## References
     kubernetes/kubernetes staging/src/k8s.io/dynamic-resource-allocation/cel/compile.go
     """
-    for path, expression, error in compile_errors(doc, ctx.release):
-        yield Problem(path, f"{error.message}{caret_excerpt(expression, error)}",
-                      "fix the expression; see https://kubernetes.io/docs/concepts/scheduling-eviction/dynamic-resource-allocation/",
-                      "value")
+    state = all_gates_on(ctx.release) if profiles.assumes_all_gates_on(ctx.profile) else ctx.gates
+    consumable = state.enabled("DRAConsumableCapacity") if state is not None else None
+    for path, expression, error in compile_errors(doc, ctx.release, consumable):
+        yield Problem(path, f"{error.message}{caret_excerpt(expression, error)}", HINT, "value",
+                      error_position(doc, path, expression, error))

@@ -1,0 +1,75 @@
+"""GATE rules: fixtures per release and profile (rule, line, column), messages, and the pure gated-field core."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from kubectl_wasdra.catalog.gates import effective_gates
+from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.lint.rules._gated import present_gated_fields
+
+_spec = importlib.util.spec_from_file_location("fixture_harness", Path(__file__).parent / "validation" / "fixture_harness.py")
+harness = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(harness)
+
+CASES = harness.fixture_cases("GATE")
+R135, R136, R137 = Release(1, 35), Release(1, 36), Release(1, 37)
+
+
+@pytest.mark.parametrize("case", CASES, ids=harness.case_id)
+def test_fixture(case: tuple[Path, Release]) -> None:
+    path, release = case
+    rule = path.parent.name
+    got = [f for f in harness.findings(path, release) if f[0] == rule]
+    if path.name.startswith("good"):
+        assert got == []
+    else:
+        assert got and got == harness.expected(path)
+
+
+def test_every_gate_rule_has_fixtures_for_three_releases() -> None:
+    gate_ids = {r.info.id for r in harness.own_rules() if r.info.family == "GATE"}
+    assert gate_ids == {i for i in harness.rule_ids() if i.startswith("GATE")}
+    releases = {str(release) for _, release in CASES}
+    assert {"1.35", "1.36", "1.37"} <= releases
+
+
+POD_GROUP = {"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup",
+             "spec": {"schedulingPolicy": {"gang": {"minCount": 2}},
+                      "schedulingConstraints": {"topology": [{"key": "example.com/rack"}]}}}
+
+
+def test_topology_needs_gate_and_message_names_components() -> None:
+    state = effective_gates(R137, {"GenericWorkload": True})
+    hits = list(present_gated_fields(POD_GROUP, "scheduling.k8s.io/v1beta1", "PodGroup", R137, state))
+    assert [(h.path, h.gate, h.enabled) for h in hits] == [(("spec", "schedulingConstraints"), "TopologyAwareWorkloadScheduling",
+                                                             False)]
+    from kubectl_wasdra.lint.rules._gated import disabled_message
+    message = disabled_message(hits[0], R137)
+    assert "alpha in 1.37, off by default" in message and "kube-scheduler" in message and "drops the field on create" in message
+
+
+def test_kind_gated_off_reports_nothing_here() -> None:
+    # Without GenericWorkload the PodGroup kind itself is not served: the API rules report it, not GATE001.
+    state = effective_gates(R137, {})
+    assert list(present_gated_fields(POD_GROUP, "scheduling.k8s.io/v1beta1", "PodGroup", R137, state)) == []
+
+
+def test_pod_template_projection_and_update_only_fields_skipped() -> None:
+    job = {"apiVersion": "batch/v1", "kind": "Job",
+           "spec": {"template": {"spec": {"schedulingGroup": {"podGroupName": "g"}, "nodeSelector": {"a": "b"},
+                                          "containers": [{"name": "c", "resources": {"limits": {"cpu": "1"}}}]}}}}
+    hits = list(present_gated_fields(job, "batch/v1", "Job", R136, effective_gates(R136, {})))
+    assert [(h.path, h.gate) for h in hits] == [(("spec", "template", "spec", "schedulingGroup"), "GenericWorkload")]
+
+
+def test_hpa_min_replicas_only_when_zero() -> None:
+    hpa = {"spec": {"minReplicas": 0}}
+    state = effective_gates(R136, {})
+    assert [h.gate for h in present_gated_fields(hpa, "autoscaling/v2", "HorizontalPodAutoscaler", R136, state)] == [
+        "HPAScaleToZero"]
+    assert list(present_gated_fields({"spec": {"minReplicas": 1}}, "autoscaling/v2", "HorizontalPodAutoscaler", R136,
+                                     state)) == []
