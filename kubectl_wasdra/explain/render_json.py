@@ -10,14 +10,20 @@ from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 
 
 def group_json(group: GroupDiagnosis) -> dict[str, Any]:
-    """One group: kind, namespace, name, fits, placement {pods, claims, domain}, reasons, suggestions."""
-    return {
+    """One group: kind, namespace, name, fits, placement {pods, claims, domain}, reasons, suggestions (explain-pending
+    adds "recorded" and "agree")."""
+    data = {
         "kind": group.kind, "namespace": group.namespace, "name": group.name, "fits": group.fits,
         "placement": {"pods": dict(group.pods), "claims": {k: list(v) for k, v in group.claims.items()},
                       "domain": dict(group.domain) if group.domain else None},
         "reasons": [{"code": r.code, "message": r.message, "count": r.count, "details": dict(r.details)} for r in group.reasons],
         "suggestions": [{"kind": s.kind, "message": s.message, "outcome": s.outcome} for s in group.suggestions],
     }
+    if group.agreement is not None:
+        data["recorded"] = [{"source": r.source, "reason": r.reason, "message": r.message, "time": r.time}
+                            for r in group.recorded]
+        data["agree"] = {"verdict": group.agreement[0], "why": group.agreement[1]}
+    return data
 
 
 def render_json(report: ExplainReport) -> str:

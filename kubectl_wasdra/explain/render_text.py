@@ -80,9 +80,21 @@ def _suggestion_lines(group: GroupDiagnosis) -> list[str]:
     return lines
 
 
+def _recorded_lines(group: GroupDiagnosis) -> list[str]:
+    if group.agreement is None:
+        return []
+    lines = [f"  cluster says:  {r.message} ({r.source}{', ' + r.reason if r.reason else ''}{', ' + r.time if r.time else ''})"
+             for r in group.recorded] or ["  cluster says:  nothing recorded"]
+    verdict = "fits" if group.fits else "does not fit"
+    lines.append(f"  we find:       {verdict}" + (f": {group.scheduler_message}" if group.scheduler_message else ""))
+    lines.append(f"  agree:         {group.agreement[0]} ({group.agreement[1]})")
+    return [*lines, ""]
+
+
 def group_markup(group: GroupDiagnosis) -> list[str]:
     """rich markup lines for one group."""
-    body = _placement_lines(group) if group.fits else _why_lines(group)
+    body = _recorded_lines(group)
+    body += _placement_lines(group) if group.fits else _why_lines(group)
     body += _map_lines(group) + _suggestion_lines(group)
     return [_summary(group), *(escape(line) for line in body)]
 

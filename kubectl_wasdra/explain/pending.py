@@ -1,0 +1,134 @@
+"""explain-pending: for each pending pod or group of a cluster (or snapshot), our diagnosis next to what the cluster
+recorded (PodScheduled / group condition, latest FailedScheduling event), flagging where they disagree."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from kubectl_wasdra.catalog.releases import NEWEST, Release
+from kubectl_wasdra.errors import UsageError
+from kubectl_wasdra.explain.diagnose import diagnose
+from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
+from kubectl_wasdra.explain.recorded import Recorded, condition, group_condition, latest_failed_scheduling, read_events
+from kubectl_wasdra.explain.run import load_cluster
+from kubectl_wasdra.sched.admission import make_gates
+from kubectl_wasdra.sched.result import GroupResult
+from kubectl_wasdra.sched.simulate import Simulation
+
+TARGET_KINDS: Final = {"pod": "Pod", "pods": "Pod", "po": "Pod", "podgroup": "PodGroup", "podgroups": "PodGroup",
+                       "pg": "PodGroup", "workload": "Workload", "workloads": "Workload"}
+# phrases of kube-scheduler messages -> the topic they are about, to compare ours with the cluster's
+_TOPICS: Final = (
+    (re.compile(r"untolerated taint"), "taint"), (re.compile(r"Insufficient|Too many pods"), "resources"),
+    (re.compile(r"allocate all claims|resourceclaim|ResourceClaim"), "devices"),
+    (re.compile(r"node affinity|selector"), "affinity"), (re.compile(r"unschedulable"), "cordon"),
+    (re.compile(r"minCount|placements|pod group|gang"), "gang"), (re.compile(r"topology spread|anti-affinity|affinity rules"),
+                                                                 "pod-affinity"),
+)
+
+
+@dataclass(frozen=True)
+class PendingOptions:
+    """What `kubectl wasdra explain-pending` was asked."""
+
+    target: str | None = None
+    snapshot: Sequence[str] = ()
+    live: bool = False
+    release: Release = NEWEST
+    feature_gates: Mapping[str, bool] = field(default_factory=dict)
+    runtime_config: Mapping[str, bool] = field(default_factory=dict)
+    namespace: str | None = None
+    live_options: Any = None
+
+
+def parse_target(target: str | None) -> tuple[str, str] | None:
+    """("Pod" | "PodGroup" | "Workload", name) from "pod/NAME"; UsageError for anything else."""
+    if not target:
+        return None
+    kind, sep, name = target.partition("/")
+    if not sep or not name or kind.lower() not in TARGET_KINDS:
+        raise UsageError(f'"{target}" is not a target', where="TARGET", hint="use pod/NAME, podgroup/NAME or workload/NAME")
+    return TARGET_KINDS[kind.lower()], name
+
+
+def _workload_of(result: GroupResult) -> str | None:
+    group = result.entry.group
+    if group is None:
+        return None
+    if group.kind == "Workload":
+        return group.name.split("/")[0]
+    ref = (group.obj.get("spec") or {}).get("workloadRef") or {}
+    return ref.get("workloadName") or ((group.obj.get("spec") or {}).get("podGroupTemplateRef") or {}).get("workload", {}).get(
+        "workloadName")
+
+
+def _matches(result: GroupResult, target: tuple[str, str] | None, namespace: str | None) -> bool:
+    if namespace is not None and result.namespace != namespace:
+        return False
+    if target is None:
+        return True
+    kind, name = target
+    if kind == "Pod":
+        return any(p.name == name for c in [result, *result.children] for p in c.entry.pods)
+    if kind == "Workload":
+        return _workload_of(result) == name
+    return result.kind in ("PodGroup", "Workload", "CompositePodGroup") and result.name == name
+
+
+def _topics(text: str) -> set[str]:
+    return {topic for pattern, topic in _TOPICS if pattern.search(text)}
+
+
+def _recorded(result: GroupResult, snapshot: Any, events: list[Mapping[str, Any]]) -> list[Recorded]:
+    out: list[Recorded] = []
+    group = result.entry.group
+    if group is not None and group.kind == "PodGroup":
+        obj = snapshot.get("PodGroup", group.name, group.namespace)
+        found = group_condition(obj) if obj is not None else None
+        if found is not None:
+            out.append(found)
+    for pod in result.entry.pods[:1]:
+        found = condition(pod.pod, ("PodScheduled",))
+        if found is not None:
+            out.append(found)
+        event = latest_failed_scheduling(events, "Pod", pod.namespace, pod.name)
+        if event is not None:
+            out.append(event)
+    return out
+
+
+def compare(ours: GroupDiagnosis, recorded: list[Recorded]) -> tuple[str, str]:
+    """("yes" | "no" | "unknown", why) comparing our verdict and topics with what the cluster recorded."""
+    if not recorded:
+        return "unknown", "the cluster recorded nothing for it (no condition, no FailedScheduling event)"
+    if ours.fits:
+        return "no", "we find it fits now: the cluster may not have retried since capacity changed, or the snapshot differs"
+    theirs = set().union(*(_topics(r.message) for r in recorded))
+    mine = _topics(" ".join([ours.scheduler_message, ours.pod_message, *(r.message for r in ours.reasons)]))
+    common = sorted(theirs & mine)
+    if common:
+        return "yes", f"both point at {', '.join(common)}"
+    return "no", f"the cluster points at {', '.join(sorted(theirs)) or 'something else'}, we at {', '.join(sorted(mine)) or '-'}"
+
+
+def run_explain_pending(options: PendingOptions) -> ExplainReport:
+    """Diagnoses of the pending entries selected by target and namespace, each with the cluster's own record."""
+    target = parse_target(options.target)
+    gates = make_gates(options.release, options.feature_gates, options.runtime_config)
+    snapshot = load_cluster(options)
+    events = read_events(options.snapshot) if options.snapshot else list(snapshot.of_kind("Event"))
+    groups = []
+    for result in Simulation(snapshot, gates).run():
+        if not _matches(result, target, options.namespace):
+            continue
+        diagnosis = diagnose(result)
+        diagnosis.recorded = _recorded(result, snapshot, events)
+        diagnosis.agreement = compare(diagnosis, diagnosis.recorded)
+        groups.append(diagnosis)
+    if target is not None and not groups:
+        raise UsageError(f"no pending {target[0]} named \"{target[1]}\"", where="TARGET",
+                         hint="list pending pods with kubectl get pods --field-selector status.phase=Pending")
+    return ExplainReport(str(options.release), groups)
