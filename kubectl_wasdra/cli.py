@@ -7,14 +7,25 @@ do its job; 130 interrupted.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import click
 
 from kubectl_wasdra import __version__
-from kubectl_wasdra.cli_options import CommonOptions, common_options
+from kubectl_wasdra.cli_options import (
+    ALL_NAMESPACES_OPTION,
+    CONTEXT_OPTION,
+    KUBECONFIG_OPTION,
+    LIVE_OPTION,
+    NAMESPACE_OPTION,
+    SNAPSHOT_OPTION,
+    CommonOptions,
+    common_options,
+)
 from kubectl_wasdra.errors import UsageError, WasdraError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -57,7 +68,9 @@ def write(text: str) -> None:
 @common_options
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes for large inputs (default: all cores).")
-def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | None) -> int:
+@click.option("--upgrade-from", metavar="VERSION", default=None,
+              help="Report what upgrading from this release to --k8s-version breaks or changes.")
+def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | None, upgrade_from: str | None = None) -> int:
     """Lint manifests: API availability, schema, feature gates, API validation, references.
 
     PATH is a file, a directory (searched recursively for .yaml, .yml, .json), a glob, or - for stdin.
@@ -68,6 +81,8 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | Non
       kubectl wasdra check train.yaml --k8s-version 1.36 --feature-gates GenericWorkload=true
       kubectl wasdra check deploy/ --runtime-config scheduling.k8s.io/v1beta1=true -o sarif > wasdra.sarif
       kubectl wasdra check deploy/ --select API,SCHEMA --ignore SCHEMA006 --fail-on warning
+      kubectl wasdra check deploy/ --k8s-version 1.35,1.36,1.37
+      kubectl wasdra check deploy/ --upgrade-from 1.35 --k8s-version 1.37
       helm template chart/ | kubectl wasdra check -
     """
     from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
@@ -77,8 +92,16 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | Non
                            runtime_config=common.runtime_config, profile=common.profile, select=common.select,
                            ignore=common.ignore, schema_locations=common.schema_locations,
                            stdin=sys.stdin.buffer if "-" in paths else None, jobs=jobs)
+    if upgrade_from is not None:
+        from kubectl_wasdra.lint.matrix import upgrade_output
+        text, code = upgrade_output(options, upgrade_from, common.output)
+        write(text)
+        return code
     report = run_check(options)
     write(render(report, common.output, color=use_color() and common.output == "text", fail_on=common.fail_on))
+    if len(options.releases) > 1 and common.output == "text":
+        from kubectl_wasdra.lint.matrix import build_matrix, render_matrix_text
+        write(render_matrix_text(build_matrix(report)))
     if report.fatal:
         return EXIT_ERROR
     return EXIT_FINDINGS if report.fails(common.fail_on) else EXIT_OK
@@ -167,6 +190,62 @@ def _render_explain(report: Any, output: str) -> str:
     from kubectl_wasdra.explain.render_text import render_text
 
     return render_text(report, color=use_color())
+
+
+@cli.command("snapshot")
+@click.option("-o", "--output", "output", metavar="FILE", help="Write here (JSON if named *.json, else YAML); default stdout.")
+@click.option("--anonymize", is_flag=True, help="Replace node names, namespaces, pod names and label values consistently.")
+@SNAPSHOT_OPTION
+@LIVE_OPTION
+@KUBECONFIG_OPTION
+@CONTEXT_OPTION
+@NAMESPACE_OPTION
+@ALL_NAMESPACES_OPTION
+def snapshot_command(output: str | None, anonymize: bool, snapshot: tuple[str, ...], live: bool, kubeconfig: str | None,
+                     context: str | None, namespace: str | None, all_namespaces: bool) -> int:
+    """Dump the objects the simulator needs (read-only) as one portable List plus a header, for offline use and bug reports.
+
+    Reads every namespace unless -n NS is given. Types the cluster does not serve or lets you not read are listed in the
+    header's gaps; the rest is written.
+
+    \b
+    Examples:
+      kubectl wasdra snapshot --live -o cluster.json
+      kubectl wasdra snapshot --live --context prod --anonymize -o bug-report.yaml
+      kubectl wasdra snapshot --snapshot dumps/ --anonymize -o anonymized.yaml
+    """
+    from kubectl_wasdra.cluster.export import SnapshotOptions, export_snapshot
+
+    options = SnapshotOptions(output=output, anonymize=anonymize, snapshot=snapshot, live=live, kubeconfig=kubeconfig,
+                              context=context, namespace=None if all_namespaces else namespace)
+    with _progress_display(enabled=live) as progress:
+        result = export_snapshot(options, progress)
+    for problem in result.problems:
+        click.echo(f"{problem.file}:{problem.line}:{problem.column}: {problem.message}", err=True)
+    for kind, why in sorted(result.snapshot.header.gaps.items()):
+        click.echo(f"{PROG}: not read: {kind}: {why}", err=True)
+    if result.data is not None:
+        sys.stdout.buffer.write(result.data)
+        sys.stdout.flush()
+    else:
+        counts = ", ".join(f"{len(objs)} {kind}" for kind, objs in result.snapshot.objects.items() if objs)
+        click.echo(f"wrote {output}: {counts or 'no objects'}", err=True)
+    return EXIT_OK
+
+
+@contextlib.contextmanager
+def _progress_display(*, enabled: bool) -> Iterator[Any]:
+    """A progress callback for live reads: a rich status line on a TTY (stderr), nothing otherwise."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+
+    with Console(stderr=True).status("reading the cluster") as status:
+        def update(event: Any) -> None:
+            status.update(f"reading {event.kind}: {event.count} objects" + (" (done)" if event.done else ""))
+
+        yield update
 
 
 @cli.command("completion")

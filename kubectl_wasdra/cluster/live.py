@@ -67,6 +67,12 @@ class LiveOptions:
     backoff_cap: float = 30.0
     sleep: Callable[[float], None] = field(default=time.sleep, repr=False, compare=False)
 
+    @classmethod
+    def from_flags(cls, flags: Any) -> LiveOptions:
+        """From anything carrying --kubeconfig/--context (the CLI's CommonOptions). All namespaces are read: free
+        node resources need every pod, so -n there filters what is explained, not what is read."""
+        return cls(kubeconfig=getattr(flags, "kubeconfig", None), context=getattr(flags, "context", None))
+
 
 @dataclass(frozen=True)
 class Progress:
@@ -251,9 +257,12 @@ def _server_version(reader: _Reader) -> str:
                                hint="check the cluster address and credentials") from None
 
 
-def read_live(options: LiveOptions, progress: Callable[[Progress], None] | None = None) -> ClusterSnapshot:
+def read_live(options: LiveOptions | Any, progress: Callable[[Progress], None] | None = None) -> ClusterSnapshot:
     """A read-only snapshot of the cluster; kinds that cannot be read are listed in `header.gaps` with the reason.
-    Raises UsageError for a bad kubeconfig/context and ClusterReadError when the cluster cannot be reached at all."""
+    `options` is LiveOptions or the CLI's flags (LiveOptions.from_flags). Raises UsageError for a bad kubeconfig or
+    context and ClusterReadError when the cluster cannot be reached at all."""
+    if not isinstance(options, LiveOptions):
+        options = LiveOptions.from_flags(options)
     notify = progress or (lambda _event: None)
     reader = _Reader(_client(options), options)
     try:

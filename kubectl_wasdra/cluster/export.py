@@ -1,0 +1,60 @@
+"""`kubectl wasdra snapshot`: read a cluster (live, read-only) or re-export snapshot files, optionally anonymize, write."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+from kubectl_wasdra.errors import UsageError
+from kubectl_wasdra.load.document import LoadProblem
+
+
+@dataclass(frozen=True)
+class SnapshotOptions:
+    """What to read and where to write: `output` None means stdout (YAML)."""
+
+    output: str | None = None
+    anonymize: bool = False
+    snapshot: Sequence[str] = ()
+    live: bool = False
+    kubeconfig: str | None = None
+    context: str | None = None
+    namespace: str | None = None
+
+
+@dataclass(frozen=True)
+class SnapshotExport:
+    """The written snapshot, its bytes (when written to stdout), and the problems of re-exported files."""
+
+    snapshot: ClusterSnapshot
+    data: bytes | None
+    problems: tuple[LoadProblem, ...]
+
+
+def export_snapshot(options: SnapshotOptions, progress: Callable[[Any], None] | None = None) -> SnapshotExport:
+    """Read, anonymize if asked, and write the snapshot (to options.output, or return the bytes for stdout)."""
+    from kubectl_wasdra.cluster.write import render_snapshot, write_snapshot
+
+    if options.live == bool(options.snapshot):
+        raise UsageError("give either --live or --snapshot PATH", where="snapshot",
+                         hint="--live reads the cluster; --snapshot re-exports files")
+    problems: tuple[LoadProblem, ...] = ()
+    if options.live:
+        from kubectl_wasdra.cluster.live import LiveOptions, read_live
+
+        snapshot = read_live(LiveOptions(kubeconfig=options.kubeconfig, context=options.context,
+                                         namespace=options.namespace), progress)
+    else:
+        from kubectl_wasdra.cluster.files import load_snapshot
+
+        snapshot, problems = load_snapshot(list(options.snapshot))
+    if options.anonymize:
+        from kubectl_wasdra.cluster.anonymize import anonymize
+
+        snapshot = anonymize(snapshot)
+    if options.output is None:
+        return SnapshotExport(snapshot, render_snapshot(snapshot, as_json=False), problems)
+    write_snapshot(snapshot, options.output)
+    return SnapshotExport(snapshot, None, problems)

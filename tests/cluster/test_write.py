@@ -1,0 +1,92 @@
+"""Writing snapshots (YAML and JSON round trips), anonymization, and the `snapshot` command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kubectl_wasdra.cli import cli
+from kubectl_wasdra.cluster.anonymize import anonymize
+from kubectl_wasdra.cluster.files import load_snapshot
+from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+from kubectl_wasdra.cluster.write import render_snapshot, write_snapshot
+
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "clusters" / "two-racks"
+
+
+@pytest.fixture(scope="module")
+def snapshot() -> ClusterSnapshot:
+    loaded, problems = load_snapshot([str(FIXTURE)])
+    assert problems == ()
+    return loaded
+
+
+@pytest.mark.parametrize("name", ["out.yaml", "out.json"])
+def test_round_trip(tmp_path: Path, snapshot: ClusterSnapshot, name: str) -> None:
+    path = tmp_path / name
+    write_snapshot(snapshot, str(path))
+    again, problems = load_snapshot([str(path)])
+    assert problems == ()
+    assert dict(again.objects) == dict(snapshot.objects)
+    assert path.read_bytes().lstrip().startswith(b"{" if name.endswith(".json") else b"apiVersion")
+
+
+def test_yaml11_ambiguous_strings_are_quoted(tmp_path: Path) -> None:
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n", "labels": {
+        "a": "y", "b": "no", "c": "0755", "d": "1_000", "e": "on", "f": "2024-01-01", "g": "12:30"}}}
+    data = render_snapshot(ClusterSnapshot(objects={"Node": (node,)}), as_json=False)
+    path = tmp_path / "s.yaml"
+    path.write_bytes(data)
+    again, _ = load_snapshot([str(path)])
+    assert again.get("Node", "n")["metadata"]["labels"] == node["metadata"]["labels"]
+
+
+def test_anonymize_is_consistent(snapshot: ClusterSnapshot) -> None:
+    anon = anonymize(snapshot)
+    assert anon.header.anonymized
+    text = render_snapshot(anon, as_json=True).decode()
+    for secret in ("gpu-r0-n3", "busy-gpu-r0-n3\"", '"ml"', '"r0"', "registry.example.com", "zone-a"):
+        assert secret not in text, secret
+    # references still line up: each allocated claim, the pod it is reserved for, that pod's node and the slice pools
+    allocated = [c for c in anon.of_kind("ResourceClaim") if "allocation" in c.get("status", {})]
+    assert len(allocated) == 4
+    for claim in allocated:
+        (reserved,) = claim["status"]["reservedFor"]
+        pod = anon.get("Pod", reserved["name"], claim["metadata"]["namespace"])
+        node_name = pod["spec"]["nodeName"]
+        assert anon.node(node_name) is not None
+        assert claim["metadata"]["name"] in {c.get("resourceClaimName") for c in pod["spec"]["resourceClaims"]}
+        assert claim["status"]["allocation"]["devices"]["results"][0]["pool"] == node_name
+        assert claim["status"]["allocation"]["nodeSelector"]["nodeSelectorTerms"][0]["matchFields"][0]["values"] == [node_name]
+        assert any(s["spec"]["nodeName"] == node_name for s in anon.of_kind("ResourceSlice"))
+    assert sorted(anon.allocated.exclusive) != sorted(snapshot.allocated.exclusive)
+    assert len(anon.allocated.exclusive) == len(snapshot.allocated.exclusive)
+    assert sorted(anon.free_resources(n)["cpu"] for n in anon.node_index.nodes) == \
+        sorted(snapshot.free_resources(n)["cpu"] for n in snapshot.node_index.nodes)
+    pending = anon.pending_pods()[0]
+    generated = pending["status"]["resourceClaimStatuses"][0]["resourceClaimName"]
+    assert anon.get("ResourceClaim", generated, pending["metadata"]["namespace"]) is not None
+    racks = {n["metadata"]["labels"].get("example.com/rack") for n in anon.of_kind("Node")} - {None}
+    assert len(racks) == 2 and not racks & {"r0", "r1"}
+    rule = anon.of_kind("DeviceTaintRule")[0]
+    assert anon.pools[(rule["spec"]["deviceSelector"]["driver"], rule["spec"]["deviceSelector"]["pool"])].complete
+    assert anonymize(snapshot).objects == anon.objects, "deterministic"
+
+
+def test_snapshot_command_reexports_anonymized_json(tmp_path: Path) -> None:
+    out = tmp_path / "s.json"
+    result = CliRunner().invoke(cli, ["snapshot", "--snapshot", str(FIXTURE), "--anonymize", "-o", str(out)],
+                                standalone_mode=False)
+    assert result.exception is None, result.output
+    document = json.loads(out.read_text())
+    assert document["kind"] == "List" and document["items"][0]["kind"] == "WasdraSnapshotHeader"
+    assert document["items"][0]["anonymized"] is True
+    assert len(document["items"]) == 1 + sum(1 for _ in document["items"][1:])
+
+
+def test_snapshot_command_needs_a_source() -> None:
+    result = CliRunner().invoke(cli, ["snapshot"], standalone_mode=False)
+    assert result.exception is not None and "--live" in str(result.exception)
