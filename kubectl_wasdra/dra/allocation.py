@@ -18,6 +18,12 @@ from kubectl_wasdra.kube.quantity import format_quantity
 from kubectl_wasdra.reasons import Reason
 
 
+def _quantity_text(value: Decimal) -> str:
+    """Canonical-looking quantity text: binary suffixes for whole multiples of 1Ki, decimal otherwise."""
+    binary = value == value.to_integral_value() and value != 0 and int(value) % 1024 == 0
+    return format_quantity(value, binary=binary)
+
+
 @dataclass(frozen=True)
 class DeviceResult:
     """One allocated device: `request` is "req" or "req/sub" as in DeviceRequestAllocationResult."""
@@ -52,7 +58,7 @@ class DeviceResult:
         if self.share_id:
             result["shareID"] = self.share_id
         if self.consumed_capacity:
-            result["consumedCapacity"] = {name: format_quantity(value) for name, value in self.consumed_capacity.items()}
+            result["consumedCapacity"] = {name: _quantity_text(value) for name, value in self.consumed_capacity.items()}
         return result
 
 
