@@ -92,6 +92,18 @@ def _taken_by(result: GroupResult) -> dict[str, list[str]]:
     return out
 
 
+_PRE_ENQUEUE = (Reason.GROUP_NOT_FOUND, Reason.GANG_TOO_FEW_PODS)
+
+
+def _record(result: GroupResult) -> str:
+    blocked = result.entry.blocked
+    if blocked is not None and blocked.reason in _PRE_ENQUEUE:
+        return "nowhere: PreEnqueue holds the pods out of the queue, no condition or event is written"
+    if blocked is not None:
+        return "PodGroupInitiallyScheduled=False, SchedulerError; pods PodScheduled=False, SchedulerError"
+    return "PodGroupInitiallyScheduled=False, Unschedulable"
+
+
 def diagnose(result: GroupResult) -> GroupDiagnosis:
     """The diagnosis of one simulated entry."""
     entry = result.entry
@@ -105,7 +117,7 @@ def diagnose(result: GroupResult) -> GroupDiagnosis:
         topology_key=entry.topology_key,
         pods={pod.split("/", 1)[1]: node for pod, node in sorted(result.placement.items())},
         claims={key.split("/", 1)[1]: [_device(d) for d in devices] for key, devices in sorted(result.claims.items())},
-        domain=result.domain, reasons=reasons_of(result), scheduler_message=result.message,
+        domain=result.domain, reasons=reasons_of(result), scheduler_message=result.message, scheduler_record=_record(result),
         pod_message=first_error.message() if first_error is not None else "",
         domains=_domains(result), funnels=_funnels(result), taken_by=_taken_by(result),
     )

@@ -57,6 +57,7 @@ class GroupDiagnosis:
     reasons: list[ReasonItem] = field(default_factory=list)
     suggestions: list[Suggestion] = field(default_factory=list)
     scheduler_message: str = ""
+    scheduler_record: str = "PodGroupInitiallyScheduled=False, Unschedulable"  # where kube-scheduler writes the message
     pod_message: str = ""
     domains: list[DomainLine] = field(default_factory=list)
     funnels: list[tuple[str, str]] = field(default_factory=list)  # (node, funnel summary) for DRA failures

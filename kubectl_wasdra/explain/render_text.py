@@ -10,8 +10,6 @@ from rich.markup import escape
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.placement_map import LEGEND
 
-_GROUP_CONDITION = "kube-scheduler would record (PodGroupInitiallyScheduled=False, Unschedulable):"
-
 
 def _summary(group: GroupDiagnosis) -> str:
     verdict = "fits" if group.fits else "does NOT fit"
@@ -45,7 +43,7 @@ def _why_lines(group: GroupDiagnosis) -> list[str]:
     for reason in group_level:
         lines.append(f"  {reason.code}: {reason.message}")
     if group.kind != "Pod" and group.scheduler_message and not group.fits:
-        lines += ["", f"  {_GROUP_CONDITION}", f"    {group.scheduler_message}"]
+        lines += ["", f"  kube-scheduler would record ({group.scheduler_record}):", f"    {group.scheduler_message}"]
     if group.pod_message:
         lines += ["", "  first pod that does not fit, as kube-scheduler words it:", f"    {group.pod_message}"]
     for domain in group.domains[:8]:

@@ -16,7 +16,7 @@ from kubectl_wasdra.explain.overlay import Overlay, build_overlay
 from kubectl_wasdra.explain.placement_map import build_map
 from kubectl_wasdra.explain.suggestions import suggest
 from kubectl_wasdra.reasons import Reason
-from kubectl_wasdra.sched.admission import Gates, make_gates
+from kubectl_wasdra.sched.admission import GENERIC_WORKLOAD, Gates, make_gates
 from kubectl_wasdra.sched.queue import WAITING_MIN_COUNT
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.simulate import Simulation
@@ -69,33 +69,47 @@ def _is_ours(result: GroupResult, overlay: Overlay) -> bool:
     return (result.namespace, result.name) in overlay.groups or any((p.namespace, p.name) in overlay.pods for p in pods)
 
 
-def _podless(snapshot: ClusterSnapshot, overlay: Overlay, seen: set[tuple[str, str]]) -> list[GroupDiagnosis]:
-    """Manifest PodGroups no pod refers to: nothing would be scheduled."""
+def _podless(sim: Simulation, overlay: Overlay, seen: set[tuple[str, str]]) -> list[GroupDiagnosis]:
+    """Manifest PodGroups no queued pod refers to: rejected by the API server, links dropped, or no pods at all."""
     out = []
     for namespace, name in sorted(overlay.groups - seen):
-        obj = snapshot.get("PodGroup", name, namespace)
+        obj = sim.snapshot.get("PodGroup", name, namespace)
         if obj is None:
             continue
-        reason = ReasonItem(Reason.GANG_TOO_FEW_PODS.value, WAITING_MIN_COUNT, None, {"pods": 0})
-        out.append(GroupDiagnosis("PodGroup", namespace, name, False, reasons=[reason], scheduler_message=reason.message))
+        rejected = sim.queue.rejected.get(("PodGroup", namespace, name))
+        reasons = []
+        if rejected:
+            reasons.append(ReasonItem(Reason.API_NOT_SERVED.value, f"PodGroup rejected by the API server: {rejected}", None,
+                                      {"apiVersion": obj.get("apiVersion", ""), "kind": "PodGroup"}))
+        if not sim.gates.enabled(GENERIC_WORKLOAD):
+            reasons.append(ReasonItem(Reason.FEATURE_GATE_DISABLED.value,
+                                      f"pod.spec.schedulingGroup is dropped: feature gate {GENERIC_WORKLOAD} is off in "
+                                      f"Kubernetes {sim.gates.release}; the pods are scheduled one by one, not as a gang",
+                                      None, {"gate": GENERIC_WORKLOAD, "field": "spec.schedulingGroup"}))
+        if not reasons:
+            reasons.append(ReasonItem(Reason.GANG_TOO_FEW_PODS.value, WAITING_MIN_COUNT, None, {"pods": 0}))
+        out.append(GroupDiagnosis("PodGroup", namespace, name, False, reasons=reasons, scheduler_message=reasons[-1].message,
+                                  scheduler_record="nowhere: the group is not scheduled as a group"))
     return out
 
 
 def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *, with_suggestions: bool = True
                     ) -> list[GroupDiagnosis]:
     """Diagnoses of the overlay's groups in queue order, with placement maps and (optionally) suggestions."""
-    results = [r for r in Simulation(snapshot, gates).run() if _is_ours(r, overlay)]
+    sim = Simulation(snapshot, gates)
+    results = [r for r in sim.run() if _is_ours(r, overlay)]
     out = []
     for result in results:
         diagnosis = diagnose(result)
         key = result.entry.topology_key or (result.entry.group.topology_keys[0] if result.entry.group and
                                             result.entry.group.topology_keys else None)
-        diagnosis.placement_map = build_map(snapshot, result, key)
+        if result.kind != "Pod" or not result.fits:
+            diagnosis.placement_map = build_map(snapshot, result, key)
         if with_suggestions:
             diagnosis.suggestions = suggest(snapshot, gates, result)
         out.append(diagnosis)
     seen = {(r.namespace, r.name) for r in results}
-    return out + _podless(snapshot, overlay, seen)
+    return out + _podless(sim, overlay, seen)
 
 
 def run_explain(options: ExplainOptions) -> ExplainReport:

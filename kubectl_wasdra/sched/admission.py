@@ -46,8 +46,7 @@ def make_gates(release: Release, overrides: Mapping[str, bool] | None = None,
     from kubectl_wasdra.catalog.gates import effective_gates
 
     state = effective_gates(release, overrides or {})
-    names = (GENERIC_WORKLOAD, TOPOLOGY_GATE, COMPOSITE_GATE, CLAIMS_GATE, "DRAExtendedResource")
-    return Gates(release, {name: state.enabled(name) for name in names}, dict(runtime_config or {}))
+    return Gates(release, {name: state.enabled(name) for name in state.table.gates}, dict(runtime_config or {}))
 
 
 def all_on(release: Release) -> Gates:
@@ -62,7 +61,7 @@ def _catalog_status(gates: Gates, api_version: str, kind: str) -> Any:
     api_status = getattr(apis, "api_status", None)
     if api_status is None:  # catalog.apis without the per-kind table yet
         return None
-    return api_status(gates.release, api_version, kind, gates.runtime_config, gates.enabled_gates)
+    return api_status(gates.release, api_version, kind, gates.runtime_config, gates.enabled_gates.get)
 
 
 def _version_on(gates: Gates, api_version: str) -> bool:
@@ -76,8 +75,9 @@ def api_rejection(gates: Gates, api_version: str, kind: str) -> str | None:
     """Why the API server would reject this object for the target release, or None if it is served."""
     status = _catalog_status(gates, api_version, kind)
     if status is not None:
-        return None if getattr(status, "served", True) else str(getattr(status, "message", "") or
-                                                                   f"{api_version} {kind} is not served by {gates.release}")
+        if not status.served:
+            return str(status.not_served_message())
+        return None if status.enabled else str(status.not_enabled_message())
     row = _WORKLOAD_APIS.get(api_version)
     if row is None:
         return None
