@@ -254,3 +254,32 @@ def all_gates_on(release: Release) -> GateState:
     """Every gate of `release` on (the experimental profile's assumption); never raises."""
     table = gate_table(release)
     return GateState(table, MappingProxyType(dict.fromkeys(table.gates, True)))
+
+
+@dataclass(frozen=True)
+class GateChange:
+    """How one gate differs between two releases (None = not registered in that release)."""
+
+    name: str
+    kep: int | None
+    area: str
+    before: GateInfo | None
+    after: GateInfo | None
+
+
+def gate_diff(before: Release, after: Release) -> tuple[GateChange, ...]:
+    """Gates added, removed, or with another stage/default/lock in `after` than in `before`, by name."""
+    old, new = gate_table(before), gate_table(after)
+    changes = []
+    for name in sorted(set(old.gates) | set(new.gates)):
+        a, b = old.get(name), new.get(name)
+        if a is None or b is None or (a.stage, a.default, a.locked) != (b.stage, b.default, b.locked):
+            info = b or a
+            changes.append(GateChange(name, info.kep, info.area, a, b))
+    return tuple(changes)
+
+
+def keps_without_gate() -> tuple[tuple[int | None, str, str], ...]:
+    """(KEP, name, note) of gates named by KEPs that no release 1.33-1.37 registers."""
+    return tuple((raw.get("kep"), raw["name"], raw.get("note", "")) for raw in _raw_gates()
+                 if raw.get("status") == "not-in-code")
