@@ -107,6 +107,31 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | Non
     return EXIT_FINDINGS if report.fails(common.fail_on) else EXIT_OK
 
 
+@cli.command("gates")
+@click.option("--k8s-version", default=None, metavar="VERSION", help="Release to list (default: newest known).")
+@click.option("--area", type=click.Choice(("scheduling", "dra", "node", "autoscaling", "apiserver")), default=None,
+              help="Only gates of this area.")
+@click.option("--diff", nargs=2, metavar="FROM TO", default=None, help="Gates that differ between two releases.")
+@click.option("-o", "--output", type=click.Choice(("text", "json")), default="text", show_default=True, help="Output format.")
+def gates_command(k8s_version: str | None, area: str | None, diff: tuple[str, str] | None, output: str) -> int:
+    """The feature-gate / KEP matrix: stage, default and components per release, or what changed between two.
+
+    \b
+    Examples:
+      kubectl wasdra gates --k8s-version 1.37 --area dra
+      kubectl wasdra gates --diff 1.35 1.37 --area scheduling
+      kubectl wasdra gates -o json
+    """
+    from kubectl_wasdra.catalog.releases import NEWEST, Release
+    from kubectl_wasdra.report.gates import render_diff, render_table
+
+    if diff:
+        write(render_diff(Release.parse(diff[0]), Release.parse(diff[1]), area, output))
+    else:
+        write(render_table(Release.parse(k8s_version) if k8s_version else NEWEST, area, output))
+    return EXIT_OK
+
+
 @cli.command("rules")
 @click.argument("rule_id", required=False, metavar="[ID|NAME|FAMILY]")
 @click.option("-o", "--output", type=click.Choice(("text", "json")), default="text", show_default=True, help="Output format.")
