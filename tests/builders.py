@@ -36,7 +36,7 @@ def pod(name: str, *, namespace: str = "default", cpu: str | None = "1", memory:
     spec: dict[str, Any] = {"containers": [container], **spec_fields}
     for key, value in (("nodeName", node_name), ("tolerations", list(tolerations)), ("resourceClaims", claims),
                        ("nodeSelector", dict(node_selector or {})), ("priority", priority)):
-        if value or value == 0 and key == "priority":
+        if value or (value == 0 and key == "priority"):
             spec[key] = value
     if group:
         spec["schedulingGroup"] = {"podGroupName": group}
@@ -127,3 +127,24 @@ def snapshot(*objects: Mapping[str, Any]) -> ClusterSnapshot:
 def taint(key: str, value: str = "", effect: str = "NoSchedule") -> dict:
     """A taint."""
     return {"key": key, "value": value, "effect": effect}
+
+
+def run_all(cluster: ClusterSnapshot, *objects: Mapping[str, Any], gates: Any = None) -> dict[str, Any]:
+    """{entry name: GroupResult} of every queue entry after overlaying `objects` (every workload gate on by default)."""
+    from kubectl_wasdra.catalog.releases import NEWEST
+    from kubectl_wasdra.sched.admission import all_on
+    from kubectl_wasdra.sched.simulate import Simulation
+
+    results = Simulation(cluster.overlay([dict(o) for o in objects]), gates or all_on(NEWEST)).run()
+    return {r.name: r for r in results}
+
+
+def fixture_cluster(name: str) -> ClusterSnapshot:
+    """A fixture cluster from fixtures/clusters/<name>, loaded as `--snapshot` would."""
+    from pathlib import Path
+
+    from kubectl_wasdra.cluster.files import load_snapshot
+
+    snapshot_, problems = load_snapshot([str(Path(__file__).resolve().parents[1] / "fixtures" / "clusters" / name)])
+    assert not problems, problems
+    return snapshot_
