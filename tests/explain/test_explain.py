@@ -1,0 +1,77 @@
+"""explain on the demo manifest: diagnosis, verified suggestions, JSON shape, text view."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+from builders import fixture_cluster, node, pod, snapshot
+
+from kubectl_wasdra.catalog.releases import NEWEST
+from kubectl_wasdra.explain.model import ExplainReport
+from kubectl_wasdra.explain.overlay import build_overlay, expand_job
+from kubectl_wasdra.explain.render_json import render_json
+from kubectl_wasdra.explain.render_text import render_text
+from kubectl_wasdra.explain.run import explain_results, load_manifests
+from kubectl_wasdra.sched.admission import all_on, make_gates
+
+DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "manifests" / "explain" / "train-gang-racks.yaml"
+GATES = {"GenericWorkload": True, "TopologyAwareWorkloadScheduling": True}
+RUNTIME = {"scheduling.k8s.io/v1beta1": True}
+
+
+@pytest.fixture(scope="module")
+def demo():
+    overlay = load_manifests([str(DEMO)])
+    cluster = fixture_cluster("two-racks").overlay(list(overlay.objects))
+    return explain_results(cluster, make_gates(NEWEST, GATES, RUNTIME), overlay)
+
+
+def test_demo_gang_does_not_fit_and_says_why(demo):
+    (group,) = demo
+    assert (group.kind, group.namespace, group.name, group.fits) == ("PodGroup", "ml", "train", False)
+    assert group.reasons[0].code == "TopologyNoDomainFits"
+    assert group.reasons[0].details["shortBy"] == 2
+    assert group.taken_by == {"ml/pending-8gpu": ["gpu-r0-n0"]}
+
+
+def test_demo_suggestions_are_verified_changes(demo):
+    kinds = [s.kind for s in demo[0].suggestions]
+    assert kinds[:2] == ["dropTopology", "lowerMinCount"]
+    assert demo[0].suggestions[1].message == "lower gang.minCount to 4"
+
+
+def test_json_has_exactly_the_design_shape(demo):
+    data = orjson.loads(render_json(ExplainReport("1.37", demo)))
+    assert list(data) == ["k8sVersion", "groups"]
+    group = data["groups"][0]
+    assert list(group) == ["kind", "namespace", "name", "fits", "placement", "reasons", "suggestions"]
+    assert list(group["placement"]) == ["pods", "claims", "domain"]
+    assert list(group["reasons"][0]) == ["code", "message", "count", "details"]
+
+
+def test_text_shows_scheduler_line_domains_and_map(demo):
+    text = render_text(ExplainReport("1.37", demo))
+    assert "PodGroup ml/train — does NOT fit (gang, minCount 6, 6 pods, topology example.com/rack)" in text
+    assert "0/2 placements are available, first placement status: minCount (6) cannot be satisfied" in text
+    assert "example.com/rack=r0: 4 of 6 pods placeable" in text
+    assert "Placement map" in text and "▣" in text
+    assert "\x1b[" not in text
+
+
+def test_a_fitting_group_lists_its_placement():
+    cluster = snapshot(node("n1"), node("n2"))
+    overlay = build_overlay([pod("a", cpu="6"), pod("b", cpu="6")])
+    groups = explain_results(cluster.overlay(list(overlay.objects)), all_on(NEWEST), overlay)
+    assert [(g.name, g.fits, g.pods) for g in groups] == [("a", True, {"a": "n1"}), ("b", True, {"b": "n2"})]
+
+
+def test_job_expands_to_parallelism_pods_and_its_pod_group():
+    job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j", "namespace": "ml"},
+           "spec": {"parallelism": 3, "scheduling": {"schedulingPolicy": {"gang": {}}},
+                    "template": {"spec": {"containers": [{"name": "c", "image": "x"}]}}}}
+    objects = expand_job(job)
+    assert [o["kind"] for o in objects] == ["PodGroup", "Pod", "Pod", "Pod"]
+    assert objects[0]["spec"]["schedulingPolicy"] == {"gang": {"minCount": 3}}
+    assert objects[1]["spec"]["schedulingGroup"] == {"podGroupName": "j"}

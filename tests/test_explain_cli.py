@@ -1,0 +1,60 @@
+"""The explain and explain-pending commands end to end: exit codes, JSON output, usage errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kubectl_wasdra.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = str(ROOT / "fixtures" / "manifests" / "explain" / "train-gang-racks.yaml")
+CLUSTER = str(ROOT / "fixtures" / "clusters" / "two-racks")
+ON = ["--feature-gates", "GenericWorkload=true,TopologyAwareWorkloadScheduling=true",
+      "--runtime-config", "scheduling.k8s.io/v1beta1=true"]
+
+
+def _invoke(*args):
+    return CliRunner().invoke(cli, list(args), standalone_mode=False, catch_exceptions=False)
+
+
+def test_gang_that_does_not_fit_exits_1_with_json():
+    result = _invoke("explain", "-f", DEMO, "--snapshot", CLUSTER, *ON, "-o", "json", "--no-suggestions")
+    assert result.return_value == 1
+    data = json.loads(result.output)
+    assert data["groups"][0]["fits"] is False
+
+
+def test_without_the_gates_the_pods_run_one_by_one_and_the_group_is_rejected():
+    result = _invoke("explain", "-f", DEMO, "--snapshot", CLUSTER, "-o", "json", "--no-suggestions")
+    groups = {(g["kind"], g["name"]): g for g in json.loads(result.output)["groups"]}
+    assert groups[("PodGroup", "train")]["reasons"][0]["code"] == "APINotServed"
+    assert all(groups[("Pod", f"train-{i}")]["fits"] for i in range(6))
+
+
+def test_fitting_manifest_exits_0(tmp_path):
+    manifest = tmp_path / "small.yaml"
+    manifest.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: small, namespace: default}\n"
+                        "spec: {containers: [{name: c, image: x, resources: {requests: {cpu: '1'}}}]}\n")
+    result = _invoke("explain", "-f", str(manifest), "--snapshot", CLUSTER)
+    assert result.return_value == 0
+    assert "Pod default/small — fits" in result.output
+
+
+@pytest.mark.parametrize("args", [("explain", "-f", DEMO), ("explain", "-f", DEMO, "--snapshot", CLUSTER, "-o", "sarif"),
+                                  ("explain-pending", "bogus", "--snapshot", CLUSTER)])
+def test_usage_errors(args):
+    from kubectl_wasdra.errors import UsageError
+
+    with pytest.raises(UsageError):
+        _invoke(*args)
+
+
+def test_explain_pending_shows_the_cluster_record():
+    result = _invoke("explain-pending", "pod/pending-8gpu", "-n", "ml", "--snapshot", CLUSTER, "-o", "json")
+    (group,) = json.loads(result.output)["groups"]
+    assert group["recorded"][0]["source"] == "condition PodScheduled"
+    assert group["agree"]["verdict"] in ("yes", "no")
