@@ -30,7 +30,7 @@ from kubectl_wasdra.dra.allocation import (
 from kubectl_wasdra.dra.candidates import Candidate, CandidateList, all_mode_devices, list_candidates
 from kubectl_wasdra.dra.constraints import Constraint, build_constraints
 from kubectl_wasdra.dra.features import DEFAULT_FEATURES, Features
-from kubectl_wasdra.dra.funnel import Funnel, build_funnel
+from kubectl_wasdra.dra.funnel import Funnel, build_funnel, constraint_count
 from kubectl_wasdra.dra.inventory import Inventory
 from kubectl_wasdra.dra.pools import NodePools
 from kubectl_wasdra.dra.requests import MAX_RESULTS, AllocationError, RequestData, build_requests, claim_ref
@@ -106,13 +106,15 @@ def _funnels(claims: Sequence[Mapping[str, Any]], requests: list[list[list[Reque
             for claim_requests in requests for alternatives in claim_requests for r in alternatives]
 
 
-def _hopeless(requests: list[list[list[RequestData]]], lists: _Lists) -> bool:
-    """Some request cannot be met by any alternative even alone (and no candidate hides a selector error)."""
+def _hopeless(requests: list[list[list[RequestData]]], constraints: list[list[Constraint]], lists: _Lists) -> bool:
+    """Some request cannot be met by any alternative even alone: fewer usable candidates than its count, or fewer
+    that can satisfy its constraints together (and no candidate hides a selector error the search would hit)."""
     for claim_requests in requests:
         for alternatives in claim_requests:
             if any(lists.get(r).errors for r in alternatives if not r.all_mode):
                 return False
-            if all(not r.all_mode and lists.get(r).usable < r.count for r in alternatives):
+            if all(not r.all_mode and min(lists.get(r).usable, constraint_count(r, lists.get(r), constraints[r.claim_index]))
+                   < r.count for r in alternatives):
                 return True
     return False
 
@@ -170,7 +172,7 @@ def allocate_claims(claims: Sequence[Mapping[str, Any]], node: Mapping[str, Any]
     lists = _Lists(pools, node, usage, features)
     try:
         requests, constraints = _prepare(claims, node, pools, inventory, usage, features)
-        if _hopeless(requests, lists):
+        if _hopeless(requests, constraints, lists):
             return _failure(claims, requests, constraints, lists, pools)
         search = Search(requests, constraints, lists.candidates, usage, features, [claim_ref(c) for c in claims])
         if search.run():

@@ -133,6 +133,8 @@ def consumption(device: Device, requests: Mapping[str, Any] | None, fractional: 
 def fits(device: Device, amounts: Mapping[str, Decimal], already: Mapping[str, Decimal],
          allocating: Mapping[str, Decimal] | None = None) -> bool:
     """Does `amounts` fit next to what the snapshot (`already`) and this attempt (`allocating`) consume?"""
+    if not device.capacity:
+        return True
     for name, capacity in device.capacity.items():
         total = amounts.get(name, Decimal(0)) + already.get(name, Decimal(0))
         if allocating:

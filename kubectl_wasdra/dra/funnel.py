@@ -58,9 +58,10 @@ class Funnel:
                 "reason": str(self.reason) if self.reason else None, "message": self.message, **self.details}
 
 
-def _constraint_count(request: RequestData, candidates: CandidateList, constraints: Sequence[Constraint]) -> int:
+def constraint_count(request: RequestData, candidates: CandidateList, constraints: Sequence[Constraint]) -> int:
     """Devices that can satisfy the request's constraints together: the largest same-value group (matchAttribute) or
-    the number of distinct values (distinctAttribute)."""
+    the number of distinct values (distinctAttribute; only when all values have one type, because of the
+    distinctAttribute type quirk in constraints.py). A necessary condition, so also used to prune nodes."""
     usable = [c.device for c in candidates.candidates if not c.tainted and c.error is None]
     best = len(usable)
     sub = request.name if request.parent else ""
@@ -70,7 +71,7 @@ def _constraint_count(request: RequestData, candidates: CandidateList, constrain
         values = [repr(attr) for device in usable if (attr := device.attribute(constraint.attribute)) is not None]
         if isinstance(constraint, MatchAttribute):
             best = min(best, max(Counter(values).values(), default=0))
-        elif isinstance(constraint, DistinctAttribute):
+        elif isinstance(constraint, DistinctAttribute) and len({v.split(":")[0] for v in values}) <= 1:
             best = min(best, len(set(values)))
     return best
 
@@ -90,7 +91,7 @@ def build_funnel(claim: str, request: RequestData, candidates: CandidateList, co
                  needed: int) -> Funnel:
     """The funnel of one request on one node."""
     stages = [FunnelStage(name, candidates.counts[name]) for name in STAGES]
-    stages.append(FunnelStage("constraints", _constraint_count(request, candidates, constraints)))
+    stages.append(FunnelStage("constraints", constraint_count(request, candidates, constraints)))
     short = next((stage.name for stage in stages if stage.count < needed), None)
     reason = STAGE_REASON.get(short) if short else None
     details: dict[str, Any] = {}

@@ -59,23 +59,30 @@ class Device:
     capacity: Mapping[str, Capacity] = field(default_factory=dict)
     consumes_counters: tuple[tuple[str, Mapping[str, Decimal]], ...] = ()
     allow_multiple: bool = False
+    views: dict[tuple[Any, ...], DeviceView] | None = None  # shared by the inventory: identical devices, one view
     _view: DeviceView | None = None
+    key: str = field(init=False)  # driver/pool/device, the DeviceID spelling upstream uses in messages
+    binding_conditions: tuple[str, ...] = field(init=False)
 
-    @property
-    def key(self) -> str:
-        """driver/pool/device, the DeviceID spelling upstream uses in messages."""
-        return f"{self.driver}/{self.pool}/{self.name}"
+    def __post_init__(self) -> None:
+        self.key = f"{self.driver}/{self.pool}/{self.name}"
+        self.binding_conditions = tuple(self.raw.get("bindingConditions") or ())
 
     @property
     def view(self) -> DeviceView:
-        """What CEL sees of this device (built on first use, shared by every selector)."""
+        """What CEL sees of this device, built on first use and shared by every selector and by every device with the
+        same driver, attributes, capacity and allowMultipleAllocations (so CEL runs once per distinct device content)."""
         if self._view is None:
-            self._view = DeviceView(self.driver, self.raw, self.name)
+            if self.views is None:
+                self._view = DeviceView(self.driver, self.raw, self.name)
+            else:
+                raw = self.raw
+                key = (self.driver, repr(raw.get("attributes")), repr(raw.get("capacity")), self.allow_multiple)
+                view = self.views.get(key)
+                if view is None:
+                    view = self.views[key] = DeviceView(self.driver, raw, self.name)
+                self._view = view
         return self._view
-
-    @property
-    def binding_conditions(self) -> tuple[str, ...]:
-        return tuple(self.raw.get("bindingConditions") or ())
 
     @property
     def binds_to_node(self) -> bool:
@@ -140,17 +147,17 @@ def _counter_sets(entries: Iterable[Mapping[str, Any]], set_key: str) -> tuple[t
                  for entry in entries)
 
 
-def _build_device(slice_: Slice, raw: Mapping[str, Any], index: int) -> Device:
+def _build_device(slice_: Slice, raw: Mapping[str, Any], index: int, views: dict | None) -> Device:
     capacity = {name: Capacity(_quantity((entry or {}).get("value", 0)), (entry or {}).get("requestPolicy"))
                 for name, entry in (raw.get("capacity") or {}).items()}
     return Device(driver=slice_.driver, pool=slice_.pool, name=str(raw.get("name") or ""), slice=slice_, raw=raw,
                   index=index, taints=tuple(raw.get("taints") or ()), capacity=capacity,
                   consumes_counters=_counter_sets(raw.get("consumesCounters") or (), "counterSet"),
-                  allow_multiple=bool(raw.get("allowMultipleAllocations")))
+                  allow_multiple=bool(raw.get("allowMultipleAllocations")), views=views)
 
 
-def build_slice(obj: Mapping[str, Any]) -> Slice:
-    """A Slice from a resource.k8s.io/v1 ResourceSlice dict."""
+def build_slice(obj: Mapping[str, Any], views: dict[tuple[Any, ...], DeviceView] | None = None) -> Slice:
+    """A Slice from a resource.k8s.io/v1 ResourceSlice dict (`views`: the inventory's shared DeviceView cache)."""
     spec = obj.get("spec") or {}
     pool = spec.get("pool") or {}
     slice_ = Slice(name=_name(obj), driver=str(spec.get("driver") or ""), pool=str(pool.get("name") or ""),
@@ -158,7 +165,7 @@ def build_slice(obj: Mapping[str, Any]) -> Slice:
                    node_name=spec.get("nodeName") or None, node_selector=spec.get("nodeSelector"),
                    all_nodes=bool(spec.get("allNodes")), per_device_node_selection=bool(spec.get("perDeviceNodeSelection")),
                    shared_counters=_counter_sets(spec.get("sharedCounters") or (), "name"), raw=obj)
-    slice_.devices = [_build_device(slice_, raw, index) for index, raw in enumerate(spec.get("devices") or ())]
+    slice_.devices = [_build_device(slice_, raw, index, views) for index, raw in enumerate(spec.get("devices") or ())]
     return slice_
 
 
@@ -188,7 +195,8 @@ class Inventory:
 
     def __init__(self, slices: Sequence[Mapping[str, Any]] = (), classes: Sequence[Mapping[str, Any]] = (),
                  taint_rules: Sequence[Mapping[str, Any]] = (), namespaces: Sequence[Mapping[str, Any]] = ()) -> None:
-        self.slices: tuple[Slice, ...] = tuple(sorted((build_slice(obj) for obj in slices), key=lambda s: s.name))
+        self.views: dict[tuple[Any, ...], DeviceView] = {}
+        self.slices: tuple[Slice, ...] = tuple(sorted((build_slice(obj, self.views) for obj in slices), key=lambda s: s.name))
         _apply_taint_rules(self.slices, taint_rules)
         self.classes: dict[str, Mapping[str, Any]] = {_name(obj): obj for obj in classes}
         self.admin_namespaces = frozenset(_name(ns) for ns in namespaces
