@@ -46,15 +46,13 @@ def error_position(doc: Document, path: Path, expression: str, error: CelCompile
     return source_position(doc.source.text, line, column, expression_offset(expression, error.line, error.column))
 
 
-def caret_excerpt(expression: str, error: CelCompileError) -> str:
-    """The failing expression line with a caret under the column, as the CEL library prints it."""
+def error_context(expression: str, error: CelCompileError) -> str:
+    """The expression line the error is on (the last non-empty one for an error at end of input), stripped."""
     lines = expression.split("\n")
     index = min(max(error.line, 1), len(lines)) - 1
-    column = error.column
-    while index > 0 and not lines[index].strip():     # an error at end of input: point after the last text
+    while index > 0 and not lines[index].strip():
         index -= 1
-        column = len(lines[index]) + 1
-    return f"\n  | {lines[index]}\n  | {'.' * max(column - 1, 0)}^"
+    return lines[index].strip()
 
 
 @rule(codes.VALID_CEL_COMPILE)
@@ -83,5 +81,5 @@ def cel_compile_error(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     state = all_gates_on(ctx.release) if profiles.assumes_all_gates_on(ctx.profile) else ctx.gates
     consumable = state.enabled("DRAConsumableCapacity") if state is not None else None
     for path, expression, error in compile_errors(doc, ctx.release, consumable):
-        yield Problem(path, f"{error.message}{caret_excerpt(expression, error)}", HINT, "value",
+        yield Problem(path, f'{error.message} (in "{error_context(expression, error)}")', HINT, "value",
                       error_position(doc, path, expression, error))

@@ -26,7 +26,7 @@ def test_fixture(case: tuple[Path, Release]) -> None:
 
 def test_every_valid_rule_has_good_and_bad_fixtures() -> None:
     valid_ids = {r.info.id for r in own_rules() if r.info.family == "VALID"}
-    assert valid_ids == {i for i in rule_ids() if i.startswith("VALID")}
+    assert len(valid_ids) >= 15 and valid_ids <= rule_ids()
     releases = {str(release) for path, release in CASES}
     assert {"1.35", "1.36", "1.37"} <= releases
     for rule_id in valid_ids:
