@@ -124,7 +124,8 @@ class ApiStatus:
 
     @property
     def deprecated(self) -> bool:
-        return bool(self.info and self.info.deprecated and _minor(self.info.deprecated) <= (self.release.major, self.release.minor))
+        deprecated = self.info.deprecated if self.info else None
+        return bool(deprecated and _minor(deprecated) <= (self.release.major, self.release.minor))
 
     def not_served_message(self) -> str:
         where = f"served in {format_releases(self.served_in)}" if self.served_in else \
@@ -188,22 +189,30 @@ def api_status(release: Release, api_version: str, kind: str, runtime_config: Ma
                gate_enabled: GateLookup | None = None) -> ApiStatus:
     """Whether `release` serves apiVersion/kind and whether it is enabled under `runtime_config` and the gates
     (`gate_enabled(name)` -> True/False, or None when unknown, which counts as on)."""
-    group, _, version = api_version.rpartition("/")
+    info, alternatives, served_in, known_group = _lookup(release, api_version, kind)
+    enabled, missing_config, gates_off = False, False, ()
+    if info is not None:
+        missing_config = not version_enabled(runtime_config, info.group, info.version, default=info.enabled_by_default)
+        lookup = gate_enabled or (lambda _name: None)
+        gates_off = tuple(g for g in info.gates_for(kind) if lookup(g) is False)
+        enabled = not missing_config and not gates_off
+    return ApiStatus(release, api_version, kind, known_group, info, enabled, missing_config, gates_off, served_in, alternatives)
+
+
+@functools.lru_cache(maxsize=1024)
+def _lookup(release: Release, api_version: str,
+            kind: str) -> tuple[ApiVersionInfo | None, tuple[ApiVersionInfo, ...], tuple[Release, ...], bool]:
+    """The release's entry for apiVersion/kind (None when not served), the group's other versions serving the kind
+    (best first), the releases serving it, and whether the group is a built-in one."""
+    group = api_version.rpartition("/")[0]
     versions = api_table().get(release, {})
     info = versions.get(api_version)
     if info is not None and kind not in info.kinds:
         info = None
-    enabled, missing_config, gates_off = False, False, ()
-    if info is not None:
-        missing_config = not version_enabled(runtime_config, group, version, default=info.enabled_by_default)
-        lookup = gate_enabled or (lambda _name: None)
-        gates_off = tuple(g for g in info.gates_for(kind) if lookup(g) is False)
-        enabled = not missing_config and not gates_off
     alternatives = tuple(sorted(
         (v for v in versions.values() if v.group == group and kind in v.kinds and v.api_version != api_version),
         key=lambda v: (not v.enabled_by_default, _MATURITY_ORDER.get(v.maturity, 3), _newest_first(v.version))))
-    return ApiStatus(release, api_version, kind, group in builtin_groups(), info, enabled, missing_config, gates_off,
-                     serving_releases(api_version, kind), alternatives)
+    return info, alternatives, serving_releases(api_version, kind), group in builtin_groups()
 
 
 def parse_runtime_config(items: Iterable[str]) -> dict[str, bool]:

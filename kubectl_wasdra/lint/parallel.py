@@ -1,51 +1,71 @@
-"""Loading many files on every core: the files are split into chunks, each chunk loaded in a worker process.
+"""Running the document-scope rules on every core for large inputs.
 
-Parsing dominates a check, and it is pure Python/C work per file, so processes (not threads) are what scale.
-Small inputs stay in-process: forking costs more than it saves below a few dozen files.
+The main process loads everything (fast: yaml-rs, json.loads), checks a few documents itself so that schemas, gate
+tables and CEL programs are compiled once, then forks workers that inherit the documents and those caches. Each
+worker checks a slice of the documents and sends back only its findings. Set-scope rules run afterwards, once, in
+the main process. Small inputs stay in-process: forking costs more than it saves below a few hundred documents.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
 
-from kubectl_wasdra.load import Document, LoadProblem, LoadResult, expand_paths, load_file
+if TYPE_CHECKING:
+    from kubectl_wasdra.lint.context import CheckContext
+    from kubectl_wasdra.lint.problem import Finding
+    from kubectl_wasdra.lint.registry import Rule
+    from kubectl_wasdra.load import Document
 
-MIN_FILES_PER_WORKER: Final = 24
+MIN_DOCUMENTS_PER_WORKER: Final = 400
+_WORKER_STATE: dict[str, Any] = {}  # set once per forked worker by _init_worker, never in the main process
 
 
-def worker_count(files: int, jobs: int | None) -> int:
-    """How many processes to use for `files` files (1 = in-process)."""
+def worker_count(documents: int, jobs: int | None) -> int:
+    """How many processes to use for `documents` documents (1 = in-process)."""
     if jobs is None:
         jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    cores = jobs
-    return max(1, min(cores, files // MIN_FILES_PER_WORKER))
+    return max(1, min(jobs, documents // MIN_DOCUMENTS_PER_WORKER))
 
 
-def load_parallel(paths: Sequence[str], *, max_bytes: int, jobs: int | None) -> LoadResult | None:
-    """LoadResult for `paths` loaded by a pool, or None when the input is small (the caller loads in-process)."""
-    if "-" in paths:
-        return None
-    files, problems = expand_paths(paths)
-    workers = worker_count(len(files), jobs)
-    if workers < 2:
-        return None
+def document_findings_parallel(documents: Sequence[Document], rules: Sequence[Rule], ctx: CheckContext,
+                               jobs: int | None) -> list[Finding]:
+    """The same findings as `pipeline.document_findings`, computed by forked workers when the input is large."""
+    from kubectl_wasdra.lint.pipeline import document_findings
+
+    workers = worker_count(len(documents), jobs)
+    if workers < 2 or ctx.snapshot is not None:
+        return document_findings(documents, rules, ctx)
+    warm = _warm_up_indexes(documents)
+    findings = document_findings([documents[i] for i in warm], rules, ctx)
+    rest = [i for i in range(len(documents)) if i not in set(warm)]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    chunks = [files[i::workers] for i in range(workers)]
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        results = list(pool.map(_load_chunk, [(chunk, max_bytes) for chunk in chunks]))
-    by_file: dict[str, tuple[list[Document], list[LoadProblem]]] = {}
-    for chunk_result in results:
-        by_file.update(chunk_result)
-    documents = [d for f in files for d in by_file[f][0]]
-    problems.extend(p for f in files for p in by_file[f][1])
-    return LoadResult(tuple(documents), tuple(problems), tuple(files))
+    slices = [tuple(rest[i::workers]) for i in range(workers)]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                             initializer=_init_worker, initargs=(documents, rules, ctx)) as pool:
+        for part in pool.map(_check_slice, slices):
+            findings.extend(part)
+    return findings
 
 
-def _load_chunk(job: tuple[list[str], int]) -> dict[str, tuple[list[Document], list[LoadProblem]]]:
-    chunk, max_bytes = job
-    return {file: load_file(file, max_bytes=max_bytes) for file in chunk}
+def _warm_up_indexes(documents: Sequence[Document]) -> list[int]:
+    """The first document of every (apiVersion, kind): checking these compiles everything the rules will need."""
+    seen: dict[tuple[str | None, str | None], int] = {}
+    for index, document in enumerate(documents):
+        seen.setdefault((document.api_version, document.kind), index)
+    return sorted(seen.values())
+
+
+def _init_worker(documents: Sequence[Document], rules: Sequence[Rule], ctx: CheckContext) -> None:
+    """Runs in each forked worker: the arguments arrive by fork (not pickled)."""
+    _WORKER_STATE.update(documents=documents, rules=rules, ctx=ctx)
+
+
+def _check_slice(indexes: tuple[int, ...]) -> list[Finding]:
+    from kubectl_wasdra.lint.pipeline import document_findings
+
+    documents = _WORKER_STATE["documents"]
+    return document_findings([documents[i] for i in indexes], _WORKER_STATE["rules"], _WORKER_STATE["ctx"])

@@ -17,7 +17,7 @@ from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import Finding, format_path
 from kubectl_wasdra.lint.registry import Rule, all_rules, select_rules
-from kubectl_wasdra.load import DEFAULT_MAX_BYTES, Document, LoadProblem, LoadResult, load_paths
+from kubectl_wasdra.load import DEFAULT_MAX_BYTES, Document, LoadProblem, load_paths
 
 if TYPE_CHECKING:
     from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
@@ -123,24 +123,21 @@ def document_label(document: Document) -> str:
 
 def run_check(options: CheckOptions) -> CheckReport:
     """Load the inputs, run every selected rule for every release, return the sorted report."""
+    from kubectl_wasdra.lint.parallel import document_findings_parallel
+
     selected = select_rules(options.select, options.ignore)
     rules = tuple(r for r in all_rules() if r.info.id in selected)
     contexts = [options.context(release) for release in options.releases]
     for ctx in contexts:
         _ = ctx.gates  # bad --feature-gates fail here, before any work (UsageError)
-    loaded = _load(options)
+    loaded = load_paths(options.paths, stdin=options.stdin, max_bytes=options.max_bytes)
+    per_release = [document_findings_parallel(loaded.documents, rules, ctx, options.jobs) for ctx in contexts]
+    for findings, ctx in zip(per_release, contexts, strict=True):
+        findings.extend(set_findings(loaded.documents, rules, ctx))
     findings = load_findings(loaded.problems, rules, options.profile)
-    per_release = [check_documents(loaded.documents, rules, ctx) for ctx in contexts]
     findings.extend(merge_releases(per_release, options.releases))
     return CheckReport(tuple(options.releases), tuple(sorted(set(findings))), loaded.documents, loaded.files,
                        fatal=any(p.fatal for p in loaded.problems))
-
-
-def _load(options: CheckOptions) -> LoadResult:
-    from kubectl_wasdra.lint.parallel import load_parallel
-
-    parallel = load_parallel(options.paths, max_bytes=options.max_bytes, jobs=options.jobs) if options.stdin is None else None
-    return parallel or load_paths(options.paths, stdin=options.stdin, max_bytes=options.max_bytes)
 
 
 def load_findings(problems: Iterable[LoadProblem], rules: Sequence[Rule], profile: str) -> list[Finding]:
@@ -158,20 +155,30 @@ def load_findings(problems: Iterable[LoadProblem], rules: Sequence[Rule], profil
 
 def check_documents(documents: Sequence[Document], rules: Sequence[Rule], ctx: CheckContext) -> list[Finding]:
     """Findings of the document- and set-scope rules over `documents` for one context."""
+    return document_findings(documents, rules, ctx) + set_findings(documents, rules, ctx)
+
+
+def document_findings(documents: Sequence[Document], rules: Sequence[Rule], ctx: CheckContext) -> list[Finding]:
+    """Findings of the document-scope rules, document by document."""
     findings: list[Finding] = []
-    document_rules = [r for r in rules if r.scope == "document"]
+    document_rules = [(r, severity_of(r.info, ctx.profile)) for r in rules if r.scope == "document"]
     for document in documents:
-        for implemented in document_rules:
-            severity = severity_of(implemented.info, ctx.profile)
+        for implemented, severity in document_rules:
             for problem in implemented.check(document, ctx):
                 findings.append(_stamp(implemented.info, severity, document, problem.path, problem.message,
                                        problem.hint, problem.at, problem.position))
+    return findings
+
+
+def set_findings(documents: Sequence[Document], rules: Sequence[Rule], ctx: CheckContext) -> list[Finding]:
+    """Findings of the set-scope (cross-object) rules over all documents."""
+    findings: list[Finding] = []
     docset = DocumentSet(tuple(documents))
     for implemented in (r for r in rules if r.scope == "set"):
         severity = severity_of(implemented.info, ctx.profile)
         for problem in implemented.check(docset, ctx):
             findings.append(_stamp(implemented.info, severity, problem.document, problem.path, problem.message,
-                                   problem.hint, problem.at))
+                                   problem.hint, problem.at, getattr(problem, "position", None)))
     return findings
 
 

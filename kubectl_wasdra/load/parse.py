@@ -25,14 +25,26 @@ try:
 except ImportError:  # pragma: no cover - optional accelerator
     yaml_rs = None
 
-# Plain scalars YAML 1.1 (go-yaml v2) reads differently from YAML 1.2, merge keys, tags, complex keys, keys that are
-# not strings. A superset: a false positive only costs speed.
-_NEEDS_YAML11: Final = re.compile(
-    r"(?:^|(?<=[\s\[{,]))(?:[yYnN]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|[-+]?0[0-9_]+)(?=[ \t]*(?:$|#|,|\]|\}|:(?:\s|$)))"
-    r"|<<|(?:^|\s)!|^[ \t]*\?(?:\s|$)"
-    r"|^[ \t]*(?:-[ \t]+)*(?:[-+.~0-9]|true\b|false\b|null\b|True\b|False\b|TRUE\b|FALSE\b|Null\b|NULL\b)[^:\n]*:(?:[ \t]|$)",
-    re.MULTILINE,
-)
+# Plain scalars YAML 1.1 (go-yaml v2) reads differently from YAML 1.2 (booleans, leading-zero octals), merge keys,
+# tags, complex keys, keys that are not strings.
+_YAML11_SCALAR: Final = re.compile(
+    r"[\s\[{,](?:[yYnN]|[yY]es|YES|[nN]o|NO|[oO]n|ON|[oO]ff|OFF|[-+]?0[0-9_]+)(?=[ \t]*(?:$|#|,|\]|\}|:(?:\s|$)))",
+    re.MULTILINE)
+_SPECIAL_SYNTAX: Final = re.compile(r"<<|\s!|^!|^[ \t]*\?(?:\s|$)", re.MULTILINE)
+_NON_STRING_KEY: Final = re.compile(
+    r"^[ \t-]*(?:[-+]?\.?[0-9][^:\n]*|~|(?:[tT]rue|TRUE|[fF]alse|FALSE|[nN]ull|NULL)[ \t]*):(?:[ \t]|$)", re.MULTILINE)
+
+
+def needs_yaml11(text: str) -> bool:
+    """True when `text` may read differently under YAML 1.1 than under 1.2, or uses syntax yaml-rs does not resolve
+    like Kubernetes (merge keys, tags, complex or non-string keys). A superset: a false positive only costs speed."""
+    if _YAML11_SCALAR.search("\n" + text):
+        return True
+    if ("<<" in text or "!" in text or "?" in text) and _SPECIAL_SYNTAX.search(text):
+        return True
+    return bool(_NON_STRING_KEY.search(text))
+
+
 _DOC_SEPARATOR: Final = re.compile(r"^---(?:[ \t]|$)", re.MULTILINE)
 
 # go-yaml v2 decode.go allowedAliasRatio: up to 400,000 decoded nodes 99% may come from aliases, falling to 10% at
@@ -69,7 +81,7 @@ def parse_text(text: str, *, is_json: bool) -> Parsed:
     """Documents of `text` (JSON when `is_json`, else a YAML stream) and the issues that stopped any of them."""
     if is_json:
         return _parse_json(text)
-    if yaml_rs is not None and not _NEEDS_YAML11.search(text):
+    if yaml_rs is not None and not needs_yaml11(text):
         fast = _parse_fast(text)
         if fast is not None:
             return fast
