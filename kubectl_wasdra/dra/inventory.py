@@ -134,11 +134,11 @@ class Slice:
 
     def is_relevant(self, node: Mapping[str, Any]) -> bool:
         """Does this slice (or, with per-device selection, any of its devices) target `node`? (pools_incubating.go)"""
+        if self.node_name or self.all_nodes or self.node_selector is not None:
+            return node_matches(node, self.node_name, self.all_nodes, self.node_selector)
         if self.per_device_node_selection:
             return any(device.matches_node(node) for device in self.devices)
-        if not (self.node_name or self.all_nodes or self.node_selector is not None):
-            return False  # an unknown future way of selecting nodes: ignore the slice
-        return node_matches(node, self.node_name, self.all_nodes, self.node_selector)
+        return False  # an unknown future way of selecting nodes: ignore the slice
 
 
 def _counter_sets(entries: Iterable[Mapping[str, Any]], set_key: str) -> tuple[tuple[str, Mapping[str, Decimal]], ...]:
