@@ -142,7 +142,11 @@ def _constraints(items: Any, path: Path, known: Mapping[str, frozenset[str]], re
         for ref_index, name in enumerate(as_list(constraint.get("requests"))):
             yield from _devices.request_reference(name, (*here, "requests", ref_index), known)
         fields = ("matchAttribute", "distinctAttribute") if release >= DISTINCT_ATTRIBUTE_SINCE else ("matchAttribute",)
-        yield from one_of(constraint, fields, here)
+        if len(fields) > 1:
+            yield from one_of(constraint, fields, here)
+        elif not constraint.get("matchAttribute"):
+            yield Violation(Check.REQUIRED, (*here, "matchAttribute"), f"matchAttribute is required in {release}",
+                            hint="name the attribute all devices must share, e.g. gpu.example.com/numaNode")
         for attribute in fields:
             value = constraint.get(attribute)
             if isinstance(value, str) and (error := qualified_name_error(value, fully=True)):
