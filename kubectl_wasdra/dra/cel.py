@@ -172,7 +172,7 @@ class CompiledSelector:
         if result.type() == self._error:
             raise CelRuntimeError(_runtime_message(value))
         if not isinstance(value, bool):
-            raise CelRuntimeError(f"expression must evaluate to bool, not {_type_name(result.type())}")
+            raise CelRuntimeError(f"CEL result of type {_type_name(result.type())} could not be converted to bool")
         view.results[self.expression] = value
         return value
 
@@ -215,4 +215,6 @@ def _compile(expression: str, allow_multiple: bool) -> CompiledSelector:
 
 def _type_name(cel_type: Any) -> str:
     name = str(cel_type.name()).lower()
+    if name.startswith(("list", "map")) and "string, string" not in name:
+        return name[:4].rstrip("(<")  # cel-go names the kind only: "list", "map"
     return "Quantity or Semver" if name.startswith("map") and "string, string" in name else name

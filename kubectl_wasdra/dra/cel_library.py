@@ -1,7 +1,9 @@
-"""Declarations of the Kubernetes CEL library (quantity, semver, includes) for the embedded CEL runtime.
+"""Declarations of the Kubernetes CEL library (quantity, semver, includes, regex find) for the embedded CEL runtime.
 
-Upstream: kubernetes/kubernetes staging/src/k8s.io/apiserver/pkg/cel/library/quantity.go, semverlib.go and
+Upstream: kubernetes/kubernetes staging/src/k8s.io/apiserver/pkg/cel/library/quantity.go, semverlib.go, regex.go and
 staging/src/k8s.io/dynamic-resource-allocation/cel/compile.go (includes), release-1.37.
+Not provided (compile error "undeclared reference"): the Kubernetes lists library (isSorted, sum, min, max, indexOf,
+lastIndexOf), URL, IP/CIDR and format libraries, and the sets extension.
 The runtime dispatches Python overloads on concrete kinds only (a `dyn` parameter never matches at run time), so
 quantities and versions share map-typed overloads and `includes` is declared once per operand kind.
 """
@@ -53,6 +55,9 @@ def function_decls() -> tuple[Any, ...]:
         decl("major", ("semver_major", t.INT, [tagged], lambda v: values.version_part(v, 0), True)),
         decl("minor", ("semver_minor", t.INT, [tagged], lambda v: values.version_part(v, 1), True)),
         decl("patch", ("semver_patch", t.INT, [tagged], lambda v: values.version_part(v, 2), True)),
+        decl("find", ("string_find", t.STRING, [t.STRING, t.STRING], values.find, True)),
+        decl("findAll", ("string_find_all", t.List(t.STRING), [t.STRING, t.STRING], values.find_all, True),
+             ("string_find_all_n", t.List(t.STRING), [t.STRING, t.STRING, t.INT], values.find_all, True)),
     ]
     kinds = {"int": t.INT, "string": t.STRING, "bool": t.BOOL, "tagged": tagged}
     receivers = {"list": t.List(t.DYN), **kinds}

@@ -155,7 +155,28 @@ def version_part(value: Any, index: int) -> int:
 def includes(container: Any, item: Any) -> bool:
     """x.includes(v): membership for list attributes, equality for scalars (list-type attributes, 1.36+)."""
     if isinstance(container, list):
-        if len(container) > 48:  # limit of list attribute values per device (resource/v1 types.go)
-            raise ValueError("list has more than 48 items")
+        if len(container) > 48:  # ResourceSliceMaxAttributeValuesPerDevice (resource/v1 types.go)
+            raise ValueError("'includes' function cannot be applied to lists longer than 48 values")
         return item in container
     return container == item
+
+
+def _regex(pattern: str) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern)
+    except re.error as exc:
+        raise ValueError(f"compile error: {exc}") from None
+
+
+def find(text: str, pattern: str) -> str:
+    """string.find(regex) from the Kubernetes regex library: the first match or ""."""
+    match = _regex(pattern).search(text)
+    return match.group(0) if match else ""
+
+
+def find_all(text: str, pattern: str, limit: int = -1) -> list[str]:
+    """string.findAll(regex[, limit]) from the Kubernetes regex library."""
+    if limit == 0:
+        return []
+    found = [m.group(0) for m in _regex(pattern).finditer(text)]
+    return found if limit < 0 else found[:limit]

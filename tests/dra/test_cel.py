@@ -88,7 +88,7 @@ def test_allow_multiple_allocations_needs_consumable_capacity() -> None:
     ('device.attributes["other.example.com"].x == 1', "no such key: x"),
     ('quantity("200K") == quantity("1")', '"200K" is not a quantity'),
     ('quantity("1.5").asInteger() == 1', "cannot convert value to integer"),
-    ("device.driver", "must evaluate to bool"),
+    ("device.driver", "CEL result of type string could not be converted to bool"),
     ("[1,2].all(x, [1,2].all(y, [1,2].all(z, [1,2].all(w, true))))", "actual cost limit exceeded"),
 ])
 def test_runtime_errors(view: DeviceView, expression: str, message: str) -> None:
@@ -105,3 +105,68 @@ def test_invalid_version_attribute_is_runtime_error() -> None:
 
 def test_compile_is_cached() -> None:
     assert compile_selector('device.driver == "a"') is compile_selector('device.driver == "a"')
+
+
+# Transcribed from kubernetes/kubernetes staging/src/k8s.io/dynamic-resource-allocation/cel/compile_test.go (1.37):
+# (name, driver, attributes, capacity, expression, expected bool or "error: <substring>")
+DRA = "dra.example.com"
+UPSTREAM = [
+    ("true", "", {}, {}, "true", True),
+    ("type-error", "", {}, {}, "1", "compile: must evaluate to bool or the unknown type, not int"),
+    ("syntax-error", "", {}, {}, "?!", "compile: Syntax error"),
+    ("runtime-error-lookup-identifier", "", {}, {},
+     'device.attributes["no-such-domain"].noSuchAttr.isGreaterThan(quantity("0"))', "runtime: no such key: noSuchAttr"),
+    ("runtime-error-lookup-map", "", {}, {},
+     'device.attributes["no-such-domain"]["noSuchAttr"].isGreaterThan(quantity("0"))', "runtime: no such key: noSuchAttr"),
+    ("domain-check-negative", "", {}, {}, '"no-such-domain" in device.attributes', False),
+    ("domain-check-positive", "", {f"{DRA}/something": {"bool": True}}, {}, f'"{DRA}" in device.attributes', True),
+    ("empty-driver-name", "", {}, {}, 'device.driver == ""', True),
+    ("driver-name-qualifier", DRA, {"name": {"bool": True}}, {}, f'device.attributes["{DRA}"].name', True),
+    ("driver-name-qualifier-map-lookup", DRA, {"name": {"bool": True}}, {}, f'device.attributes["{DRA}"]["name"]', True),
+    ("bind", DRA, {"name": {"bool": True}}, {}, f'cel.bind(dra, device.attributes["{DRA}"], dra.name)', True),
+    ("qualified-attribute-name", DRA, {"other.example.com/name": {"bool": True}}, {},
+     'device.attributes["other.example.com"].name', True),
+    ("int", DRA, {"name": {"int": 1}}, {}, f'device.attributes["{DRA}"].name > 0', True),
+    ("string", DRA, {"name": {"string": "fish"}}, {}, f'device.attributes["{DRA}"].name == "fish"', True),
+    ("list-result-type-causes-match-error", DRA, {"names": {"strings": ["fish", "bird"]}}, {},
+     f'device.attributes["{DRA}"].names', "runtime: CEL result of type list could not be converted to bool"),
+    ("includes-function-on-semver-list-positive", DRA, {"name": {"versions": ["1.0.0", "2.0.0"]}}, {},
+     f'device.attributes["{DRA}"].name.includes(semver("1.0.0"))', True),
+    ("includes-function-on-very-long-list-runtime-error", DRA, {"name": {"strings": [f"v{i}" for i in range(49)]}}, {},
+     f'device.attributes["{DRA}"].name.includes("v49")',
+     "runtime: 'includes' function cannot be applied to lists longer than 48 values"),
+    ("version_v", DRA, {"name": {"version": "1.0.0"}}, {},
+     f'device.attributes["{DRA}"].name.isGreaterThan(semver("v0.0.1", true)) && isSemver("v1.0.0", true)', True),
+    ("quantity", DRA, {}, {"name": {"value": "1Mi"}}, f'device.capacity["{DRA}"].name.isGreaterThan(quantity("1Ki"))', True),
+    ("check-negative", "", {}, {},
+     f'!("name" in device.capacity["{DRA}"]) || device.capacity["{DRA}"].name.isGreaterThan(quantity("1Ki"))', True),
+    ("check_attribute_domains", DRA, {"services": {"string": "x"}}, {}, f'device.attributes.exists_one(x, x == "{DRA}")', True),
+    ("split_attribute", DRA, {"services": {"string": "some_example_value"}}, {},
+     f'device.attributes["{DRA}"].services.split("example").size() >= 2', True),
+    ("regexp_attribute", DRA, {"services": {"string": "asymetric"}}, {},
+     f'device.attributes["{DRA}"].services.matches("[^a]?sym")', True),
+    ("expensive", DRA, {}, {}, "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(x, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(y, "
+     "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z2, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]"
+     ".all(z3, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z4, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z5, "
+     "int('1'.find('[0-9]*')) < 100)))))))", "runtime: actual cost limit exceeded"),
+    ("allow_multiple_allocations_default", DRA, {}, {}, "device.allowMultipleAllocations == false", True),
+]
+
+
+@pytest.mark.parametrize(("name", "driver", "attributes", "capacity", "expression", "expected"), UPSTREAM,
+                         ids=[case[0] for case in UPSTREAM])
+def test_upstream_cel_cases(name: str, driver: str, attributes: dict, capacity: dict, expression: str,
+                            expected: bool | str) -> None:
+    view = DeviceView(driver, {"name": "d", "attributes": attributes, "capacity": capacity})
+    if expected is True or expected is False:
+        assert compile_selector(expression).matches(view) is expected
+        return
+    stage, text = str(expected).split(": ", 1)
+    if stage == "compile":
+        with pytest.raises(CelCompileError) as compile_error:
+            compile_selector(expression)
+        assert text in compile_error.value.message
+    else:
+        with pytest.raises(CelRuntimeError) as runtime_error:
+            compile_selector(expression).matches(view)
+        assert text in runtime_error.value.message
