@@ -80,13 +80,13 @@ def _funnels(result: GroupResult) -> list[tuple[str, str]]:
 
 
 def _taken_by(result: GroupResult) -> dict[str, list[str]]:
-    if result.fits or result.before is None:
+    if result.fits or result.state is None:
         return {}
     best = result.outcome.best if result.outcome is not None else None
-    scope = best.nodes if best is not None else result.before.node_names
+    scope = best.nodes if best is not None else result.state.node_names
     out: dict[str, list[str]] = {}
     for node in scope:
-        for owner in result.before.placed_by.get(node, ()):
+        for owner in result.placed_by_before.get(node, ()):
             if owner != result.entry.key:
                 out.setdefault(owner, []).append(node)
     return out

@@ -30,20 +30,17 @@ def _allocated_in_snapshot(snapshot: ClusterSnapshot) -> set[tuple[str, str, str
 
 
 def _group_devices(result: GroupResult) -> tuple[set[tuple[str, str, str]], set[tuple[str, str, str]]]:
-    """(devices of this group, devices allocated by earlier entries of this simulation)."""
+    """(devices of this group, or of its best partial placement; devices allocated by earlier entries)."""
     mine: set[tuple[str, str, str]] = set()
     for devices in result.claims.values():
         mine |= _device_keys(devices)
     best = result.outcome.best if result.outcome is not None else None
-    if not mine and best is not None and best.state is not None and best.state.dra is not None:
-        before = result.before.dra.devices if result.before is not None and result.before.dra is not None else {}
-        for key, devices in best.state.dra.devices.items():
-            if key not in before:
-                mine |= _device_keys(devices)
+    if not mine and best is not None:
+        for devices in best.devices.values():
+            mine |= _device_keys(devices)
     earlier: set[tuple[str, str, str]] = set()
-    if result.before is not None and result.before.dra is not None:
-        for devices in result.before.dra.devices.values():
-            earlier |= _device_keys(devices)
+    for devices in result.devices_before.values():
+        earlier |= _device_keys(devices)
     return mine, earlier
 
 
@@ -65,12 +62,12 @@ def build_map(snapshot: ClusterSnapshot, result: GroupResult, key: str | None) -
         node = (item.get("spec") or {}).get("nodeName")
         if node:
             by_node.setdefault(node, []).append(item)
-    if not by_node or result.before is None:
+    if not by_node or result.state is None:
         return []
     best = result.outcome.best if result.outcome is not None else None
     scope = set(best.nodes) if best is not None else set()
     if key:
-        scope = {n for nodes in result.before.domain_index(key).values() for n in nodes}
+        scope = {n for nodes in result.state.domain_index(key).values() for n in nodes}
     nodes = sorted(n for n in scope | set(result.placement.values()) if n in by_node)[:MAX_NODES]
     if not nodes:
         return []
@@ -78,6 +75,6 @@ def build_map(snapshot: ClusterSnapshot, result: GroupResult, key: str | None) -
     used = _allocated_in_snapshot(snapshot) | earlier
     rows: dict[str, list[tuple[str, str]]] = {}
     for node in nodes:
-        value = result.before.facts[node].labels.get(key, "-") if key else ""
+        value = result.state.facts[node].labels.get(key, "-") if key else ""
         rows.setdefault(value, []).append((node, _cells(by_node[node], mine, used)))
     return sorted(rows.items())

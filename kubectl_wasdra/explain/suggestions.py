@@ -34,9 +34,9 @@ class Verifier:
 
 
 def _where(result: GroupResult, key: str | None) -> str:
-    if key is None or result.after is None:
+    if key is None or result.state is None:
         return f"fits: {len(result.placement)} pods placed"
-    counts = Counter(result.after.facts[n].labels.get(key, "?") for n in result.placement.values())
+    counts = Counter(result.state.facts[n].labels.get(key, "?") for n in result.placement.values())
     return "fits: " + ", ".join(f"{value} x{count}" for value, count in sorted(counts.items()))
 
 
@@ -128,7 +128,7 @@ def _template_node(result: GroupResult) -> str | None:
     """A node worth cloning: in the best placement, rejected only for capacity (Unschedulable), else the first node."""
     outcome = result.outcome
     best = outcome.best if outcome is not None else None
-    nodes = best.nodes if best is not None else (result.before.node_names if result.before else ())
+    nodes = best.nodes if best is not None else (result.state.node_names if result.state else ())
     for error in list(result.pod_errors.values())[:1]:
         for node in nodes:
             status = error.statuses.get(node)

@@ -20,43 +20,42 @@ if TYPE_CHECKING:
 CANNOT_SATISFY: Final = "minGroupCount ({m}) cannot be satisfied: {s} scheduled, {r} remaining"
 
 
-def _in_domain(sim: Simulation, entry: Entry, state: SchedState, nodes: tuple[str, ...]) -> tuple[list[GroupResult], SchedState]:
-    results = []
-    for child in entry.children:
-        result = sim.place(child, state, nodes=nodes)
-        results.append(result)
-        if result.fits and result.after is not None:
-            state = result.after
-    return results, state
+def _in_domain(sim: Simulation, entry: Entry, state: SchedState, nodes: tuple[str, ...]) -> list[GroupResult]:
+    """Children in creation order; each child that fits stays placed for the next one (no backtracking)."""
+    return [sim.place(child, state, nodes=nodes) for child in entry.children]
 
 
 def place_composite(sim: Simulation, entry: Entry, state: SchedState) -> GroupResult:
     """The composite's result with one child result per PodGroup (the children of the best parent placement)."""
-    result = GroupResult(entry, fits=False, notices=list(entry.notices), before=state)
+    result = GroupResult(entry, fits=False, notices=list(entry.notices), state=state)
     key = entry.topology_key
     placements = list(state.domain_index(key).items()) if key else [("", state.node_names)]
-    best: tuple[int, list[GroupResult], SchedState, str] | None = None
+    best: tuple[int, str, tuple[str, ...]] | None = None
     for value, nodes in placements:
-        children, after = _in_domain(sim, entry, state, nodes)
-        succeeded = sum(1 for c in children if c.fits)
+        mark = state.begin()
+        succeeded = sum(1 for c in _in_domain(sim, entry, state, nodes) if c.fits)
+        state.rollback(mark)
         if best is None or succeeded > best[0]:
-            best = (succeeded, children, after, value)
+            best = (succeeded, value, nodes)
     if best is None:
         result.message = "0/0 placements are available"
         return result
-    succeeded, children, after, value = best
-    result.children = children
+    succeeded, value, nodes = best
+    mark = state.begin()
+    result.children = _in_domain(sim, entry, state, nodes)
     if succeeded >= entry.min_count:
-        result.fits, result.after = True, after
-        for child in children:
+        state.commit(mark)
+        result.fits = True
+        for child in result.children:
             result.placement.update(child.placement)
             result.claims.update(child.claims)
-        result.domain = {entry.topology_key: value} if entry.topology_key else None
-    else:
-        result.message = CANNOT_SATISFY.format(m=entry.min_count, s=succeeded, r=0)
-        if len(placements) > 1:
-            result.message = f"0/{len(placements)} placements are available, first placement status: {result.message}"
-        for child in children:  # a failing ancestor cancels the successes below it
-            if child.fits:
-                child.fits, child.after, child.message = False, None, result.message
+        result.domain = {key: value} if key else None
+        return result
+    state.rollback(mark)
+    result.message = CANNOT_SATISFY.format(m=entry.min_count, s=succeeded, r=0)
+    if len(placements) > 1:
+        result.message = f"0/{len(placements)} placements are available, first placement status: {result.message}"
+    for child in result.children:  # a failing ancestor cancels the successes below it
+        if child.fits:
+            child.fits, child.message = False, result.message
     return result

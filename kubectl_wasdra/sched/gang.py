@@ -4,11 +4,12 @@ Upstream: kubernetes/kubernetes pkg/scheduler/algorithm_podgroup.go (podGroupSch
 pkg/scheduler/framework/plugins/gangscheduling/gangscheduling.go (PlacementFeasible), release-1.37:
 feasibility is checked before the loop and after every pod with M = minCount (basic: 1), S = scheduled,
 R = not yet tried; S + R < M stops early, S < M at the end fails, S >= M succeeds and extra pods are still placed.
-Pods are assumed in a trial state so later members see them; nothing of a failed cycle is kept.
+Pods are assumed in the state inside a transaction so later members see them; a failed cycle is rolled back.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -34,7 +35,8 @@ class Attempt:
     failed: dict[str, FitError] = field(default_factory=dict)
     placeable: int = 0  # pods that would fit if the loop had not stopped early (for the explanation)
     scheduled: int = 0
-    state: SchedState | None = None  # the trial state (kept on failure too, never committed then)
+    fullness: int = 0  # per mille of the placement's cpu requested after the attempt (MostAllocated stand-in)
+    devices: dict[tuple[str, str], tuple[Mapping[str, str], ...]] = field(default_factory=dict)  # claims of this attempt
 
 
 def _feasibility(m: int, s: int, r: int) -> tuple[bool, str]:
@@ -46,25 +48,37 @@ def _feasibility(m: int, s: int, r: int) -> tuple[bool, str]:
     return True, ""
 
 
-def _try(pod: PodInfo, trial: SchedState, nodes: tuple[str, ...], owner: str, attempt: Attempt,
+def _try(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], owner: str, attempt: Attempt,
          diagnosed: dict[bytes, FitError]) -> bool:
-    node = find_node(pod, trial, nodes)
+    node = find_node(pod, state, nodes)
     if node is not None:
-        trial.assume(pod, node, owner)
+        state.assume(pod, node, owner)
         attempt.placed[pod.key] = node
         return True
     fit = None if pod.is_stateful else diagnosed.get(pod.signature)
     if fit is None:
-        fit = diagnose_pod(pod, trial, nodes)
+        fit = diagnose_pod(pod, state, nodes)
         diagnosed[pod.signature] = fit
     attempt.failed[pod.key] = FitError(pod.key, fit.num_all_nodes, fit.statuses, fit.pre_filter_msg)
     return False
 
 
+def _record(attempt: Attempt, pods: list[PodInfo], state: SchedState) -> None:
+    """What the explanation needs of the attempt before it is rolled back: fullness and the devices it took."""
+    used = sum(state.requested[n].get("cpu", 0) for n in attempt.nodes)
+    total = sum(state.facts[n].allocatable.get("cpu", 0) for n in attempt.nodes) or 1
+    attempt.fullness = used * 1000 // total
+    if state.dra is not None:
+        for pod in pods:
+            for claim in state.dra.claims_of(pod):
+                if claim.key in state.dra.devices:
+                    attempt.devices[claim.key] = state.dra.devices[claim.key]
+
+
 def run_cycle(pods: list[PodInfo], min_count: int, scheduled: int, state: SchedState, nodes: tuple[str, ...],
-              owner: str, domain: tuple[str, str] | None = None) -> Attempt:
-    """Place `pods` (already in queue order) in `nodes` of a copy of `state`; the copy is kept on success only."""
-    trial = state.copy()
+              owner: str, domain: tuple[str, str] | None = None, keep: bool = True) -> Attempt:
+    """Place `pods` (already in queue order) in `nodes`; the placements stay in `state` only on success with `keep`."""
+    mark = state.begin()
     attempt = Attempt(nodes=nodes, domain=domain)
     s, r = scheduled, len(pods)
     diagnosed: dict[bytes, FitError] = {}
@@ -74,7 +88,7 @@ def run_cycle(pods: list[PodInfo], min_count: int, scheduled: int, state: SchedS
         if stopped_at is not None:
             break
         r -= 1
-        if _try(pod, trial, nodes, owner, attempt, diagnosed):
+        if _try(pod, state, nodes, owner, attempt, diagnosed):
             s += 1
         proceed, message = _feasibility(min_count, s, r)
         if not proceed:
@@ -84,18 +98,22 @@ def run_cycle(pods: list[PodInfo], min_count: int, scheduled: int, state: SchedS
     if not message and not attempt.placed:
         attempt.message = NO_PODS
     attempt.placeable = len(attempt.placed)
-    attempt.state = trial  # on failure: the best partial placement, for the explanation only
     if not attempt.success and stopped_at is not None and stopped_at < len(pods):
-        attempt.placeable += _count_rest(pods[stopped_at:], trial, nodes, owner)
+        attempt.placeable += _count_rest(pods[stopped_at:], state, nodes, owner)
+    _record(attempt, pods, state)
+    if attempt.success and keep:
+        state.commit(mark)
+    else:
+        state.rollback(mark)
     return attempt
 
 
-def _count_rest(pods: list[PodInfo], trial: SchedState, nodes: tuple[str, ...], owner: str) -> int:
-    """How many of the pods the early stop skipped would still fit (explanation only; the trial is discarded)."""
+def _count_rest(pods: list[PodInfo], state: SchedState, nodes: tuple[str, ...], owner: str) -> int:
+    """How many of the pods the early stop skipped would still fit (explanation only; rolled back with the attempt)."""
     count = 0
     for pod in pods:
-        node = find_node(pod, trial, nodes)
+        node = find_node(pod, state, nodes)
         if node is not None:
-            trial.assume(pod, node, owner)
+            state.assume(pod, node, owner)
             count += 1
     return count

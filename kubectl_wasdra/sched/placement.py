@@ -52,10 +52,10 @@ def find_node(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> str | 
             continue
         if run_filters(pod, state.node(name)) is None:
             if not pod.is_stateful:
-                state.cursors[key] = index
+                state.set(state.cursors, key, index)
             return name
     if not pod.is_stateful:
-        state.cursors[key] = len(nodes)
+        state.set(state.cursors, key, len(nodes))
     return None
 
 

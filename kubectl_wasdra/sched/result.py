@@ -15,7 +15,8 @@ from kubectl_wasdra.sched.topology import Outcome
 @dataclass
 class GroupResult:
     """Fit or not, the placement (pod -> node, claim -> devices, domain), kube-scheduler's message, per-pod FitErrors,
-    group-level notices, every attempt made, the state it ran against (for suggestions) and who used the nodes before."""
+    group-level notices, every attempt made, the simulation state (for its static parts: nodes, labels, domains) and,
+    from just before this entry was placed, which entries had placed pods on each node and the devices they took."""
 
     entry: Entry
     fits: bool
@@ -27,8 +28,9 @@ class GroupResult:
     notices: list[Notice] = field(default_factory=list)
     outcome: Outcome | None = None
     children: list[GroupResult] = field(default_factory=list)
-    before: SchedState | None = None
-    after: SchedState | None = None
+    state: SchedState | None = None
+    placed_by_before: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    devices_before: dict[tuple[str, str], Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property

@@ -1,6 +1,6 @@
 """simulate(): place every pending pod and group of a snapshot in queue order against what is already bound.
 
-Earlier entries consume what later ones need; a result's `before` state says which entries used each node.
+Earlier entries consume what later ones need; a result remembers which entries had placed pods on each node.
 """
 
 from __future__ import annotations
@@ -59,33 +59,35 @@ class Simulation:
         results = []
         for entry in self.entries:
             result = self.place(entry, self.state)
-            if result.after is not None:
-                self.state = result.after
             if only is None or (entry.kind, entry.namespace, entry.name) in only:
                 results.append(result)
         return results
 
     def place(self, entry: Entry, state: SchedState, **changes: Any) -> GroupResult:
-        """Schedule one entry against `state` (not modified); `changes` override min_count / topology_key / pods."""
+        """Schedule one entry in `state` (which keeps its placements when it fits); `changes` may restrict `nodes`."""
         if entry.kind == "CompositePodGroup":
             from kubectl_wasdra.sched.composite import place_composite
 
             return place_composite(self, entry, state)
-        result = GroupResult(entry, fits=False, notices=list(entry.notices), before=state)
-        if entry.blocked is not None and not changes.get("ignore_blocked"):
+        result = GroupResult(entry, fits=False, notices=list(entry.notices), state=state)
+        if entry.kind != "Pod":
+            _remember_before(result, state)
+        if entry.blocked is not None:
             result.message = entry.blocked.message
+            _remember_before(result, state)
             return result
-        pods = changes.get("pods", entry.pods)
-        min_count = changes.get("min_count", entry.min_count)
-        key = changes.get("topology_key", entry.topology_key)
-        outcome = schedule_group(pods, min_count, tuple(entry.running), state, entry.key, key, changes.get("nodes"))
+        pods = entry.pods
+        outcome = schedule_group(pods, entry.min_count, tuple(entry.running), state, entry.key, entry.topology_key,
+                                 changes.get("nodes"))
         result.outcome, result.message = outcome, outcome.message
         chosen = outcome.chosen
-        if chosen is not None:
-            result.fits, result.after = True, chosen.state
+        if chosen is None:
+            _remember_before(result, state)
+        else:
+            result.fits = True
             result.placement = dict(chosen.placed)
             result.domain = dict([chosen.domain]) if chosen.domain else None
-            result.claims = _claims_of(pods, chosen.placed, chosen.state)
+            result.claims = {"/".join(key): devices for key, devices in sorted(chosen.devices.items())}
         best = outcome.best
         if best is not None:
             result.pod_errors = dict(best.failed)
@@ -94,18 +96,10 @@ class Simulation:
         return result
 
 
-def _claims_of(pods: list[PodInfo], placed: Mapping[str, str], state: SchedState | None) -> dict[str, tuple]:
-    if state is None or state.dra is None:
-        return {}
-    out: dict[str, tuple] = {}
-    for pod in pods:
-        if pod.key not in placed:
-            continue
-        for claim in state.dra.claims_of(pod):
-            devices = state.dra.devices.get(claim.key)
-            if devices is not None:
-                out["/".join(claim.key)] = devices
-    return out
+def _remember_before(result: GroupResult, state: SchedState) -> None:
+    """Keep who had placed pods where and which devices were taken, as they were before this entry."""
+    result.placed_by_before = {node: owners for node, owners in state.placed_by.items() if owners}
+    result.devices_before = dict(state.dra.devices) if state.dra is not None else {}
 
 
 def simulate(snapshot: ClusterSnapshot, groups: Collection[tuple[str, str, str]] | None = None,

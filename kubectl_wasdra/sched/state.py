@@ -1,18 +1,20 @@
 """SchedState: what is in use in one simulation (requests and pods per node, device usage, allocated claims).
 
-Trials (a gang in one topology domain, a suggestion) work on `copy()`, which is shallow and copy-on-write per node;
-the snapshot itself is never copied or changed.
+Trials (a gang in one topology domain, a composite's children) change the state inside a transaction: `begin()`
+returns a mark, every change is journaled, `rollback(mark)` undoes what came after it and `commit(mark)` keeps it.
+Nothing is copied per trial and the snapshot itself is never changed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from kubectl_wasdra.sched.nodeinfo import NodeFacts, NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
 
-PODS = "pods"
+PODS: Final = "pods"
+_MISSING: Final = object()
 
 
 class SchedState:
@@ -21,7 +23,7 @@ class SchedState:
     def __init__(self, facts: Mapping[str, NodeFacts], dra: Any = None, minor: int = 37) -> None:
         self.facts = facts
         self.minor = minor  # the target release's minor version: some messages changed between releases
-        self.domains: dict[str, dict[str, tuple[str, ...]]] = {}  # label key -> value -> nodes; static, shared
+        self.domains: dict[str, dict[str, tuple[str, ...]]] = {}  # label key -> value -> nodes; static
         self.node_names: tuple[str, ...] = tuple(sorted(facts))
         self.requested: dict[str, dict[str, int]] = {name: {} for name in facts}
         self.pod_count: dict[str, int] = dict.fromkeys(facts, 0)
@@ -29,20 +31,50 @@ class SchedState:
         self.placed_by: dict[str, tuple[str, ...]] = dict.fromkeys(facts, ())
         self.dra = dra  # DraState from filters/dynamic_resources.py, or None when no DRA objects exist
         self.cursors: dict[tuple[bytes, int], int] = {}
-        self.static_cache: dict[bytes, dict[str, Any]] = {}  # static filter failures per pod signature; shared
+        self.static_cache: dict[bytes, dict[str, Any]] = {}  # static filter failures per pod signature
         self._views: dict[str, NodeInfo] = {}
+        self._journal: list[tuple[dict[Any, Any], Any, Any]] | None = None
+        self._depth = 0  # open transactions
 
-    def copy(self) -> SchedState:
-        """An independent trial state sharing facts; inner per-node values are replaced, never mutated, on assume."""
-        other = SchedState.__new__(SchedState)
-        other.facts, other.node_names, other.minor, other.domains = self.facts, self.node_names, self.minor, self.domains
-        other.requested, other.pod_count = dict(self.requested), dict(self.pod_count)
-        other.pods, other.placed_by = dict(self.pods), dict(self.placed_by)
-        other.dra = self.dra.copy() if self.dra is not None else None
-        other.cursors = dict(self.cursors)
-        other.static_cache = self.static_cache
-        other._views = {}
-        return other
+    # -- transactions ------------------------------------------------------------------------------------------
+
+    def set(self, table: dict[Any, Any], key: Any, value: Any) -> None:
+        """table[key] = value, journaled when a transaction is open."""
+        if self._journal is not None:
+            self._journal.append((table, key, table.get(key, _MISSING)))
+        table[key] = value
+
+    def begin(self) -> int:
+        """Open a (possibly nested) transaction; the mark to roll back or commit to."""
+        if self._journal is None:
+            self._journal = []
+        self._depth += 1
+        return len(self._journal)
+
+    def rollback(self, mark: int) -> None:
+        """Undo every change made since `mark`."""
+        journal = self._journal or []
+        while len(journal) > mark:
+            table, key, old = journal.pop()
+            if old is _MISSING:
+                table.pop(key, None)
+            else:
+                table[key] = old
+        self._views.clear()
+        if self.dra is not None:
+            self.dra.found.clear()
+        self._end()
+
+    def commit(self, mark: int) -> None:
+        """Keep the changes since `mark` (they stay undoable by an enclosing transaction)."""
+        self._end()
+
+    def _end(self) -> None:
+        self._depth -= 1
+        if self._depth == 0:
+            self._journal = None
+
+    # -- reading -----------------------------------------------------------------------------------------------
 
     def domain_index(self, key: str) -> dict[str, tuple[str, ...]]:
         """Nodes per value of label `key` (nodes without the label are in no domain), sorted; computed once."""
@@ -68,11 +100,13 @@ class SchedState:
         """The PreFilter status that keeps `pod` off every node (claims that cannot be found), or None."""
         return self.dra.pre_filter(pod) if self.dra is not None and pod.claims_or_extended else None
 
+    # -- changing ----------------------------------------------------------------------------------------------
+
     def assume(self, pod: PodInfo, node_name: str, owner: str | None = None) -> None:
         """Place `pod` on `node_name` in this state: resources, pod labels, and the devices the filter found."""
         self.add_pod(pod, node_name, owner)
         if self.dra is not None:
-            self.dra.assume(pod, node_name)
+            self.dra.assume(pod, node_name, self.set)
 
     def add_pod(self, pod: PodInfo, node_name: str, owner: str | None = None) -> None:
         """Count a pod on a node (a bound pod from the snapshot, or an assumed placement) and note who placed it."""
@@ -81,9 +115,9 @@ class SchedState:
         requested = dict(self.requested[node_name])
         for resource, value in pod.requests.items():
             requested[resource] = requested.get(resource, 0) + value
-        self.requested[node_name] = requested
-        self.pod_count[node_name] += 1
-        self.pods[node_name] = (*self.pods[node_name], (pod.namespace, pod.labels))
+        self.set(self.requested, node_name, requested)
+        self.set(self.pod_count, node_name, self.pod_count[node_name] + 1)
+        self.set(self.pods, node_name, (*self.pods[node_name], (pod.namespace, pod.labels)))
         if owner is not None and owner not in self.placed_by[node_name]:
-            self.placed_by[node_name] = (*self.placed_by[node_name], owner)
+            self.set(self.placed_by, node_name, (*self.placed_by[node_name], owner))
         self._views.pop(node_name, None)

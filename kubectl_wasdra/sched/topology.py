@@ -38,15 +38,6 @@ class Outcome:
         return max(self.attempts, key=lambda a: a.placeable, default=None)
 
 
-def _fullness(attempt: Attempt) -> int:
-    state = attempt.state
-    if state is None:
-        return 0
-    used = sum(state.requested[n].get("cpu", 0) for n in attempt.nodes)
-    total = sum(state.facts[n].allocatable.get("cpu", 0) for n in attempt.nodes) or 1
-    return used * 1000 // total
-
-
 def _domains(key: str, state: SchedState, running_nodes: tuple[str, ...]) -> list[tuple[str, tuple[str, ...]]]:
     index = state.domain_index(key)
     values = {state.facts[n].labels.get(key) for n in running_nodes if n in state.facts}
@@ -57,22 +48,26 @@ def _domains(key: str, state: SchedState, running_nodes: tuple[str, ...]) -> lis
 
 
 def schedule_group(pods: list[PodInfo], min_count: int, running_nodes: tuple[str, ...], state: SchedState,
-                   owner: str, topology_key: str | None, nodes: tuple[str, ...] | None = None) -> Outcome:
-    """Run the group cycle over all `nodes` (default: every node) or once per topology domain within them."""
+                   owner: str, topology_key: str | None, nodes: tuple[str, ...] | None = None, keep: bool = True) -> Outcome:
+    """Run the group cycle over all `nodes` (default: every node) or once per topology domain within them; with
+    `keep` the chosen placement stays in `state`."""
     scope = nodes if nodes is not None else state.node_names
     scheduled = len(running_nodes)
     if not topology_key:
-        attempt = run_cycle(pods, min_count, scheduled, state, scope, owner)
+        attempt = run_cycle(pods, min_count, scheduled, state, scope, owner, keep=keep)
         return Outcome(attempt.success, attempt.message, attempt if attempt.success else None, (attempt,))
     allowed = set(scope)
     attempts = []
     for value, domain_nodes in _domains(topology_key, state, running_nodes):
         in_scope = domain_nodes if nodes is None else tuple(n for n in domain_nodes if n in allowed)
         if in_scope:
-            attempts.append(run_cycle(pods, min_count, scheduled, state, in_scope, owner, (topology_key, value)))
+            attempts.append(run_cycle(pods, min_count, scheduled, state, in_scope, owner, (topology_key, value), keep=False))
     feasible = [a for a in attempts if a.success]
     if not feasible:
         first = attempts[0].message if attempts else "no node has the topology label"
         return Outcome(False, NO_PLACEMENT.format(k=len(attempts), msg=first), None, tuple(attempts), topology_key)
-    best = min(feasible, key=lambda a: (-len(a.placed), -_fullness(a), a.domain[1] if a.domain else ""))
+    best = min(feasible, key=lambda a: (-len(a.placed), -a.fullness, a.domain[1] if a.domain else ""))
+    if keep:  # evaluate the chosen placement again, this time keeping it (deterministic: same result)
+        index = attempts.index(best)
+        best = attempts[index] = run_cycle(pods, min_count, scheduled, state, best.nodes, owner, best.domain)
     return Outcome(True, "", best, tuple(attempts), topology_key)

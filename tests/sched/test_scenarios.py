@@ -115,7 +115,7 @@ def test_earlier_pending_group_takes_the_capacity(two_racks):
     third = _gang("third", 4, 4, created="2026-11-04T00:00:00Z")
     third_result = run(two_racks, *first, *second, *third)["third"]
     assert not third_result.fits
-    owners = {owner for node_owners in third_result.before.placed_by.values() for owner in node_owners}
+    owners = {owner for node_owners in third_result.placed_by_before.values() for owner in node_owners}
     assert {"ml/first", "ml/second"} <= owners
 
 

@@ -81,23 +81,24 @@ class Outcome:
 
 
 class DraState:
-    """Devices as one simulation state sees them: the inventory (shared), the usage ledger and the claims allocated
-    so far (copied per trial), and the allocations the filter found for the pod being placed."""
+    """Devices as the simulation sees them: the inventory (shared), the usage ledger and the claims allocated so far
+    (in `vars`, `allocated` and `devices`, changed through the state's journal), and the allocation the filter found
+    for the pod being placed."""
 
     def __init__(self, snapshot: Any, inventory: Any, usage: Any, extended_names: frozenset[str],
                  resolve: Any) -> None:
-        self.snapshot, self.inventory, self.usage = snapshot, inventory, usage
+        self.snapshot, self.inventory = snapshot, inventory
+        self.vars: dict[str, Any] = {"usage": usage}
         self.extended_names = extended_names
         self.allocated: dict[tuple[str, str], Any] = {}
         self.devices: dict[tuple[str, str], tuple[Mapping[str, str], ...]] = {}
         self.resolve = resolve  # PodInfo -> tuple[Resolved, ...] | Status (cached by the caller)
         self.found: dict[tuple[int, str], Outcome] = {}
 
-    def copy(self) -> DraState:
-        """A trial copy: same inventory, copied usage and allocations."""
-        other = DraState(self.snapshot, self.inventory, _copy_usage(self.usage), self.extended_names, self.resolve)
-        other.allocated, other.devices = dict(self.allocated), dict(self.devices)
-        return other
+    @property
+    def usage(self) -> Any:
+        """The current DeviceUsage ledger (immutable; replaced on every assume)."""
+        return self.vars["usage"]
 
     def claims_of(self, pod: PodInfo) -> tuple[Any, ...]:
         """The pod's resolved claims (empty when PreFilter failed: the pod never reaches Filter then)."""
@@ -110,22 +111,22 @@ class DraState:
         return resolved if isinstance(resolved, Status) else None
 
     def allocate(self, claims: list[Any], node: NodeInfo) -> Outcome:
-        """Ask the allocator for devices for `claims` on `node` against this state's usage."""
+        """Ask the allocator for devices for `claims` on `node` against the current usage."""
         return _allocate(claims, node.facts.node, self.inventory, self.usage)
 
     def remember(self, pod: PodInfo, node_name: str, outcome: Outcome) -> None:
         """Keep the allocation found while filtering so assume() can apply it without running the allocator again."""
         self.found[(id(pod), node_name)] = outcome
 
-    def assume(self, pod: PodInfo, node_name: str) -> None:
-        """Apply the allocation found for `pod` on `node_name`: devices become used, claims allocated."""
+    def assume(self, pod: PodInfo, node_name: str, setter: Any) -> None:
+        """Apply the allocation found for `pod` on `node_name` through `setter` (the state's journaled set)."""
         outcome = self.found.pop((id(pod), node_name), None)
         if outcome is None or outcome.allocation is None:
             return
-        self.usage = _apply(outcome.allocation, self.usage)
+        setter(self.vars, "usage", _apply(outcome.allocation, self.usage))
         for key, devices, node_selector in _claim_results(outcome.allocation, self.claims_of(pod)):
-            self.allocated[key] = node_selector
-            self.devices[key] = devices
+            setter(self.allocated, key, node_selector)
+            setter(self.devices, key, devices)
 
 
 def _dra() -> Any:
@@ -146,10 +147,6 @@ def build_dra_state(snapshot: Any, resolve: Any, extended_names: frozenset[str])
 
     usage = DeviceUsage.from_claims(snapshot.of_kind("ResourceClaim"))
     return DraState(snapshot, build_inventory(snapshot), usage, extended_names, resolve)
-
-
-def _copy_usage(usage: Any) -> Any:
-    return usage  # DeviceUsage is immutable: apply() returns a new ledger
 
 
 def _funnel_text(failure: Any) -> str:
