@@ -13,7 +13,6 @@ from typing import Any
 from kubectl_wasdra.catalog.field_gates import FieldGate, checked_fields, find_present, kind_gates
 from kubectl_wasdra.catalog.gates import GateInfo, GateState
 from kubectl_wasdra.catalog.releases import Release
-from kubectl_wasdra.lint.problem import format_path
 
 APISERVER = "kube-apiserver"
 
@@ -83,7 +82,7 @@ def effect_text(hit: GatedField) -> str:
 
 def disabled_message(hit: GatedField, release: Release) -> str:
     note = f" ({hit.field.note})" if hit.field.note else ""
-    return (f"{format_path(hit.path)} needs feature gate {hit.gate} "
+    return (f"needs feature gate {hit.gate} "
             f"({stage_text(hit.info, release)}; {components_text(hit.info)}): with it off {effect_text(hit)}{note}")
 
 

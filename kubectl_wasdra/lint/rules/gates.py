@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from kubectl_wasdra.catalog.gates import GateState, all_gates_on
 from kubectl_wasdra.lint import codes, profiles
 from kubectl_wasdra.lint.context import CheckContext
-from kubectl_wasdra.lint.problem import Problem, format_path
+from kubectl_wasdra.lint.problem import Problem
 from kubectl_wasdra.lint.registry import rule
 from kubectl_wasdra.lint.rules._gated import (
     GatedField,
@@ -154,4 +154,4 @@ def gated_field_prerelease(doc: Document, ctx: CheckContext) -> Iterator[Problem
 
 
 def _describe(hit: GatedField, ctx: CheckContext, verb: str) -> str:
-    return f"{format_path(hit.path)} {verb} {hit.gate} ({stage_text(hit.info, ctx.release)}; {components_text(hit.info)})"
+    return f"{verb} {hit.gate} ({stage_text(hit.info, ctx.release)}; {components_text(hit.info)})"
