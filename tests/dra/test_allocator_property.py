@@ -1,5 +1,5 @@
-"""Property: on small random inventories the allocator fits iff a brute-force search finds an assignment, and an
-allocation never over-uses a device, capacity or counter.
+"""Property: on small random inventories the allocator fits iff a brute-force search finds an assignment, picks the
+first feasible firstAvailable alternative, and never over-uses a device, capacity or counter.
 
 Examples avoid combining counters with constraints or with multi-allocatable devices: there upstream's counter
 bookkeeping quirks (counters not given back, search.py) can legitimately miss solutions.
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 
-from dra_objects import DRIVER, GPU_CLASS, claim, device, node, request, resource_slice
+from dra_objects import DRIVER, GPU_CLASS, claim, device, first_available, node, resource_slice, subrequest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -36,94 +36,118 @@ class Req:
     mem: int  # requested mem (only meaningful on multi devices)
 
 
+Claims = list[list[tuple[Req, ...]]]  # per claim, per request: the alternatives (one unless firstAvailable)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    devices: list[Dev]
+    claims: Claims
+    constrained: list[bool]
+    allocated: frozenset[str]  # exclusive devices already allocated
+    budget: int
+
+
 @st.composite
-def scenarios(draw: st.DrawFn) -> tuple[list[Dev], list[list[Req]], list[bool], frozenset[str], int]:
+def scenarios(draw: st.DrawFn) -> Scenario:
     kind = draw(st.sampled_from(["plain", "multi", "counters"]))
-    n = draw(st.integers(2, 7))
     devices = [Dev(f"d{i}", draw(st.integers(0, 1)), draw(st.integers(2, 6)) if kind == "multi" and draw(st.booleans()) else 0,
-                   draw(st.integers(1, 2)) if kind == "counters" else 0) for i in range(n)]
-    claims = [[Req(draw(st.integers(1, 2)), draw(st.sampled_from([None, None, 0, 1])), draw(st.integers(1, 3)))
-               for _ in range(draw(st.integers(1, 2)))] for _ in range(draw(st.integers(1, 2)))]
+                   draw(st.integers(1, 2)) if kind == "counters" else 0) for i in range(draw(st.integers(2, 7)))]
+    req = st.builds(Req, st.integers(1, 2), st.sampled_from([None, None, 0, 1]), st.integers(1, 3))
+    claims = [[tuple(draw(st.lists(req, min_size=1, max_size=2))) for _ in range(draw(st.integers(1, 2)))]
+              for _ in range(draw(st.integers(1, 2)))]
     constrained = [kind != "counters" and draw(st.booleans()) for _ in claims]
-    allocated = frozenset(d.name for d in devices if draw(st.integers(0, 5)) == 0)
-    budget = draw(st.integers(2, 8))
-    return devices, claims, constrained, allocated, budget
+    allocated = frozenset(d.name for d in devices if not d.multi and draw(st.integers(0, 5)) == 0)
+    return Scenario(devices, claims, constrained, allocated, draw(st.integers(2, 8)))
 
 
-def objects(devices: list[Dev], claims: list[list[Req]], constrained: list[bool], budget: int) -> tuple[list, list]:
-    raw = []
-    for d in devices:
-        fields: dict = {"attributes": {NUMA: d.numa}}
-        if d.multi:
-            fields |= {"capacity": {"mem": str(d.multi)}, "allowMultipleAllocations": True}
-        if d.counter:
-            fields["consumesCounters"] = [{"counterSet": "set", "counters": {"c": {"value": str(d.counter)}}}]
-        raw.append(device(d.name, **fields))
-    spec = {"sharedCounters": [{"name": "set", "counters": {"c": {"value": str(budget)}}}]}
-    slices = [resource_slice("a-devices", raw, count=2), resource_slice("b-counters", count=2, **spec)]
+def _device_obj(d: Dev) -> dict:
+    fields: dict = {"attributes": {NUMA: d.numa}}
+    if d.multi:
+        fields |= {"capacity": {"mem": str(d.multi)}, "allowMultipleAllocations": True}
+    if d.counter:
+        fields["consumesCounters"] = [{"counterSet": "set", "counters": {"c": {"value": str(d.counter)}}}]
+    return device(d.name, **fields)
+
+
+def _request_fields(r: Req, with_capacity: bool) -> dict:
+    fields: dict = {"count": r.count}
+    if r.numa is not None:
+        fields["selectors"] = [{"cel": {"expression": f'device.attributes["resource.kubernetes.io"].numaNode == {r.numa}'}}]
+    if with_capacity:
+        fields["capacity"] = {"requests": {"mem": str(r.mem)}}
+    return fields
+
+
+def objects(s: Scenario) -> tuple[list, list]:
+    spec = {"sharedCounters": [{"name": "set", "counters": {"c": {"value": str(s.budget)}}}]}
+    slices = [resource_slice("a-devices", [_device_obj(d) for d in s.devices], count=2),
+              resource_slice("b-counters", count=2, **spec)]
+    with_capacity = any(d.multi for d in s.devices)
     claim_objs = []
-    for ci, reqs in enumerate(claims):
+    for ci, reqs in enumerate(s.claims):
         made = []
-        for ri, r in enumerate(reqs):
-            selectors = [f'device.attributes["resource.kubernetes.io"].numaNode == {r.numa}'] if r.numa is not None else []
-            made.append(request(f"r{ri}", count=r.count, selectors=selectors, capacity={"requests": {"mem": str(r.mem)}}
-                                if any(d.multi for d in devices) else None))
-        for m in made:
-            if m["exactly"].get("capacity") is None:
-                m["exactly"].pop("capacity")
-        claim_objs.append(claim(f"c{ci}", *made, constraints=[{"matchAttribute": NUMA}] if constrained[ci] else []))
+        for ri, alternatives in enumerate(reqs):
+            if len(alternatives) == 1:
+                made.append({"name": f"r{ri}", "exactly": {"deviceClassName": "gpu",
+                                                           **_request_fields(alternatives[0], with_capacity)}})
+            else:
+                made.append(first_available(f"r{ri}", *(subrequest(f"s{k}", **_request_fields(alt, with_capacity))
+                                                        for k, alt in enumerate(alternatives))))
+        claim_objs.append(claim(f"c{ci}", *made, constraints=[{"matchAttribute": NUMA}] if s.constrained[ci] else []))
     return slices, claim_objs
 
 
-def _eligible(d: Dev, r: Req, allocated: frozenset[str], has_capacity: bool) -> bool:
+def _eligible(d: Dev, r: Req, s: Scenario, has_capacity: bool) -> bool:
     if r.numa is not None and d.numa != r.numa:
         return False
     if d.multi:
         return r.mem <= d.multi
-    if has_capacity:
-        return False  # the request names capacity "mem" which an exclusive device does not publish
-    return d.name not in allocated
+    return not has_capacity and d.name not in s.allocated  # exclusive devices do not publish "mem"
 
 
-def _valid(choice: list[list[tuple[Dev, ...]]], claims: list[list[Req]], constrained: list[bool], budget: int,
-           allocated: frozenset[str]) -> bool:
+def _valid(choice: list[list[tuple[Dev, ...]]], reqs: list[list[Req]], s: Scenario) -> bool:
     used: set[str] = set()
     mem: dict[str, int] = {}
-    counters = sum(d.counter for d in {x for reqs in choice for picks in reqs for x in picks})
-    for ci, reqs in enumerate(choice):
-        numas = {d.numa for picks in reqs for d in picks}
-        if constrained[ci] and len(numas) > 1:
+    for ci, picks_per_request in enumerate(choice):
+        if s.constrained[ci] and len({d.numa for picks in picks_per_request for d in picks}) > 1:
             return False
-        for ri, picks in enumerate(reqs):
+        for ri, picks in enumerate(picks_per_request):
             for d in picks:
                 if d.multi:
-                    mem[d.name] = mem.get(d.name, 0) + claims[ci][ri].mem
+                    mem[d.name] = mem.get(d.name, 0) + reqs[ci][ri].mem
                 elif d.name in used:
                     return False
-                else:
-                    used.add(d.name)
-    if any(mem[name] > next(d.multi for reqs in choice for p in reqs for d in p if d.name == name) for name in mem):
+                used.add(d.name)
+    if any(total > next(d.multi for d in s.devices if d.name == name) for name, total in mem.items()):
         return False
-    return counters <= budget
+    chosen = {d.name for picks_per_request in choice for picks in picks_per_request for d in picks}
+    return sum(d.counter for d in s.devices if d.name in chosen or d.name in s.allocated) <= s.budget
 
 
-def brute_force(devices: list[Dev], claims: list[list[Req]], constrained: list[bool], allocated: frozenset[str],
-                budget: int) -> bool:
-    has_capacity = any(d.multi for d in devices)
-    already = sum(d.counter for d in devices if d.name in allocated)
-    options = [itertools.combinations([d for d in devices if _eligible(d, r, allocated, has_capacity)], r.count)
-               for reqs in claims for r in reqs]
-    shape = [len(reqs) for reqs in claims]
-    for flat in itertools.product(*[list(o) for o in options]):
+def feasible(s: Scenario, reqs: list[list[Req]]) -> bool:
+    """Some assignment of devices exists for these (alternative-free) requests."""
+    has_capacity = any(d.multi for d in s.devices)
+    options = [list(itertools.combinations([d for d in s.devices if _eligible(d, r, s, has_capacity)], r.count))
+               for claim_reqs in reqs for r in claim_reqs]
+    shape = [len(claim_reqs) for claim_reqs in reqs]
+    for flat in itertools.product(*options):
         it: Iterator = iter(flat)
-        choice = [[next(it) for _ in range(k)] for k in shape]
-        if _valid(choice, claims, constrained, budget - already, allocated):
+        if _valid([[next(it) for _ in range(k)] for k in shape], reqs, s):
             return True
     return False
 
 
-def check_no_overuse(outcome: Allocation, devices: list[Dev], allocated: frozenset[str], budget: int) -> None:
-    by_name = {d.name: d for d in devices}
+def alternatives(s: Scenario) -> Iterator[tuple[tuple[int, ...], list[list[Req]]]]:
+    """Every choice of firstAvailable alternatives, in the allocator's order (earlier requests vary slowest)."""
+    flat = [alts for reqs in s.claims for alts in reqs]
+    for picks in itertools.product(*(range(len(alts)) for alts in flat)):
+        it = iter(picks)
+        yield picks, [[alts[next(it)] for alts in reqs] for reqs in s.claims]
+
+
+def check_no_overuse(outcome: Allocation, s: Scenario) -> None:
+    by_name = {d.name: d for d in s.devices}
     exclusive: list[str] = []
     mem: dict[str, Decimal] = {}
     for result in (r for results in outcome.results for r in results):
@@ -133,27 +157,27 @@ def check_no_overuse(outcome: Allocation, devices: list[Dev], allocated: frozens
         else:
             exclusive.append(d.name)
     assert len(exclusive) == len(set(exclusive))
-    assert not set(exclusive) & allocated
+    assert not set(exclusive) & s.allocated
     assert all(total <= by_name[name].multi for name, total in mem.items())
-    used = {r.device for results in outcome.results for r in results} | allocated
-    assert sum(by_name[name].counter for name in used) <= budget or not any(d.counter for d in devices)
+    used = {r.device for results in outcome.results for r in results} | s.allocated
+    if any(d.counter for d in s.devices):
+        assert sum(by_name[name].counter for name in used) <= s.budget
 
 
 @settings(max_examples=150, deadline=None)
 @given(scenarios())
-def test_allocator_agrees_with_brute_force(scenario: tuple) -> None:
-    devices, claims, constrained, allocated, budget = scenario
-    slices, claim_objs = objects(devices, claims, constrained, budget)
+def test_allocator_agrees_with_brute_force(s: Scenario) -> None:
+    slices, claim_objs = objects(s)
     existing = [claim("old", results=[{"request": "r", "driver": DRIVER, "pool": "node-1", "device": name}
-                                      for name in sorted(allocated) if not by_multi(devices, name)])]
-    usage = DeviceUsage.from_claims(existing)
-    effective = frozenset(name for name in allocated if not by_multi(devices, name))
-    outcome = allocate_claims(claim_objs, node(), Inventory(slices=slices, classes=[GPU_CLASS]), usage)
-    expected = brute_force(devices, claims, constrained, effective, budget)
-    assert isinstance(outcome, Allocation) == expected, getattr(outcome, "message", "")
+                                      for name in sorted(s.allocated)])]
+    outcome = allocate_claims(claim_objs, node(), Inventory(slices=slices, classes=[GPU_CLASS]),
+                              DeviceUsage.from_claims(existing))
+    first = next((picks for picks, reqs in alternatives(s) if feasible(s, reqs)), None)
+    assert isinstance(outcome, Allocation) == (first is not None), getattr(outcome, "message", "")
     if isinstance(outcome, Allocation):
-        check_no_overuse(outcome, devices, effective, budget)
-
-
-def by_multi(devices: list[Dev], name: str) -> bool:
-    return any(d.name == name and d.multi for d in devices)
+        check_no_overuse(outcome, s)
+        # the first request's chosen alternative is the first one with which everything fits
+        results = outcome.results[0]
+        chosen = results[0].subrequest if results else None
+        if first is not None and chosen is not None:
+            assert chosen == f"s{first[0]}"
