@@ -65,9 +65,10 @@ def _try(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], owner: str, at
 
 def _record(attempt: Attempt, pods: list[PodInfo], state: SchedState) -> None:
     """What the explanation needs of the attempt before it is rolled back: fullness and the devices it took."""
-    used = sum(state.requested[n].get("cpu", 0) for n in attempt.nodes)
-    total = sum(state.facts[n].allocatable.get("cpu", 0) for n in attempt.nodes) or 1
-    attempt.fullness = used * 1000 // total
+    if attempt.domain is not None:  # only topology placements are compared with each other
+        used = sum(state.requested[n].get("cpu", 0) for n in attempt.nodes)
+        total = sum(state.facts[n].allocatable.get("cpu", 0) for n in attempt.nodes) or 1
+        attempt.fullness = used * 1000 // total
     if state.dra is not None:
         for pod in pods:
             for claim in state.dra.claims_of(pod):
