@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -40,3 +43,16 @@ class SnapshotBuilder:
             header = merge_headers(header, SnapshotHeader(converted=MappingProxyType(dict(self.converted))))
         objects = {kind: tuple(by_key[key] for key in sorted(by_key)) for kind, by_key in sorted(self.objects.items())}
         return ClusterSnapshot(objects=MappingProxyType(objects), header=header)
+
+
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building large acyclic data (parsed documents make no cycles): without
+    this, CPython rescans the growing heap again and again and a big snapshot loads 2-3x slower. Restored on exit."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

@@ -27,10 +27,14 @@ except ImportError:  # pragma: no cover - orjson is a dependency
     _JSON_ERRORS = (ValueError,)
 
 # A plain scalar whose meaning differs between YAML 1.2 (yaml-rs) and go-yaml v2: booleans, octal, underscores, 0o/0b.
-_YAML11_SCALAR: Final = re.compile(
-    r"(?:^|[:\-\[,{?])[ \t]+(?:[yYnN]|[Yy]es|YES|[Nn]o|NO|[Oo]n|ON|[Oo]ff|OFF|[-+]?0[0-7_]+|[-+]?0[bo][0-7_]+"
-    r"|[-+]?[0-9][0-9_]*_[0-9_]*(?:\.[0-9_]*)?|[-+]?0x[0-9a-fA-F]*_[0-9a-fA-F_]*)[ \t]*(?:#.*)?(?:$|[,\]}])",
-    re.MULTILINE,
+# Three patterns with a literal first character each (block mapping values, block sequence items, flow items): a
+# regular expression that starts with a literal is searched fast, one that starts with an alternation is not.
+_YAML11_WORD: Final = (r"(?:[yYnN]|[Yy]es|YES|[Nn]o|NO|[Oo]n|ON|[Oo]ff|OFF|[-+]?0[0-7_]+|[-+]?0[bo][0-7_]+"
+                       r"|[-+]?[0-9][0-9_]*_[0-9_]*(?:\.[0-9_]*)?|[-+]?0x[0-9a-fA-F]*_[0-9a-fA-F_]*)")
+_YAML11_SCALARS: Final = (
+    re.compile(rf": +{_YAML11_WORD}[ \t]*(?:#[^\n]*)?(?:$|[,\]}}])", re.MULTILINE),
+    re.compile(rf"- +{_YAML11_WORD}[ \t]*(?:#[^\n]*)?$", re.MULTILINE),
+    re.compile(rf"[\[,] *{_YAML11_WORD} *[,\]]"),
 )
 _DOCUMENT_MARKER: Final = re.compile(r"^(?:---|\.\.\.)(?:[ \t]|$)", re.MULTILINE)
 _LEADING: Final = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\n)*(?:---(?:[ \t]+[^\n]*)?\n)?")
@@ -53,12 +57,14 @@ def is_json_text(name: str, text: str) -> bool:
     return stripped.startswith("{") or (stripped.startswith("[") and not stripped.startswith("[]"))
 
 
-def decode_json(text: str) -> list[Any]:
-    """The JSON values of a file: one value, or several concatenated (`kubectl get a -o json; kubectl get b -o json`)."""
+def decode_json(data: bytes | str) -> list[Any]:
+    """The JSON values of a file: one value, or several concatenated (`kubectl get a -o json; kubectl get b -o json`).
+    Bytes (UTF-8) decode fastest."""
     try:
-        return [_json_loads(text)]
+        return [_json_loads(data)]
     except _JSON_ERRORS:
         pass
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
     decoder = json.JSONDecoder()
     values, offset, end = [], 0, len(text)
     while True:
@@ -75,7 +81,7 @@ def decode_json(text: str) -> list[Any]:
 
 def decode_yaml(text: str) -> list[Any]:
     """The documents of a YAML stream (None for empty ones), scalars resolved as go-yaml v2 does."""
-    if _YAML11_SCALAR.search(text):
+    if any(pattern.search(text) for pattern in _YAML11_SCALARS):
         return _decode_yaml11(text)
     import yaml_rs
 

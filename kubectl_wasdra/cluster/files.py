@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path as FsPath
 from typing import Any, Final
 
-from kubectl_wasdra.cluster.builder import SnapshotBuilder
+from kubectl_wasdra.cluster.builder import SnapshotBuilder, paused_gc
 from kubectl_wasdra.cluster.decode import DecodeError, decode_json, decode_yaml, is_json_text, split_yaml_documents
 from kubectl_wasdra.cluster.header import header_from_object, is_header
 from kubectl_wasdra.cluster.shape import Path, shape_problem
@@ -54,9 +54,12 @@ def expand_paths(paths: Sequence[str]) -> list[str]:
 def load_snapshot(paths: Sequence[str]) -> tuple[ClusterSnapshot, tuple[LoadProblem, ...]]:
     """The snapshot in `paths` plus what could not be loaded; raises SnapshotError when a path does not exist."""
     collector = SnapshotBuilder()
-    for file in expand_paths(paths):
-        _load_file(file, collector)
+    files = expand_paths(paths)
+    with paused_gc():
+        for file in files:
+            _load_file(file, collector)
     return collector.build(), tuple(collector.problems)
+
 
 
 def _load_file(file: str, collector: SnapshotBuilder) -> None:
@@ -73,7 +76,7 @@ def _load_file(file: str, collector: SnapshotBuilder) -> None:
         return
     is_json = is_json_text(file, text)
     try:
-        documents = decode_json(text) if is_json else decode_yaml(text)
+        documents = decode_json(raw.removeprefix(b"\xef\xbb\xbf")) if is_json else decode_yaml(text)
     except DecodeError as exc:
         if is_json:
             collector.problems.append(LoadProblem(file, exc.line, exc.column, exc.message, "fix the JSON syntax"))

@@ -6,6 +6,7 @@ simulator never meets a malformed object. Only what is read is checked; full sch
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
@@ -78,10 +79,19 @@ def _quantities(value: Any, path: Path) -> Iterator[Problem]:
         yield path, f"expected a map of quantities, got {_type(value)}"
         return
     for name, quantity in value.items():
-        try:
-            parse_quantity(quantity)
-        except QuantityError as exc:
-            yield (*path, name), str(exc)
+        error = _quantity_error(quantity) if isinstance(quantity, str | int | float) else f"{quantity!r} is not a quantity"
+        if error:
+            yield (*path, name), error
+
+
+@functools.lru_cache(maxsize=4096)
+def _quantity_error(quantity: str | int | float) -> str | None:
+    """Why a value is not a quantity, or None; cached because snapshots repeat the same few values many times."""
+    try:
+        parse_quantity(quantity)
+    except QuantityError as exc:
+        return str(exc)
+    return None
 
 
 def _string(container: Mapping[str, Any], key: str, path: Path, *, required: bool = True) -> Iterator[Problem]:

@@ -73,9 +73,11 @@ class ClusterSnapshot:
     @cached_property
     def node_index(self) -> NodeIndex:
         """Nodes by name and label, pods by node and group, pending pods, requested resources per node."""
+        from kubectl_wasdra.cluster.builder import paused_gc
         from kubectl_wasdra.cluster.index import build_node_index
 
-        return build_node_index(self.of_kind("Node"), self.of_kind("Pod"))
+        with paused_gc():
+            return build_node_index(self.of_kind("Node"), self.of_kind("Pod"))
 
     def node(self, name: str) -> dict[str, Any] | None:
         """One Node by name, or None."""
@@ -109,16 +111,20 @@ class ClusterSnapshot:
     @cached_property
     def pools(self) -> Mapping[PoolKey, Pool]:
         """Every ResourceSlice pool by (driver, pool name), with completeness."""
+        from kubectl_wasdra.cluster.builder import paused_gc
         from kubectl_wasdra.cluster.pools import build_pools
 
-        return build_pools(self.of_kind("ResourceSlice"))
+        with paused_gc():
+            return build_pools(self.of_kind("ResourceSlice"))
 
     @cached_property
     def devices(self) -> Mapping[DeviceKey, Mapping[str, Any]]:
         """Devices of the newest generation of every pool by (driver, pool, device), as published (no rule taints)."""
+        from kubectl_wasdra.cluster.builder import paused_gc
         from kubectl_wasdra.cluster.pools import device_index
 
-        return device_index(self.pools)
+        with paused_gc():
+            return device_index(self.pools)
 
     @cached_property
     def rule_taints(self) -> Mapping[DeviceKey, tuple[RuleTaint, ...]]:
@@ -145,8 +151,10 @@ class ClusterSnapshot:
     def allocated(self) -> AllocatedState:
         """Devices held by allocated ResourceClaims: exclusive, shares, consumed capacity and counters, holders."""
         from kubectl_wasdra.cluster.allocations import build_allocated_state
+        from kubectl_wasdra.cluster.builder import paused_gc
 
-        return build_allocated_state(self.of_kind("ResourceClaim"), self.devices)
+        with paused_gc():
+            return build_allocated_state(self.of_kind("ResourceClaim"), self.devices)
 
     # -- overlay ---------------------------------------------------------------------------------------------------
 

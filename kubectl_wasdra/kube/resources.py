@@ -15,6 +15,7 @@ API server's defaulting does (pkg/apis/core/v1/defaults.go SetDefaults_Pod), so 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any, Final
@@ -32,9 +33,12 @@ def is_pod_level_resource(name: str) -> bool:
     return name in POD_LEVEL_RESOURCES or name.startswith(HUGEPAGES_PREFIX)
 
 
+_parse: Final = functools.lru_cache(maxsize=4096)(parse_quantity)  # pods repeat the same few quantities
+
+
 def resource_list(value: Mapping[str, Any] | None) -> Resources:
     """A ResourceList (name -> quantity) as exact Decimals; an absent list is empty."""
-    return {name: parse_quantity(quantity) for name, quantity in (value or {}).items()}
+    return {name: _parse(quantity) for name, quantity in (value or {}).items()}
 
 
 def _add(into: Resources, other: Mapping[str, Decimal]) -> None:

@@ -1,0 +1,72 @@
+"""Benchmark: loading a big snapshot (seconds and peak RSS), next to the bare parsers on the same file.
+
+    python bench/gen_cluster.py -o /tmp/bench-cluster.json && python bench/gen_cluster.py -o /tmp/bench-cluster.yaml
+    python bench/load_snapshot.py /tmp/bench-cluster.json /tmp/bench-cluster.yaml [--with-pyyaml]
+
+Each measurement runs in a fresh process, so peak RSS is that of the measured step alone (plus the interpreter).
+Targets (issue 4): peak RSS < 1.5 GiB; load_snapshot within 3x of json.loads (JSON) and of the fastest YAML parser (YAML).
+PyYAML's CSafeLoader is slow on big files; --with-pyyaml measures it too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+STEPS = {
+    "json.loads": "import json; data = json.loads(open(PATH, 'rb').read())",
+    "orjson.loads": "import orjson; data = orjson.loads(open(PATH, 'rb').read())",
+    "yaml_rs.loads": "import yaml_rs; data = yaml_rs.loads(open(PATH, encoding='utf-8').read(), parse_datetime=False)",
+    "pyyaml CSafeLoader": "import yaml; data = yaml.load(open(PATH, encoding='utf-8').read(), Loader=yaml.CSafeLoader)",
+    "load_snapshot": "from kubectl_wasdra.cluster.files import load_snapshot; data, problems = load_snapshot([PATH])",
+    "load_snapshot + index": (
+        "from kubectl_wasdra.cluster.files import load_snapshot; s, problems = load_snapshot([PATH]);"
+        "free = [s.free_resources(n) for n in s.node_index.nodes]; a = s.allocated; p = s.pools; t = s.tainted_slices"),
+}
+PROBE = """
+import resource, sys, time
+PATH = sys.argv[1]
+start = time.perf_counter()
+{step}
+elapsed = time.perf_counter() - start
+print(elapsed, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def measure(step: str, path: str) -> tuple[float, float]:
+    """(seconds, peak RSS in MiB) of one step in a fresh interpreter."""
+    out = subprocess.run([sys.executable, "-c", PROBE.format(step=STEPS[step]), path], check=True, capture_output=True,
+                         text=True).stdout.split()
+    return float(out[0]), int(out[1]) / 1024
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("paths", nargs="+")
+    parser.add_argument("--with-pyyaml", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print results as JSON")
+    args = parser.parse_args(argv)
+    results = []
+    for path in args.paths:
+        is_json = path.endswith(".json")
+        pyyaml = ["pyyaml CSafeLoader"] if args.with_pyyaml else []
+        steps = ["json.loads", "orjson.loads"] if is_json else ["yaml_rs.loads", *pyyaml]
+        steps += ["load_snapshot", "load_snapshot + index"]
+        timings = {step: measure(step, path) for step in steps}
+        baseline = timings["json.loads" if is_json else "yaml_rs.loads"][0]
+        for step, (seconds, rss) in timings.items():
+            results.append({"file": path, "step": step, "seconds": round(seconds, 2), "peak_rss_mib": round(rss),
+                            "vs_baseline": round(seconds / baseline, 2)})
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        for row in results:
+            print(f"{row['file']:<28} {row['step']:<24} {row['seconds']:>7.2f} s {row['peak_rss_mib']:>6} MiB "
+                  f"{row['vs_baseline']:>5.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
