@@ -60,7 +60,7 @@ class _Lists:
     def get(self, request: RequestData) -> CandidateList:
         found = self.by_request.get(id(request))
         if found is None:
-            key = _signature(request, self.node_name, self.features)
+            key = (id(self.pools), *_signature(request, self.node_name, self.features))
             cache = self.usage.cache
             found = cache.get(key)
             if found is None:

@@ -220,9 +220,10 @@ class Search:
             self.allocating.setdefault(key, set()).add(ci)
         consumed = candidate.amounts if allow_multiple and candidate.amounts else None
         share_id = self._share_id(request, key) if allow_multiple else None
-        if consumed:
+        if allow_multiple and self.features.consumable_capacity:
+            # an entry even for nothing consumed: later picks then skip the counter check (allocatedstate.go Insert)
             sums = self.allocating_capacity.setdefault(key, {})
-            for name, value in consumed.items():
+            for name, value in (consumed or {}).items():
                 sums[name] = sums.get(name, Decimal(0)) + value
         self.results[ci].append(Pick(request, candidate, share_id, consumed))
 
