@@ -30,13 +30,15 @@ from kubectl_wasdra.lint.rules.validation._names import (
 )
 
 MAX_DEVICES: Final = 128                    # resource.ResourceSliceMaxDevices
-MAX_DEVICES_ADVANCED: Final = 64            # ...WithAdvancedFeatures (taints, counters, list attributes)
+MAX_DEVICES_ADVANCED: Final = 64            # ...WithAdvancedFeatures (taints, counters, list attributes), 1.35+ API docs
 ADVANCED_LIMIT_SINCE: Final = Release(1, 35)
 MAX_ATTRIBUTES_AND_CAPACITIES: Final = 32   # resource.ResourceSliceMaxAttributesAndCapacitiesPerDevice
 MAX_COUNTER_SETS: Final = 8                 # resource.ResourceSliceMaxCounterSets (1.35+)
 MAX_COUNTERS_PER_SET: Final = 32            # resource.ResourceSliceMaxCountersPerCounterSet
 MAX_CONSUMPTIONS_PER_DEVICE: Final = 2      # resource.ResourceSliceMaxDeviceCounterConsumptionsPerDevice (1.35+)
-MAX_TAINTS: Final = 16                      # resource.DeviceTaintsMaxLength
+MAX_TAINTS: Final = 16                      # resource.DeviceTaintsMaxLength (1.35+)
+MAX_TAINTS_BEFORE_135: Final = 4            # 1.33/1.34 API docs: "The maximum number of taints is 4"
+MAX_SHARED_COUNTERS_BEFORE_135: Final = 32  # 1.33/1.34: "The maximum number of counters in all sets is 32"
 MAX_BINDING_CONDITIONS: Final = 4           # resource.BindingConditionsMaxSize
 ATTRIBUTE_VALUE_MAX: Final = 64             # resource.DeviceAttributeMaxValueLength
 POOL_NAME_MAX: Final = 253                  # resource.PoolNameMaxLength
@@ -187,7 +189,8 @@ def _is_semver(value: Any) -> bool:
 
 
 def _taints(items: Any, path: Path, release: Release) -> Iterator[Violation]:
-    if (v := too_many(items, MAX_TAINTS, path, "taints")) is not None:
+    limit = MAX_TAINTS if release >= SEPARATE_COUNTER_SLICES_SINCE else MAX_TAINTS_BEFORE_135
+    if (v := too_many(items, limit, path, "taints")) is not None:
         yield v
         return
     from kubectl_wasdra.lint.rules.validation.taint_rules import taint
@@ -211,6 +214,11 @@ def _counter_sets(items: Any, path: Path, release: Release) -> Iterator[Violatio
         yield v
         return
     sets = as_list(items)
+    total = sum(len(as_dict(as_dict(s).get("counters"))) for s in sets)
+    if release < SEPARATE_COUNTER_SLICES_SINCE and total > MAX_SHARED_COUNTERS_BEFORE_135:
+        yield Violation(Check.LIMIT, path, f"the number of counters in all sets must not exceed "
+                        f"{MAX_SHARED_COUNTERS_BEFORE_135}, has {total}")
+        return
     for index, counter_set in enumerate(sets):
         counter_set = as_dict(counter_set)
         yield from _devices.label_name(counter_set.get("name"), (*path, index, "name"), "counter set name")

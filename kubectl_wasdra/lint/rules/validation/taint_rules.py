@@ -15,7 +15,7 @@ from kubectl_wasdra.lint.rules.validation._base import Check, Path, Violation, a
 from kubectl_wasdra.lint.rules.validation._names import dns_label_error, driver_name_error, label_key_error
 
 TAINT_EFFECTS: Final = ("NoSchedule", "NoExecute")
-NONE_EFFECT_SINCE: Final = Release(1, 36)      # effect "None" (KEP-5055 beta)
+NONE_EFFECT_SINCE: Final = Release(1, 35)      # v1.35.0 OpenAPI: "Valid effects are None, NoSchedule and NoExecute"
 _LABEL_VALUE_RE: Final = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
 
 
