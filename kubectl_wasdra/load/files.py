@@ -47,11 +47,12 @@ def _expand_one(path: str) -> Iterator[str]:
 
 
 def _walk_directory(root: str) -> Iterator[str]:
+    """Manifest files under `root`, sorted by path, skipping hidden files and directories."""
+    found = []
     for directory, subdirs, names in os.walk(root):
-        subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
-        for name in sorted(names):
-            if name.endswith(MANIFEST_SUFFIXES) and not name.startswith("."):
-                yield os.path.join(directory, name)
+        subdirs[:] = [d for d in subdirs if not d.startswith(".")]
+        found.extend(os.path.join(directory, n) for n in names if n.endswith(MANIFEST_SUFFIXES) and not n.startswith("."))
+    yield from sorted(found)
 
 
 def load_paths(paths: Sequence[str], *, stdin: IO[bytes] | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> LoadResult:

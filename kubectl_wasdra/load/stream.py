@@ -45,7 +45,11 @@ def walk(text: str, parse: Callable[[str], Iterator[Any]]) -> Iterator[Segment]:
         except yaml.YAMLError as exc:
             yield Segment(index, None, offset, exc)
             index += 1
-            resume = _next_separator(rest, error_line(exc) + 1)
+            # the error may sit on the `---` that starts the next document (an unclosed flow collection); resume
+            # there, but always make progress
+            resume = _next_separator(rest, error_line(exc))
+            if resume == 0:
+                resume = _next_separator(rest, 1)
             if resume is None:
                 return
             offset += rest.count("\n", 0, resume)

@@ -128,6 +128,9 @@ KubeConstructor.add_constructor("tag:yaml.org,2002:bool", KubeConstructor.constr
 KubeConstructor.add_constructor(INT_TAG, KubeConstructor.construct_yaml_int)
 KubeConstructor.add_constructor(FLOAT_TAG, KubeConstructor.construct_yaml_float)
 KubeConstructor.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
+# go-yaml v2 decodes !!binary into a string when the target is interface{}
+KubeConstructor.add_constructor("tag:yaml.org,2002:binary",
+                                lambda loader, node: loader.construct_yaml_binary(node).decode("utf-8", "replace"))
 
 if _CParser is not None:
     class KubeLoader(_CParser, KubeConstructor, KubeResolver):  # type: ignore[misc, valid-type]
