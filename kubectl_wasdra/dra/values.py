@@ -22,6 +22,7 @@ QUANTITY_TAG: Final = "@quantity"
 SEMVER_TAG: Final = "@semver"
 _INT64_MIN: Final = -(2**63)
 _INT64_MAX: Final = 2**63 - 1
+REGEX_TIMEOUT: Final = 0.05  # seconds per find/findAll call; stands in for the CEL cost limit
 
 # semver 2.0.0 (github.com/blang/semver/v4 Parse): no "v", no leading zeros in numeric identifiers
 _SEMVER_RE: Final = re.compile(
@@ -161,16 +162,21 @@ def includes(container: Any, item: Any) -> bool:
     return container == item
 
 
-def _regex(pattern: str) -> re.Pattern[str]:
+def _regex(pattern: str) -> Any:
+    import regex  # backtracking engine with a timeout: a hostile pattern cannot hang the tool (RE2 upstream)
+
     try:
-        return re.compile(pattern)
-    except re.error as exc:
+        return regex.compile(pattern)
+    except regex.error as exc:
         raise ValueError(f"compile error: {exc}") from None
 
 
 def find(text: str, pattern: str) -> str:
     """string.find(regex) from the Kubernetes regex library: the first match or ""."""
-    match = _regex(pattern).search(text)
+    try:
+        match = _regex(pattern).search(text, timeout=REGEX_TIMEOUT)
+    except TimeoutError:
+        raise ValueError("operation cancelled: actual cost limit exceeded") from None
     return match.group(0) if match else ""
 
 
@@ -178,5 +184,8 @@ def find_all(text: str, pattern: str, limit: int = -1) -> list[str]:
     """string.findAll(regex[, limit]) from the Kubernetes regex library."""
     if limit == 0:
         return []
-    found = [m.group(0) for m in _regex(pattern).finditer(text)]
+    try:
+        found = [m.group(0) for m in _regex(pattern).finditer(text, timeout=REGEX_TIMEOUT)]
+    except TimeoutError:
+        raise ValueError("operation cancelled: actual cost limit exceeded") from None
     return found if limit < 0 else found[:limit]

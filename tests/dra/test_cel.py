@@ -59,6 +59,8 @@ def view() -> DeviceView:
     (f'{GPU}.?missing.orValue(5) == 5', True),
     (f"cel.bind(m, {GPU}, m.index == 3)", True),
     ('device.driver.startsWith("gpu")', True),
+    ("'abc123'.find('[0-9]+') == '123' && 'a1b2'.findAll('[0-9]') == ['1', '2'] && 'a1b2'.findAll('[0-9]', 1).size() == 1",
+     True),
 ], ids=lambda value: value if isinstance(value, str) else None)
 def test_selector_values(view: DeviceView, expression: str, expected: bool) -> None:
     assert compile_selector(expression).matches(view) is expected
@@ -90,6 +92,8 @@ def test_allow_multiple_allocations_needs_consumable_capacity() -> None:
     ('quantity("1.5").asInteger() == 1', "cannot convert value to integer"),
     ("device.driver", "CEL result of type string could not be converted to bool"),
     ("[1,2].all(x, [1,2].all(y, [1,2].all(z, [1,2].all(w, true))))", "actual cost limit exceeded"),
+    ("'" + "a" * 60 + "c'.find('(a|aa)+$') == ''", "actual cost limit exceeded"),
+    ("'abc'.find('(') == ''", "compile error"),
 ])
 def test_runtime_errors(view: DeviceView, expression: str, message: str) -> None:
     with pytest.raises(CelRuntimeError) as caught:
