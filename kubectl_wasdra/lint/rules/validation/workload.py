@@ -85,6 +85,10 @@ def _composites(items: Any, path: Path, version: str, depth: int) -> Iterator[Vi
             yield Violation(Check.REQUIRED, (*here, "name"), "name is required")
         elif error := dns_label_error(str(name)):
             yield Violation(Check.NAME, (*here, "name"), f'invalid name "{name}": {error}', at="value")
+        if not template.get("podGroupTemplates") and not template.get("compositePodGroupTemplates"):
+            # v1.37.0 OpenAPI: "At least one entry in CompositePodGroupTemplates or PodGroupTemplates must be set"
+            yield Violation(Check.ONE_OF, here, "at least one of `compositePodGroupTemplates`, `podGroupTemplates` must be set",
+                            hint="add the pod group templates this composite groups")
         yield from _groups.policy(template.get("schedulingPolicy"), (*here, "schedulingPolicy"), count_field="minGroupCount")
         yield from _groups.constraints(template.get("schedulingConstraints"), (*here, "schedulingConstraints"))
         yield from _groups.disruption(template.get("disruptionMode"), (*here, "disruptionMode"), version)
