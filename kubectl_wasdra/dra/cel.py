@@ -116,7 +116,7 @@ def estimate_cost(expression: str, tokens: list[_Token] | None = None) -> int:
 
 
 @functools.cache
-def _environment(allow_multiple: bool) -> Any:
+def _environment(allow_multiple: bool, includes: bool = True) -> Any:
     """The CEL environment of DRA selectors (one per field set), built on first use."""
     from cel_expr_python import cel
     from cel_expr_python.ext import ext_bindings, ext_math, ext_optional, ext_strings
@@ -125,7 +125,7 @@ def _environment(allow_multiple: bool) -> Any:
 
     extensions = [ext_bindings.ExtBindings(), ext_optional.ExtOptional(), ext_strings.ExtStrings(), ext_math.ExtMath()]
     return cel.NewEnv(variables={"device": cel.Type.Map(cel.Type.STRING, cel.Type.DYN)}, extensions=extensions,
-                      functions=list(function_decls()))
+                      functions=list(function_decls(includes)))
 
 
 def _compile_error(expression: str, text: str) -> CelCompileError:
@@ -182,21 +182,26 @@ def _allow_multiple(release: Release | None) -> bool:
     return release is None or release >= Release(1, 36)
 
 
-def compile_selector(expression: str, release: Release | None = None, *, consumable_capacity: bool | None = None
-                     ) -> CompiledSelector:
-    """Compile a device selector once (cached by text and field set); CelCompileError with 1-based line/column."""
+def compile_selector(expression: str, release: Release | None = None, *, consumable_capacity: bool | None = None,
+                     list_attributes: bool = True) -> CompiledSelector:
+    """Compile a device selector once (cached by text and environment); CelCompileError with 1-based line/column.
+
+    The default is the scheduler's stored-expressions environment (everything available). For API-server style checks
+    of new expressions pass `consumable_capacity` (adds device.allowMultipleAllocations) and `list_attributes`
+    (DRAListTypeAttributes, adds includes()) as the gates say.
+    """
     allow_multiple = _allow_multiple(release) if consumable_capacity is None else consumable_capacity
-    return _compile(expression, allow_multiple)
+    return _compile(expression, allow_multiple, list_attributes)
 
 
 @functools.lru_cache(maxsize=4096)
-def _compile(expression: str, allow_multiple: bool) -> CompiledSelector:
+def _compile(expression: str, allow_multiple: bool, list_attributes: bool = True) -> CompiledSelector:
     if not expression.strip():
         raise CelCompileError("CEL expression empty (unsupported selector type?)", 1, 1)
     if len(expression) > MAX_EXPRESSION_LENGTH:
         raise CelCompileError(f"expression is {len(expression)} characters long, longer than the limit of "
                               f"{MAX_EXPRESSION_LENGTH}", 1, 1)
-    env = _environment(allow_multiple)
+    env = _environment(allow_multiple, list_attributes)
     try:
         program = env.compile(expression)
     except RuntimeError as exc:

@@ -21,8 +21,9 @@ def _overload(cel: Any, overload_id: str, result: Any, params: list[Any], impl: 
 
 
 @functools.cache
-def function_decls() -> tuple[Any, ...]:
-    """FunctionDecl objects for the Kubernetes library functions the DRA environment offers."""
+def function_decls(includes: bool = True) -> tuple[Any, ...]:
+    """FunctionDecl objects for the Kubernetes library functions the DRA environment offers (`includes()` only when
+    asked: the API server's new-expressions environment has it only with DRAListTypeAttributes)."""
     from cel_expr_python import cel
 
     t = cel.Type
@@ -61,6 +62,8 @@ def function_decls() -> tuple[Any, ...]:
     ]
     kinds = {"int": t.INT, "string": t.STRING, "bool": t.BOOL, "tagged": tagged}
     receivers = {"list": t.List(t.DYN), **kinds}
+    if not includes:
+        return tuple(decls)
     decls.append(decl("includes", *[(f"{rname}_includes_{aname}", t.BOOL, [rtype, atype], values.includes, True)
                                     for rname, rtype in receivers.items() for aname, atype in kinds.items()]))
     return tuple(decls)

@@ -107,6 +107,11 @@ def test_invalid_version_attribute_is_runtime_error() -> None:
         compile_selector('device.driver == "x"').matches(bad)
 
 
+def test_includes_needs_list_type_attributes_for_new_expressions() -> None:
+    with pytest.raises(CelCompileError, match="includes"):
+        compile_selector(f'{GPU}.tags.includes("a")', list_attributes=False)
+
+
 def test_compile_is_cached() -> None:
     assert compile_selector('device.driver == "a"') is compile_selector('device.driver == "a"')
 
