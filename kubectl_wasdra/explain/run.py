@@ -106,7 +106,7 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
         if result.kind != "Pod" or not result.fits:
             diagnosis.placement_map = build_map(snapshot, result, key)
         if with_suggestions:
-            diagnosis.suggestions = suggest(snapshot, gates, result)
+            diagnosis.suggestions = suggest(snapshot, gates, result, sim)
         out.append(diagnosis)
     seen = {(r.namespace, r.name) for r in results}
     return out + _podless(sim, overlay, seen)

@@ -22,14 +22,14 @@ MAX_EXTRA_NODES: Final = 64
 class Verifier:
     """Re-runs the simulation of one snapshot with a change and says whether the target entry fits then."""
 
-    def __init__(self, snapshot: ClusterSnapshot, gates: Gates, result: GroupResult) -> None:
-        self.snapshot, self.gates, self.result = snapshot, gates, result
+    def __init__(self, snapshot: ClusterSnapshot, gates: Gates, result: GroupResult, base: Simulation | None = None) -> None:
+        self.snapshot, self.gates, self.result, self.base = snapshot, gates, result, base
         self.target = (result.kind, result.namespace, result.name)
 
     def run(self, objects: Iterable[dict[str, Any]] = (), gates: Gates | None = None) -> GroupResult | None:
         """The target's result after overlaying `objects` (None when the target is no longer queued)."""
         snapshot = self.snapshot.overlay(list(objects))
-        results = Simulation(snapshot, gates or self.gates).run({self.target})
+        results = Simulation(snapshot, gates or self.gates, explain=False, base=self.base).run({self.target}, stop=True)
         return results[0] if results else None
 
 
@@ -180,9 +180,10 @@ SUGGESTERS: Final[tuple[Callable[[Verifier], Suggestion | None], ...]] = (
 )
 
 
-def suggest(snapshot: ClusterSnapshot, gates: Gates, result: GroupResult) -> list[Suggestion]:
-    """Verified suggestions for a group that does not fit (none for one that fits or is invalid)."""
+def suggest(snapshot: ClusterSnapshot, gates: Gates, result: GroupResult, base: Simulation | None = None) -> list[Suggestion]:
+    """Verified suggestions for a group that does not fit (none for one that fits or is invalid); `base` is the
+    simulation `result` came from (its node facts and device inventory are reused by the re-runs)."""
     if result.fits or (result.entry.blocked is not None and result.entry.blocked.reason is Reason.GROUP_INVALID):
         return []
-    verifier = Verifier(snapshot, gates, result)
+    verifier = Verifier(snapshot, gates, result, base)
     return [s for s in (suggester(verifier) for suggester in SUGGESTERS) if s is not None]

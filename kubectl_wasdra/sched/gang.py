@@ -55,6 +55,9 @@ def _try(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], owner: str, at
         state.assume(pod, node, owner)
         attempt.placed[pod.key] = node
         return True
+    if not state.explain:
+        attempt.failed[pod.key] = FitError(pod.key, len(nodes), {})
+        return False
     fit = None if pod.is_stateful else diagnosed.get(pod.signature)
     if fit is None:
         fit = diagnose_pod(pod, state, nodes)
@@ -99,7 +102,7 @@ def run_cycle(pods: list[PodInfo], min_count: int, scheduled: int, state: SchedS
     if not message and not attempt.placed:
         attempt.message = NO_PODS
     attempt.placeable = len(attempt.placed)
-    if not attempt.success and stopped_at is not None and stopped_at < len(pods):
+    if state.explain and not attempt.success and stopped_at is not None and stopped_at < len(pods):
         attempt.placeable += _count_rest(pods[stopped_at:], state, nodes, owner)
     _record(attempt, pods, state)
     if attempt.success and keep:

@@ -22,23 +22,40 @@ from kubectl_wasdra.sched.state import SchedState
 from kubectl_wasdra.sched.topology import schedule_group
 
 DRA_KINDS = ("ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass")
+DRA_STATIC = ("ResourceSlice", "ResourceClaim", "DeviceClass", "DeviceTaintRule")
+
+
+def _same(a: ClusterSnapshot, b: ClusterSnapshot, kinds: tuple[str, ...]) -> bool:
+    """True when both snapshots hold the very same objects of these kinds (an overlay that did not touch them)."""
+    for kind in kinds:
+        left, right = a.of_kind(kind), b.of_kind(kind)
+        if len(left) != len(right) or any(x is not y for x, y in zip(left, right, strict=True)):
+            return False
+    return True
 
 
 class Simulation:
     """A snapshot prepared for simulation: node facts, the queue, the initial state with bound pods."""
 
-    def __init__(self, snapshot: ClusterSnapshot, gates: Gates) -> None:
+    def __init__(self, snapshot: ClusterSnapshot, gates: Gates, *, explain: bool = True,
+                 base: Simulation | None = None) -> None:
+        """`explain=False` skips what only explanations need (per-node diagnoses of failed pods); `base` is a simulation
+        of a snapshot this one was derived from: its node facts and device inventory are reused when unchanged."""
         self.snapshot, self.gates = snapshot, gates
         self.queue = QueueBuilder(snapshot, gates)
         self.entries = self.queue.build()
-        facts = {f.name: f for f in map(NodeFacts.of, snapshot.of_kind("Node"))}
+        same_nodes = base is not None and _same(base.snapshot, snapshot, ("Node",))
+        facts = base.state.facts if same_nodes and base is not None else {
+            f.name: f for f in map(NodeFacts.of, snapshot.of_kind("Node"))}
         self.state = SchedState(facts, minor=gates.release.minor)
+        self.state.explain = explain
         self._claims_cache: dict[int, Any] = {}
         if any(snapshot.of_kind(kind) for kind in DRA_KINDS) or self._any_claims():
             self.extended = extended_resource_classes(snapshot) if gates.enabled("DRAExtendedResource") else {}
             advertised = frozenset(r for f in facts.values() for r in f.allocatable)
             self.advertised = advertised
-            self.state.dra = build_dra_state(snapshot, self._resolve, frozenset(self.extended))
+            reuse = base.state.dra if base is not None and same_nodes and _same(base.snapshot, snapshot, DRA_STATIC) else None
+            self.state.dra = build_dra_state(snapshot, self._resolve, frozenset(self.extended), reuse)
         for pod, node in self.queue.bound:
             self.state.add_pod(pod, node)
 
@@ -54,13 +71,18 @@ class Simulation:
             return cached
         return cached[1]
 
-    def run(self, only: Collection[tuple[str, str, str]] | None = None) -> list[GroupResult]:
-        """Results of every entry in queue order (or only those whose (kind, namespace, name) is in `only`)."""
+    def run(self, only: Collection[tuple[str, str, str]] | None = None, *, stop: bool = False) -> list[GroupResult]:
+        """Results of every entry in queue order (or only those whose (kind, namespace, name) is in `only`); with
+        `stop`, entries queued after the last wanted one are not simulated (they cannot change its result)."""
         results = []
+        remaining = len(only) if only is not None else -1
         for entry in self.entries:
             result = self.place(entry, self.state)
             if only is None or (entry.kind, entry.namespace, entry.name) in only:
                 results.append(result)
+                remaining -= 1
+                if stop and remaining == 0:
+                    break
         return results
 
     def place(self, entry: Entry, state: SchedState, **changes: Any) -> GroupResult:

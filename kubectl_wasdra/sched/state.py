@@ -35,6 +35,7 @@ class SchedState:
         self._views: dict[str, NodeInfo] = {}
         self._journal: list[tuple[dict[Any, Any], Any, Any]] | None = None
         self._depth = 0  # open transactions
+        self.explain = True  # False: skip what only explanations need (diagnosing failed pods on every node)
 
     # -- transactions ------------------------------------------------------------------------------------------
 

@@ -89,6 +89,7 @@ class DraState:
                  resolve: Any) -> None:
         self.snapshot, self.inventory = snapshot, inventory
         self.vars: dict[str, Any] = {"usage": usage}
+        self.initial_usage = usage
         self.extended_names = extended_names
         self.allocated: dict[tuple[str, str], Any] = {}
         self.devices: dict[tuple[str, str], tuple[Mapping[str, str], ...]] = {}
@@ -137,11 +138,14 @@ def _dra() -> Any:
     return allocator
 
 
-def build_dra_state(snapshot: Any, resolve: Any, extended_names: frozenset[str]) -> DraState:
-    """The DRA view of a snapshot: inventory and the usage ledger of claims allocated in the snapshot."""
+def build_dra_state(snapshot: Any, resolve: Any, extended_names: frozenset[str], reuse: DraState | None = None) -> DraState:
+    """The DRA view of a snapshot: inventory and the usage ledger of claims allocated in the snapshot; `reuse` is the
+    initial view of a snapshot with the same slices, classes, rules and claims (inventory and ledger are shared)."""
     allocator = _dra()
     if allocator is None:
         return DraState(snapshot, None, None, extended_names, resolve)
+    if reuse is not None:
+        return DraState(snapshot, reuse.inventory, reuse.initial_usage, extended_names, resolve)
     from kubectl_wasdra.dra.inventory import build_inventory
     from kubectl_wasdra.dra.usage import DeviceUsage
 
