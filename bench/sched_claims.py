@@ -15,11 +15,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sched_synthetic import claim_pod, cluster, template, to_snapshot  # noqa: E402
+from sched_synthetic import claim_pod, cluster, template, to_snapshot
 
-from kubectl_wasdra.catalog.releases import NEWEST  # noqa: E402
-from kubectl_wasdra.sched.admission import all_on  # noqa: E402
-from kubectl_wasdra.sched.simulate import Simulation  # noqa: E402
+from kubectl_wasdra.catalog.releases import NEWEST
+from kubectl_wasdra.sched.admission import all_on
+from kubectl_wasdra.sched.simulate import Simulation
 
 
 def main() -> None:
@@ -27,7 +27,7 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=500)
     parser.add_argument("--pods", type=int, default=5000)
     args = parser.parse_args()
-    objects = cluster(args.nodes, 10) + [template("one-gpu", 1, numa=False)]
+    objects = [*cluster(args.nodes, 10), template("one-gpu", 1, numa=False)]
     objects += [claim_pod(f"pod-{i:05d}", "one-gpu") for i in range(args.pods)]
     snapshot = to_snapshot(objects)
     start = time.perf_counter()

@@ -14,12 +14,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sched_synthetic import claim_pod, cluster, pod_group, template, to_snapshot  # noqa: E402
+from sched_synthetic import claim_pod, cluster, pod_group, template, to_snapshot
 
-from kubectl_wasdra.catalog.releases import NEWEST  # noqa: E402
-from kubectl_wasdra.explain.overlay import build_overlay  # noqa: E402
-from kubectl_wasdra.explain.run import explain_results  # noqa: E402
-from kubectl_wasdra.sched.admission import all_on  # noqa: E402
+from kubectl_wasdra.catalog.releases import NEWEST
+from kubectl_wasdra.explain.overlay import build_overlay
+from kubectl_wasdra.explain.run import explain_results
+from kubectl_wasdra.sched.admission import all_on
 
 
 def measure(size: int, racks: int, rack: bool) -> tuple[float, float, bool, int]:
