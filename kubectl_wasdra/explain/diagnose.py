@@ -67,16 +67,22 @@ def _domains(result: GroupResult) -> list[DomainLine]:
     return sorted(lines, key=lambda d: (-d.placeable, d.value))
 
 
+def _progress(funnel: str) -> int:
+    """How far a funnel got before running short (later stages are nearer misses, worth showing first)."""
+    short = funnel.rpartition("first short: ")[2]
+    return funnel.find(f"-> {short} ") if short else len(funnel)
+
+
 def _funnels(result: GroupResult) -> list[tuple[str, str]]:
-    out = []
+    """The DRA funnels of the nodes that came closest, for the first pod that did not fit."""
+    found = []
     for error in list(result.pod_errors.values())[:1]:
         for node in sorted(error.statuses):
             funnel = error.statuses[node].details.get("funnel")
             if funnel:
-                out.append((node, str(funnel)))
-            if len(out) >= _FUNNEL_NODES:
-                break
-    return out
+                found.append((node, str(funnel)))
+    found.sort(key=lambda item: -_progress(item[1]))
+    return found[:_FUNNEL_NODES]
 
 
 def _taken_by(result: GroupResult) -> dict[str, list[str]]:

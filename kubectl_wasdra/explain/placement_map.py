@@ -44,13 +44,13 @@ def _group_devices(result: GroupResult) -> tuple[set[tuple[str, str, str]], set[
     return mine, earlier
 
 
-def _cells(slices: list[Mapping[str, Any]], mine: set, used: set) -> str:
+def _cells(slices: list[Mapping[str, Any]], mine: set, used: set, rule_tainted: set) -> str:
     cells = []
     for item in slices:
         spec = item.get("spec") or {}
         for device in spec.get("devices") or ():
             key = (spec.get("driver", ""), (spec.get("pool") or {}).get("name", ""), device.get("name", ""))
-            tainted = any(t.get("effect") in _SCHEDULING_EFFECTS for t in device.get("taints") or ())
+            tainted = key in rule_tainted or any(t.get("effect") in _SCHEDULING_EFFECTS for t in device.get("taints") or ())
             cells.append(THIS if key in mine else USED if key in used else TAINTED if tainted else FREE)
     return " ".join("".join(cells[i:i + 4]) for i in range(0, len(cells), 4))
 
@@ -73,8 +73,10 @@ def build_map(snapshot: ClusterSnapshot, result: GroupResult, key: str | None) -
         return []
     mine, earlier = _group_devices(result)
     used = _allocated_in_snapshot(snapshot) | earlier
+    rule_tainted = {device for device, taints in snapshot.rule_taints.items()
+                    if any(taint.get("effect") in _SCHEDULING_EFFECTS for _, taint in taints)}
     rows: dict[str, list[tuple[str, str]]] = {}
     for node in nodes:
         value = result.state.facts[node].labels.get(key, "-") if key else ""
-        rows.setdefault(value, []).append((node, _cells(by_node[node], mine, used)))
+        rows.setdefault(value, []).append((node, _cells(by_node[node], mine, used, rule_tainted)))
     return sorted(rows.items())
