@@ -124,3 +124,16 @@ def test_counter_set_unknown_makes_pool_invalid() -> None:
     outcome = allocate_claims([claim("c", request("r"))], node(), Inventory(slices=slices, classes=[GPU_CLASS]), DeviceUsage())
     assert isinstance(outcome, AllocationFailure)
     assert outcome.message.startswith("invalid resource pools were encountered")
+
+
+def test_features_off() -> None:
+    from kubectl_wasdra.dra import Features
+
+    inventory = Inventory(slices=partitioned(), classes=[GPU_CLASS])
+    off = allocate_claims([claim("c", request("r"))], node(), inventory, DeviceUsage(),
+                          features=Features(partitionable_devices=False))
+    assert isinstance(off, AllocationFailure)  # counter slices and consuming devices are not usable
+    capacity = allocate_claims([claim("c", request("r", capacity={"requests": {"mem": "1Gi"}}))], node(),
+                               Inventory(slices=[shared_slice()], classes=[GPU_CLASS]), DeviceUsage(),
+                               features=Features(consumable_capacity=False))
+    assert isinstance(capacity, AllocationFailure) and capacity.fatal and capacity.reason == Reason.FEATURE_GATE_DISABLED
