@@ -73,3 +73,34 @@ def test_hpa_min_replicas_only_when_zero() -> None:
         "HPAScaleToZero"]
     assert list(present_gated_fields({"spec": {"minReplicas": 1}}, "autoscaling/v2", "HorizontalPodAutoscaler", R136,
                                      state)) == []
+
+
+def test_profiles_table() -> None:
+    from kubectl_wasdra.errors import UsageError
+    from kubectl_wasdra.lint import codes, profiles
+    from kubectl_wasdra.lint.codes import Severity
+
+    assert profiles.is_active(codes.GATE_FIELD_OFF, "default") and not profiles.is_active(codes.GATE_FIELD_ALPHA, "default")
+    assert profiles.is_active(codes.GATE_FIELD_ALPHA, "production")
+    assert profiles.is_active(codes.GATE_FIELD_BETA_OFF, "production")
+    assert profiles.is_active(codes.GATE_FIELD_PRERELEASE, "experimental")
+    assert not profiles.is_active(codes.GATE_FIELD_PRERELEASE, "production")
+    assert profiles.severity_for(codes.GATE_FIELD_PRERELEASE, "experimental") is Severity.INFO
+    assert profiles.severity_for(codes.GATE_FIELD_OFF, "production") is Severity.ERROR
+    assert profiles.assumes_all_gates_on("experimental") and not profiles.assumes_all_gates_on("default")
+    with pytest.raises(UsageError):
+        profiles.severity_for(codes.GATE_FIELD_OFF, "strict")
+
+
+@pytest.mark.parametrize(("profile", "expected"), [
+    ("default", [("GATE001", 14, 3)]),
+    ("production", [("GATE001", 14, 3)]),
+    ("experimental", [("GATE004", 14, 3)]),
+])
+def test_same_manifest_per_profile(tmp_path: Path, profile: str, expected: list[tuple[str, int, int]]) -> None:
+    source = harness.FIXTURES / "GATE001" / "bad-137-v1beta1.yaml"
+    text = source.read_text().replace("# releases: 1.37", f"# releases: 1.37\n# profile: {profile}", 1)
+    path = tmp_path / "pg.yaml"
+    path.write_text(text.replace("# expect:", "# was:"))
+    shift = [(rule, line + 1, column) for rule, line, column in expected]     # one header line added
+    assert [f for f in harness.findings(path, R137) if f[0].startswith("GATE")] == shift

@@ -49,7 +49,10 @@ def validate(data: dict[str, Any], api_version: str, kind: str, release: Release
     spec: Any = data
     for step in spec_path:
         spec = spec.get(step) if isinstance(spec, dict) else None
-    return tuple(validate_pod_spec(spec, spec_path, release)) if isinstance(spec, dict) else ()
+    found = tuple(validate_pod_spec(spec, spec_path, release)) if isinstance(spec, dict) else ()
+    if (group, kind) == ("batch", "Job"):
+        found += tuple(workload.validate_job_scheduling(data, release))
+    return found
 
 
 @functools.lru_cache(maxsize=64)

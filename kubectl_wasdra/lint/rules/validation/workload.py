@@ -107,3 +107,22 @@ def _tree_names(node: dict[str, Any], path: Path = ("spec",)) -> Iterator[tuple[
                 yield (*path, field, index), template["name"]
             if field == "compositePodGroupTemplates":
                 yield from _tree_names(template, (*path, field, index))
+
+
+def validate_job_scheduling(data: dict[str, Any], release: Release) -> Iterator[Violation]:
+    """Job `spec.scheduling` (1.37, WorkloadWithJob): the Workload building blocks; `gang.minCount` may be omitted
+    (it defaults to parallelism) but when set must be >= 1."""
+    scheduling = as_dict(data.get("spec")).get("scheduling")
+    if not isinstance(scheduling, dict):
+        return
+    path: Path = ("spec", "scheduling")
+    policy = scheduling.get("schedulingPolicy")
+    if isinstance(policy, dict):
+        yield from one_of(policy, ("basic", "gang"), (*path, "schedulingPolicy"), required=False)
+        count = as_dict(policy.get("gang")).get("minCount")
+        if count is not None and (not isinstance(count, int) or isinstance(count, bool) or count < 1):
+            yield Violation(Check.MINIMUM, (*path, "schedulingPolicy", "gang", "minCount"),
+                            f"must be greater than zero, not {count}", hint="omit it to use the Job's parallelism", at="value")
+    yield from _groups.constraints(scheduling.get("schedulingConstraints"), (*path, "schedulingConstraints"))
+    yield from _groups.claims(scheduling.get("resourceClaims"), (*path, "resourceClaims"))
+    yield from _groups.disruption(scheduling.get("disruptionMode"), (*path, "disruptionMode"), "v1beta1")
