@@ -27,7 +27,7 @@ from kubectl_wasdra.dra.allocation import (
     DeviceResult,
     build_config,
 )
-from kubectl_wasdra.dra.candidates import Candidate, CandidateList, all_mode_devices, list_candidates
+from kubectl_wasdra.dra.candidates import Candidate, CandidateList, all_mode_devices, all_mode_list, list_candidates
 from kubectl_wasdra.dra.constraints import Constraint, build_constraints
 from kubectl_wasdra.dra.features import DEFAULT_FEATURES, Features
 from kubectl_wasdra.dra.funnel import Funnel, build_funnel, constraint_count
@@ -63,7 +63,9 @@ class _Lists:
             key = (id(self.pools), *_signature(request, self.node_name, self.features))
             cache = self.usage.cache
             found = cache.get(key)
-            if found is None:
+            if request.all_mode:
+                found = all_mode_list(request, self.usage, self.features)
+            elif found is None:
                 found = list_candidates(request, self.pools, self.node, self.usage, self.features)
                 cache[key] = found
             self.by_request[id(request)] = found
@@ -97,7 +99,7 @@ def _prepare(claims: Sequence[Mapping[str, Any]], node: Mapping[str, Any], pools
 
 
 def _needed(request: RequestData) -> int:
-    return len(request.all_devices) if request.all_mode else request.count
+    return max(1, len(request.all_devices)) if request.all_mode else request.count
 
 
 def _funnels(claims: Sequence[Mapping[str, Any]], requests: list[list[list[RequestData]]],

@@ -146,3 +146,28 @@ def all_mode_devices(request: RequestData, pools: NodePools, node: Mapping[str, 
                 if ok:
                     result.append(Candidate(pool, device, amounts))
     return result
+
+
+def all_mode_list(request: RequestData, usage: DeviceUsage, features: Features) -> CandidateList:
+    """Stage counts over the fixed device list of an `All` request (every listed device must be usable)."""
+    listed = request.all_devices
+    result = CandidateList([], dict.fromkeys(STAGES, 0))
+    counts = result.counts
+    counts["visible"] = len(listed)
+    for candidate in listed:
+        device = candidate.device
+        if not request.admin_access and usage.is_exclusive(device.key):
+            continue
+        counts["free"] += 1
+        counts["selected"] += 1
+        counts["capacity"] += 1
+        if not _counters_ok(device, candidate.pool, usage, features):
+            continue
+        counts["counters"] += 1
+        taint = first_untolerated(device.taints, request.tolerations) if features.device_taints else None
+        if taint is not None:
+            result.taint = result.taint or (device.key, taint)
+            continue
+        counts["untainted"] += 1
+        result.candidates.append(candidate)
+    return result

@@ -278,3 +278,15 @@ def test_usage_ledger_is_copy_on_write() -> None:
     assert len(usage) == 0 and len(after) == 3
     again = allocate_claims([claim("d", request("r", count=2))], node(), inventory, after)
     assert isinstance(again, AllocationFailure) and again.reason == Reason.DEVICES_ALLOCATED
+
+
+def test_all_mode_funnel_counts_the_listed_devices() -> None:
+    slices = [resource_slice("s", [*gpus(2), device("nic-0", attributes={"kind": "nic"})])]
+    classes = (device_class("gpu", 'device.attributes["gpu.example.com"].?kind.orValue("gpu") == "gpu"'),)
+    outcome = run(slices, [claim("c", request("r", allocationMode="All"))], classes=classes,
+                  existing=(claim("o", results=allocated("gpu-1")),))
+    assert isinstance(outcome, AllocationFailure) and outcome.funnel is not None
+    assert outcome.reason == Reason.DEVICES_ALLOCATED
+    assert [(s.name, s.count) for s in outcome.funnel.stages][:2] == [("visible", 2), ("free", 1)]
+    nothing = run(slices, [claim("c", request("r", "gpu", allocationMode="All", selectors=["false"]))], classes=classes)
+    assert isinstance(nothing, AllocationFailure) and nothing.reason == Reason.NO_MATCHING_DEVICES
