@@ -4,7 +4,8 @@ JSON goes through orjson (json as fallback). YAML goes through yaml-rs, the fast
 YAML 1.2 core schema while Kubernetes (sigs.k8s.io/yaml over go-yaml v2) resolves YAML 1.1 plain scalars: `yes/no/on/off/y/n`
 are booleans, `0755` is octal, `1_000` is an integer, and timestamps stay strings. kubectl quotes every such string when it
 writes YAML, so dumps never contain them; a file that has one plain is decoded with PyYAML's C parser and a resolver table
-reproducing go-yaml v2 instead (slower, still correct).
+reproducing go-yaml v2 instead (load/yaml11.py; slower, still correct). Merge keys, tags and complex keys take that
+path too.
 Upstream: go-yaml v2 resolve.go as vendored by sigs.k8s.io/yaml (goyaml.v2), used by kubectl and kube-apiserver.
 """
 
@@ -16,6 +17,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 import yaml
+
+from kubectl_wasdra.load.yaml11 import KubeLoader
 
 try:  # orjson is several times faster than json on big snapshots
     import orjson
@@ -36,6 +39,7 @@ _YAML11_SCALARS: Final = (
     re.compile(rf"- +{_YAML11_WORD}[ \t]*(?:#[^\n]*)?$", re.MULTILINE),
     re.compile(rf"[\[,] *{_YAML11_WORD} *[,\]]"),
 )
+_SPECIAL_SYNTAX: Final = re.compile(r"<<|\s!|^!|^[ \t]*\?(?:\s|$)", re.MULTILINE)
 _DOCUMENT_MARKER: Final = re.compile(r"^(?:---|\.\.\.)(?:[ \t]|$)", re.MULTILINE)
 _LEADING: Final = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\n)*(?:---(?:[ \t]+[^\n]*)?\n)?")
 
@@ -81,7 +85,7 @@ def decode_json(data: bytes | str) -> list[Any]:
 
 def decode_yaml(text: str) -> list[Any]:
     """The documents of a YAML stream (None for empty ones), scalars resolved as go-yaml v2 does."""
-    if any(pattern.search(text) for pattern in _YAML11_SCALARS):
+    if any(pattern.search(text) for pattern in _YAML11_SCALARS) or _special_syntax(text):
         return _decode_yaml11(text)
     import yaml_rs
 
@@ -94,6 +98,11 @@ def decode_yaml(text: str) -> list[Any]:
     if isinstance(data, list) and _is_multi_document(text):
         return data
     return [data]
+
+
+def _special_syntax(text: str) -> bool:
+    """Merge keys, tags and complex keys, which yaml-rs does not resolve as Kubernetes does (cheap literal test first)."""
+    return ("<<" in text or "!" in text or "?" in text) and _SPECIAL_SYNTAX.search(text) is not None
 
 
 def _is_multi_document(text: str) -> bool:
@@ -113,29 +122,9 @@ def _yaml_rs_error(exc: Exception) -> DecodeError:
     return DecodeError(message, int(match.group(1)), int(match.group(2))) if match else DecodeError(message)
 
 
-class _KubeYamlLoader(yaml.CSafeLoader if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader):  # type: ignore[misc]
-    """PyYAML loader whose implicit scalar resolution is go-yaml v2's: no timestamps, no sexagesimals, y/n booleans."""
-
-    yaml_implicit_resolvers: dict[str, list[tuple[str, re.Pattern[str]]]] = {}  # noqa: RUF012 - PyYAML's class table
-
-
-_RESOLVERS: Final = (
-    ("tag:yaml.org,2002:bool", r"^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$",
-     "yYnNtTfFoO"),
-    ("tag:yaml.org,2002:int", r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$",
-     "-+0123456789"),
-    ("tag:yaml.org,2002:float", r"^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?\.[0-9_]+(?:[eE][-+]?[0-9]+)?"
-     r"|[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$", "-+0123456789."),
-    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
-    ("tag:yaml.org,2002:merge", r"^(?:<<)$", "<"),
-)
-for _tag, _pattern, _first in _RESOLVERS:
-    _KubeYamlLoader.add_implicit_resolver(_tag, re.compile(_pattern), list(_first))
-
-
 def _decode_yaml11(text: str) -> list[Any]:
     try:
-        return list(yaml.load_all(text, Loader=_KubeYamlLoader))
+        return list(yaml.load_all(text, Loader=KubeLoader))  # FOUNDATION's go-yaml v2 resolution (load/yaml11.py)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         raise DecodeError(str(exc.problem or exc), mark.line + 1 if mark else 0, mark.column + 1 if mark else 0) from None
