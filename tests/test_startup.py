@@ -1,0 +1,33 @@
+"""`check` on a small file stays light: no kubernetes client, no CEL library, no simulator or allocator imported."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAVY = ("kubernetes", "cel_expr_python", "celpy", "kubectl_wasdra.sched", "kubectl_wasdra.dra", "kubectl_wasdra.explain",
+         "kubectl_wasdra.cluster.live")
+SCRIPT = """
+import json, sys
+from kubectl_wasdra.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit as exit_info:
+    code = exit_info.code
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}), file=sys.stderr)
+"""
+
+
+def test_check_on_a_small_file_does_not_import_heavy_modules(tmp_path: Path) -> None:
+    manifest = tmp_path / "small.yaml"
+    manifest.write_text((ROOT / "fixtures" / "manifests" / "check" / "train-job.yaml").read_text())
+    result = subprocess.run([sys.executable, "-c", SCRIPT, "check", str(manifest), "-o", "json"], capture_output=True,
+                            text=True, check=False, cwd=tmp_path)
+    report = json.loads(result.stderr.strip().splitlines()[-1])
+    assert report["code"] == 0, result.stdout
+    loaded = [m for m in report["modules"] if any(m == h or m.startswith(h + ".") for h in HEAVY)]
+    assert loaded == []
+    assert "rich" not in report["modules"]  # only the coloured text renderer needs rich
