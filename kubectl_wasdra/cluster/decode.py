@@ -5,7 +5,8 @@ YAML 1.2 core schema while Kubernetes (sigs.k8s.io/yaml over go-yaml v2) resolve
 are booleans, `0755` is octal, `1_000` is an integer, and timestamps stay strings. kubectl quotes every such string when it
 writes YAML, so dumps never contain them; a file that has one plain is decoded with PyYAML's C parser and a resolver table
 reproducing go-yaml v2 instead (load/yaml11.py; slower, still correct). Merge keys, tags and complex keys take that
-path too.
+path too. Only values are scanned: a plain `y:`/`on:` mapping key (a boolean key for go-yaml v2) stays a string here;
+kubectl quotes such keys, and scanning keys too would double the cost on big files.
 Upstream: go-yaml v2 resolve.go as vendored by sigs.k8s.io/yaml (goyaml.v2), used by kubectl and kube-apiserver.
 """
 
