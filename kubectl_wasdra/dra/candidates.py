@@ -17,6 +17,7 @@ from decimal import Decimal
 from typing import Any, Final
 
 from kubectl_wasdra.dra.capacity import consumption, fits
+from kubectl_wasdra.dra.counters import device_fits
 from kubectl_wasdra.dra.features import Features
 from kubectl_wasdra.dra.inventory import Device
 from kubectl_wasdra.dra.pools import NodePools, Pool
@@ -55,21 +56,6 @@ class CandidateList:
         return sum(1 for c in self.candidates if not c.tainted and c.error is None)
 
 
-def counters_fit(available: Mapping[str, Mapping[str, Decimal]], consumed: Mapping[str, Mapping[str, Decimal]]) -> bool:
-    """Every counter of every set of the pool still covers what is consumed (checkAvailableCounters)."""
-    for set_name, counters in available.items():
-        used = consumed.get(set_name, {})
-        for name, value in counters.items():
-            if value < used.get(name, 0):
-                return False
-    return True
-
-
-def solo_counters_fit(device: Device, available: Mapping[str, Mapping[str, Decimal]]) -> bool:
-    """Counters check for the device alone against the snapshot's available counters."""
-    return counters_fit(available, dict(device.consumes_counters))
-
-
 def _counters_ok(device: Device, pool: Pool, usage: DeviceUsage, features: Features) -> bool:
     if not device.consumes_counters:
         return True
@@ -77,7 +63,7 @@ def _counters_ok(device: Device, pool: Pool, usage: DeviceUsage, features: Featu
         return False
     if features.consumable_capacity and device.allow_multiple and usage.capacity_in_use(device.key):
         return True  # counters are charged once per shared device
-    return solo_counters_fit(device, usage.available_counters(pool))
+    return device_fits(device, usage.available_counters(pool))
 
 
 def _capacity(device: Device, request: RequestData, usage: DeviceUsage, features: Features

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Final
 
-from kubectl_wasdra.dra.candidates import Candidate, counters_fit
+from kubectl_wasdra.dra.candidates import Candidate
 from kubectl_wasdra.dra.capacity import fits
 from kubectl_wasdra.dra.constraints import Constraint
+from kubectl_wasdra.dra.counters import add_consumption, counters_fit
 from kubectl_wasdra.dra.features import Features
 from kubectl_wasdra.dra.inventory import Device
 from kubectl_wasdra.dra.pools import Pool
@@ -144,23 +145,15 @@ class Search:
         return False
 
     def _take_counters(self, pool: Pool, device: Device) -> bool:
-        available = self.usage.available_counters(pool)
         consumed = self.consumed_counters.setdefault(pool.name, {})
-        for set_name, counters in device.consumes_counters:
-            used = consumed.setdefault(set_name, {})
-            for name, value in counters.items():
-                used[name] = used.get(name, Decimal(0)) + value
-        if counters_fit(available, consumed):
+        add_consumption(consumed, device.consumes_counters)
+        if counters_fit(self.usage.available_counters(pool), consumed):
             return True
-        self._return_counters(pool, device)
+        add_consumption(consumed, device.consumes_counters, sign=-1)
         return False
 
     def _return_counters(self, pool: Pool, device: Device) -> None:
-        consumed = self.consumed_counters.get(pool.name, {})
-        for set_name, counters in device.consumes_counters:
-            used = consumed.setdefault(set_name, {})
-            for name, value in counters.items():
-                used[name] = used.get(name, Decimal(0)) - value
+        add_consumption(self.consumed_counters.setdefault(pool.name, {}), device.consumes_counters, sign=-1)
 
     def _available(self, request: RequestData, device: Device, allow_multiple: bool) -> bool:
         holders = self.allocating.get(device.key)

@@ -82,25 +82,16 @@ class DeviceUsage:
         return self.consumed.get(key, {})
 
     def available_counters(self, pool: Pool) -> dict[str, dict[str, Decimal]]:
-        """Counter sets of `pool` minus what allocated devices of the pool consume (may go negative).
+        """Counter sets of `pool` minus what allocated devices of the pool consume (counters.py), cached per ledger.
 
         **Quirk** (allocator_incubating.go checkAvailableCounters): cached by pool *name* only, so two drivers with the
         same pool name share one entry.
         """
         cached = self._counters.get(pool.name)
         if cached is None:
-            cached = {name: dict(counters) for name, counters in pool.counter_sets.items()}
-            for device in pool.all_devices():
-                if not self.is_allocated(device.key):
-                    continue
-                for set_name, counters in device.consumes_counters:
-                    available = cached.get(set_name)
-                    if available is None:
-                        continue
-                    for counter, value in counters.items():
-                        if counter in available:
-                            available[counter] -= value
-            self._counters[pool.name] = cached
+            from kubectl_wasdra.dra.counters import available_counters
+
+            cached = self._counters[pool.name] = available_counters(pool, self.is_allocated)
         return cached
 
     def __len__(self) -> int:

@@ -137,3 +137,11 @@ def test_features_off() -> None:
                                Inventory(slices=[shared_slice()], classes=[GPU_CLASS]), DeviceUsage(),
                                features=Features(consumable_capacity=False))
     assert isinstance(capacity, AllocationFailure) and capacity.fatal and capacity.reason == Reason.FEATURE_GATE_DISABLED
+
+
+def test_one_overcommitted_counter_blocks_every_consuming_device() -> None:
+    from kubectl_wasdra.dra.counters import counters_fit
+
+    available = {"set": {"memory": Decimal(-1), "cores": Decimal(8)}}
+    assert not counters_fit(available, {"set": {"cores": Decimal(1)}})
+    assert counters_fit({"set": {"memory": Decimal(0), "cores": Decimal(8)}}, {"set": {"cores": Decimal(8)}})
