@@ -283,3 +283,15 @@ def keps_without_gate() -> tuple[tuple[int | None, str, str], ...]:
     """(KEP, name, note) of gates named by KEPs that no release 1.33-1.37 registers."""
     return tuple((raw.get("kep"), raw["name"], raw.get("note", "")) for raw in _raw_gates()
                  if raw.get("status") == "not-in-code")
+
+
+def overrides_for(release: Release, overrides: Mapping[str, bool], releases: tuple[Release, ...]) -> dict[str, bool]:
+    """The overrides that apply to `release` when one flag set is checked against several `releases`: a gate that
+    another of those releases registers (GangScheduling for 1.35 and 1.37) is dropped where it does not exist; a name
+    no release of the set knows is kept, so `effective_gates` still reports the typo."""
+    if len(releases) < 2:
+        return dict(overrides)
+    table = gate_table(release)
+    known_elsewhere = {name for other in releases for name in gate_table(other).gates}
+    return {name: value for name, value in overrides.items()
+            if name in table or name in META_GATES or name not in known_elsewhere}

@@ -110,3 +110,13 @@ def test_all_alpha_meta_gate() -> None:
 def test_all_on() -> None:
     state = all_gates_on(R137)
     assert all(state.enabled(name) for name in state.table.gates)
+
+
+def test_overrides_for_several_releases() -> None:
+    from kubectl_wasdra.catalog.gates import overrides_for
+
+    flags = {"GenericWorkload": True, "TopologyAwareWorkloadScheduling": True, "GenericWorkld": True}
+    releases = (R135, R136, R137)
+    assert overrides_for(R135, flags, releases) == {"GenericWorkload": True, "GenericWorkld": True}
+    assert "TopologyAwareWorkloadScheduling" in overrides_for(R136, flags, releases)
+    assert overrides_for(R135, flags, (R135,)) == flags          # one release: the components' strict behaviour
