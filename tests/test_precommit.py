@@ -1,0 +1,68 @@
+"""pre-commit runs the `wasdra-check` hook of .pre-commit-hooks.yaml in a temporary git repository (offline: the hook
+definition is used as a `repo: local` hook with the installed tool, so nothing is downloaded)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+GIT = shutil.which("git")
+pytestmark = [pytest.mark.skipif(GIT is None, reason="git not installed"),
+              pytest.mark.skipif(shutil.which("pre-commit") is None and not shutil.which("kubectl-wasdra"),
+                                 reason="pre-commit or kubectl-wasdra not installed")]
+
+
+def _hook() -> dict:
+    (hook,) = [h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text()) if h["id"] == "wasdra-check"]
+    return hook
+
+
+def test_hook_definition() -> None:
+    hook = _hook()
+    assert hook["types_or"] == ["yaml", "json"] and hook["require_serial"] is True
+    assert hook["entry"] == "kubectl-wasdra check" and hook["language"] == "python"
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    work = tmp_path / "repo"
+    work.mkdir()
+    bin_dir = Path(sys.executable).parent
+    env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "cache"), PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+               GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@example.com", NO_COLOR="1")
+    hook = dict(_hook(), language="system")  # the same hook, run with the tool installed here (no network)
+    (work / ".pre-commit-config.yaml").write_text(yaml.safe_dump({"repos": [{"repo": "local", "hooks": [hook]}]}))
+    subprocess.run([GIT, "init", "-q"], cwd=work, env=env, check=True)
+    return work, env
+
+
+def _run(work: Path, env: dict[str, str], files: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    for name, text in files.items():
+        (work / name).write_text(text)
+    subprocess.run([GIT, "add", "-A"], cwd=work, env=env, check=True)
+    return subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files"], cwd=work, env=env,
+                          capture_output=True, text=True, check=False)
+
+
+def test_hook_passes_clean_manifests(repo: tuple[Path, dict[str, str]]) -> None:
+    work, env = repo
+    files = {p.name: p.read_text() for p in (ROOT / "fixtures" / "manifests" / "check").iterdir()}
+    result = _run(work, env, {**files, "README.md": "# not a manifest\n"})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "kubectl-wasdra check" in result.stdout and "Passed" in result.stdout
+
+
+def test_hook_fails_on_findings(repo: tuple[Path, dict[str, str]]) -> None:
+    work, env = repo
+    broken = (ROOT / "fixtures" / "manifests" / "check-broken" / "train.yaml").read_text()
+    result = _run(work, env, {"train.yaml": broken})
+    assert result.returncode == 1
+    assert "SCHEMA002" in result.stdout and "train.yaml" in result.stdout
