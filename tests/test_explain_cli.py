@@ -58,3 +58,14 @@ def test_explain_pending_shows_the_cluster_record():
     (group,) = json.loads(result.output)["groups"]
     assert group["recorded"][0]["source"] == "condition PodScheduled"
     assert group["agree"]["verdict"] in ("yes", "no")
+
+
+def test_bad_manifest_names_file_line_column(tmp_path):
+    from kubectl_wasdra.errors import LoadError
+
+    manifest = tmp_path / "bad.yaml"
+    manifest.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: bad}\nspec:\n  containers:\n"
+                        "  - {name: c, image: x, resources: {requests: {cpu: lots}}}\n")
+    with pytest.raises(LoadError) as info:
+        _invoke("explain", "-f", str(manifest), "--snapshot", CLUSTER)
+    assert str(info.value).startswith(f"{manifest}:4:1: Pod \"bad\": \"lots\" is not a quantity")

@@ -8,15 +8,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
-from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+from kubectl_wasdra.cluster.snapshot import SNAPSHOT_KINDS, ClusterSnapshot
 from kubectl_wasdra.errors import LoadError
 from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis, ReasonItem
 from kubectl_wasdra.explain.overlay import Overlay, build_overlay
 from kubectl_wasdra.explain.placement_map import build_map
 from kubectl_wasdra.explain.suggestions import suggest
+from kubectl_wasdra.kube.quantity import QuantityError
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.admission import GENERIC_WORKLOAD, Gates, make_gates
+from kubectl_wasdra.sched.podinfo import build_pod_info
 from kubectl_wasdra.sched.queue import WAITING_MIN_COUNT
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.simulate import Simulation
@@ -51,6 +53,27 @@ def load_cluster(options: Any) -> ClusterSnapshot:
     return snapshot
 
 
+def _check_document(doc: Any) -> None:
+    """LoadError (file:line:col) for a manifest the simulator cannot read: no name, or requests that do not parse."""
+    data = doc.data
+    where = "{file}:{line}:{column}"
+    meta = data.get("metadata")
+    if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
+        line, column = doc.position(("metadata",))
+        raise LoadError(f"{data.get('kind')} has no metadata.name", where=where.format(file=doc.file, line=line, column=column),
+                        hint="give the object a name")
+    for pod in build_overlay([data]).objects:
+        if pod.get("kind") != "Pod":
+            continue
+        try:
+            build_pod_info(pod)
+        except (QuantityError, ValueError, TypeError, AttributeError) as exc:
+            path = ("spec", "template", "spec") if data.get("kind") == "Job" else ("spec",)
+            line, column = doc.position(path)
+            raise LoadError(f'{data.get("kind")} "{meta["name"]}": {exc}', hint="fix the pod spec (resources, claims)",
+                            where=where.format(file=doc.file, line=line, column=column)) from exc
+
+
 def load_manifests(files: Sequence[str]) -> Overlay:
     """The manifests' objects as an overlay; a file that does not load stops the run with file:line:col."""
     from kubectl_wasdra.load import load_paths
@@ -59,7 +82,11 @@ def load_manifests(files: Sequence[str]) -> Overlay:
     if loaded.problems:
         first = loaded.problems[0]
         raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
-    return build_overlay(doc.data for doc in loaded.documents if isinstance(doc.data, dict))
+    documents = [doc for doc in loaded.documents if isinstance(doc.data, dict)]
+    for doc in documents:
+        if doc.data.get("kind") in (*SNAPSHOT_KINDS, "Job"):
+            _check_document(doc)
+    return build_overlay(doc.data for doc in documents)
 
 
 def _is_ours(result: GroupResult, overlay: Overlay) -> bool:
@@ -93,9 +120,10 @@ def _podless(sim: Simulation, overlay: Overlay, seen: set[tuple[str, str]]) -> l
     return out
 
 
-def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *, with_suggestions: bool = True
-                    ) -> list[GroupDiagnosis]:
-    """Diagnoses of the overlay's groups in queue order, with placement maps and (optionally) suggestions."""
+def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *, with_suggestions: bool = True,
+                    notes: bool = False) -> Any:
+    """Diagnoses of the overlay's groups in queue order, with placement maps and (optionally) suggestions; with
+    `notes`, (diagnoses, notes about objects the simulation left out)."""
     sim = Simulation(snapshot, gates)
     results = [r for r in sim.run() if _is_ours(r, overlay)]
     out = []
@@ -109,7 +137,8 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
             diagnosis.suggestions = suggest(snapshot, gates, result, sim)
         out.append(diagnosis)
     seen = {(r.namespace, r.name) for r in results}
-    return out + _podless(sim, overlay, seen)
+    diagnoses = out + _podless(sim, overlay, seen)
+    return (diagnoses, list(sim.queue.skipped)) if notes else diagnoses
 
 
 def run_explain(options: ExplainOptions) -> ExplainReport:
@@ -117,5 +146,5 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
     gates = make_gates(options.release, options.feature_gates, options.runtime_config)
     overlay = load_manifests(options.files)
     snapshot = load_cluster(options).overlay(list(overlay.objects))
-    groups = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions)
-    return ExplainReport(str(options.release), groups)
+    groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True)
+    return ExplainReport(str(options.release), groups, notes)

@@ -1,0 +1,16 @@
+"""The embedded scheduler: filters, pod groups (gang, topology, composite), the queue and `simulate`.
+
+Entry points: `sched.simulate.Simulation(snapshot, gates).run()` -> list[GroupResult], and `simulate()` below.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def simulate(snapshot: Any, groups: Any = None, release: Any = None, gates: Any = None) -> Any:
+    """sched.simulate.simulate, imported on first use so importing the package stays cheap."""
+    from kubectl_wasdra.catalog.releases import NEWEST
+    from kubectl_wasdra.sched.simulate import simulate as run
+
+    return run(snapshot, groups, release or NEWEST, gates)

@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+from kubectl_wasdra.cluster.snapshot import ClusterSnapshot, object_key
+from kubectl_wasdra.kube.quantity import QuantityError
 from kubectl_wasdra.kube.resources import is_terminal
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched import admission, hierarchy
@@ -107,6 +108,7 @@ class QueueBuilder:
         self.group_claims: dict[str, tuple[Mapping[str, Any], ...]] = {}
         self.bound: list[tuple[PodInfo, str]] = []
         self.entries: list[Entry] = []
+        self.skipped: list[str] = []  # objects the simulation leaves out, with why
 
     def pod_info(self, pod: Mapping[str, Any]) -> PodInfo:
         """PodInfo with the resolved priority; the group link is dropped when GenericWorkload is off (field gate)."""
@@ -121,7 +123,11 @@ class QueueBuilder:
         running: dict[tuple[str, str], list[str]] = {}
         singles: list[PodInfo] = []
         for pod in self.snapshot.of_kind("Pod"):
-            info = self.pod_info(pod)
+            try:
+                info = self.pod_info(pod)
+            except (QuantityError, ValueError, TypeError, AttributeError) as exc:  # malformed pod in the snapshot
+                self.skipped.append(f"pod {object_key(pod)[0]}/{object_key(pod)[1]} left out: {exc}")
+                continue
             if info.node_name and not is_terminal(pod):
                 self.bound.append((info, info.node_name))
                 if info.group is not None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
 from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+from kubectl_wasdra.kube.quantity import QuantityError
 from kubectl_wasdra.sched import admission
 from kubectl_wasdra.sched.admission import Gates
 from kubectl_wasdra.sched.claims import extended_resource_classes, resolve_claims
@@ -45,8 +46,7 @@ class Simulation:
         self.queue = QueueBuilder(snapshot, gates)
         self.entries = self.queue.build()
         same_nodes = base is not None and _same(base.snapshot, snapshot, ("Node",))
-        facts = base.state.facts if same_nodes and base is not None else {
-            f.name: f for f in map(NodeFacts.of, snapshot.of_kind("Node"))}
+        facts = base.state.facts if same_nodes and base is not None else self._node_facts()
         self.state = SchedState(facts, minor=gates.release.minor)
         self.state.explain = explain
         self._claims_cache: dict[int, Any] = {}
@@ -58,6 +58,17 @@ class Simulation:
             self.state.dra = build_dra_state(snapshot, self._resolve, frozenset(self.extended), reuse)
         for pod, node in self.queue.bound:
             self.state.add_pod(pod, node)
+
+    def _node_facts(self) -> dict[str, NodeFacts]:
+        facts = {}
+        for node in self.snapshot.of_kind("Node"):
+            try:
+                item = NodeFacts.of(node)
+            except (QuantityError, ValueError, TypeError, AttributeError) as exc:  # malformed node in the snapshot
+                self.queue.skipped.append(f"node {(node.get('metadata') or {}).get('name')} left out: {exc}")
+                continue
+            facts[item.name] = item
+        return facts
 
     def _any_claims(self) -> bool:
         return any((p.get("spec") or {}).get("resourceClaims") for p in self.snapshot.of_kind("Pod"))
