@@ -73,7 +73,7 @@ def effect_text(hit: GatedField) -> str:
     info, field = hit.info, hit.field
     if field.effect == "rejected":
         return "kube-apiserver rejects the object"
-    where = "from pods created from this template" if field.template_of else "on create"
+    where = "from the pod template on create" if field.template_of else "on create"
     if info is None or APISERVER in info.components:
         return f"kube-apiserver drops the field {where}"
     others = ", ".join(c for c in info.components if c != APISERVER)
