@@ -10,6 +10,8 @@ from rich.markup import escape
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.placement_map import LEGEND
 
+MAX_LINES = 16  # pods and claims listed per group in text; JSON lists all
+
 
 def _summary(group: GroupDiagnosis) -> str:
     verdict = "fits" if group.fits else "does NOT fit"
@@ -29,11 +31,14 @@ def _placement_lines(group: GroupDiagnosis) -> list[str]:
     lines = []
     if group.domain:
         lines.append("  domain: " + ", ".join(f"{k}={v}" for k, v in group.domain.items()))
-    for pod, node in group.pods.items():
+    for pod, node in list(group.pods.items())[:MAX_LINES]:
         lines.append(f"  {pod} -> {node}")
-    for claim, devices in group.claims.items():
+    for claim, devices in list(group.claims.items())[:MAX_LINES]:
         names = ", ".join(f"{d['pool']}/{d['device']}" for d in devices)
         lines.append(f"    claim {claim}: {names}")
+    hidden = max(len(group.pods) - MAX_LINES, 0) + max(len(group.claims) - MAX_LINES, 0)
+    if hidden:
+        lines.append(f"  ... {hidden} more lines (-o json has them all)")
     return lines
 
 

@@ -17,7 +17,8 @@ from kubectl_wasdra.sched.gang import Attempt, run_cycle
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.state import SchedState
 
-NO_PLACEMENT: Final = "0/{k} placements are available, first placement status: {msg}"
+NO_PLACEMENT: Final = "0/{k} placements are available, first placement status: {msg}"  # podGroupFitError.Error
+NO_LABEL: Final = 'no node has the label "{key}" of the topology constraint'  # not kube-scheduler's wording
 
 
 @dataclass
@@ -63,9 +64,10 @@ def schedule_group(pods: list[PodInfo], min_count: int, running_nodes: tuple[str
         if in_scope:
             attempts.append(run_cycle(pods, min_count, scheduled, state, in_scope, owner, (topology_key, value), keep=False))
     feasible = [a for a in attempts if a.success]
+    if not attempts:  # podGroupFitError prints the bare reason when there is no placement; this reason is ours
+        return Outcome(False, NO_LABEL.format(key=topology_key), None, (), topology_key)
     if not feasible:
-        first = attempts[0].message if attempts else "no node has the topology label"
-        return Outcome(False, NO_PLACEMENT.format(k=len(attempts), msg=first), None, tuple(attempts), topology_key)
+        return Outcome(False, NO_PLACEMENT.format(k=len(attempts), msg=attempts[0].message), None, tuple(attempts), topology_key)
     best = min(feasible, key=lambda a: (-len(a.placed), -a.fullness, a.domain[1] if a.domain else ""))
     if keep:  # evaluate the chosen placement again, this time keeping it (deterministic: same result)
         index = attempts.index(best)
