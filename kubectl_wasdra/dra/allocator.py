@@ -133,14 +133,30 @@ def _failure(claims: Sequence[Mapping[str, Any]], requests: list[list[list[Reque
     if chosen is not None:
         reason, message = chosen.reason or Reason.NO_MATCHING_DEVICES, chosen.message
     else:
-        reason = Reason.CONSTRAINT_UNSATISFIABLE if any(constraints) else Reason.NO_MATCHING_DEVICES
-        message = "cannot allocate all claims: the requests together need more devices than fit at once" \
-            if not any(constraints) else "cannot allocate all claims: no combination of devices satisfies the constraints"
+        reason, message = _combined_reason(requests, constraints, lists)
     details: dict[str, Any] = {}
     if pools.any_invalid:
         details["invalidPools"] = sorted(p.key for p in pools.pools if p.invalid_reason)
         message = f"{INVALID_POOLS_MESSAGE}; {message}"
     return AllocationFailure(reason, message, chosen, tuple(funnels), details)
+
+
+def _combined_reason(requests: list[list[list[RequestData]]], constraints: list[list[Constraint]], lists: _Lists
+                     ) -> tuple[Reason, str]:
+    """Every request fits alone but not all together: say what they compete for."""
+    if any(constraints):
+        return Reason.CONSTRAINT_UNSATISFIABLE, "cannot allocate all claims: no combination of devices satisfies the " \
+                                                "claim constraints"
+    candidates = [c.device for claim in requests for alternatives in claim for r in alternatives
+                  for c in lists.get(r).candidates]
+    if any(device.consumes_counters for device in candidates):
+        return Reason.COUNTERS_EXHAUSTED, "cannot allocate all claims: the devices together need more of the shared " \
+                                          "counters than the pools have left"
+    if any(device.allow_multiple and device.capacity for device in candidates):
+        return Reason.CAPACITY_EXHAUSTED, "cannot allocate all claims: the requests together need more device capacity " \
+                                          "than is left"
+    return Reason.NO_MATCHING_DEVICES, "cannot allocate all claims: the requests together need more devices than are " \
+                                       "free at once"
 
 
 def _device_result(pick: Pick) -> DeviceResult:
@@ -180,7 +196,7 @@ def allocate_claims(claims: Sequence[Mapping[str, Any]], node: Mapping[str, Any]
         if search.run():
             return _allocation(claims, requests, search, inventory, node_name)
     except AllocationError as exc:
-        return AllocationFailure(exc.reason, exc.message, details=exc.details, fatal=True)
+        return AllocationFailure(exc.reason, exc.message, details=exc.details, fatal=exc.fatal)
     except SearchTimeout:
         return AllocationFailure(Reason.NO_MATCHING_DEVICES, TIMEOUT_MESSAGE, details={"timeout": True})
     return _failure(claims, requests, constraints, lists, pools)

@@ -23,10 +23,11 @@ MAX_RESULTS: Final = 32  # resource/v1 types.go AllocationResultsMaxSize
 class AllocationError(Exception):
     """A fatal allocator error: the whole scheduling attempt stops (kube-scheduler returns an Error status)."""
 
-    def __init__(self, reason: Reason, message: str, **details: Any) -> None:
+    def __init__(self, reason: Reason, message: str, *, fatal: bool = True, **details: Any) -> None:
         super().__init__(message)
         self.reason = reason
         self.message = message
+        self.fatal = fatal  # False: unschedulable everywhere but not an Error (PreFilter's missing DeviceClass)
         self.details = details
 
 
@@ -127,8 +128,9 @@ def _request_data(claim: Mapping[str, Any], indices: tuple[int, int, int], spec:
                               f"claim {ref}, request {shown}: missing device class name (unsupported request type?)")
     device_class = inventory.device_class(class_name)
     if device_class is None:
+        # dynamicresources.go PreFilter: UnschedulableAndUnresolvable on every node, not an Error
         raise AllocationError(Reason.DEVICE_CLASS_NOT_FOUND, f"request {shown}: device class {class_name} does not exist",
-                              claim=ref, request=shown, deviceClassName=class_name)
+                              fatal=False, claim=ref, request=shown, deviceClassName=class_name)
     if spec.get("adminAccess") and not features.admin_access:
         raise AllocationError(Reason.FEATURE_GATE_DISABLED,
                               f"claim {ref}, request {shown}: admin access is requested, but the feature is disabled")

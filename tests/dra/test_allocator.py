@@ -251,10 +251,10 @@ def test_distinct_attribute() -> None:
     pytest.param([claim("c", request("r"), constraints=[{"requests": ["r"]}])], Reason.CONSTRAINT_UNSATISFIABLE,
                  "constraint #0: empty constraint (unsupported constraint type?)", id="unknown constraint"),
 ])
-def test_fatal_errors(claims: list, reason: Reason, text: str) -> None:
+def test_errors_before_search(claims: list, reason: Reason, text: str) -> None:
     outcome = run(ONE_NODE, claims)
     assert isinstance(outcome, AllocationFailure)
-    assert outcome.fatal and outcome.reason == reason
+    assert outcome.fatal == (reason != Reason.DEVICE_CLASS_NOT_FOUND) and outcome.reason == reason
     assert text in outcome.message
 
 
