@@ -70,7 +70,10 @@ def write(text: str) -> None:
               help="Worker processes for large inputs (default: all cores).")
 @click.option("--upgrade-from", metavar="VERSION", default=None,
               help="Report what upgrading from this release to --k8s-version breaks or changes.")
-def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | None, upgrade_from: str | None = None) -> int:
+@click.option("--simulate/--no-simulate", default=True, show_default=True,
+              help="With --snapshot/--live: dry-run the manifests' groups and report those that do not fit now (FIT004).")
+def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | None, upgrade_from: str | None = None,
+                  simulate: bool = True) -> int:
     """Lint manifests: API availability, schema, feature gates, API validation, references.
 
     PATH is a file, a directory (searched recursively for .yaml, .yml, .json), a glob, or - for stdin.
@@ -84,14 +87,19 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | Non
       kubectl wasdra check deploy/ --k8s-version 1.35,1.36,1.37
       kubectl wasdra check deploy/ --upgrade-from 1.35 --k8s-version 1.37
       helm template chart/ | kubectl wasdra check -
+      kubectl wasdra check deploy/ --snapshot cluster/     # + references, fit and a dry run against a cluster
+      kubectl wasdra check deploy/ --live --no-simulate
     """
     from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
     from kubectl_wasdra.report import render
 
+    snapshot = _check_snapshot(common) if common.snapshot or common.live else None
+
     options = CheckOptions(paths=paths, releases=common.releases or (common.release,), feature_gates=common.feature_gates,
                            runtime_config=common.runtime_config, profile=common.profile, select=common.select,
                            ignore=common.ignore, schema_locations=common.schema_locations,
-                           stdin=sys.stdin.buffer if "-" in paths else None, jobs=jobs)
+                           stdin=sys.stdin.buffer if "-" in paths else None, jobs=jobs, snapshot=snapshot,
+                           simulate=simulate)
     if upgrade_from is not None:
         from kubectl_wasdra.lint.matrix import upgrade_output
         text, code = upgrade_output(options, upgrade_from, common.output)
@@ -130,6 +138,22 @@ def gates_command(k8s_version: str | None, area: str | None, diff: tuple[str, st
     else:
         write(render_table(Release.parse(k8s_version) if k8s_version else NEWEST, area, output))
     return EXIT_OK
+
+
+def _check_snapshot(common: CommonOptions) -> Any:
+    """The cluster for check --snapshot/--live, read once; a snapshot file that does not load is exit 2 with file:line:col."""
+    if common.live:
+        from kubectl_wasdra.cluster.live import read_live
+
+        return read_live(common)
+    from kubectl_wasdra.cluster.files import load_snapshot
+    from kubectl_wasdra.errors import LoadError
+
+    snapshot, problems = load_snapshot(list(common.snapshot))
+    if problems:
+        first = problems[0]
+        raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
+    return snapshot
 
 
 @cli.command("rules")

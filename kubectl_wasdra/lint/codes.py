@@ -167,3 +167,79 @@ VALID_ATTRIBUTE_VALUE: Final = RuleInfo(
 VALID_CEL_COMPILE: Final = RuleInfo(
     id="VALID031", name="cel-compile-error", severity=Severity.ERROR,
     summary="a CEL selector does not compile in the DRA CEL environment of the target release")
+
+# ---- CROSS: REF, GANG, FIT and the HPA rule (lint/rules/references.py, gang.py, fit.py, autoscaling.py) ------------
+# REF: references between objects of the manifest set (and the snapshot when given).
+REF_CLAIM_TEMPLATE_NOT_FOUND: Final = RuleInfo(
+    id="REF001", name="claim-template-not-found", severity=Severity.WARNING,
+    summary="a resourceClaimTemplateName names no ResourceClaimTemplate of the manifests (it may exist in the cluster)")
+REF_CLAIM_NOT_FOUND: Final = RuleInfo(
+    id="REF002", name="claim-not-found", severity=Severity.WARNING,
+    summary="a resourceClaimName names no ResourceClaim of the manifests (it may exist in the cluster)")
+REF_DEVICE_CLASS_NOT_FOUND: Final = RuleInfo(
+    id="REF003", name="device-class-not-found", severity=Severity.WARNING,
+    summary="a request's deviceClassName names no DeviceClass of the manifests (it may exist in the cluster)")
+REF_POD_GROUP_NOT_FOUND: Final = RuleInfo(
+    id="REF004", name="pod-group-not-found", severity=Severity.WARNING,
+    summary="a pod's schedulingGroup.podGroupName (or 1.35 workloadRef) names no PodGroup/Workload of the manifests")
+REF_WORKLOAD_NOT_FOUND: Final = RuleInfo(
+    id="REF005", name="workload-not-found", severity=Severity.WARNING,
+    summary="a PodGroup's workloadRef names no Workload of the manifests (it may exist in the cluster)")
+REF_POD_GROUP_TEMPLATE_NOT_FOUND: Final = RuleInfo(
+    id="REF006", name="pod-group-template-not-found", severity=Severity.ERROR,
+    summary="a PodGroup's workloadRef names a template that its Workload does not have")
+REF_UNUSED_POD_CLAIM: Final = RuleInfo(
+    id="REF007", name="unused-pod-claim", severity=Severity.INFO,
+    summary="a pod resourceClaims entry that no container names (fine for pod-level devices such as network interfaces)")
+REF_GROUP_CLAIM_MISMATCH: Final = RuleInfo(
+    id="REF008", name="group-claim-mismatch", severity=Severity.ERROR,
+    summary="a pod claim almost matches its PodGroup's claim (same name or same source): it silently becomes per-pod")
+REF_GROUP_PRIORITY_MISMATCH: Final = RuleInfo(
+    id="REF009", name="group-priority-mismatch", severity=Severity.ERROR,
+    summary="a pod's priority differs from its PodGroup's: the 1.37 scheduler rejects the whole group")
+REF_NOT_IN_CLUSTER: Final = RuleInfo(
+    id="REF010", name="reference-not-in-cluster", severity=Severity.ERROR,
+    summary="a referenced object exists neither in the manifests nor in the snapshot (--snapshot/--live)")
+REF_SCALE_TARGET_NOT_FOUND: Final = RuleInfo(
+    id="REF011", name="scale-target-not-found", severity=Severity.WARNING,
+    summary="an HPA's scaleTargetRef names no object of the manifests (it may exist in the cluster)")
+
+# GANG: gang groups that cannot assemble, or whose placement upstream does not guarantee.
+GANG_MIN_COUNT_EXCEEDS_PODS: Final = RuleInfo(
+    id="GANG001", name="min-count-exceeds-pods", severity=Severity.ERROR,
+    summary="gang minCount is larger than the number of pods the owning controllers will create")
+GANG_HETEROGENEOUS_PODS: Final = RuleInfo(
+    id="GANG002", name="heterogeneous-gang", severity=Severity.WARNING,
+    summary="pods of one gang differ in what the scheduler filters on: placement is only guaranteed for homogeneous gangs")
+GANG_INTER_POD_CONSTRAINTS: Final = RuleInfo(
+    id="GANG003", name="gang-inter-pod-constraints", severity=Severity.WARNING,
+    summary="gang pods use inter-pod affinity or topology spread: the group cycle does not backtrack, a fit may be missed")
+GANG_TOPOLOGY_KEY_UNKNOWN: Final = RuleInfo(
+    id="GANG004", name="topology-key-not-on-nodes", severity=Severity.ERROR,
+    summary="a schedulingConstraints.topology key that no node of the snapshot carries: no placement exists")
+GANG_SCHEDULER_NAME_MISMATCH: Final = RuleInfo(
+    id="GANG005", name="group-scheduler-name-mismatch", severity=Severity.ERROR,
+    summary="pods of one group name different schedulerNames: the 1.37 scheduler rejects the whole group")
+
+# FIT: the manifests against the cluster of --snapshot/--live.
+FIT_SELECTOR_MATCHES_NOTHING: Final = RuleInfo(
+    id="FIT001", name="selector-matches-no-device", severity=Severity.ERROR,
+    summary="a request's class and selectors match no device any driver publishes in the cluster")
+FIT_DEVICE_CLASS_UNSATISFIABLE: Final = RuleInfo(
+    id="FIT002", name="device-class-matches-no-device", severity=Severity.ERROR,
+    summary="a DeviceClass's selectors match no device any driver publishes in the cluster")
+FIT_NEVER_FITS: Final = RuleInfo(
+    id="FIT003", name="can-never-fit", severity=Severity.ERROR,
+    summary="a request larger than any node (or topology domain) provides even when empty: it can never fit")
+FIT_DOES_NOT_FIT_NOW: Final = RuleInfo(
+    id="FIT004", name="does-not-fit-now", severity=Severity.ERROR,
+    summary="the simulation (--simulate) leaves the group pending in the cluster as it is now")
+FIT_API_NOT_SERVED_BY_CLUSTER: Final = RuleInfo(
+    id="FIT005", name="api-not-served-by-cluster", severity=Severity.ERROR,
+    summary="the object's apiVersion is not among the group/versions the snapshot's server serves")
+
+# VALID (autoscaling): API-server validation of HorizontalPodAutoscaler that the GATE rules do not cover.
+VALID_SCALE_TO_ZERO_METRICS: Final = RuleInfo(
+    id="VALID050", name="scale-to-zero-without-object-metrics", severity=Severity.ERROR,
+    summary="HPA minReplicas 0 without an Object or External metric (resource metrics cannot scale from zero)")
+# ---- end CROSS --------------------------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ class CheckContext:
     profile: str = "default"
     snapshot: ClusterSnapshot | None = None
     schema_locations: tuple[str, ...] = ()
+    simulate: bool = False  # check --simulate: FIT004 runs the explain simulation against `snapshot`
 
     @cached_property
     def gates(self) -> Any:

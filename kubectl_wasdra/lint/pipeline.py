@@ -43,10 +43,15 @@ class CheckOptions:
     stdin: IO[bytes] | None = field(default=None, compare=False)
     max_bytes: int = DEFAULT_MAX_BYTES
     jobs: int | None = None
+    simulate: bool = False
 
     def context(self, release: Release) -> CheckContext:
-        return CheckContext(release=release, feature_gates=self.feature_gates, runtime_config=self.runtime_config,
-                            profile=self.profile, snapshot=self.snapshot, schema_locations=self.schema_locations)
+        from kubectl_wasdra.catalog.gates import overrides_for  # one flag set over several releases (gates come and go)
+
+        gates = overrides_for(release, self.feature_gates, tuple(self.releases))
+        return CheckContext(release=release, feature_gates=gates, runtime_config=self.runtime_config,
+                            profile=self.profile, snapshot=self.snapshot, schema_locations=self.schema_locations,
+                            simulate=self.simulate and self.snapshot is not None)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,163 @@
+"""The cluster's devices as the FIT rules see them: every device of the newest generation of every pool, with its
+CEL view, the node it sits on (None for network-attached devices), and what drivers publish (for "did you mean").
+
+Matching here ignores usage, taints and pool completeness on purpose: FIT001-FIT003 ask whether a request could ever
+be satisfied, not whether it can be now (that is --simulate, FIT004).
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from kubectl_wasdra.catalog.releases import Release
+    from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+    from kubectl_wasdra.dra.views import DeviceView
+
+# device.attributes["domain"].name / ["domain"]["name"], optionally compared with a string literal
+_REFERENCE: Final = re.compile(
+    r'device\.(attributes|capacity)\[\s*"([^"]+)"\s*\](?:\.([A-Za-z_]\w*)|\[\s*"([^"]+)"\s*\])(?:\s*==\s*"([^"]*)")?')
+_DRIVER: Final = re.compile(r'device\.driver\s*==\s*"([^"]*)"')
+
+
+@dataclass(frozen=True)
+class ClusterDevice:
+    """One published device."""
+
+    driver: str
+    name: str
+    node: str | None
+    view: DeviceView
+
+
+@dataclass
+class ClusterDevices:
+    """All devices of a snapshot plus the attribute names and string values drivers publish."""
+
+    devices: tuple[ClusterDevice, ...]
+    names: dict[tuple[str, str], set[str]] = field(default_factory=dict)      # (attributes|capacity, domain) -> idents
+    values: dict[tuple[str, str], set[str]] = field(default_factory=dict)     # (domain, ident) -> string values
+    drivers: frozenset[str] = frozenset()
+    memo: dict[tuple[str, ...], list[ClusterDevice] | None] = field(default_factory=dict)
+
+    def matching(self, expressions: Sequence[str], release: Release) -> list[ClusterDevice] | None:
+        """Devices every expression selects; None when an expression does not compile (VALID031 reports it). A CEL
+        runtime error on a device (missing attribute ...) counts as not selected."""
+        key = (str(release), *expressions)
+        if key not in self.memo:
+            self.memo[key] = self._match(expressions, release)
+        return self.memo[key]
+
+    def _match(self, expressions: Sequence[str], release: Release) -> list[ClusterDevice] | None:
+        from kubectl_wasdra.dra.cel import compile_selector
+        from kubectl_wasdra.errors import CelCompileError, CelRuntimeError
+
+        try:
+            compiled = [compile_selector(text, release) for text in expressions]
+        except CelCompileError:
+            return None
+        found = []
+        for device in self.devices:
+            try:
+                if all(selector.matches(device.view) for selector in compiled):
+                    found.append(device)
+            except CelRuntimeError:
+                continue
+        return found
+
+    def per_node_upper_bound(self, devices: Sequence[ClusterDevice]) -> int:
+        """The most of `devices` one node could reach: its own plus every network-attached one."""
+        shared = sum(1 for d in devices if d.node is None)
+        local = Counter(d.node for d in devices if d.node is not None)
+        return shared + max(local.values(), default=0)
+
+    def suggestion(self, expression: str) -> str | None:
+        """"did you mean ..." for the first attribute name, value or driver in `expression` no driver publishes."""
+        for match in _DRIVER.finditer(expression):
+            close = _close(match.group(1), self.drivers)
+            if match.group(1) not in self.drivers and close:
+                return f'no driver "{match.group(1)}" publishes devices; did you mean "{close}"?'
+        for match in _REFERENCE.finditer(expression):
+            where, domain, ident, value = match.group(1), match.group(2), match.group(3) or match.group(4), match.group(5)
+            known = self.names.get((where, domain))
+            if known is None:
+                domains = {d for (w, d) in self.names if w == where}
+                close = _close(domain, domains)
+                if close:
+                    return f'no device publishes {where} in domain "{domain}"; did you mean "{close}"?'
+                continue
+            if ident not in known:
+                close = _close(ident, known)
+                if close:
+                    return f'no device of "{domain}" publishes {where[:-1]} "{ident}"; did you mean "{close}"?'
+                continue
+            published = self.values.get((domain, ident), set())
+            if value is not None and published and value not in published:
+                close = _close(value, published)
+                hint = f'did you mean "{close}"?' if close else "published: " + ", ".join(sorted(published)[:8])
+                return f'no device has {domain}/{ident} == "{value}"; {hint}'
+        return None
+
+
+def _close(word: str, choices: set[str] | frozenset[str]) -> str | None:
+    found = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def _node_of(slice_: Mapping[str, Any]) -> str | None:
+    spec = slice_.get("spec") or {}
+    name = spec.get("nodeName")
+    return name if isinstance(name, str) and name else None
+
+
+def build_devices(snapshot: ClusterSnapshot) -> ClusterDevices:
+    """The ClusterDevices of a snapshot (see cluster_devices for the cached form)."""
+    from kubectl_wasdra.dra.views import DeviceView
+
+    devices: list[ClusterDevice] = []
+    result = ClusterDevices(())
+    for pool in snapshot.pools.values():
+        for slice_, raw in pool.devices():
+            view = DeviceView(pool.driver, raw)
+            devices.append(ClusterDevice(pool.driver, view.name, _node_of(slice_), view))
+            for where, table in (("attributes", view.attributes), ("capacity", view.capacity)):
+                for domain, entries in table.items():
+                    result.names.setdefault((where, domain), set()).update(entries)
+            for domain, entries in view.attributes.items():
+                for ident, value in entries.items():
+                    if isinstance(value, str):
+                        result.values.setdefault((domain, ident), set()).add(value)
+    result.devices = tuple(devices)
+    result.drivers = frozenset(d.driver for d in devices)
+    return result
+
+
+class _Identity:
+    """Hashes a snapshot by identity, so one check shares one ClusterDevices between rules."""
+
+    __slots__ = ("snapshot",)
+
+    def __init__(self, snapshot: ClusterSnapshot) -> None:
+        self.snapshot = snapshot
+
+    def __hash__(self) -> int:
+        return id(self.snapshot)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Identity) and other.snapshot is self.snapshot
+
+
+@functools.lru_cache(maxsize=2)
+def _cached(key: _Identity) -> ClusterDevices:
+    return build_devices(key.snapshot)
+
+
+def cluster_devices(snapshot: ClusterSnapshot) -> ClusterDevices:
+    """The snapshot's ClusterDevices, built once per snapshot (the two most recent are kept)."""
+    return _cached(_Identity(snapshot))

@@ -1,0 +1,107 @@
+""""Can never fit" arithmetic for FIT003: a pod's effective requests against the largest nodes, and the requests of a
+claim with their alternatives (firstAvailable subrequests).
+
+Upstream: kubernetes/kubernetes pkg/scheduler/framework/plugins/noderesources/fit.go (a request above the node's
+allocatable is UnschedulableAndUnresolvable), staging/src/k8s.io/component-helpers/resource/helpers.go (PodRequests).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, Final
+
+from kubectl_wasdra.kube.quantity import QuantityError, format_quantity
+from kubectl_wasdra.lint.rules._pods import PodSource, containers
+from kubectl_wasdra.load import Document, Path
+
+if TYPE_CHECKING:
+    from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+
+# resources DRA provides through a DeviceClass (DRAExtendedResource) are not on node allocatable
+IMPLICIT_EXTENDED_PREFIX: Final = "deviceclass.resource.kubernetes.io/"
+
+
+@dataclass(frozen=True)
+class CapacityProblem:
+    path: Path
+    message: str
+    hint: str
+
+
+def request_alternatives(document: Document) -> Iterator[tuple[Path, list[tuple[Path, Mapping[str, Any]]]]]:
+    """(request path, [(path, request or subrequest)]) for each request of a ResourceClaim or ResourceClaimTemplate;
+    a request is satisfiable when any alternative is."""
+    base: Path = ("spec", "devices") if document.kind == "ResourceClaim" else ("spec", "spec", "devices")
+    requests = document.get((*base, "requests"))
+    for index, request in enumerate(requests if isinstance(requests, list) else []):
+        if not isinstance(request, dict):
+            continue
+        path = (*base, "requests", index)
+        alternatives: list[tuple[Path, Mapping[str, Any]]] = []
+        if isinstance(request.get("exactly"), dict):
+            alternatives.append(((*path, "exactly"), request["exactly"]))
+        elif isinstance(request.get("firstAvailable"), list):
+            alternatives.extend(((*path, "firstAvailable", i), sub) for i, sub in enumerate(request["firstAvailable"])
+                                if isinstance(sub, dict))
+        elif "deviceClassName" in request:
+            alternatives.append((path, request))
+        if alternatives:
+            yield path, alternatives
+
+
+def dra_extended_resources(snapshot: ClusterSnapshot) -> frozenset[str]:
+    """Extended resource names DeviceClasses provide (explicit extendedResourceName)."""
+    names = ((c.get("spec") or {}).get("extendedResourceName") for c in snapshot.of_kind("DeviceClass"))
+    return frozenset(n for n in names if isinstance(n, str))
+
+
+def _request_path(source: PodSource, resource: str) -> Path:
+    for field, index, container in containers(source.spec):
+        resources = container.get("resources") or {}
+        for kind in ("requests", "limits"):
+            if isinstance(resources.get(kind), dict) and resource in resources[kind]:
+                return (*source.spec_path, field, index, "resources", kind, resource)
+    return source.spec_path
+
+
+def _requests(source: PodSource, extended: frozenset[str]) -> dict[str, Decimal] | None:
+    from kubectl_wasdra.kube.resources import pod_requests
+
+    try:
+        requests = pod_requests({"spec": dict(source.spec)}, use_status_resources=False)
+    except (QuantityError, TypeError, AttributeError):
+        return None  # VALID010 / SCHEMA report malformed quantities
+    return {name: value for name, value in requests.items()
+            if value > 0 and name not in extended and not name.startswith(IMPLICIT_EXTENDED_PREFIX)}
+
+
+def _text(resource: str, value: Decimal) -> str:
+    binary = resource in ("memory", "ephemeral-storage") or resource.startswith("hugepages-")
+    return format_quantity(value, binary=binary)
+
+
+def node_capacity_problem(source: PodSource, snapshot: ClusterSnapshot,
+                          allocatable: Sequence[Mapping[str, Decimal]] | None = None) -> CapacityProblem | None:
+    """Why no node of the snapshot could ever take one pod of `source`, or None. `allocatable` (per node) may be
+    passed in to avoid recomputing it for every pod source."""
+    from kubectl_wasdra.kube.resources import node_allocatable
+
+    requests = _requests(source, dra_extended_resources(snapshot))
+    if not requests:
+        return None
+    nodes = allocatable if allocatable is not None else [node_allocatable(n) for n in snapshot.of_kind("Node")]
+    if any(all(node.get(name, Decimal(0)) >= value for name, value in requests.items()) for node in nodes):
+        return None
+    for name, value in sorted(requests.items()):
+        largest = max((node.get(name, Decimal(0)) for node in nodes), default=Decimal(0))
+        if value > largest:
+            return CapacityProblem(
+                _request_path(source, name),
+                f"{source.label} requests {name} {_text(name, value)} per pod but the largest node of the cluster has "
+                f"{_text(name, largest)} allocatable: it can never fit",
+                f"request at most {_text(name, largest)} {name}, or add larger nodes")
+    wanted = ", ".join(f"{name} {_text(name, value)}" for name, value in sorted(requests.items()))
+    return CapacityProblem(source.spec_path, f"{source.label} requests {wanted} per pod: no single node of the cluster "
+                           "has all of it allocatable, so it can never fit", "lower one of the requests")

@@ -1,0 +1,118 @@
+"""Scheduling groups of a manifest set and the pod sources that feed them (GANG family).
+
+A group is a PodGroup (1.36+), a 1.35 Workload pod group (`spec.podGroups[]`, pods link with workloadRef), a
+Workload template owned by a Job (`controllerRef`), or a 1.37 Job's `spec.scheduling` (the Job controller creates the
+PodGroup for its own pods). Upstream: shared/reference/workload-scheduling.md §1.2 (KEP-4671, KEP-5547).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from kubectl_wasdra.lint.docset import DocumentSet
+from kubectl_wasdra.lint.rules._pods import PodSource, document_pod_sources, latest_documents, pod_sources
+from kubectl_wasdra.load import Document, Path
+
+POLICY_FIELDS = ("schedulingPolicy", "policy")  # 1.36+ / 1.35
+
+
+@dataclass(frozen=True)
+class GangGroup:
+    """One group: the document and path of its policy object, its minCount (None for basic), and its members."""
+
+    document: Document
+    path: Path                    # path of the object holding schedulingPolicy / policy
+    label: str
+    min_count: int | None
+    min_count_path: Path
+    members: tuple[PodSource, ...]
+    spec: Mapping[str, Any]
+
+    @property
+    def is_gang(self) -> bool:
+        return self.min_count is not None
+
+    def topology_keys(self) -> Iterator[tuple[Path, str]]:
+        """(path, key) of schedulingConstraints.topology[].key."""
+        topology = (self.spec.get("schedulingConstraints") or {}).get("topology")
+        for index, item in enumerate(topology if isinstance(topology, list) else []):
+            key = item.get("key") if isinstance(item, dict) else None
+            if isinstance(key, str) and key:
+                yield (*self.path, "schedulingConstraints", "topology", index, "key"), key
+
+
+def _policy(spec: Mapping[str, Any], path: Path) -> tuple[int | None, Path]:
+    for field in POLICY_FIELDS:
+        policy = spec.get(field)
+        if isinstance(policy, dict):
+            gang = policy.get("gang")
+            if isinstance(gang, dict):
+                count = gang.get("minCount")
+                count = count if isinstance(count, int) and not isinstance(count, bool) else None
+                return count, (*path, field, "gang", "minCount")
+            return None, (*path, field)
+    return None, path
+
+
+def _same_namespace(source: PodSource, document: Document) -> bool:
+    return source.namespace is None or document.namespace is None or source.namespace == document.namespace
+
+
+def _pod_group_members(document: Document, sources: tuple[PodSource, ...]) -> tuple[PodSource, ...]:
+    return tuple(s for s in sources if s.group_name == document.name and _same_namespace(s, document))
+
+
+def _workload_135_members(document: Document, template: str, sources: tuple[PodSource, ...]) -> tuple[PodSource, ...]:
+    found = []
+    for source in sources:
+        ref = source.spec.get("workloadRef")
+        if isinstance(ref, dict) and ref.get("name") == document.name and ref.get("podGroup") == template and \
+                _same_namespace(source, document):
+            found.append(source)
+    return tuple(found)
+
+
+def _controller_members(document: Document, docs: DocumentSet) -> tuple[PodSource, ...]:
+    ref = document.get(("spec", "controllerRef"))
+    if not isinstance(ref, dict) or not isinstance(ref.get("name"), str):
+        return ()
+    owner = next((d for d in docs.of_kind(str(ref.get("kind") or "")) if d.name == ref["name"]), None)
+    return tuple(document_pod_sources(owner)) if owner is not None else ()
+
+
+def _workload_groups(document: Document, docs: DocumentSet, sources: tuple[PodSource, ...]) -> Iterator[GangGroup]:
+    owned = _controller_members(document, docs)
+    for field in ("podGroups", "podGroupTemplates"):
+        templates = document.get(("spec", field))
+        for index, template in enumerate(templates if isinstance(templates, list) else []):
+            if not isinstance(template, dict):
+                continue
+            path: Path = ("spec", field, index)
+            name = template.get("name")
+            members = _workload_135_members(document, name, sources) if field == "podGroups" else owned
+            count, count_path = _policy(template, path)
+            yield GangGroup(document, path, f'Workload "{document.name}" template "{name}"', count, count_path, members,
+                            template)
+
+
+def groups(docs: DocumentSet) -> tuple[GangGroup, ...]:
+    """Every group of the set with its members, in input order."""
+    sources = pod_sources(docs)
+    found: list[GangGroup] = []
+    for document in latest_documents(docs):
+        spec = document.get(("spec",))
+        if not isinstance(spec, dict):
+            continue
+        if document.kind == "PodGroup":
+            count, count_path = _policy(spec, ("spec",))
+            found.append(GangGroup(document, ("spec",), f'PodGroup "{document.name}"', count, count_path,
+                                   _pod_group_members(document, sources), spec))
+        elif document.kind == "Workload":
+            found.extend(_workload_groups(document, docs, sources))
+        elif document.kind == "Job" and isinstance(spec.get("scheduling"), dict):
+            count, count_path = _policy(spec["scheduling"], ("spec", "scheduling"))
+            found.append(GangGroup(document, ("spec", "scheduling"), f'Job "{document.name}"', count, count_path,
+                                   tuple(document_pod_sources(document)), spec["scheduling"]))
+    return tuple(found)

@@ -1,0 +1,93 @@
+"""Finding referenced objects in the manifest set and, when given, the cluster snapshot (REF and GANG families).
+
+A manifest object without metadata.namespace is created in whatever namespace kubectl applies to, so it matches a
+reference from any namespace (and a reference from an object without a namespace matches any namespace): that keeps
+upstream examples, which often set the namespace on one object only, free of false "not found" findings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from kubectl_wasdra.lint.docset import DocumentSet
+from kubectl_wasdra.load import Document
+
+if TYPE_CHECKING:
+    from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+
+CLUSTER_SCOPED = frozenset({"DeviceClass", "PriorityClass", "Node", "Namespace", "ResourceSlice", "DeviceTaintRule"})
+
+
+class Found(Enum):
+    """Where a reference resolved."""
+
+    MANIFESTS = "manifests"
+    CLUSTER = "cluster"
+    UNCHECKED = "unchecked"   # not in the manifests; no snapshot (or it did not read that kind) to say more
+    NOWHERE = "nowhere"       # neither in the manifests nor in a snapshot that read the kind
+
+
+@dataclass(frozen=True, eq=False)
+class ObjectIndex:
+    """Manifest documents by (kind, name) plus the optional snapshot."""
+
+    docs: DocumentSet
+    snapshot: ClusterSnapshot | None = None
+
+    @cached_property
+    def _by_name(self) -> Mapping[tuple[str, str], tuple[Document, ...]]:
+        found: dict[tuple[str, str], list[Document]] = {}
+        for document in self.docs:
+            if document.kind and document.name:
+                found.setdefault((document.kind, document.name), []).append(document)
+        return {key: tuple(value) for key, value in found.items()}
+
+    def in_manifests(self, kind: str, name: str, namespace: str | None) -> Document | None:
+        """The first manifest object of `kind` named `name` visible from `namespace` (see the module docstring)."""
+        for document in self._by_name.get((kind, name), ()):
+            if kind in CLUSTER_SCOPED or namespace is None or document.namespace in (None, namespace):
+                return document
+        return None
+
+    def candidates(self, kind: str, name: str, namespace: str | None) -> tuple[Mapping[str, Any], ...]:
+        """Every definition of the object: all matching manifest documents (a set may hold alternatives), else the
+        snapshot's object, else nothing."""
+        found = tuple(d.data for d in self._by_name.get((kind, name), ())
+                      if kind in CLUSTER_SCOPED or namespace is None or d.namespace in (None, namespace))
+        if found:
+            return found
+        obj = self.in_cluster(kind, name, namespace)
+        return (obj,) if obj is not None else ()
+
+    def in_cluster(self, kind: str, name: str, namespace: str | None) -> dict[str, Any] | None:
+        """The snapshot object, or None (also when there is no snapshot)."""
+        if self.snapshot is None:
+            return None
+        return self.snapshot.get(kind, name, "" if kind in CLUSTER_SCOPED else namespace or "default")
+
+    def cluster_read(self, kind: str) -> bool:
+        """True when the snapshot can vouch for the absence of an object of `kind`: the kind was read (a header
+        from `kubectl wasdra snapshot`/--live without a gap for it, or objects of that kind are present)."""
+        snapshot = self.snapshot
+        if snapshot is None or kind in snapshot.header.gaps:
+            return False
+        return bool(snapshot.of_kind(kind)) or bool(snapshot.header.served)
+
+    def find(self, kind: str, name: str, namespace: str | None) -> Found:
+        """Where `kind`/`name` referenced from `namespace` is."""
+        if self.in_manifests(kind, name, namespace) is not None:
+            return Found.MANIFESTS
+        if self.in_cluster(kind, name, namespace) is not None:
+            return Found.CLUSTER
+        return Found.NOWHERE if self.cluster_read(kind) else Found.UNCHECKED
+
+    def get(self, kind: str, name: str, namespace: str | None) -> Mapping[str, Any] | None:
+        """The object's data from the manifests, else from the snapshot, else None."""
+        document = self.in_manifests(kind, name, namespace)
+        if document is not None:
+            return document.data
+        return self.in_cluster(kind, name, namespace)

@@ -1,0 +1,176 @@
+"""Where pods come from in a manifest set: bare Pods and the pod templates of controllers, with how many pods each
+creates at once. Shared by the REF, GANG and FIT families.
+
+Upstream: kubernetes/kubernetes pkg/controller/{job,deployment,replicaset,statefulset} (replicas and parallelism
+default to 1; a Job runs min(parallelism, completions) pods at once), kubernetes-sigs/jobset api/jobset/v1alpha2
+(replicatedJobs[].replicas), kubernetes-sigs/lws api/leaderworkerset/v1 (replicas x leaderWorkerTemplate.size).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from kubectl_wasdra.lint.docset import DocumentSet
+from kubectl_wasdra.load import Document, Path
+
+# kind -> (path of the pod template spec, path of the replica count); count None = unknown (DaemonSet, PodTemplate)
+_TEMPLATED: Final[Mapping[str, tuple[Path, Path | None]]] = {
+    "Deployment": (("spec", "template"), ("spec", "replicas")),
+    "ReplicaSet": (("spec", "template"), ("spec", "replicas")),
+    "StatefulSet": (("spec", "template"), ("spec", "replicas")),
+    "ReplicationController": (("spec", "template"), ("spec", "replicas")),
+    "DaemonSet": (("spec", "template"), None),
+    "PodTemplate": (("template",), None),
+}
+
+
+@dataclass(frozen=True)
+class PodSource:
+    """A pod spec in the manifests: its document, the path of the pod template (`()` for a Pod), the pod count the
+    owner creates at once (None when unknown) and where that count is written."""
+
+    document: Document
+    path: Path
+    spec: Mapping[str, Any]
+    meta: Mapping[str, Any]
+    count: int | None
+    count_path: Path
+    owner: str
+
+    @property
+    def spec_path(self) -> Path:
+        """Path of the pod spec inside the document."""
+        return (*self.path, "spec")
+
+    @property
+    def namespace(self) -> str | None:
+        """The namespace the pods are created in (the owner's), None when the manifest leaves it to kubectl."""
+        return self.document.namespace
+
+    @property
+    def label(self) -> str:
+        """"Deployment web" or "Pod p", for messages."""
+        return f"{self.owner} {self.document.name or '?'}"
+
+    @property
+    def group_name(self) -> str | None:
+        """spec.schedulingGroup.podGroupName, or None."""
+        group = self.spec.get("schedulingGroup")
+        name = group.get("podGroupName") if isinstance(group, dict) else None
+        return name if isinstance(name, str) and name else None
+
+
+def _int(value: Any, default: int) -> int | None:
+    if value is None:
+        return default
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def job_pod_count(job_spec: Mapping[str, Any]) -> int | None:
+    """Pods a Job runs at once: parallelism (default 1), capped by completions when set."""
+    parallelism = _int(job_spec.get("parallelism"), 1)
+    completions = job_spec.get("completions")
+    if parallelism is None:
+        return None
+    if isinstance(completions, int) and not isinstance(completions, bool) and completions >= 0:
+        return min(parallelism, completions)
+    return parallelism
+
+
+def _source(document: Document, path: Path, count: int | None, count_path: Path, owner: str) -> PodSource | None:
+    template = document.get(path)
+    if not isinstance(template, dict):
+        return None
+    spec = template.get("spec")
+    meta = template.get("metadata")
+    if not isinstance(spec, dict):
+        return None
+    return PodSource(document, path, spec, meta if isinstance(meta, dict) else {}, count, count_path, owner)
+
+
+def _job_sources(document: Document) -> Iterator[PodSource | None]:
+    kind = document.kind
+    if kind == "Job":
+        spec = document.get(("spec",), {})
+        yield _source(document, ("spec", "template"), job_pod_count(spec if isinstance(spec, dict) else {}),
+                      ("spec", "parallelism"), "Job")
+    elif kind == "CronJob":
+        spec = document.get(("spec", "jobTemplate", "spec"), {})
+        yield _source(document, ("spec", "jobTemplate", "spec", "template"),
+                      job_pod_count(spec if isinstance(spec, dict) else {}), ("spec", "jobTemplate", "spec", "parallelism"),
+                      "CronJob")
+    elif kind == "JobSet":
+        for index, replicated in enumerate(document.get(("spec", "replicatedJobs"), None) or []):
+            if not isinstance(replicated, dict):
+                continue
+            job_spec = (replicated.get("template") or {}).get("spec") or {}
+            replicas, per_job = _int(replicated.get("replicas"), 1), job_pod_count(job_spec)
+            count = replicas * per_job if replicas is not None and per_job is not None else None
+            yield _source(document, ("spec", "replicatedJobs", index, "template", "spec", "template"), count,
+                          ("spec", "replicatedJobs", index, "replicas"), "JobSet")
+
+
+def _lws_sources(document: Document) -> Iterator[PodSource | None]:
+    replicas = _int(document.get(("spec", "replicas")), 1)
+    size = _int(document.get(("spec", "leaderWorkerTemplate", "size")), 1)
+    has_leader = isinstance(document.get(("spec", "leaderWorkerTemplate", "leaderTemplate")), dict)
+    known = replicas is not None and size is not None
+    if has_leader:
+        yield _source(document, ("spec", "leaderWorkerTemplate", "leaderTemplate"), replicas, ("spec", "replicas"),
+                      "LeaderWorkerSet")
+    workers = (replicas * (size - 1 if has_leader else size)) if known else None  # type: ignore[operator]
+    yield _source(document, ("spec", "leaderWorkerTemplate", "workerTemplate"), workers,
+                  ("spec", "leaderWorkerTemplate", "size"), "LeaderWorkerSet")
+
+
+def document_pod_sources(document: Document) -> Iterator[PodSource]:
+    """The pod specs one document defines (none for kinds that hold no pods)."""
+    kind = document.kind
+    found: Iterator[PodSource | None]
+    if kind == "Pod":
+        found = iter([_source(document, (), 1, (), "Pod")])
+    elif kind in _TEMPLATED:
+        template_path, count_path = _TEMPLATED[kind]
+        count = _int(document.get(count_path), 1) if count_path else None
+        found = iter([_source(document, template_path, count, count_path or (), kind)])
+    elif kind == "LeaderWorkerSet":
+        found = _lws_sources(document)
+    else:
+        found = _job_sources(document)
+    yield from (source for source in found if source is not None)
+
+
+def latest_documents(docs: DocumentSet) -> tuple[Document, ...]:
+    """The documents in input order, where several define the same kind/namespace/name only the last one (as
+    `kubectl apply` of the whole set would leave it); documents without a name are all kept."""
+    last: dict[tuple[str | None, str | None, str], Document] = {}
+    for document in docs:
+        if document.name:
+            last[(document.kind, document.namespace, document.name)] = document
+    return tuple(d for d in docs if not d.name or last.get((d.kind, d.namespace, d.name)) is d)
+
+
+def pod_sources(docs: DocumentSet) -> tuple[PodSource, ...]:
+    """Every pod source of the set, in input order (a redefined object counts once, see latest_documents)."""
+    return tuple(source for document in latest_documents(docs) for source in document_pod_sources(document))
+
+
+def containers(spec: Mapping[str, Any]) -> Iterator[tuple[str, int, Mapping[str, Any]]]:
+    """(list field, index, container) for containers, initContainers and ephemeralContainers."""
+    for field in ("initContainers", "containers", "ephemeralContainers"):
+        items = spec.get(field)
+        if isinstance(items, list):
+            for index, container in enumerate(items):
+                if isinstance(container, dict):
+                    yield field, index, container
+
+
+def pod_claims(spec: Mapping[str, Any]) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    """(index, entry) of spec.resourceClaims."""
+    items = spec.get("resourceClaims")
+    if isinstance(items, list):
+        for index, entry in enumerate(items):
+            if isinstance(entry, dict):
+                yield index, entry

@@ -1,0 +1,234 @@
+"""FIT rules: the manifests against the cluster of `--snapshot`/`--live`.
+
+FIT001-FIT003 ask "could this ever be satisfied by this cluster, even empty?"; FIT004 (`--simulate`, on by default
+with a snapshot) asks "does it fit now?"; FIT005 compares apiVersions with what the server serves. None of them runs
+without a snapshot. Heavy modules (CEL, sched, explain) are imported only here, lazily.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from kubectl_wasdra.lint import codes
+from kubectl_wasdra.lint.context import CheckContext
+from kubectl_wasdra.lint.docset import DocumentSet
+from kubectl_wasdra.lint.problem import Problem, SetProblem
+from kubectl_wasdra.lint.registry import rule
+from kubectl_wasdra.lint.rules._devices import ClusterDevice, ClusterDevices, cluster_devices
+from kubectl_wasdra.lint.rules._fitting import node_capacity_problem, request_alternatives
+from kubectl_wasdra.lint.rules._objects import ObjectIndex
+from kubectl_wasdra.lint.rules._pods import pod_sources
+from kubectl_wasdra.lint.rules._refs import claim_documents
+from kubectl_wasdra.load import Document
+
+
+def _has_devices(ctx: CheckContext) -> bool:
+    return ctx.snapshot is not None and bool(ctx.snapshot.of_kind("ResourceSlice"))
+
+
+def _expressions(obj: Mapping[str, Any] | None) -> list[str]:
+    selectors = (obj or {}).get("selectors")
+    found = []
+    for selector in selectors if isinstance(selectors, list) else []:
+        expression = (selector.get("cel") or {}).get("expression") if isinstance(selector, dict) else None
+        if isinstance(expression, str):
+            found.append(expression)
+    return found
+
+
+def _class_expressions(index: ObjectIndex, name: Any) -> list[str] | None:
+    if not isinstance(name, str):
+        return None
+    device_class = index.get("DeviceClass", name, None)
+    return None if device_class is None else _expressions(device_class.get("spec"))
+
+
+def _matches(devices: ClusterDevices, index: ObjectIndex, request: Mapping[str, Any], ctx: CheckContext
+             ) -> list[ClusterDevice] | None:
+    class_expressions = _class_expressions(index, request.get("deviceClassName"))
+    if class_expressions is None:
+        return None  # unknown class: REF003/REF010
+    return devices.matching([*class_expressions, *_expressions(request)], ctx.release)
+
+
+@rule(codes.FIT_SELECTOR_MATCHES_NOTHING, scope="set")
+def selector_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProblem]:
+    """
+    ## What it does
+    With a snapshot: flags a request of a ResourceClaim or ResourceClaimTemplate whose DeviceClass and selectors
+    together match no device that any driver publishes in the cluster (for `firstAvailable`, when no subrequest
+    matches). When an attribute name, value or driver in the selector is not published but a close one is, the
+    hint says "did you mean".
+
+    ## Why is this bad?
+    No allocation can ever succeed: the pods stay Pending with `NoMatchingDevices` whatever else frees up.
+
+    ## Example
+        selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].modle == "H100"'}}]
+
+    ## Fix
+    Use the attribute names and values the driver publishes (`kubectl get resourceslices -o yaml`).
+    """
+    if not _has_devices(ctx):
+        return
+    devices, index = cluster_devices(ctx.snapshot), ObjectIndex(docs, ctx.snapshot)
+    for document in claim_documents(docs):
+        for path, alternatives in request_alternatives(document):
+            results = [_matches(devices, index, request, ctx) for _, request in alternatives]
+            if any(result is None or result for result in results):
+                continue
+            first_path, first = alternatives[0]
+            expressions = _expressions(first)
+            hint = next(filter(None, map(devices.suggestion, expressions)), None) or \
+                "check the attribute names and values the drivers publish (kubectl get resourceslices -o yaml)"
+            where = (*first_path, "selectors") if expressions else (*first_path, "deviceClassName")
+            yield SetProblem(document, where if len(alternatives) == 1 else path,
+                             f'no device in the cluster matches DeviceClass "{first.get("deviceClassName")}"'
+                             + (" and the request's selectors" if expressions else "")
+                             + (" (in any subrequest)" if len(alternatives) > 1 else ""), hint)
+
+
+@rule(codes.FIT_DEVICE_CLASS_UNSATISFIABLE, scope="set")
+def device_class_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProblem]:
+    """
+    ## What it does
+    With a snapshot: flags a DeviceClass of the manifests whose selectors match no device any driver publishes in
+    the cluster.
+
+    ## Why is this bad?
+    Every claim using the class fails with `NoMatchingDevices`: usually a driver name typo or a class for a driver
+    that is not installed.
+
+    ## Example
+        selectors: [{cel: {expression: 'device.driver == "gpu.exmaple.com"'}}]
+
+    ## Fix
+    Match the driver name the ResourceSlices carry, or install the driver.
+    """
+    if not _has_devices(ctx):
+        return
+    devices = cluster_devices(ctx.snapshot)
+    for document in docs.of_kind("DeviceClass"):
+        expressions = _expressions(document.get(("spec",)))
+        found = devices.matching(expressions, ctx.release)
+        if found is None or found:
+            continue
+        hint = next(filter(None, map(devices.suggestion, expressions)), None) or \
+            "drivers in the cluster: " + ", ".join(sorted(devices.drivers))
+        yield SetProblem(document, ("spec", "selectors"),
+                         f'DeviceClass "{document.name}" matches no device in the cluster', hint)
+
+
+@rule(codes.FIT_NEVER_FITS, scope="set")
+def can_never_fit(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProblem]:
+    """
+    ## What it does
+    With a snapshot: flags what no node could provide even with nothing else running - a pod whose effective
+    requests (init containers, sidecars, overhead, pod-level resources) exceed every node's allocatable, and a
+    device request whose `count` exceeds the matching devices any one node can reach (its own plus
+    network-attached ones).
+
+    ## Why is this bad?
+    "Can never fit" is different from "does not fit now": no amount of waiting, preemption or scale-down of
+    other work helps; only bigger nodes or a smaller request do.
+
+    ## Example
+        exactly: {deviceClassName: gpu.example.com, count: 16}     # nodes have 8 GPUs each
+
+    ## Fix
+    Lower the request to what one node provides, or split the work over more pods.
+    """
+    snapshot = ctx.snapshot
+    if snapshot is None:
+        return
+    if snapshot.of_kind("Node"):
+        from kubectl_wasdra.kube.resources import node_allocatable
+
+        allocatable = [node_allocatable(node) for node in snapshot.of_kind("Node")]
+        for source in pod_sources(docs):
+            problem = node_capacity_problem(source, snapshot, allocatable)
+            if problem is not None:
+                yield SetProblem(source.document, problem.path, problem.message, problem.hint)
+    if _has_devices(ctx):
+        yield from _device_counts(docs, ctx)
+
+
+def _device_counts(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProblem]:
+    devices, index = cluster_devices(ctx.snapshot), ObjectIndex(docs, ctx.snapshot)
+    for document in claim_documents(docs):
+        for _, alternatives in request_alternatives(document):
+            bounds = []
+            for _, request in alternatives:
+                count = request.get("count", 1)
+                found = _matches(devices, index, request, ctx)
+                if found is None or not found or request.get("allocationMode") == "All" or not isinstance(count, int):
+                    bounds.append(None)
+                    continue
+                bounds.append((count, devices.per_node_upper_bound(found)))
+            if not bounds or any(b is None or b[0] <= b[1] for b in bounds):
+                continue
+            (first_path, _), (count, most) = alternatives[0], bounds[0]
+            yield SetProblem(document, (*first_path, "count"),
+                             f"count {count} can never be allocated: at most {most} matching device(s) are reachable "
+                             "from any one node, even with nothing else running",
+                             f"request at most {most} devices per claim, or split the work over more pods", at="value")
+
+
+@rule(codes.FIT_DOES_NOT_FIT_NOW, scope="set")
+def does_not_fit_now(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProblem]:
+    """
+    ## What it does
+    With `--simulate` (on by default with `--snapshot`/`--live`): overlays the manifests on the cluster, runs the
+    same simulation as `kubectl wasdra explain` for every pod and group they define, and flags each that would stay
+    Pending, with the explanation's first reason and the best verified suggestion.
+
+    ## Why is this bad?
+    The change applies cleanly and then the training job sits Pending; a CI gate can catch it before merge.
+
+    ## Example
+        # PodGroup train: gang minCount 4, topology example.com/rack; only 3 nodes of any rack have 8 free GPUs
+
+    ## Fix
+    Follow the suggestion, or run `kubectl wasdra explain -f FILE --snapshot ...` for the full explanation.
+    Use `--no-simulate` to skip the simulation.
+    """
+    if ctx.snapshot is None or not ctx.simulate:
+        return
+    from kubectl_wasdra.lint.rules._simulate import groups_not_fitting
+
+    for found in groups_not_fitting(docs, ctx):
+        hint = found.suggestion or f"run kubectl wasdra explain -f {found.document.file} with the same snapshot for details"
+        yield SetProblem(found.document, ("metadata", "name"), f"{found.label} does not fit now: {found.reason}", hint,
+                         at="value")
+
+
+def _served(ctx: CheckContext) -> frozenset[str]:
+    return frozenset(ctx.snapshot.header.served) if ctx.snapshot is not None else frozenset()
+
+
+@rule(codes.FIT_API_NOT_SERVED_BY_CLUSTER)
+def api_not_served_by_cluster(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
+    """
+    ## What it does
+    With a snapshot that records what the server serves (`kubectl wasdra snapshot` or `--live`): flags an object
+    whose apiVersion is not among the served group/versions - an API version the cluster's runtime config has not
+    enabled, or a CRD that is not installed.
+
+    ## Why is this bad?
+    `kubectl apply` fails with "no matches for kind ... in version ..." for that cluster, whatever the release allows.
+
+    ## Example
+        apiVersion: scheduling.k8s.io/v1beta1     # the server was started without --runtime-config for it
+
+    ## Fix
+    Use a served version, enable the API version on the cluster, or install the CRD.
+    """
+    served = _served(ctx)
+    if not served or not doc.api_version or doc.api_version in served:
+        return
+    group = doc.group
+    same_group = sorted(v for v in served if v.rpartition("/")[0] == group)
+    hint = f"the server serves {', '.join(same_group)}" if same_group else "install the CRD or enable the API group"
+    yield Problem(("apiVersion",), f"{doc.api_version} is not served by the cluster of the snapshot", hint, at="value")
+

@@ -1,0 +1,62 @@
+"""FIT rules: fixtures against the two-racks cluster (rule, line, column), did-you-mean hints, --simulate switch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cross_harness import CLUSTERS, ROOT, case_id, cases, check_case, report, snapshot_at
+
+from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
+from kubectl_wasdra.lint.rules._devices import cluster_devices
+
+R137 = Release(1, 37)
+
+
+@pytest.mark.parametrize("case", cases("FIT"), ids=case_id)
+def test_fixture(case: tuple[Path, Release]) -> None:
+    check_case(case)
+
+
+def _hints(rule: str) -> list[str]:
+    return [f.hint for f in report(ROOT / "fixtures/lint" / rule / "bad.yaml", R137).findings if f.rule == rule]
+
+
+def test_did_you_mean_for_attribute_names_values_and_drivers() -> None:
+    assert _hints("FIT001") == ['no device of "gpu.example.com" publishes attribute "modle"; did you mean "model"?',
+                                'no device has gpu.example.com/model == "X10O"; did you mean "X100"?']
+    assert _hints("FIT002") == ['no driver "rdma.exmaple.com" publishes devices; did you mean "rdma.example.com"?']
+
+
+@pytest.mark.parametrize(("expression", "suggestion"), [
+    ('device.attributes["gpu.exmaple.com"].model == "X100"', 'did you mean "gpu.example.com"?'),
+    ('device.capacity["gpu.example.com"].memroy.compareTo(quantity("1Gi")) >= 0', 'did you mean "memory"?'),
+    ('device.attributes["gpu.example.com"]["model"] == "X100"', None),
+], ids=["domain", "capacity-name", "published"])
+def test_suggestion(expression: str, suggestion: str | None) -> None:
+    devices = cluster_devices(snapshot_at(str(CLUSTERS / "two-racks")))
+    found = devices.suggestion(expression)
+    assert (found is None) if suggestion is None else found.endswith(suggestion)
+
+
+def test_count_bound_counts_node_local_devices() -> None:
+    devices = cluster_devices(snapshot_at(str(CLUSTERS / "two-racks")))
+    gpus = devices.matching(['device.driver == "gpu.example.com"', 'device.attributes["gpu.example.com"].type == "gpu"'],
+                            R137)
+    assert gpus and devices.per_node_upper_bound(gpus) == 8
+
+
+def test_no_simulate_turns_fit004_off() -> None:
+    path = ROOT / "fixtures/lint/FIT004/bad.yaml"
+    snapshot = snapshot_at(str(CLUSTERS / "two-racks"))
+    on = run_check(CheckOptions(paths=(str(path),), snapshot=snapshot, simulate=True, jobs=1, select=("FIT004",)))
+    off = run_check(CheckOptions(paths=(str(path),), snapshot=snapshot, simulate=False, jobs=1, select=("FIT004",)))
+    assert [f.rule for f in on.findings] == ["FIT004"] and off.findings == ()
+    assert "does not fit now: NoMatchingDevices" in on.findings[0].message
+
+
+def test_fit_rules_need_a_snapshot() -> None:
+    for rule in ("FIT001", "FIT002", "FIT003", "FIT004", "FIT005"):
+        path = ROOT / "fixtures/lint" / rule / "bad.yaml"
+        assert not run_check(CheckOptions(paths=(str(path),), jobs=1, select=(rule,))).findings

@@ -1,0 +1,46 @@
+"""GANG rules: fixtures per rule (rule, line, column) and the pod counts controllers create."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cross_harness import ROOT, case_id, cases, check_case, report
+
+from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.lint.rules._pods import job_pod_count
+
+
+@pytest.mark.parametrize("case", cases("GANG"), ids=case_id)
+def test_fixture(case: tuple[Path, Release]) -> None:
+    check_case(case)
+
+
+@pytest.mark.parametrize(("spec", "pods"), [
+    ({}, 1),
+    ({"parallelism": 4}, 4),
+    ({"parallelism": 8, "completions": 3, "completionMode": "Indexed"}, 3),
+    ({"parallelism": 0}, 0),
+    ({"parallelism": "four"}, None),
+], ids=["defaults", "parallelism", "completions-cap", "suspended-like", "malformed"])
+def test_job_pod_count(spec: dict, pods: int | None) -> None:
+    assert job_pod_count(spec) == pods
+
+
+def test_min_count_message_names_the_controllers() -> None:
+    findings = [f for f in report(ROOT / "fixtures/lint/GANG001/bad.yaml", Release(1, 37)).findings if f.rule == "GANG001"]
+    assert findings[0].message == ('gang minCount 8 of PodGroup "train" is larger than the 4 pod(s) created for it: '
+                                   "Job train (parallelism 4)")
+    assert findings[0].hint == "lower minCount to 4 or create more pods"
+
+
+def test_topology_key_suggests_the_label_nodes_carry() -> None:
+    findings = [f for f in report(ROOT / "fixtures/lint/GANG004/bad.yaml", Release(1, 37)).findings if f.rule == "GANG004"]
+    assert findings[0].hint == 'did you mean "example.com/rack"?'
+
+
+def test_topology_key_needs_a_snapshot() -> None:
+    path = ROOT / "fixtures/lint/GANG004/bad.yaml"
+    from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
+
+    assert not run_check(CheckOptions(paths=(str(path),), jobs=1, select=("GANG004",))).findings
