@@ -149,12 +149,12 @@ def _combined_reason(requests: list[list[list[RequestData]]], constraints: list[
                                                 "claim constraints"
     candidates = [c.device for claim in requests for alternatives in claim for r in alternatives
                   for c in lists.get(r).candidates]
-    if any(device.consumes_counters for device in candidates):
-        return Reason.COUNTERS_EXHAUSTED, "cannot allocate all claims: the devices together need more of the shared " \
-                                          "counters than the pools have left"
     if any(device.allow_multiple and device.capacity for device in candidates):
         return Reason.CAPACITY_EXHAUSTED, "cannot allocate all claims: the requests together need more device capacity " \
                                           "than is left"
+    if any(device.consumes_counters for device in candidates):
+        return Reason.COUNTERS_EXHAUSTED, "cannot allocate all claims: the devices together need more of the shared " \
+                                          "counters than the pools have left"
     return Reason.NO_MATCHING_DEVICES, "cannot allocate all claims: the requests together need more devices than are " \
                                        "free at once"
 

@@ -42,3 +42,42 @@ def test_eight_devices_do_not_fit(snapshot) -> None:  # type: ignore[no-untyped-
                               inventory, DeviceUsage())
     assert isinstance(outcome, AllocationFailure)
     assert outcome.reason == Reason.COUNTERS_EXHAUSTED and "shared counters" in outcome.message
+
+
+def load(name: str):  # type: ignore[no-untyped-def]
+    snapshot, problems = load_snapshot([str(FIXTURES.parent / name)])
+    assert not problems
+    return snapshot
+
+
+def claim_from_template(snapshot, name: str) -> dict:  # type: ignore[no-untyped-def]
+    template = snapshot.of_kind("ResourceClaimTemplate")[0]
+    return {"metadata": {"name": name, "namespace": "default"}, "spec": template["spec"]["spec"]}
+
+
+def test_consumable_capacity_shares_one_device_until_its_memory_is_used() -> None:
+    """v1beta2 objects (converted to v1 by the loader): two 10Gi requests per pod share the 80Gi shareable device."""
+    snapshot = load("consumable")
+    inventory, node = build_inventory(snapshot), snapshot.get("Node", "scheduler-perf-dra-0")
+    usage = DeviceUsage()
+    placed = 0
+    while True:
+        outcome = allocate_claims([claim_from_template(snapshot, f"pod-{placed}")], node, inventory, usage)
+        if not isinstance(outcome, Allocation):
+            break
+        assert {r.device for r in outcome.results[0]} == {"shareable-device"}
+        usage = outcome.apply(usage)
+        placed += 1
+    assert placed == 4
+    assert outcome.reason == Reason.CAPACITY_EXHAUSTED
+
+
+def test_device_taint_rule_without_selector_taints_every_device() -> None:
+    """The tracker applies a DeviceTaintRule with an empty selector to all devices; the v1alpha3 claim tolerates it."""
+    snapshot = load("taints")
+    inventory, node = build_inventory(snapshot), snapshot.get("Node", "scheduler-perf-dra-0")
+    tolerating = allocate_claims([claim_from_template(snapshot, "c")], node, inventory, DeviceUsage())
+    assert isinstance(tolerating, Allocation)
+    plain = allocate_claims([claim("c", request("r", "test-class"))], node, inventory, DeviceUsage())
+    assert isinstance(plain, AllocationFailure) and plain.reason == Reason.DEVICE_TAINTED
+    assert plain.funnel is not None and plain.funnel.details["deviceTaintRule"] == "taint-all-devices"
