@@ -25,6 +25,7 @@ KEEP_NAMESPACES: Final = frozenset({"default", "kube-system", "kube-public", "ku
 KEEP_LABEL_VALUES: Final = frozenset({"", "true", "false"})
 KEEP_LABEL_KEYS: Final = frozenset({"kubernetes.io/os", "kubernetes.io/arch", "beta.kubernetes.io/os", "beta.kubernetes.io/arch"})
 HOSTNAME_LABEL: Final = "kubernetes.io/hostname"
+NAMESPACE_LABEL: Final = "kubernetes.io/metadata.name"
 KEEP_ANNOTATIONS: Final = frozenset({"resource.kubernetes.io/pod-claim-name"})
 _DROP_META: Final = ("managedFields", "annotations", "generateName", "selfLink")
 _DROP_CONTAINER: Final = ("image", "command", "args", "env", "envFrom", "volumeMounts", "workingDir", "livenessProbe",
@@ -62,6 +63,8 @@ class Anonymizer:
     def label_value(self, key: str, value: str) -> str:
         if key == HOSTNAME_LABEL:
             return self.nodes(value)
+        if key == NAMESPACE_LABEL:
+            return self.namespace(value)
         if key in KEEP_LABEL_KEYS or value in KEEP_LABEL_VALUES:
             return value
         return self.values(value)
@@ -99,6 +102,11 @@ def _selectors(value: Any, names: Anonymizer) -> Any:
     if not isinstance(value, dict):
         return value
     out = {key: _selectors(item, names) for key, item in value.items()}
+    meta = value.get("metadata")
+    if isinstance(meta, dict) and isinstance(meta.get("labels"), dict):  # pod templates, claim templates
+        out["metadata"] = {**out["metadata"], "labels": {k: names.label_value(k, str(v)) for k, v in meta["labels"].items()}}
+    if isinstance(value.get("namespaces"), list):  # pod affinity terms
+        out["namespaces"] = [names.namespace(str(ns)) for ns in value["namespaces"]]
     if isinstance(value.get("matchLabels"), dict):
         out["matchLabels"] = {k: names.label_value(k, str(v)) for k, v in value["matchLabels"].items()}
     for field_name in ("matchExpressions", "matchFields"):
@@ -157,14 +165,6 @@ def _node(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
     status = {key: value for key, value in (out.get("status") or {}).items()
               if key not in ("addresses", "nodeInfo", "images", "daemonEndpoints", "volumesAttached", "volumesInUse")}
     out["status"] = status
-    return out
-
-
-def _namespace(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
-    out = _common(obj, names, names.namespace)
-    labels = out["metadata"].get("labels")
-    if labels and "kubernetes.io/metadata.name" in labels:
-        labels["kubernetes.io/metadata.name"] = out["metadata"]["name"]
     return out
 
 
@@ -264,7 +264,7 @@ def _taint_rule(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
 
 _REWRITERS: Final[Mapping[str, Callable[[Mapping[str, Any], Anonymizer], dict[str, Any]]]] = {
     "Node": _node,
-    "Namespace": _namespace,
+    "Namespace": lambda obj, names: _common(obj, names, names.namespace),
     "Pod": _pod,
     "ResourceSlice": _slice,
     "ResourceClaim": _claim,

@@ -86,3 +86,24 @@ def test_unreachable_cluster_and_bad_context(tmp_path: Path) -> None:
     assert TOKEN not in str(info.value)
     with pytest.raises(UsageError):
         read_live(LiveOptions(kubeconfig=str(kubeconfig), context="missing"))
+
+
+def test_snapshot_command_live_writes_a_loadable_file_and_lists_gaps(tmp_path: Path, offline) -> None:
+    from click.testing import CliRunner
+
+    from kubectl_wasdra.cli import cli
+
+    server = FakeApiServer(objects=offline.objects)
+    kubeconfig = tmp_path / "kubeconfig"
+    out = tmp_path / "cluster.yaml"
+    with serve(server) as url:
+        write_kubeconfig(str(kubeconfig), url, TOKEN)
+        result = CliRunner().invoke(cli, ["snapshot", "--live", "--kubeconfig", str(kubeconfig), "--context", "fake",
+                                          "-o", str(out)], standalone_mode=False)
+    assert result.exception is None, result.output
+    assert "not read: PodGroup: not served" in result.output
+    assert TOKEN not in result.output
+    again, problems = load_snapshot([str(out)])
+    assert problems == ()
+    assert dict(again.objects) == dict(offline.objects)
+    assert again.header.server_version == "v1.37.0" and "PodGroup" in again.header.gaps

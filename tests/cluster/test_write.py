@@ -90,3 +90,21 @@ def test_snapshot_command_reexports_anonymized_json(tmp_path: Path) -> None:
 def test_snapshot_command_needs_a_source() -> None:
     result = CliRunner().invoke(cli, ["snapshot"], standalone_mode=False)
     assert result.exception is not None and "--live" in str(result.exception)
+
+
+def test_anonymize_keeps_templates_selectors_and_namespace_labels_consistent() -> None:
+    term = {"labelSelector": {"matchLabels": {"app": "x"}}, "namespaces": ["ml"], "topologyKey": "example.com/rack"}
+    job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j", "namespace": "ml", "labels": {"app": "x"}},
+           "spec": {"selector": {"matchLabels": {"app": "x"}}, "template": {
+               "metadata": {"labels": {"app": "x"}},
+               "spec": {"affinity": {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [term]}}}}}}
+    namespace = {"apiVersion": "v1", "kind": "Namespace",
+                 "metadata": {"name": "ml", "labels": {"kubernetes.io/metadata.name": "ml"}}}
+    anon = anonymize(ClusterSnapshot(objects={"Job": (job,), "Namespace": (namespace,)}))
+    (new_job,), (new_namespace,) = anon.of_kind("Job"), anon.of_kind("Namespace")
+    new_name = new_namespace["metadata"]["name"]
+    assert new_name != "ml" and new_namespace["metadata"]["labels"]["kubernetes.io/metadata.name"] == new_name
+    value = new_job["spec"]["selector"]["matchLabels"]["app"]
+    assert value != "x" and new_job["spec"]["template"]["metadata"]["labels"]["app"] == value
+    new_term = new_job["spec"]["template"]["spec"]["affinity"]["podAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"][0]
+    assert new_term["labelSelector"]["matchLabels"]["app"] == value and new_term["namespaces"] == [new_name]
