@@ -124,6 +124,7 @@ def diagnose(result: GroupResult) -> GroupDiagnosis:
         pods={pod.split("/", 1)[1]: node for pod, node in sorted(result.placement.items())},
         claims={key.split("/", 1)[1]: [_device(d) for d in devices] for key, devices in sorted(result.claims.items())},
         domain=result.domain, reasons=reasons_of(result), scheduler_message=result.message, scheduler_record=_record(result),
-        pod_message=first_error.message() if first_error is not None else "",
+        pod_message=(result.message if entry.kind == "Pod" else first_error.message()) if first_error is not None else "",
+        preemption=dict(result.extra.get("preemption", {})),
         domains=_domains(result), funnels=_funnels(result), taken_by=_taken_by(result),
     )

@@ -46,11 +46,11 @@ class NodeInfo:
     __slots__ = ("facts", "pod_count", "pods", "requested", "state")
 
     def __init__(self, facts: NodeFacts, requested: Mapping[str, int], pod_count: int,
-                 pods: tuple[tuple[str, Mapping[str, str]], ...], state: SchedState) -> None:
+                 pods: tuple[tuple[Any, ...], ...], state: SchedState) -> None:
         self.facts = facts
         self.requested = requested
         self.pod_count = pod_count
-        self.pods = pods  # (namespace, labels) of every pod on the node, for spread and inter-pod affinity
+        self.pods = pods  # (namespace, labels, priority, requests) of every pod on the node
         self.state = state
 
     @property

@@ -17,6 +17,7 @@ from kubectl_wasdra.sched.claims import extended_resource_classes, resolve_claim
 from kubectl_wasdra.sched.filters.dynamic_resources import build_dra_state
 from kubectl_wasdra.sched.nodeinfo import NodeFacts
 from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.preemption import post_filter_message
 from kubectl_wasdra.sched.queue import Entry, QueueBuilder
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.state import SchedState
@@ -124,8 +125,12 @@ class Simulation:
         best = outcome.best
         if best is not None:
             result.pod_errors = dict(best.failed)
-        if entry.kind == "Pod" and result.pod_errors:
-            result.message = next(iter(result.pod_errors.values())).message()
+        if entry.kind == "Pod" and result.pod_errors and state.explain:
+            error = next(iter(result.pod_errors.values()))
+            tail, helpful = post_filter_message(pods[0], error, state)
+            result.message = f"{error.message()} {tail}" if tail else error.message()
+            if helpful:
+                result.extra["preemption"] = helpful
         return result
 
 

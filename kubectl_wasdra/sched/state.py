@@ -27,7 +27,8 @@ class SchedState:
         self.node_names: tuple[str, ...] = tuple(sorted(facts))
         self.requested: dict[str, dict[str, int]] = {name: {} for name in facts}
         self.pod_count: dict[str, int] = dict.fromkeys(facts, 0)
-        self.pods: dict[str, tuple[tuple[str, Mapping[str, str]], ...]] = dict.fromkeys(facts, ())
+        # (namespace, labels, priority, requests) of every pod on a node: spread, inter-pod affinity, preemption
+        self.pods: dict[str, tuple[tuple[str, Mapping[str, str], int, Mapping[str, int]], ...]] = dict.fromkeys(facts, ())
         self.placed_by: dict[str, tuple[str, ...]] = dict.fromkeys(facts, ())
         self.dra = dra  # DraState from filters/dynamic_resources.py, or None when no DRA objects exist
         self.cursors: dict[tuple[bytes, int], int] = {}
@@ -118,7 +119,7 @@ class SchedState:
             requested[resource] = requested.get(resource, 0) + value
         self.set(self.requested, node_name, requested)
         self.set(self.pod_count, node_name, self.pod_count[node_name] + 1)
-        self.set(self.pods, node_name, (*self.pods[node_name], (pod.namespace, pod.labels)))
+        self.set(self.pods, node_name, (*self.pods[node_name], (pod.namespace, pod.labels, pod.priority, pod.requests)))
         if owner is not None and owner not in self.placed_by[node_name]:
             self.set(self.placed_by, node_name, (*self.placed_by[node_name], owner))
         self._views.pop(node_name, None)

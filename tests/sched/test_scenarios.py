@@ -78,10 +78,20 @@ def test_tainted_device_blocks_the_full_node(two_racks):
 
 
 def test_node_taint_and_insufficient_cpu_are_both_counted():
-    cluster = snapshot(node("a", cpu="4", taints=[taint("dedicated", "infra")]), node("b", cpu="2"), node("c", cpu="2"),
-                       pod("want", cpu="3"))
+    cluster = snapshot(node("a", cpu="4", taints=[taint("dedicated", "infra")]), node("b", cpu="4"), node("c", cpu="4"),
+                       pod("busy-b", cpu="2", node_name="b", priority=100), pod("busy-c", cpu="2", node_name="c", priority=100),
+                       pod("want", cpu="3", priority=50))
     result = run(cluster)["want"]
-    assert result.message == "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu."
+    assert result.message == ("0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. "
+                              "no new claims to deallocate, preemption: 0/3 nodes are available: "
+                              "1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.")
+
+
+def test_preemption_that_would_help_leaves_no_tail():
+    cluster = snapshot(node("b", cpu="4"), pod("low", cpu="2", node_name="b", priority=1), pod("want", cpu="3", priority=50))
+    result = run(cluster)["want"]
+    assert result.message == "0/1 nodes are available: 1 Insufficient cpu."
+    assert result.extra["preemption"] == {"b": 1}
 
 
 def test_first_available_falls_back_to_the_smaller_request():

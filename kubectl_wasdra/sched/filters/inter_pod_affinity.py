@@ -24,7 +24,7 @@ def _domain_has_match(pod: PodInfo, node: NodeInfo, term: Mapping[str, Any], nod
     namespaces = set(term.get("namespaces") or ()) or {pod.namespace}
     selector = term.get("labelSelector")
     return any(ns in namespaces and matches_label_selector(selector, labels)
-               for name in nodes for ns, labels in node.state.pods[name])
+               for name in nodes for ns, labels, *_ in node.state.pods[name])
 
 
 def _domain(node: NodeInfo, key: str) -> tuple[str, ...]:

@@ -21,7 +21,7 @@ MESSAGE_LABEL: Final = "node(s) didn't match pod topology spread constraints (mi
 
 
 def _matching(node: NodeInfo, name: str, namespace: str, selector: Mapping[str, Any] | None) -> int:
-    return sum(1 for ns, labels in node.state.pods[name] if ns == namespace and matches_label_selector(selector, labels))
+    return sum(1 for ns, labels, *_ in node.state.pods[name] if ns == namespace and matches_label_selector(selector, labels))
 
 
 def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:

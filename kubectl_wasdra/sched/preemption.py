@@ -1,0 +1,70 @@
+"""The PostFilter tail kube-scheduler appends to a single pod's FailedScheduling message (pods of a pod group get
+none in 1.37): DynamicResources' claim deallocation, then DefaultPreemption's dry run.
+
+Upstream: kubernetes/kubernetes pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go (PostFilter),
+pkg/scheduler/framework/preemption/preemption.go (nodesWherePreemptionMightHelp, SelectVictimsOnNode) and
+plugins/defaultpreemption/default_preemption.go (PodEligibleToPreemptOthers), release-1.37.
+Simplified dry run: victims are all lower-priority pods on a node; only NodeResourcesFit is re-run without them (a
+node rejected for devices keeps its reason: freeing claims is not simulated). PodDisruptionBudgets are not read.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from kubectl_wasdra.reasons import Reason
+from kubectl_wasdra.sched.filters import node_resources_fit
+from kubectl_wasdra.sched.fiterror import FitError
+from kubectl_wasdra.sched.nodeinfo import NodeInfo
+from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.state import SchedState
+from kubectl_wasdra.sched.status import Code, Status
+
+NO_CLAIMS: Final = "no new claims to deallocate"
+STILL_NOT: Final = "still not schedulable"
+NEVER: Final = "not eligible due to preemptionPolicy=Never."
+NOT_HELPFUL: Final = "Preemption is not helpful for scheduling"
+NO_VICTIMS: Final = "No preemption victims found for incoming pod"
+_RESOURCE_REASONS: Final = (Reason.INSUFFICIENT_RESOURCE, Reason.TOO_MANY_PODS)
+
+
+def _without_victims(pod: PodInfo, node: NodeInfo) -> tuple[Status | None, int]:
+    """NodeResourcesFit on the node with every lower-priority pod gone, and how many pods that removes."""
+    victims = [p for p in node.pods if p[2] < pod.priority]
+    if not victims:
+        return Status.unresolvable(Reason.INSUFFICIENT_RESOURCE, NO_VICTIMS), 0
+    requested = dict(node.requested)
+    for _ns, _labels, _priority, requests in victims:
+        for resource, value in requests.items():
+            requested[resource] = requested.get(resource, 0) - value
+    survivors = tuple(p for p in node.pods if p[2] >= pod.priority)
+    trial = NodeInfo(node.facts, requested, node.pod_count - len(victims), survivors, node.state)
+    return node_resources_fit.filter_node(pod, trial), len(victims)
+
+
+def post_filter_message(pod: PodInfo, error: FitError, state: SchedState) -> tuple[str, dict[str, int]]:
+    """(PostFilter text, {node: victims} where preemption would make room); the text is empty when preemption
+    would succeed (the pod is then nominated and retried)."""
+    parts = [NO_CLAIMS if not pod.claims_or_extended else STILL_NOT]
+    if pod.preemption_policy == "Never":
+        return ", ".join([*parts, f"preemption: {NEVER}"]), {}
+    statuses: dict[str, Status] = {}
+    helpful: dict[str, int] = {}
+    for name in sorted(state.node_names):
+        status = error.statuses.get(name)
+        if status is None:
+            continue
+        if status.code is Code.UNRESOLVABLE:
+            statuses[name] = Status.unresolvable(status.reason, NOT_HELPFUL)
+        elif any(s.reason not in _RESOURCE_REASONS for s in status.all_reasons()):
+            statuses[name] = status
+        else:
+            after, victims = _without_victims(pod, state.node(name))
+            if after is None:
+                helpful[name] = victims
+            else:
+                statuses[name] = after
+    if helpful:
+        return "", helpful
+    inner = FitError(pod.key, error.num_all_nodes, statuses).message()
+    return ", ".join([*parts, f"preemption: {inner}"]), {}
