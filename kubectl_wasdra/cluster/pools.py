@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 DeviceKey = tuple[str, str, str]  # (driver, pool, device)
 PoolKey = tuple[str, str]  # (driver, pool)
@@ -109,6 +109,17 @@ def device_index(pools: Mapping[PoolKey, Pool]) -> Mapping[DeviceKey, Mapping[st
                              for pool in pools.values() for _, device in pool.devices()})
 
 
+# DeviceTaintSelector fields of 1.33/1.34 (v1alpha3) tombstoned in 1.35: they needed class and CEL evaluation.
+TOMBSTONED_SELECTOR_FIELDS: Final = ("deviceClassName", "selectors")
+
+
+def is_unresolved_rule(rule: Mapping[str, Any]) -> bool:
+    """True for a rule from a 1.33/1.34 cluster that selects by DeviceClass or CEL: it is not applied here (the
+    scheduler of those releases evaluated it; 1.35+ servers drop those fields), so callers can warn about it."""
+    selector = (rule.get("spec") or {}).get("deviceSelector") or {}
+    return any(selector.get(field) for field in TOMBSTONED_SELECTOR_FIELDS)
+
+
 def rule_matches(rule: Mapping[str, Any], driver: str, pool: str, device: str) -> bool:
     """True when a DeviceTaintRule's deviceSelector selects the device (unset fields match; no selector matches all)."""
     selector = (rule.get("spec") or {}).get("deviceSelector") or {}
@@ -117,8 +128,9 @@ def rule_matches(rule: Mapping[str, Any], driver: str, pool: str, device: str) -
 
 
 def rule_taints(rules: Sequence[Mapping[str, Any]], devices: Iterable[DeviceKey]) -> Mapping[DeviceKey, tuple[RuleTaint, ...]]:
-    """(rule name, taint) for every device at least one rule selects; rules in name order."""
-    ordered = sorted(rules, key=lambda rule: (rule.get("metadata") or {}).get("name") or "")
+    """(rule name, taint) for every device at least one rule selects; rules in name order; unresolved rules skipped."""
+    ordered = sorted((rule for rule in rules if not is_unresolved_rule(rule)),
+                     key=lambda rule: (rule.get("metadata") or {}).get("name") or "")
     found: dict[DeviceKey, list[RuleTaint]] = defaultdict(list)
     for key in devices:
         for rule in ordered:

@@ -99,3 +99,16 @@ def test_overlay_never_mutates_the_base(snapshot: ClusterSnapshot) -> None:
     assert snapshot.free_resources("cpu-1") == free_before
     assert dict(snapshot.objects) == before
     assert "metadata" in new_pod and "namespace" not in new_pod["metadata"]
+
+
+def test_rules_selecting_by_class_or_cel_are_not_applied() -> None:
+    from kubectl_wasdra.cluster.pools import is_unresolved_rule, rule_taints
+
+    taint = {"key": "k", "effect": "NoSchedule"}
+    old = {"metadata": {"name": "old"}, "spec": {"deviceSelector": {"deviceClassName": "gpu.example.com"}, "taint": taint}}
+    everything = {"metadata": {"name": "all"}, "spec": {"taint": taint}}
+    one = {"metadata": {"name": "one"}, "spec": {"deviceSelector": {"pool": "p", "device": "d1"}, "taint": taint}}
+    found = rule_taints([old, everything, one], [("drv", "p", "d1"), ("drv", "p", "d2")])
+    assert [name for name, _ in found[("drv", "p", "d1")]] == ["all", "one"]
+    assert [name for name, _ in found[("drv", "p", "d2")]] == ["all"]
+    assert is_unresolved_rule(old) and not is_unresolved_rule(everything)
