@@ -35,10 +35,13 @@ class CheckContext:
         """Effective feature-gate state for this release with the overrides (`.enabled(name) -> bool`); None when
         the gate catalogue is not available."""
         try:
-            from kubectl_wasdra.catalog.gates import effective_gates
+            from kubectl_wasdra.catalog.gates import all_gates_on, effective_gates
         except ImportError:
             return None
-        return effective_gates(self.release, self.feature_gates)
+        state = effective_gates(self.release, self.feature_gates)  # validates --feature-gates in every profile
+        from kubectl_wasdra.lint.profiles import assumes_all_gates_on
+
+        return all_gates_on(self.release) if assumes_all_gates_on(self.profile) else state
 
     def gate_enabled(self, name: str) -> bool | None:
         """Whether gate `name` is on; None when unknown (no catalogue, or the gate is not in this release)."""
