@@ -5,6 +5,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubectl_wasdra.kube.resources import is_terminal, node_allocatable, pod_requests
 
@@ -69,3 +71,22 @@ def test_node_allocatable_and_terminal() -> None:
     assert node_allocatable(node) == {"cpu": D("7.91"), "memory": D(31 * 2**30), "pods": D(110)}
     assert node_allocatable({"status": {"capacity": {"cpu": "8"}}}) == {}
     assert is_terminal({"status": {"phase": "Succeeded"}}) and not is_terminal({"status": {"phase": "Running"}})
+
+_MILLI = st.integers(min_value=0, max_value=64000)
+_CONTAINER = st.builds(lambda cpu, sidecar: (cpu, sidecar), _MILLI, st.booleans())
+
+
+@settings(max_examples=60, deadline=None)
+@given(apps=st.lists(_MILLI, min_size=1, max_size=4), inits=st.lists(_CONTAINER, max_size=4), overhead=_MILLI)
+def test_effective_cpu_bounds(apps: list[int], inits: list[tuple[int, bool]], overhead: int) -> None:
+    """The sidecar-aware maximum: never below the app containers plus all sidecars, never below any init container
+    plus the sidecars started before it, and exactly one of those plus the overhead."""
+    pod = _pod([_c(f"a{i}", {"cpu": f"{cpu}m"}) for i, cpu in enumerate(apps)],
+               [_c(f"i{i}", {"cpu": f"{cpu}m"}, restart="Always" if sidecar else None) for i, (cpu, sidecar) in enumerate(inits)],
+               overhead={"cpu": f"{overhead}m"})
+    steady = sum(apps) + sum(cpu for cpu, sidecar in inits if sidecar)
+    peaks, started = [], 0
+    for cpu, sidecar in inits:
+        started += cpu if sidecar else 0
+        peaks.append(started if sidecar else started + cpu)
+    assert pod_requests(pod)["cpu"] == Decimal(max([steady, *peaks]) + overhead) / 1000
