@@ -43,16 +43,17 @@ def reasons_of(result: GroupResult) -> list[ReasonItem]:
     if entry.blocked is not None:
         items.append(ReasonItem(entry.blocked.reason.value, entry.blocked.message, None, dict(entry.blocked.details)))
         return items
-    if result.fits:
-        return items
-    group_item = _group_reason(result)
-    if group_item is not None:
-        items.append(group_item)
+    if not result.fits:
+        group_item = _group_reason(result)
+        if group_item is not None:
+            items.append(group_item)
     for error in list(result.pod_errors.values())[:1]:
         for count in error.histogram():
             details = dict(count.details)
             details.pop("funnel", None)
             items.append(ReasonItem(count.reason.value, count.message, count.count, details))
+    if result.fits:  # pods beyond what had to fit that stay pending (basic groups, gang extras)
+        return items
     for child in result.children:
         items.extend(ReasonItem(i.code, f"{child.name}: {i.message}", i.count, i.details) for i in reasons_of(child))
     return items

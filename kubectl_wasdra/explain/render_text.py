@@ -22,6 +22,9 @@ def _summary(group: GroupDiagnosis) -> str:
         facts.append(f"{group.pod_count} pods")
     if group.topology_key:
         facts.append(f"topology {group.topology_key}")
+    unplaced = group.pod_count - len(group.pods) if group.fits and group.kind != "Pod" else 0
+    if unplaced > 0:
+        facts.append(f"{len(group.pods)} placed, {unplaced} stay pending")
     suffix = f" ({', '.join(facts)})" if facts else ""
     color = "green" if group.fits else "red"
     return f"[bold]{escape(f'{group.kind} {group.namespace}/{group.name}')}[/] — [{color}]{verdict}[/]{escape(suffix)}"
@@ -101,6 +104,8 @@ def group_markup(group: GroupDiagnosis) -> list[str]:
     """rich markup lines for one group."""
     body = _recorded_lines(group)
     body += _placement_lines(group) if group.fits else _why_lines(group)
+    if group.fits and group.pod_message:
+        body += ["  the pods that stay pending, as kube-scheduler words it:", f"    {group.pod_message}"]
     body += _map_lines(group) + _suggestion_lines(group)
     return [_summary(group), *(escape(line) for line in body)]
 
