@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kubectl_wasdra.catalog.gates import GateState, all_gates_on
+from kubectl_wasdra.catalog.gates import GateState
 from kubectl_wasdra.lint import codes, profiles
 from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.problem import Problem
@@ -24,14 +24,8 @@ from kubectl_wasdra.lint.rules._gated import (
 from kubectl_wasdra.load import Document
 
 
-def _state(ctx: CheckContext) -> GateState | None:
-    if profiles.assumes_all_gates_on(ctx.profile):
-        return all_gates_on(ctx.release)
-    return ctx.gates
-
-
 def _hits(doc: Document, ctx: CheckContext) -> Iterator[GatedField]:
-    state = _state(ctx)
+    state: GateState | None = ctx.gates       # every gate on under the experimental profile (lint/context.py)
     if state is None or not doc.api_version or not doc.kind:
         return
     yield from present_gated_fields(doc.data, doc.api_version, doc.kind, ctx.release, state)

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kubectl_wasdra.catalog.gates import all_gates_on
 from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.errors import CelCompileError
-from kubectl_wasdra.lint import codes, profiles
+from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.problem import Problem
 from kubectl_wasdra.lint.registry import rule
@@ -78,7 +77,7 @@ def cel_compile_error(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     ## References
     kubernetes/kubernetes staging/src/k8s.io/dynamic-resource-allocation/cel/compile.go
     """
-    state = all_gates_on(ctx.release) if profiles.assumes_all_gates_on(ctx.profile) else ctx.gates
+    state = ctx.gates
     consumable = state.enabled("DRAConsumableCapacity") if state is not None else None
     for path, expression, error in compile_errors(doc, ctx.release, consumable):
         yield Problem(path, f'{error.message} (in "{error_context(expression, error)}")', HINT, "value",
