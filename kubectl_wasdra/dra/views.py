@@ -7,6 +7,7 @@ int/bool/string, Semver (version) and Quantity (capacity); list attributes (ints
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,8 +17,21 @@ from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
 
 def split_qualified_name(name: str, driver: str) -> tuple[str, str]:
     """(domain, identifier) of an attribute or capacity name; an unqualified name belongs to the driver's domain."""
-    domain, sep, ident = name.rpartition("/")
-    return (domain, ident) if sep else (driver, name)
+    if "/" not in name:
+        return driver, name
+    domain, _, ident = name.rpartition("/")
+    return domain, ident
+
+
+@functools.lru_cache(maxsize=4096)
+def _capacity_value(text: Any) -> dict[str, str]:
+    """Tagged quantity for a capacity value as published ("80Gi"); slices repeat the same few strings."""
+    return values.quantity_value(parse_quantity(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _version_value(text: str) -> dict[str, str]:
+    return values.semver_value(text)
 
 
 def _attribute_value(attribute: Mapping[str, Any]) -> Any:
@@ -29,7 +43,7 @@ def _attribute_value(attribute: Mapping[str, Any]) -> Any:
     if "string" in attribute:
         return str(attribute["string"])
     if "version" in attribute:
-        return values.semver_value(str(attribute["version"]))
+        return dict(_version_value(str(attribute["version"])))
     if "ints" in attribute:
         return [int(item) for item in attribute["ints"]]
     if "bools" in attribute:
@@ -69,17 +83,22 @@ class DeviceView:
         for key, entry in (device.get("capacity") or {}).items():
             domain, ident = split_qualified_name(key, driver)
             try:
-                self.capacity.setdefault(domain, {})[ident] = values.quantity_value(parse_quantity((entry or {})["value"]))
+                value = (entry or {})["value"]
+                self.capacity.setdefault(domain, {})[ident] = dict(_capacity_value(value if isinstance(value, str | int)
+                                                                                   else str(value)))
             except (QuantityError, KeyError, TypeError) as exc:
                 self.error = f"capacity {key}: {exc}"
 
     def data(self, extra_domains: tuple[str, ...] = (), *, with_allow_multiple: bool = True) -> dict[str, Any]:
         """The `device` variable; `extra_domains` get empty maps (upstream indexing an unknown domain yields {})."""
-        attributes: dict[str, Any] = dict(self.attributes)
-        capacity: dict[str, Any] = dict(self.capacity)
-        for domain in extra_domains:
-            attributes.setdefault(domain, {})
-            capacity.setdefault(domain, {})
+        attributes: dict[str, Any] = self.attributes
+        capacity: dict[str, Any] = self.capacity
+        missing = [domain for domain in extra_domains if domain not in attributes or domain not in capacity]
+        if missing:
+            attributes, capacity = dict(attributes), dict(capacity)
+            for domain in missing:
+                attributes.setdefault(domain, {})
+                capacity.setdefault(domain, {})
         device = {"driver": self.driver, "attributes": attributes, "capacity": capacity}
         if with_allow_multiple:
             device["allowMultipleAllocations"] = self.allow_multiple_allocations
