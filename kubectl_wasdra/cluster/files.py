@@ -61,7 +61,6 @@ def load_snapshot(paths: Sequence[str]) -> tuple[ClusterSnapshot, tuple[LoadProb
     return collector.build(), tuple(collector.problems)
 
 
-
 def _load_file(file: str, collector: SnapshotBuilder) -> None:
     try:
         raw = FsPath(file).read_bytes()
@@ -106,7 +105,8 @@ def _collect(file: str, documents: list[Any], source: SourceText, line_offset: i
             header, problem = header_from_object(data)
             collector.add_header(header)
             if problem:
-                _report(file, found, (problem[0],), problem[1], source, line_offset, collector)
+                _report(file, found, (problem[0],), f"{problem[1]} (field ignored)", source, line_offset, collector,
+                        skipped=False)
             continue
         if isinstance(data, dict) and data.get("kind") not in _WANTED and isinstance(data.get("kind"), str):
             continue
@@ -137,11 +137,11 @@ def _flatten(documents: list[Any]) -> Iterator[_Found]:
 
 
 def _report(file: str, found: _Found, path: Path, message: str, source: SourceText, line_offset: int,
-            collector: SnapshotBuilder) -> None:
+            collector: SnapshotBuilder, *, skipped: bool = True) -> None:
     line, column = source.position(found.index, found.prefix + tuple(path), "key")
     name = _describe(found.data)
     collector.problems.append(LoadProblem(
-        file, line + line_offset, column, f"{name}: {message}; object skipped",
+        file, line + line_offset, column, f"{name}: {message}" + ("; object skipped" if skipped else ""),
         "fix the object (or re-export it with kubectl get -o yaml)", kind=ProblemKind.NOT_AN_OBJECT, path=tuple(path)))
 
 
