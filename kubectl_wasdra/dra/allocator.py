@@ -136,7 +136,7 @@ def _failure(claims: Sequence[Mapping[str, Any]], requests: list[list[list[Reque
         reason, message = _combined_reason(requests, constraints, lists)
     details: dict[str, Any] = {}
     if pools.any_invalid:
-        details["invalidPools"] = sorted(p.key for p in pools.pools if p.invalid_reason)
+        details["invalidPools"] = ", ".join(sorted(f"{p.key}: {p.invalid_reason}" for p in pools.pools if p.invalid_reason))
         message = f"{INVALID_POOLS_MESSAGE}; {message}"
     return AllocationFailure(reason, message, chosen, tuple(funnels), details)
 
