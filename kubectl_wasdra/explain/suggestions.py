@@ -1,6 +1,7 @@
 """Changes that would make a group fit, each verified by re-running the whole simulation with the change applied:
 drop the topology constraint, lower gang.minCount to what fits, tolerate the taint that blocks most nodes,
-enable the workload API, add N nodes shaped like an existing one (with its ResourceSlices)."""
+tolerate a device taint, free the devices of one allocated claim, enable the workload API, add N nodes shaped like an
+existing one (with its ResourceSlices)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.simulate import Simulation
 
 MAX_EXTRA_NODES: Final = 64
+MAX_FREE_TRIES: Final = 3  # allocated claims tried by free_devices (each try is one more simulation)
 
 
 class Verifier:
@@ -175,8 +177,89 @@ def more_nodes(verifier: Verifier) -> Suggestion | None:
     return None
 
 
+def _device_taint(verifier: Verifier) -> Mapping[str, Any] | None:
+    """The NoSchedule/NoExecute device taint most common on the nodes where the first failed pod hit DeviceTainted."""
+    snapshot = verifier.snapshot
+    nodes = {node for error in list(verifier.result.pod_errors.values())[:1]
+             for node, status in error.statuses.items() if status.reason is Reason.DEVICE_TAINTED}
+    counts: Counter[tuple[str, str, str]] = Counter()
+    for item in snapshot.of_kind("ResourceSlice"):
+        spec = item.get("spec") or {}
+        if spec.get("nodeName") not in nodes:
+            continue
+        for device in spec.get("devices") or ():
+            key = (spec.get("driver", ""), (spec.get("pool") or {}).get("name", ""), device.get("name", ""))
+            taints = [*(device.get("taints") or ()), *(t for _, t in snapshot.rule_taints.get(key, ()))]
+            counts.update((t.get("key", ""), str(t.get("value", "")), t.get("effect", "")) for t in taints
+                          if t.get("effect") in ("NoSchedule", "NoExecute"))
+    if not counts:
+        return None
+    key, value, effect = counts.most_common(1)[0][0]
+    return {"key": key, "operator": "Equal", "value": value, "effect": effect}
+
+
+def _tolerating(template: Mapping[str, Any], toleration: Mapping[str, Any]) -> dict[str, Any]:
+    out = copy.deepcopy(dict(template))
+    for request in (((out.get("spec") or {}).get("spec") or {}).get("devices") or {}).get("requests") or ():
+        targets = request.get("firstAvailable") or [request.get("exactly") or {}]
+        for target in targets:
+            target.setdefault("tolerations", []).append(dict(toleration))
+    return out
+
+
+def tolerate_device_taint(verifier: Verifier) -> Suggestion | None:
+    """The group's claim templates tolerating the device taint that blocks most nodes."""
+    toleration = _device_taint(verifier)
+    if toleration is None:
+        return None
+    names = {(p.namespace, c.get("resourceClaimTemplateName")) for p in verifier.result.entry.pods for c in p.claims
+             if c.get("resourceClaimTemplateName")}
+    templates = [verifier.snapshot.get("ResourceClaimTemplate", name, ns) for ns, name in sorted(names)]
+    changed = [_tolerating(t, toleration) for t in templates if t is not None]
+    after = verifier.run(changed) if changed else None
+    if after is None or not after.fits:
+        return None
+    text = f"{toleration['key']}={toleration['value']}:{toleration['effect']}"
+    return Suggestion("tolerateDeviceTaint", f"tolerate device taint {text} in the claim requests",
+                      _where(after, verifier.result.entry.topology_key))
+
+
+def _holders(verifier: Verifier) -> list[tuple[int, dict[str, Any]]]:
+    """Allocated claims on the best placement's nodes, fewest devices first: (device count, claim)."""
+    best = verifier.result.outcome.best if verifier.result.outcome is not None else None
+    nodes = set(best.nodes) if best is not None else set()
+    out = []
+    for claim in verifier.snapshot.of_kind("ResourceClaim"):
+        allocation = (claim.get("status") or {}).get("allocation") or {}
+        results = (allocation.get("devices") or {}).get("results") or ()
+        selector = allocation.get("nodeSelector") or {}
+        names = {v for term in selector.get("nodeSelectorTerms") or () for f in term.get("matchFields") or ()
+                 for v in f.get("values") or ()}
+        if results and names & nodes:
+            out.append((len(results), claim))
+    return sorted(out, key=lambda item: (item[0], item[1]["metadata"].get("name", "")))[:MAX_FREE_TRIES]
+
+
+def free_devices(verifier: Verifier) -> Suggestion | None:
+    """Free the devices of one allocated claim (and stop the pods holding it) on the nodes of the best placement."""
+    for count, claim in _holders(verifier):
+        meta = claim.get("metadata") or {}
+        namespace = meta.get("namespace", "default")
+        freed = copy.deepcopy(claim)
+        freed.pop("status", None)
+        holders = [{**copy.deepcopy(pod), "status": {"phase": "Succeeded"}}
+                   for ref in (claim.get("status") or {}).get("reservedFor") or () if ref.get("resource") == "pods"
+                   for pod in [verifier.snapshot.get("Pod", ref.get("name", ""), namespace)] if pod is not None]
+        after = verifier.run([freed, *holders])
+        if after is not None and after.fits:
+            return Suggestion("freeDevices", f"free the {count} device(s) of ResourceClaim {namespace}/{meta.get('name')}"
+                              + (f" (stop pod {holders[0]['metadata']['name']})" if holders else ""),
+                              _where(after, verifier.result.entry.topology_key))
+    return None
+
+
 SUGGESTERS: Final[tuple[Callable[[Verifier], Suggestion | None], ...]] = (
-    enable_api, drop_topology, lower_min_count, tolerate_taint, more_nodes,
+    enable_api, drop_topology, lower_min_count, tolerate_taint, tolerate_device_taint, free_devices, more_nodes,
 )
 
 

@@ -75,3 +75,16 @@ def test_job_expands_to_parallelism_pods_and_its_pod_group():
     assert [o["kind"] for o in objects] == ["PodGroup", "Pod", "Pod", "Pod"]
     assert objects[0]["spec"]["schedulingPolicy"] == {"gang": {"minCount": 3}}
     assert objects[1]["spec"]["schedulingGroup"] == {"podGroupName": "j"}
+
+
+def test_device_taint_and_busy_claim_suggestions(tmp_path):
+    manifest = tmp_path / "five.yaml"
+    text = DEMO.read_text().replace("minCount: 6", "minCount: 5").replace("parallelism: 6", "parallelism: 5")
+    manifest.write_text(text.replace("completions: 6", "completions: 5"))
+    overlay = load_manifests([str(manifest)])
+    cluster = fixture_cluster("two-racks").overlay(list(overlay.objects))
+    (group,) = explain_results(cluster, make_gates(NEWEST, GATES, RUNTIME), overlay)
+    messages = {s.kind: s.message for s in group.suggestions}
+    assert messages["tolerateDeviceTaint"] == "tolerate device taint example.com/maintenance=true:NoSchedule in the claim requests"
+    assert messages["freeDevices"] == "free the 1 device(s) of ResourceClaim default/busy-gpu-r0-n3 (stop pod busy-gpu-r0-n3)"
+    assert messages["addNodes"] == "add 1 more node(s) like gpu-r0-n0"
