@@ -254,8 +254,8 @@ def snapshot_command(output: str | None, anonymize: bool, snapshot: tuple[str, .
                      context: str | None, namespace: str | None, all_namespaces: bool) -> int:
     """Dump the objects the simulator needs (read-only) as one portable List plus a header, for offline use and bug reports.
 
-    Reads every namespace unless -n NS is given. Types the cluster does not serve or lets you not read are listed in the
-    header's gaps; the rest is written.
+    Reads every namespace unless -n NS is given. Types the cluster does not serve, or does not let you read, are listed
+    in the header's gaps; the rest is written.
 
     \b
     Examples:
