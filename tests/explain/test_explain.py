@@ -85,6 +85,7 @@ def test_device_taint_and_busy_claim_suggestions(tmp_path):
     cluster = fixture_cluster("two-racks").overlay(list(overlay.objects))
     (group,) = explain_results(cluster, make_gates(NEWEST, GATES, RUNTIME), overlay)
     messages = {s.kind: s.message for s in group.suggestions}
-    assert messages["tolerateDeviceTaint"] == "tolerate device taint example.com/maintenance=true:NoSchedule in the claim requests"
+    assert messages["tolerateDeviceTaint"] == ("tolerate device taint example.com/maintenance=true:NoSchedule "
+                                               "in the claim requests")
     assert messages["freeDevices"] == "free the 1 device(s) of ResourceClaim default/busy-gpu-r0-n3 (stop pod busy-gpu-r0-n3)"
     assert messages["addNodes"] == "add 1 more node(s) like gpu-r0-n0"
