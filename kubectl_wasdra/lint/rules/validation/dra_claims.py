@@ -29,6 +29,7 @@ DEVICE_REQUESTS_MAX: Final = 32       # resource.DeviceRequestsMaxSize
 DEVICE_CONSTRAINTS_MAX: Final = 32    # resource.DeviceConstraintsMaxSize
 DEVICE_CONFIG_MAX: Final = 32         # resource.DeviceConfigMaxSize
 FIRST_AVAILABLE_MAX: Final = 8        # resource.FirstAvailableDeviceRequestMaxSize
+DERIVED_ATTRIBUTES_MAX: Final = 32    # v1.37.0 OpenAPI: "The maximum number of derived attributes is 32"
 ALLOCATION_MODES: Final = ("ExactCount", "All")
 FLAT_VERSIONS: Final = frozenset({"v1alpha3", "v1beta1"})
 DISTINCT_ATTRIBUTE_SINCE: Final = Release(1, 34)
@@ -53,6 +54,7 @@ def validate_devices(devices: dict[str, Any], path: Path, version: str, release:
             yield from _request(as_dict(request), (*path, "requests", index), flat)
         yield from duplicates(requests, lambda r: as_dict(r).get("name"), (*path, "requests"), "request name")
     known = _request_names(requests)
+    yield from _derived_attributes(requests, as_list(devices.get("constraints")), (*path, "requests"), flat)
     yield from _constraints(devices.get("constraints"), (*path, "constraints"), known, release)
     yield from _config(devices.get("config"), (*path, "config"), known)
 
@@ -164,3 +166,48 @@ def _config(items: Any, path: Path, known: Mapping[str, frozenset[str]]) -> Iter
             yield from _devices.request_reference(name, (*path, index, "requests", ref_index), known)
         if not isinstance(config.get("opaque"), dict):
             yield Violation(Check.REQUIRED, (*path, index), "opaque is required", hint="set opaque.driver and opaque.parameters")
+
+
+def _constraint_attributes(constraints: list[Any]) -> dict[str, set[str]]:
+    """Attribute names used by constraints, keyed by the request they target ("" = every request)."""
+    used: dict[str, set[str]] = {}
+    for constraint in constraints:
+        constraint = as_dict(constraint)
+        name = constraint.get("matchAttribute") or constraint.get("distinctAttribute")
+        if not isinstance(name, str):
+            continue
+        for target in as_list(constraint.get("requests")) or [""]:
+            used.setdefault(str(target), set()).add(name)
+    return used
+
+
+def _derived_attributes(requests: list[Any], constraints: list[Any], path: Path, flat: bool) -> Iterator[Violation]:
+    """1.37 (DRADerivedAttributes): each derived attribute must be used by a constraint targeting its request."""
+    used = _constraint_attributes(constraints)
+    for index, request in enumerate(requests):
+        request = as_dict(request)
+        name = str(request.get("name") or "")
+        exact, exact_path = (request, (*path, index)) if flat else (as_dict(request.get("exactly")), (*path, index, "exactly"))
+        yield from _derived_list(exact.get("derivedAttributes"), (*exact_path, "derivedAttributes"), name, used)
+        for sub_index, sub in enumerate(as_list(request.get("firstAvailable"))):
+            sub = as_dict(sub)
+            sub_path = (*path, index, "firstAvailable", sub_index, "derivedAttributes")
+            yield from _derived_list(sub.get("derivedAttributes"), sub_path, f"{name}/{sub.get('name')}", used)
+
+
+def _derived_list(items: Any, path: Path, request: str, used: dict[str, set[str]]) -> Iterator[Violation]:
+    if (v := too_many(items, DERIVED_ATTRIBUTES_MAX, path, "derived attributes")) is not None:
+        yield v
+        return
+    parent = request.split("/", 1)[0]
+    for index, attribute in enumerate(as_list(items)):
+        attr_name = as_dict(attribute).get("name")
+        if not attr_name:
+            continue
+        targets = used.get("", set()) | used.get(request, set()) | used.get(parent, set())
+        if attr_name not in targets:
+            yield Violation(Check.REQUEST_REFERENCE, (*path, index, "name"),
+                            f'"{attr_name}" must be referenced by at least one matchAttribute or distinctAttribute constraint '
+                            f'targeting request "{request}"', hint="add a constraint using it, or remove the derived attribute",
+                            at="value")
+    yield from duplicates(as_list(items), lambda a: as_dict(a).get("name"), path, "derived attribute name")
