@@ -190,8 +190,9 @@ def invalid_qualified_name(doc: Document, ctx: CheckContext) -> Iterator[Problem
 def unknown_request_reference(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     """
     ## What it does
-    Flags a constraint or config naming a request (or `request/subrequest`) the claim does not have, and a container
-    `resources.claims[].name` that is not in the pod's `spec.resourceClaims`.
+    Flags a constraint or config naming a request (or `request/subrequest`) the claim does not have, a container
+    `resources.claims[].name` that is not in the pod's `spec.resourceClaims`, and (1.37) a derived attribute that no
+    matchAttribute/distinctAttribute constraint targeting its request uses.
 
     ## Why is this bad?
     kube-apiserver rejects the object.
