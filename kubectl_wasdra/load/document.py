@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import Any, Literal
 
 from kubectl_wasdra.load.positions import SourceText
@@ -64,42 +65,42 @@ class Document:
     item: int | None = None
     source: SourceText | None = field(default=None, repr=False)
 
-    @property
+    @cached_property
     def api_version(self) -> str | None:
         value = self.data.get("apiVersion")
         return value if isinstance(value, str) else None
 
-    @property
+    @cached_property
     def kind(self) -> str | None:
         value = self.data.get("kind")
         return value if isinstance(value, str) else None
 
-    @property
+    @cached_property
     def group(self) -> str:
         """API group ("" for the core group) from apiVersion."""
         api_version = self.api_version or ""
         return api_version.rpartition("/")[0]
 
-    @property
+    @cached_property
     def version(self) -> str:
         return (self.api_version or "").rpartition("/")[2]
 
-    @property
+    @cached_property
     def gvk(self) -> tuple[str, str, str]:
         """(group, version, kind), empty strings where missing."""
         return self.group, self.version, self.kind or ""
 
-    @property
+    @cached_property
     def metadata(self) -> Mapping[str, Any]:
         meta = self.data.get("metadata")
         return meta if isinstance(meta, dict) else {}
 
-    @property
+    @cached_property
     def name(self) -> str | None:
         value = self.metadata.get("name")
         return value if isinstance(value, str) else None
 
-    @property
+    @cached_property
     def namespace(self) -> str | None:
         value = self.metadata.get("namespace")
         return value if isinstance(value, str) else None

@@ -15,7 +15,18 @@ import yaml
 
 from kubectl_wasdra.load.stream import walk
 
-_COMPOSE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _PositionLoader(_BASE_LOADER):  # type: ignore[misc, valid-type]
+    """Composes nodes only for their marks: every scalar gets the str tag (no resolving work)."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
+        return "tag:yaml.org,2002:str" if kind is yaml.ScalarNode else (
+            "tag:yaml.org,2002:seq" if kind is yaml.SequenceNode else "tag:yaml.org,2002:map")
+
+
+_COMPOSE_LOADER = _PositionLoader
 
 
 class SourceText:
