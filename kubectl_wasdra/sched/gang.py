@@ -49,13 +49,13 @@ def _feasibility(m: int, s: int, r: int) -> tuple[bool, str]:
 
 
 def _try(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], owner: str, attempt: Attempt,
-         diagnosed: dict[bytes, FitError]) -> bool:
+         diagnosed: dict[bytes, FitError] | None) -> bool:
     node = find_node(pod, state, nodes)
     if node is not None:
         state.assume(pod, node, owner)
         attempt.placed[pod.key] = node
         return True
-    if not state.explain:
+    if diagnosed is None:
         attempt.failed[pod.key] = FitError(pod.key, len(nodes), {})
         return False
     fit = None if pod.is_stateful else diagnosed.get(pod.signature)
@@ -80,12 +80,13 @@ def _record(attempt: Attempt, pods: list[PodInfo], state: SchedState) -> None:
 
 
 def run_cycle(pods: list[PodInfo], min_count: int, scheduled: int, state: SchedState, nodes: tuple[str, ...],
-              owner: str, domain: tuple[str, str] | None = None, keep: bool = True) -> Attempt:
-    """Place `pods` (already in queue order) in `nodes`; the placements stay in `state` only on success with `keep`."""
+              owner: str, domain: tuple[str, str] | None = None, keep: bool = True, diagnose: bool = True) -> Attempt:
+    """Place `pods` (already in queue order) in `nodes`; the placements stay in `state` only on success with `keep`.
+    With `diagnose` (and an explaining state) every pod that does not fit gets its per-node statuses."""
     mark = state.begin()
     attempt = Attempt(nodes=nodes, domain=domain)
     s, r = scheduled, len(pods)
-    diagnosed: dict[bytes, FitError] = {}
+    diagnosed: dict[bytes, FitError] | None = {} if diagnose and state.explain else None
     proceed, message = _feasibility(min_count, s, r)
     stopped_at = 0 if not proceed else None
     for index, pod in enumerate(pods):

@@ -62,12 +62,20 @@ def schedule_group(pods: list[PodInfo], min_count: int, running_nodes: tuple[str
     for value, domain_nodes in _domains(topology_key, state, running_nodes):
         in_scope = domain_nodes if nodes is None else tuple(n for n in domain_nodes if n in allowed)
         if in_scope:
-            attempts.append(run_cycle(pods, min_count, scheduled, state, in_scope, owner, (topology_key, value), keep=False))
+            attempts.append(run_cycle(pods, min_count, scheduled, state, in_scope, owner, (topology_key, value), keep=False,
+                                      diagnose=False))
     feasible = [a for a in attempts if a.success]
     if not attempts:  # podGroupFitError prints the bare reason when there is no placement; this reason is ours
         return Outcome(False, NO_LABEL.format(key=topology_key), None, (), topology_key)
     if not feasible:
-        return Outcome(False, NO_PLACEMENT.format(k=len(attempts), msg=attempts[0].message), None, tuple(attempts), topology_key)
+        outcome = Outcome(False, NO_PLACEMENT.format(k=len(attempts), msg=attempts[0].message), None, tuple(attempts),
+                          topology_key)
+        if state.explain and outcome.best is not None:  # diagnose the failed pods of the best placement only
+            best = outcome.best
+            index = attempts.index(best)
+            attempts[index] = run_cycle(pods, min_count, scheduled, state, best.nodes, owner, best.domain, keep=False)
+            outcome.attempts = tuple(attempts)
+        return outcome
     best = min(feasible, key=lambda a: (-len(a.placed), -a.fullness, a.domain[1] if a.domain else ""))
     if keep:  # evaluate the chosen placement again, this time keeping it (deterministic: same result)
         index = attempts.index(best)
