@@ -28,6 +28,9 @@ def _in_domain(sim: Simulation, entry: Entry, state: SchedState, nodes: tuple[st
 def place_composite(sim: Simulation, entry: Entry, state: SchedState) -> GroupResult:
     """The composite's result with one child result per PodGroup (the children of the best parent placement)."""
     result = GroupResult(entry, fits=False, notices=list(entry.notices), state=state)
+    if entry.blocked is not None:
+        result.message = entry.blocked.message
+        return result
     key = entry.topology_key
     placements = list(state.domain_index(key).items()) if key else [("", state.node_names)]
     best: tuple[int, str, tuple[str, ...]] | None = None

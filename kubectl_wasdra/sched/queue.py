@@ -21,8 +21,9 @@ from kubectl_wasdra.sched.groups import GroupSpec, base_group_name, read_composi
 from kubectl_wasdra.sched.podinfo import PodInfo, build_pod_info
 from kubectl_wasdra.sched.priorities import Priorities
 
-WAITING_GROUP: Final = 'waiting for pod\'s pod group "{name}" to appear in scheduling queue'
+WAITING_GROUP: Final = 'waiting for pods\'s pod group "{name}" to appear in scheduling queue'  # sic, gangscheduling.go
 WAITING_MIN_COUNT: Final = "waiting for minCount pods from a gang to appear in scheduling queue"
+WAITING_TREE: Final = 'waiting for composite pod group "{name}" tree to meet quorum'  # gangscheduling.go, CPG PreEnqueue
 LATE: Final = "~"  # objects without creationTimestamp (new manifests) sort after everything already in the cluster
 
 
@@ -90,6 +91,20 @@ def _group_entry(group: GroupSpec, gates: Gates, priorities: Priorities) -> Entr
                                     f"Kubernetes {gates.release}; each pod gets its own claim",
                                     {"gate": admission.CLAIMS_GATE, "field": "spec.resourceClaims"}))
     return entry
+
+
+def _check_quorum(root: Entry) -> None:
+    """PreEnqueue of a composite tree: at least minGroupCount children must be ready (a child is ready when it has
+    minCount pods, or one pod for a basic group); a child's own count no longer holds its pods back."""
+    ready = 0
+    for child in root.children:
+        if child.blocked is not None and child.blocked.reason is Reason.GANG_TOO_FEW_PODS:
+            child.blocked = None
+        if len(child.pods) + len(child.running) >= max(child.min_count, 1):
+            ready += 1
+    if ready < root.min_count:
+        root.blocked = Notice(Reason.GANG_TOO_FEW_PODS, WAITING_TREE.format(name=root.name),
+                              {"minGroupCount": root.min_count, "readyGroups": ready})
 
 
 class QueueBuilder:
@@ -187,4 +202,5 @@ class QueueBuilder:
             root.children.append(entry)
         for root in roots.values():
             root.children.sort(key=lambda e: (e.created or LATE, e.name))
+            _check_quorum(root)
         return out + list(roots.values())

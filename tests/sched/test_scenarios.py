@@ -174,6 +174,8 @@ def test_composite_group_needs_min_group_count_children():
     assert not short.fits
     assert short.message == "minGroupCount (2) cannot be satisfied: 1 scheduled, 0 remaining"
     assert not any(child.fits for child in short.children)
+    waiting = run(snapshot(node("n", cpu="8"), cpg, *children, *pods[:3]))["root"]
+    assert waiting.message == 'waiting for composite pod group "root" tree to meet quorum'
 
 
 def test_pod_group_claim_is_shared_by_its_pods():
