@@ -64,6 +64,7 @@ class GroupDiagnosis:
     taken_by: dict[str, list[str]] = field(default_factory=dict)  # earlier entry -> nodes it placed pods on
     placement_map: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)  # domain -> [(node, cells)]
     preemption: dict[str, int] = field(default_factory=dict)  # node -> lower-priority pods preemption would evict
+    pending_for: str = ""  # explain-pending: how long the oldest pod has waited (snapshot time - creation)
     recorded: list[Any] = field(default_factory=list)  # explain-pending: what the cluster recorded (Recorded)
     agreement: tuple[str, str] | None = None  # explain-pending: ("yes" | "no" | "unknown", why)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
@@ -100,6 +101,18 @@ def _recorded(result: GroupResult, snapshot: Any, events: list[Mapping[str, Any]
     return out
 
 
+def _age(since: str, now: str | None) -> str:
+    """"2h14m" between two RFC 3339 times, or "" when either is missing or malformed."""
+    try:
+        start = datetime.fromisoformat(since.replace("Z", "+00:00"))
+        end = datetime.fromisoformat((now or "").replace("Z", "+00:00"))
+    except ValueError:
+        return ""
+    minutes = max(int((end - start).total_seconds() // 60), 0)
+    days, rest = divmod(minutes, 1440)
+    return (f"{days}d" if days else "") + (f"{rest // 60}h" if rest >= 60 or days else "") + f"{rest % 60}m"
+
+
 def compare(ours: GroupDiagnosis, recorded: list[Recorded]) -> tuple[str, str]:
     """("yes" | "no" | "unknown", why) comparing our verdict and topics with what the cluster recorded."""
     if not recorded:
@@ -126,8 +139,13 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
             continue
         diagnosis = diagnose(result)
         diagnosis.recorded = _recorded(result, snapshot, events)
+        created = min((p.created for p in result.entry.pods if p.created), default="")
+        diagnosis.pending_for = _age(created, snapshot.header.taken_at)
         diagnosis.agreement = compare(diagnosis, diagnosis.recorded)
         groups.append(diagnosis)
+    if target is None and not groups:
+        return ExplainReport(str(options.release), [], ["nothing is Pending" + (f" in {options.namespace}"
+                                                                                 if options.namespace else "")])
     if target is not None and not groups:
         raise UsageError(f"no pending {target[0]} named \"{target[1]}\"", where="TARGET",
                          hint="list pending pods with kubectl get pods --field-selector status.phase=Pending")

@@ -25,6 +25,8 @@ def _summary(group: GroupDiagnosis) -> str:
     unplaced = group.pod_count - len(group.pods) if group.fits and group.kind != "Pod" else 0
     if unplaced > 0:
         facts.append(f"{len(group.pods)} placed, {unplaced} stay pending")
+    if group.pending_for:
+        facts.append(f"Pending for {group.pending_for}")
     suffix = f" ({', '.join(facts)})" if facts else ""
     color = "green" if group.fits else "red"
     return f"[bold]{escape(f'{group.kind} {group.namespace}/{group.name}')}[/] — [{color}]{verdict}[/]{escape(suffix)}"
@@ -124,6 +126,6 @@ def render_text(report: ExplainReport, *, color: bool = False, width: int = 130)
             console.print()
         for line in group_markup(group):
             console.print(line)
-    if not report.groups:
+    if not report.groups and not report.notes:
         console.print("no pods or groups to explain")
     return buffer.getvalue()
