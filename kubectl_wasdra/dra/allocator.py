@@ -108,9 +108,27 @@ def _funnels(claims: Sequence[Mapping[str, Any]], requests: list[list[list[Reque
             for claim_requests in requests for alternatives in claim_requests for r in alternatives]
 
 
+def _exclusive_demand(requests: list[list[list[RequestData]]], lists: _Lists) -> tuple[int, int]:
+    """(devices the requests need at least, distinct exclusive candidates they can draw from), counting only requests
+    whose candidates are all exclusive (no admin access, no All mode, no multi-allocatable devices)."""
+    needed, pool = 0, set()
+    for claim_requests in requests:
+        for alternatives in claim_requests:
+            if any(r.all_mode or r.admin_access for r in alternatives):
+                continue
+            exclusive = [c.device.key for r in alternatives for c in lists.get(r).candidates
+                         if not c.tainted and c.error is None and not c.device.allow_multiple]
+            if len(exclusive) == sum(len(lists.get(r).candidates) for r in alternatives):
+                needed += min(r.count for r in alternatives)
+                pool.update(exclusive)
+    return needed, len(pool)
+
+
 def _hopeless(requests: list[list[list[RequestData]]], constraints: list[list[Constraint]], lists: _Lists) -> bool:
-    """Some request cannot be met by any alternative even alone: fewer usable candidates than its count, or fewer
-    that can satisfy its constraints together (and no candidate hides a selector error the search would hit)."""
+    """A necessary condition fails, so no search is needed: some request cannot be met by any alternative even alone
+    (fewer usable candidates than its count, or fewer that can satisfy its constraints together), or the requests need
+    more exclusive devices than their candidates hold together. Never when a candidate hides a selector error (the
+    search would hit it and fail with that error, as upstream does)."""
     for claim_requests in requests:
         for alternatives in claim_requests:
             if any(lists.get(r).errors for r in alternatives if not r.all_mode):
@@ -118,7 +136,8 @@ def _hopeless(requests: list[list[list[RequestData]]], constraints: list[list[Co
             if all(not r.all_mode and min(lists.get(r).usable, constraint_count(r, lists.get(r), constraints[r.claim_index]))
                    < r.count for r in alternatives):
                 return True
-    return False
+    needed, available = _exclusive_demand(requests, lists)
+    return needed > available
 
 
 def _failure(claims: Sequence[Mapping[str, Any]], requests: list[list[list[RequestData]]],
@@ -144,6 +163,10 @@ def _failure(claims: Sequence[Mapping[str, Any]], requests: list[list[list[Reque
 def _combined_reason(requests: list[list[list[RequestData]]], constraints: list[list[Constraint]], lists: _Lists
                      ) -> tuple[Reason, str]:
     """Every request fits alone but not all together: say what they compete for."""
+    needed, available = _exclusive_demand(requests, lists)
+    if needed > available:
+        return Reason.NO_MATCHING_DEVICES, f"cannot allocate all claims: the requests need {needed} devices together, " \
+                                           f"{available} match and are free"
     if any(constraints):
         return Reason.CONSTRAINT_UNSATISFIABLE, "cannot allocate all claims: no combination of devices satisfies the " \
                                                 "claim constraints"

@@ -290,3 +290,19 @@ def test_all_mode_funnel_counts_the_listed_devices() -> None:
     assert [(s.name, s.count) for s in outcome.funnel.stages][:2] == [("visible", 2), ("free", 1)]
     nothing = run(slices, [claim("c", request("r", "gpu", allocationMode="All", selectors=["false"]))], classes=classes)
     assert isinstance(nothing, AllocationFailure) and nothing.reason == Reason.NO_MATCHING_DEVICES
+
+
+def test_requests_needing_more_devices_than_exist_are_rejected_without_search() -> None:
+    slices = [resource_slice("s", gpus(4))]
+    outcome = run(slices, [claim("c", request("a", count=2), request("b", count=3))])
+    assert isinstance(outcome, AllocationFailure) and outcome.reason == Reason.NO_MATCHING_DEVICES
+    assert "need 5 devices together, 4 match and are free" in outcome.message
+
+
+def test_search_is_bounded_and_reports_the_scheduler_timeout() -> None:
+    """16 devices must share a NUMA node that has 15: every request fits alone, the search space does not."""
+    slices = [resource_slice("s", [device(f"d{i:02d}", attributes={NUMA: i % 2}) for i in range(30)])]
+    claims = [claim("c", request("a", count=8), request("b", count=8), constraints=[{"matchAttribute": NUMA}])]
+    outcome = run(slices, claims)
+    assert isinstance(outcome, AllocationFailure) and not outcome.fatal
+    assert outcome.message == "timed out trying to allocate devices" and outcome.details == {"timeout": True}
