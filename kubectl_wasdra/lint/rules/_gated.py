@@ -6,6 +6,7 @@ Upstream: kubernetes/kubernetes pkg/api/pod/util.go and pkg/registry/*/strategy.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -35,12 +36,11 @@ def present_gated_fields(data: dict[str, Any], api_version: str, kind: str, rele
     Skips fields of a kind that is itself gated off (the API rules report the kind) and fields gated by the same gate
     as their kind (they can only exist when the kind is served).
     """
-    whole_kind = kind_gates(release, api_version, kind)
-    if any(not state.enabled(g) for f in whole_kind for g in f.gates_all):
+    kind_gate_names, fields = _plan(release, api_version, kind)
+    if not fields or any(not state.enabled(g) for g in kind_gate_names):
         return
-    kind_gate_names = {g for f in whole_kind for g in f.gates_all}
-    for field in checked_fields(release, api_version, kind):
-        if field.gate in kind_gate_names:
+    for field in fields:
+        if not _prefix_exists(data, field.pattern):
             continue
         for path in find_present(data, field.pattern):
             if field.when_value is not None and _value_at(data, path) != field.when_value:
@@ -48,6 +48,25 @@ def present_gated_fields(data: dict[str, Any], api_version: str, kind: str, rele
             off = [g for g in field.gates_all if not state.enabled(g)]
             gate = off[0] if off else field.gate
             yield GatedField(path, field, gate, state.table.get(gate), not off)
+
+
+@functools.cache
+def _plan(release: Release, api_version: str, kind: str) -> tuple[tuple[str, ...], tuple[FieldGate, ...]]:
+    """(gates the whole kind needs, gated fields to walk) for one release and kind, computed once."""
+    kind_gate_names = tuple(sorted({g for f in kind_gates(release, api_version, kind) for g in f.gates_all}))
+    fields = tuple(f for f in checked_fields(release, api_version, kind) if f.gate not in kind_gate_names)
+    return kind_gate_names, fields
+
+
+def _prefix_exists(data: Any, pattern: tuple[str, ...]) -> bool:
+    """Cheap pre-check: the literal steps before the first wildcard exist (most gated fields are absent)."""
+    for step in pattern:
+        if step in ("[]", "{}"):
+            return True
+        if not isinstance(data, dict) or step not in data:
+            return False
+        data = data[step]
+    return True
 
 
 def _value_at(data: Any, path: tuple[str | int, ...]) -> Any:

@@ -55,6 +55,11 @@ def validate(data: dict[str, Any], api_version: str, kind: str, release: Release
     return found
 
 
+def is_validated(group: str, kind: str) -> bool:
+    """True for the kinds the VALID family validates (DRA, scheduling and pod-carrying kinds)."""
+    return (group, kind) in VALIDATORS or pod_spec_path(group, kind) is not None
+
+
 @functools.lru_cache(maxsize=64)
 def _document_violations(doc: Document, release: Release) -> tuple[Violation, ...]:
     if not doc.api_version or not doc.kind:
@@ -63,6 +68,8 @@ def _document_violations(doc: Document, release: Release) -> tuple[Violation, ..
 
 
 def _problems(doc: Document, ctx: CheckContext, check: Check) -> Iterator[Problem]:
+    if not is_validated(doc.group, doc.kind or ""):
+        return
     for violation in _document_violations(doc, ctx.release):
         if violation.check is check:
             yield Problem(violation.path, violation.message, violation.hint, violation.at)
