@@ -69,3 +69,17 @@ def test_bad_manifest_names_file_line_column(tmp_path):
     with pytest.raises(LoadError) as info:
         _invoke("explain", "-f", str(manifest), "--snapshot", CLUSTER)
     assert str(info.value).startswith(f"{manifest}:4:1: Pod \"bad\": \"lots\" is not a quantity")
+
+
+def test_explain_pending_agrees_with_the_recorded_event():
+    pending = str(ROOT / "fixtures" / "sched" / "pending")
+    result = _invoke("explain-pending", "podgroup/train", "-n", "ml", "--snapshot", pending,
+                     "--feature-gates", "GenericWorkload=true", "--runtime-config", "scheduling.k8s.io/v1beta1=true",
+                     "-o", "json")
+    assert result.return_value == 1
+    (group,) = json.loads(result.output)["groups"]
+    sources = [r["source"] for r in group["recorded"]]
+    assert sources == ["condition PodGroupInitiallyScheduled", "condition PodScheduled", "event"]
+    assert group["recorded"][2]["time"] == "2026-11-29T21:50:00Z"
+    assert group["agree"]["verdict"] == "yes"
+    assert group["reasons"][-1]["message"] == "Insufficient cpu" and group["reasons"][-1]["count"] == 2
