@@ -34,7 +34,7 @@ from kubectl_wasdra.dra.funnel import Funnel, build_funnel, constraint_count
 from kubectl_wasdra.dra.inventory import Inventory
 from kubectl_wasdra.dra.pools import NodePools
 from kubectl_wasdra.dra.requests import MAX_RESULTS, AllocationError, RequestData, build_requests, claim_ref
-from kubectl_wasdra.dra.search import Pick, Search, SearchTimeout, node_selector
+from kubectl_wasdra.dra.search import STEP_LIMIT, Pick, Search, SearchTimeout, node_selector
 from kubectl_wasdra.dra.usage import DeviceUsage
 from kubectl_wasdra.reasons import Reason
 
@@ -206,8 +206,12 @@ def _allocation(claims: Sequence[Mapping[str, Any]], requests: list[list[list[Re
 
 
 def allocate_claims(claims: Sequence[Mapping[str, Any]], node: Mapping[str, Any], inventory: Inventory,
-                    usage: DeviceUsage, *, features: Features = DEFAULT_FEATURES) -> Allocation | AllocationFailure:
-    """Allocate every claim (resource.k8s.io/v1 dicts, not yet allocated) on `node`, or say why not."""
+                    usage: DeviceUsage, *, features: Features = DEFAULT_FEATURES, step_limit: int = STEP_LIMIT
+                    ) -> Allocation | AllocationFailure:
+    """Allocate every claim (resource.k8s.io/v1 dicts, not yet allocated) on `node`, or say why not.
+
+    `step_limit` bounds the search (search.py); running out is the scheduler's "timed out trying to allocate devices".
+    """
     node_name = str((node.get("metadata") or {}).get("name") or "")
     pools = inventory.pools_for(node, features.partitionable_devices)
     lists = _Lists(pools, node, usage, features)
@@ -215,7 +219,8 @@ def allocate_claims(claims: Sequence[Mapping[str, Any]], node: Mapping[str, Any]
         requests, constraints = _prepare(claims, node, pools, inventory, usage, features)
         if _hopeless(requests, constraints, lists):
             return _failure(claims, requests, constraints, lists, pools)
-        search = Search(requests, constraints, lists.candidates, usage, features, [claim_ref(c) for c in claims])
+        search = Search(requests, constraints, lists.candidates, usage, features, [claim_ref(c) for c in claims],
+                        step_limit)
         if search.run():
             return _allocation(claims, requests, search, inventory, node_name)
     except AllocationError as exc:

@@ -32,7 +32,8 @@ from kubectl_wasdra.kube.taints import first_untolerated
 from kubectl_wasdra.reasons import Reason
 
 EXCEEDED: Final = "exceeded"
-STEP_LIMIT: Final = 200_000  # stands in for the scheduler's per-node filter timeout (DRASchedulerFilterTimeout, 10 s)
+# Stands in for the scheduler's per-node filter timeout (DRASchedulerFilterTimeout, 10 s of Go; ~0.5 s here).
+STEP_LIMIT: Final = 100_000
 
 
 class SearchTimeout(Exception):
@@ -54,7 +55,7 @@ class Search:
 
     def __init__(self, requests: Sequence[Sequence[Sequence[RequestData]]], constraints: Sequence[Sequence[Constraint]],
                  candidates: Callable[[RequestData], list[Candidate]], usage: DeviceUsage, features: Features,
-                 claim_refs: Sequence[str]) -> None:
+                 claim_refs: Sequence[str], step_limit: int = STEP_LIMIT) -> None:
         self.requests = requests
         self.constraints = constraints
         self.candidates = candidates
@@ -67,13 +68,14 @@ class Search:
         self.results: list[list[Pick]] = [[] for _ in requests]
         self.selected_sub: dict[tuple[int, int], int] = {}
         self.steps = 0
+        self.step_limit = step_limit
 
     def run(self) -> bool:
         return self._one(0, 0, 0, 0, False, 0) is True
 
     def _one(self, ci: int, ri: int, si: int, di: int, in_sub: bool, start: int) -> bool | str:
         self.steps += 1
-        if self.steps > STEP_LIMIT:
+        if self.steps > self.step_limit:
             raise SearchTimeout
         if ci >= len(self.requests):
             return True

@@ -30,9 +30,10 @@ NUMA = "resource.kubernetes.io/numaNode"
 
 
 def run(slices: list[dict], claims: list[dict], *, classes: tuple = (GPU_CLASS,), existing: tuple = (),
-        rules: tuple = (), target: dict | None = None, namespaces: tuple = ()) -> Allocation | AllocationFailure:
+        rules: tuple = (), target: dict | None = None, namespaces: tuple = (), **options: Any
+        ) -> Allocation | AllocationFailure:
     inventory = Inventory(slices=slices, classes=classes, taint_rules=rules, namespaces=namespaces)
-    return allocate_claims(claims, target or node(), inventory, DeviceUsage.from_claims(existing))
+    return allocate_claims(claims, target or node(), inventory, DeviceUsage.from_claims(existing), **options)
 
 
 def picked(outcome: Allocation | AllocationFailure) -> list[list[str]]:
@@ -303,6 +304,6 @@ def test_search_is_bounded_and_reports_the_scheduler_timeout() -> None:
     """16 devices must share a NUMA node that has 15: every request fits alone, the search space does not."""
     slices = [resource_slice("s", [device(f"d{i:02d}", attributes={NUMA: i % 2}) for i in range(30)])]
     claims = [claim("c", request("a", count=8), request("b", count=8), constraints=[{"matchAttribute": NUMA}])]
-    outcome = run(slices, claims)
+    outcome = run(slices, claims, step_limit=5_000)
     assert isinstance(outcome, AllocationFailure) and not outcome.fatal
     assert outcome.message == "timed out trying to allocate devices" and outcome.details == {"timeout": True}
