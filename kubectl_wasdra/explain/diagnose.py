@@ -104,11 +104,13 @@ _PRE_ENQUEUE = (Reason.GROUP_NOT_FOUND, Reason.GANG_TOO_FEW_PODS)
 
 def _record(result: GroupResult) -> str:
     blocked = result.entry.blocked
+    # the condition was PodGroupScheduled in 1.36 and became PodGroupInitiallyScheduled in 1.37 (PR #139743)
+    condition = "PodGroupScheduled" if result.state is not None and result.state.minor < 37 else "PodGroupInitiallyScheduled"
     if blocked is not None and blocked.reason in _PRE_ENQUEUE:
         return "nowhere: PreEnqueue holds the pods out of the queue, no condition or event is written"
     if blocked is not None:
-        return "PodGroupInitiallyScheduled=False, SchedulerError; pods PodScheduled=False, SchedulerError"
-    return "PodGroupInitiallyScheduled=False, Unschedulable"
+        return f"{condition}=False, SchedulerError; pods PodScheduled=False, SchedulerError"
+    return f"{condition}=False, Unschedulable"
 
 
 def diagnose(result: GroupResult) -> GroupDiagnosis:
