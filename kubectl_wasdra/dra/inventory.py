@@ -212,7 +212,6 @@ class Inventory:
             self.slices_by_pool.setdefault((slice_.driver, slice_.pool), []).append(slice_)
         self.devices_by_key: dict[str, Device] = {device.key: device for s in self.slices for device in s.devices}
         self._pools: dict[tuple[str, bool], NodePools] = {}
-        self.candidate_cache: dict[tuple[Any, ...], Any] = {}
 
     def device_class(self, name: str) -> Mapping[str, Any] | None:
         return self.classes.get(name)

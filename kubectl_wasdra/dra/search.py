@@ -236,11 +236,6 @@ class Search:
         return undo
 
 
-def pick_results(search: Search) -> list[list[Pick]]:
-    """The picks per claim after a successful run."""
-    return search.results
-
-
 def node_selector(picks: Sequence[Pick], node_name: str) -> dict[str, Any] | None:
     """The allocation's node selector (createNodeSelector): node-local devices pin the node; else merged selectors."""
     term: dict[str, list[dict[str, Any]]] = {"matchFields": [], "matchExpressions": []}
