@@ -133,8 +133,9 @@ def _hopeless(requests: list[list[list[RequestData]]], constraints: list[list[Co
         for alternatives in claim_requests:
             if any(lists.get(r).errors for r in alternatives if not r.all_mode):
                 return False
-            if all(not r.all_mode and min(lists.get(r).usable, constraint_count(r, lists.get(r), constraints[r.claim_index]))
-                   < r.count for r in alternatives):
+            if all(not r.all_mode and r.count > min(lists.get(r).usable,
+                                                    constraint_count(r, lists.get(r), constraints[r.claim_index], True))
+                   for r in alternatives):
                 return True
     needed, available = _exclusive_demand(requests, lists)
     return needed > available

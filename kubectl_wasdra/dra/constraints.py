@@ -7,9 +7,7 @@ release-1.37.
 A constraint applies to a device picked for request R (subrequest S) if its `requests` is empty, names R, or names
 "R/S". Attribute lookup: the fully-qualified key, else the bare identifier when the domain is the driver's; a device
 without the attribute violates the constraint. Versions compare as strings for matchAttribute (semver is minimal).
-The 1.37 distinctAttribute keeps a stack of every recorded value (the reference digest's per-request keying is from an
-older revision). **Quirk** kept: when the first recorded value has a different type than the candidate's,
-distinctAttribute accepts the candidate without looking at the other recorded values.
+distinctAttribute reproduces the 1.37 per-request bookkeeping quirk described on DistinctAttribute.
 """
 
 from __future__ import annotations
@@ -78,33 +76,36 @@ class MatchAttribute(Constraint):
 
 
 class DistinctAttribute(Constraint):
-    """Every device of the covered requests has a different value."""
+    """Every device of the covered requests has a different value.
+
+    **Quirk** (1.37 allocator_incubating.go / constraint.go): recorded values are keyed by the *base request name*, so
+    within one request only the previously picked device is remembered (a third device may repeat the first one's
+    value), and removing one device on backtracking forgets the request's entry altogether. Values of another type
+    than the candidate's never conflict. (1.38 development keeps a list of all values instead.)
+    """
 
     def __init__(self, requests: Sequence[str], attribute: str) -> None:
         super().__init__(requests, attribute)
-        self.values: list[tuple[str, Any]] = []
-
-    def _distinct(self, typed: tuple[str, Any]) -> bool:
-        for existing in self.values:
-            if existing[0] != typed[0]:
-                return True  # quirk: a type mismatch with any recorded value accepts at once
-            if existing[1] == typed[1]:
-                return False
-        return True
+        self.values: dict[str, tuple[str, Any]] = {}
+        self.count = 0
 
     def add(self, request: str, subrequest: str, device: Device) -> bool:
         if not self.applies(request, subrequest):
             return True
         attribute = device.attribute(self.attribute)
         typed = _typed(attribute) if attribute is not None else None
-        if typed is None or not self._distinct(typed):
+        if typed is None:
             return False
-        self.values.append(typed)
+        if self.count and typed in self.values.values():
+            return False
+        self.values[request] = typed
+        self.count += 1
         return True
 
     def remove(self, request: str, subrequest: str, device: Device) -> None:
         if self.applies(request, subrequest):
-            self.values.pop()
+            self.values.pop(request, None)
+            self.count -= 1
 
 
 def build_constraints(claim_constraints: Sequence[Mapping[str, Any]]) -> list[Constraint] | str:

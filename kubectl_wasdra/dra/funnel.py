@@ -58,10 +58,11 @@ class Funnel:
                 "reason": str(self.reason) if self.reason else None, "message": self.message, **self.details}
 
 
-def constraint_count(request: RequestData, candidates: CandidateList, constraints: Sequence[Constraint]) -> int:
+def constraint_count(request: RequestData, candidates: CandidateList, constraints: Sequence[Constraint],
+                     for_pruning: bool = False) -> int:
     """Devices that can satisfy the request's constraints together: the largest same-value group (matchAttribute) or
-    the number of distinct values (distinctAttribute; only when all values have one type, because of the
-    distinctAttribute type quirk in constraints.py). A necessary condition, so also used to prune nodes."""
+    the number of distinct values (distinctAttribute, shown in the funnel only: its 1.37 quirk lets one request
+    repeat a value, so it is no necessary condition). The matchAttribute bound also prunes nodes."""
     usable = [c.device for c in candidates.candidates if not c.tainted and c.error is None]
     best = len(usable)
     sub = request.name if request.parent else ""
@@ -71,7 +72,7 @@ def constraint_count(request: RequestData, candidates: CandidateList, constraint
         values = [repr(attr) for device in usable if (attr := device.attribute(constraint.attribute)) is not None]
         if isinstance(constraint, MatchAttribute):
             best = min(best, max(Counter(values).values(), default=0))
-        elif isinstance(constraint, DistinctAttribute) and len({v.split(":")[0] for v in values}) <= 1:
+        elif isinstance(constraint, DistinctAttribute) and not for_pruning:
             best = min(best, len(set(values)))
     return best
 

@@ -307,3 +307,14 @@ def test_search_is_bounded_and_reports_the_scheduler_timeout() -> None:
     outcome = run(slices, claims, step_limit=5_000)
     assert isinstance(outcome, AllocationFailure) and not outcome.fatal
     assert outcome.message == "timed out trying to allocate devices" and outcome.details == {"timeout": True}
+
+
+def test_distinct_attribute_remembers_only_the_previous_device_of_a_request() -> None:
+    """Quirk kept from 1.37: values are recorded per base request name, so a third device may repeat the first's."""
+    slices = [resource_slice("s", [device(f"gpu-{i}", attributes={"pcieRoot": root}) for i, root in
+                                   enumerate(["pci0", "pci1", "pci0"])])]
+    outcome = run(slices, [claim("c", request("r", count=3), constraints=[{"distinctAttribute": f"{DRIVER}/pcieRoot"}])])
+    assert picked(outcome) == [["r:gpu-0", "r:gpu-1", "r:gpu-2"]]
+    across = run(slices, [claim("c", request("a"), request("b"), request("x"),
+                                constraints=[{"distinctAttribute": f"{DRIVER}/pcieRoot"}])])
+    assert isinstance(across, AllocationFailure)  # across requests every recorded value counts
