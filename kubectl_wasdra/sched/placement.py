@@ -66,8 +66,12 @@ def diagnose_pod(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> Fit
         return FitError(pod.key, len(nodes), dict.fromkeys(nodes, pre_filter), pre_filter.message)
     static = _static_statuses(pod, state)
     statuses: dict[str, Status] = {}
-    for name in nodes:
-        status = static.get(name) or run_filters(pod, state.node(name))
-        if status is not None:
-            statuses[name] = status
+    state.diagnosing = True
+    try:
+        for name in nodes:
+            status = static.get(name) or run_filters(pod, state.node(name))
+            if status is not None:
+                statuses[name] = status
+    finally:
+        state.diagnosing = False
     return FitError(pod.key, len(nodes), statuses)

@@ -37,6 +37,7 @@ class SchedState:
         self._journal: list[tuple[dict[Any, Any], Any, Any]] | None = None
         self._depth = 0  # open transactions
         self.explain = True  # False: skip what only explanations need (diagnosing failed pods on every node)
+        self.diagnosing = False  # True while a failed pod is diagnosed: filters give full detail, no shortcuts
 
     # -- transactions ------------------------------------------------------------------------------------------
 

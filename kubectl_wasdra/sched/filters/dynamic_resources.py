@@ -95,6 +95,7 @@ class DraState:
         self.devices: dict[tuple[str, str], tuple[Mapping[str, str], ...]] = {}
         self.resolve = resolve  # PodInfo -> tuple[Resolved, ...] | Status (cached by the caller)
         self.found: dict[tuple[int, str], Outcome] = {}
+        self._by_node: dict[str, tuple[str, ...]] | None = None
 
     @property
     def usage(self) -> Any:
@@ -112,8 +113,35 @@ class DraState:
         return resolved if isinstance(resolved, Status) else None
 
     def allocate(self, claims: list[Any], node: NodeInfo) -> Outcome:
-        """Ask the allocator for devices for `claims` on `node` against the current usage."""
+        """Ask the allocator for devices for `claims` on `node` against the current usage. While looking for a node
+        (not explaining one), a node with fewer unallocated devices than the claims need is rejected without asking."""
+        if not node.state.diagnosing and self._too_few_devices(claims, node.name):
+            return Outcome(False, reason=Reason.DEVICES_ALLOCATED.value, message=CANNOT_ALLOCATE)
         return _allocate(claims, node.facts.node, self.inventory, self.usage)
+
+    def _too_few_devices(self, claims: list[Any], node_name: str) -> bool:
+        """True when the node's unallocated devices cannot cover the devices the claims ask for (an upper bound:
+        only node-local slices, exact counts, no admin access; anything else answers False)."""
+        devices = self._local_devices().get(node_name) if self.usage is not None else None
+        needed = _device_count(claims)
+        if devices is None or needed is None:
+            return False
+        exclusive = self.usage.exclusive
+        return sum(1 for key in devices if key not in exclusive) < needed
+
+    def _local_devices(self) -> dict[str, tuple[str, ...]]:
+        if self._by_node is None:
+            by_node: dict[str, list[str]] = {}
+            for item in self.snapshot.of_kind("ResourceSlice"):
+                spec = item.get("spec") or {}
+                if not spec.get("nodeName") or spec.get("perDeviceNodeSelection"):
+                    by_node = {}  # devices reachable from several nodes: no simple bound
+                    break
+                pool = (spec.get("pool") or {}).get("name", "")
+                by_node.setdefault(spec["nodeName"], []).extend(
+                    f"{spec.get('driver', '')}/{pool}/{d.get('name', '')}" for d in spec.get("devices") or ())
+            self._by_node = {node: tuple(keys) for node, keys in by_node.items()}
+        return self._by_node
 
     def remember(self, pod: PodInfo, node_name: str, outcome: Outcome) -> None:
         """Keep the allocation found while filtering so assume() can apply it without running the allocator again."""
@@ -128,6 +156,21 @@ class DraState:
         for key, devices, node_selector in _claim_results(outcome.allocation, self.claims_of(pod)):
             setter(self.allocated, key, node_selector)
             setter(self.devices, key, devices)
+
+
+def _device_count(claims: list[Any]) -> int | None:
+    """Devices the claims need at least, or None when that is not a plain count (All mode, admin access)."""
+    total = 0
+    for claim in claims:
+        for request in ((claim.claim.get("spec") or {}).get("devices") or {}).get("requests") or ():
+            options = request.get("firstAvailable") or [request.get("exactly") or {}]
+            counts = []
+            for option in options:
+                if option.get("allocationMode", "ExactCount") != "ExactCount" or option.get("adminAccess"):
+                    return None
+                counts.append(int(option.get("count", 1)))
+            total += min(counts, default=0)
+    return total
 
 
 def _dra() -> Any:
