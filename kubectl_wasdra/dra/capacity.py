@@ -18,7 +18,7 @@ from decimal import Decimal
 from typing import Any
 
 from kubectl_wasdra.dra.inventory import Capacity, Device
-from kubectl_wasdra.kube.quantity import QuantityError, ceil_value, parse_quantity
+from kubectl_wasdra.kube.quantity import QuantityError, ceil_value, milli_value, parse_quantity
 
 
 def _q(value: Any) -> Decimal | None:
@@ -30,23 +30,19 @@ def _q(value: Any) -> Decimal | None:
         return None
 
 
-def _is_milli_exact(value: Decimal) -> bool:
-    milli = value * 1000
-    return milli == milli.to_integral_value()
-
-
 def _use_milli(valid_range: Mapping[str, Any], fractional: bool) -> bool:
-    """useMilli: the fractional gate is on, min/max/step are exact in milli-units and step >= 1m."""
+    """useMilli: the fractional gate is on, some of min/max/step is fractional, and step >= 1m."""
     if not fractional:
         return False
     values = [_q(valid_range.get(key)) for key in ("min", "max", "step")]
-    if any(value is not None and not _is_milli_exact(value) for value in values):
+    if not any(value is not None and milli_value(value) % 1000 for value in values):
         return False
-    return values[2] is None or values[2] >= Decimal("0.001")
+    return values[2] is None or milli_value(values[2]) >= 1
 
 
 def _units(value: Decimal, milli: bool) -> int:
-    return int(value * 1000) if milli else ceil_value(value)
+    """Quantity.MilliValue() or Quantity.Value(): both round up."""
+    return milli_value(value) if milli else ceil_value(value)
 
 
 def _round_up_range(requested: Decimal, valid_range: Mapping[str, Any], fractional: bool) -> Decimal:

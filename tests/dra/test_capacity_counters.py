@@ -145,3 +145,14 @@ def test_one_overcommitted_counter_blocks_every_consuming_device() -> None:
     available = {"set": {"memory": Decimal(-1), "cores": Decimal(8)}}
     assert not counters_fit(available, {"set": {"cores": Decimal(1)}})
     assert counters_fit({"set": {"memory": Decimal(0), "cores": Decimal(8)}}, {"set": {"cores": Decimal(8)}})
+
+
+@pytest.mark.parametrize(("fractional", "requested", "expected"), [
+    (False, "1200m", Decimal(2)),  # integer path: Value() of 1.2, 0.5 and 0.5 is 2, 1 and 1, so 1 + 1*1
+    (True, "1200m", Decimal("1.5")),  # DRAFractionalCapacityRange: milli arithmetic on the 0.5 grid
+])
+def test_fractional_capacity_range(fractional: bool, requested: str, expected: Decimal) -> None:
+    dev = one_device(capacity={"cores": {"value": "8", "requestPolicy": {"default": "500m",
+                                                                          "validRange": {"min": "500m", "step": "500m"}}}},
+                     allowMultipleAllocations=True)
+    assert consumption(dev, {"cores": requested}, fractional=fractional) == {"cores": expected}
