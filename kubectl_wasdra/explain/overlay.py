@@ -31,6 +31,8 @@ def _namespace(obj: Mapping[str, Any]) -> str:
 
 
 def _job_group(job: Mapping[str, Any], parallelism: int) -> dict[str, Any] | None:
+    """The PodGroup the Job controller creates for spec.scheduling; it takes the pods' priority class so the
+    hierarchy agrees (an assumption: KEP-5547 does not spell it out)."""
     scheduling = (job.get("spec") or {}).get("scheduling")
     if not isinstance(scheduling, dict):
         return None
@@ -41,6 +43,10 @@ def _job_group(job: Mapping[str, Any], parallelism: int) -> dict[str, Any] | Non
     for field in ("schedulingConstraints", "resourceClaims", "disruptionMode"):
         if field in scheduling:
             spec[field] = copy.deepcopy(scheduling[field])
+    pod_spec = ((job.get("spec") or {}).get("template") or {}).get("spec") or {}
+    for field in ("priorityClassName", "priority"):
+        if field in pod_spec:
+            spec[field] = pod_spec[field]
     meta = job.get("metadata") or {}
     return {"apiVersion": POD_GROUP_API, "kind": "PodGroup",
             "metadata": {"name": meta.get("name", ""), "namespace": _namespace(job)}, "spec": spec}

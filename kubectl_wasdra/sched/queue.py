@@ -65,9 +65,10 @@ class Entry:
 
 
 def is_pending(pod: Mapping[str, Any]) -> bool:
-    """Not bound, not terminal, not being deleted, for the default scheduler."""
+    """Not bound, not terminal, not being deleted, not held by scheduling gates, for the default scheduler."""
     spec, meta = pod.get("spec") or {}, pod.get("metadata") or {}
     return (not spec.get("nodeName") and not is_terminal(pod) and not meta.get("deletionTimestamp")
+            and not spec.get("schedulingGates")
             and (spec.get("schedulerName") or "default-scheduler") == "default-scheduler")
 
 
