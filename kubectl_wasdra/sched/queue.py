@@ -64,12 +64,13 @@ class Entry:
         return (-self.priority, self.created or LATE, self.kind, self.namespace, self.name)
 
 
-def is_pending(pod: Mapping[str, Any]) -> bool:
-    """Not bound, not terminal, not being deleted, not held by scheduling gates, for the default scheduler."""
+def is_pending(pod: Mapping[str, Any], any_scheduler: bool = False) -> bool:
+    """Not bound, not terminal, not being deleted, not held by scheduling gates, and for the default scheduler (or
+    any scheduler: members of a pod group are validated together, whatever scheduler they name)."""
     spec, meta = pod.get("spec") or {}, pod.get("metadata") or {}
     return (not spec.get("nodeName") and not is_terminal(pod) and not meta.get("deletionTimestamp")
             and not spec.get("schedulingGates")
-            and (spec.get("schedulerName") or "default-scheduler") == "default-scheduler")
+            and (any_scheduler or (spec.get("schedulerName") or "default-scheduler") == "default-scheduler"))
 
 
 def _group_entry(group: GroupSpec, gates: Gates, priorities: Priorities) -> Entry:
@@ -148,7 +149,7 @@ class QueueBuilder:
                 self.bound.append((info, info.node_name))
                 if info.group is not None:
                     running.setdefault((info.namespace, base_group_name(info.group)), []).append(info.node_name)
-            elif is_pending(pod):
+            elif is_pending(pod, any_scheduler=info.group is not None):
                 if info.group is None:
                     singles.append(info)
                 else:

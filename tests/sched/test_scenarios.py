@@ -138,6 +138,14 @@ def test_mismatched_priority_makes_the_group_invalid():
                               'priority, got 5 ("b") and 10 ("g")')
 
 
+def test_mixed_scheduler_names_make_the_group_invalid():
+    cluster = snapshot(node("n"), pod_group("g", min_count=2), pod("a", group="g"), pod("b", group="g", schedulerName="other"))
+    result = run(cluster)["g"]
+    assert result.entry.blocked.reason is Reason.GROUP_INVALID
+    assert result.message == ('all pods in a pod group hierarchy should have the same .spec.schedulerName set, '
+                              'got: "default-scheduler" ("a") and "other" ("b")')
+
+
 def test_api_not_served_leaves_the_pods_waiting():
     cluster = snapshot(node("n"), pod_group("g", min_count=1), pod("a", group="g"))
     gates = Gates(NEWEST, {"GenericWorkload": True}, {})
