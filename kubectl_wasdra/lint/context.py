@@ -18,9 +18,10 @@ def _empty() -> Mapping[str, bool]:
     return MappingProxyType({})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CheckContext:
-    """One release, one set of overrides: rules read it, never change it."""
+    """One release, one set of overrides: rules read it, never change it. Hashed by identity, so per-context caches
+    can key on it."""
 
     release: Release = NEWEST
     feature_gates: Mapping[str, bool] = field(default_factory=_empty)

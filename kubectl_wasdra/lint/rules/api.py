@@ -6,7 +6,9 @@ zz_generated.prerelease-lifecycle.go (introduced/deprecated/removed), KEP-3136 (
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.context import CheckContext
@@ -14,8 +16,13 @@ from kubectl_wasdra.lint.problem import Problem
 from kubectl_wasdra.lint.registry import rule
 from kubectl_wasdra.load import Document
 
+if TYPE_CHECKING:
+    from kubectl_wasdra.catalog.apis import ApiStatus
 
-def _status(doc: Document, ctx: CheckContext):
+
+@functools.lru_cache(maxsize=256)
+def _status(doc: Document, ctx: CheckContext) -> ApiStatus | None:
+    """The document's API status, computed once and shared by the three API rules."""
     from kubectl_wasdra.catalog.apis import api_status
 
     if not doc.api_version or not doc.kind:
