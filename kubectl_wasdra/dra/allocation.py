@@ -95,7 +95,11 @@ class Allocation:
 
     def apply(self, usage: DeviceUsage) -> DeviceUsage:
         """A new ledger with these devices (and consumed capacity) marked allocated; `usage` is unchanged."""
-        return usage.with_results([result.status() for claim in self.claims for result in claim.results])
+        for claim in self.claims:
+            meta = claim.claim.get("metadata") or {}
+            usage = usage.with_results([result.status() for result in claim.results],
+                                       holder=f"{meta.get('namespace') or ''}/{meta.get('name') or ''}".lstrip("/"))
+        return usage
 
 
 @dataclass(frozen=True)

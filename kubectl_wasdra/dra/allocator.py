@@ -104,7 +104,8 @@ def _needed(request: RequestData) -> int:
 
 def _funnels(claims: Sequence[Mapping[str, Any]], requests: list[list[list[RequestData]]],
              constraints: list[list[Constraint]], lists: _Lists) -> list[Funnel]:
-    return [build_funnel(claim_ref(claims[r.claim_index]), r, lists.get(r), constraints[r.claim_index], _needed(r))
+    return [build_funnel(claim_ref(claims[r.claim_index]), r, lists.get(r), constraints[r.claim_index], _needed(r),
+                         lists.usage.holders)
             for claim_requests in requests for alternatives in claim_requests for r in alternatives]
 
 

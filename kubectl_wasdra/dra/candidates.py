@@ -48,6 +48,7 @@ class CandidateList:
     counts: dict[str, int]
     incomplete_devices: int = 0
     taint: tuple[str, Mapping[str, Any]] | None = None  # (device key, first untolerated taint) seen
+    in_use: list[str] = field(default_factory=list)  # device keys dropped at the "free" stage
     errors: list[AllocationError] = field(default_factory=list)
 
     @property
@@ -84,6 +85,7 @@ def list_candidates(request: RequestData, pools: NodePools, node: Mapping[str, A
     for pool, device in pools.devices:
         counts["visible"] += 1
         if not request.admin_access and usage.is_exclusive(device.key):
+            result.in_use.append(device.key)
             continue
         counts["free"] += 1
         try:
@@ -143,6 +145,7 @@ def all_mode_list(request: RequestData, usage: DeviceUsage, features: Features) 
     for candidate in listed:
         device = candidate.device
         if not request.admin_access and usage.is_exclusive(device.key):
+            result.in_use.append(device.key)
             continue
         counts["free"] += 1
         counts["selected"] += 1

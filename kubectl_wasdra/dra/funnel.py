@@ -9,7 +9,7 @@ kube-scheduler's search stops finding devices; its reason code comes from kubect
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -88,9 +88,16 @@ def _message(claim: str, request: RequestData, needed: int, stages: Sequence[Fun
     return f"{head}; {', '.join(parts)}"
 
 
+def _in_use_text(candidates: CandidateList, holders: Mapping[str, str], limit: int = 5) -> str:
+    """"driver/pool/device (held by ns/claim)" for the first devices dropped as in use."""
+    shown = [f"{key} (held by {holders[key]})" if key in holders else key for key in candidates.in_use[:limit]]
+    more = len(candidates.in_use) - limit
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
 def build_funnel(claim: str, request: RequestData, candidates: CandidateList, constraints: Sequence[Constraint],
-                 needed: int) -> Funnel:
-    """The funnel of one request on one node."""
+                 needed: int, holders: Mapping[str, str] | None = None) -> Funnel:
+    """The funnel of one request on one node (`holders`: device key -> claim holding it, for the "free" stage)."""
     stages = [FunnelStage(name, candidates.counts[name]) for name in STAGES]
     stages.append(FunnelStage("constraints", constraint_count(request, candidates, constraints)))
     short = next((stage.name for stage in stages if stage.count < needed), None)
@@ -105,7 +112,11 @@ def build_funnel(claim: str, request: RequestData, candidates: CandidateList, co
                        taintEffect=taint.get("effect", ""))
         if taint.get("rule"):
             details["deviceTaintRule"] = taint["rule"]
+    if short == "free" and candidates.in_use:
+        details["inUse"] = _in_use_text(candidates, holders or {})
     message = _message(claim, request, needed, stages, short)
+    if short == "free" and candidates.in_use:
+        message += f" (in use: {details['inUse']})"
     if short == "untainted" and candidates.taint:
         message += f' (device {details["device"]} has taint {details["taintKey"]}={details["taintValue"]}:' \
                    f'{details["taintEffect"]})'

@@ -26,47 +26,65 @@ def _device_key(result: Mapping[str, Any]) -> str:
     return f"{result.get('driver', '')}/{result.get('pool', '')}/{result.get('device', '')}"
 
 
+def _claim_name(claim: Mapping[str, Any]) -> str:
+    meta = claim.get("metadata") or {}
+    return f"{meta.get('namespace') or ''}/{meta.get('name') or ''}".lstrip("/")
+
+
+def _add_capacity(sums: Mapping[str, Decimal], amounts: Mapping[str, Any]) -> dict[str, Decimal]:
+    result = dict(sums)
+    for name, value in amounts.items():
+        try:
+            result[name] = result.get(name, Decimal(0)) + parse_quantity(value)
+        except QuantityError:
+            continue
+    return result
+
+
 class DeviceUsage:
     """Exclusively allocated devices, shared allocations and summed consumed capacity per device key."""
 
-    __slots__ = ("_counters", "cache", "consumed", "exclusive", "shares")
+    __slots__ = ("_counters", "cache", "consumed", "exclusive", "holders", "shares")
 
     def __init__(self, exclusive: Iterable[str] = (), consumed: Mapping[str, Mapping[str, Decimal]] | None = None,
-                 shares: Iterable[tuple[str, str]] = ()) -> None:
+                 shares: Iterable[tuple[str, str]] = (), holders: Mapping[str, str] | None = None) -> None:
         self.exclusive: frozenset[str] = frozenset(exclusive)
-        self.consumed: dict[str, dict[str, Decimal]] = {key: dict(value) for key, value in (consumed or {}).items()}
+        self.consumed: dict[str, dict[str, Decimal]] = dict(consumed or {})  # inner dicts are never mutated
         self.shares: frozenset[tuple[str, str]] = frozenset(shares)
+        self.holders: dict[str, str] = dict(holders or {})  # device key -> "namespace/name" of a claim holding it
         self._counters: dict[str, dict[str, dict[str, Decimal]]] = {}
         self.cache: dict[Any, Any] = {}  # derived data keyed by the caller (candidate lists); dies with the ledger
 
     @classmethod
     def from_claims(cls, claims: Sequence[Mapping[str, Any]], consumable_capacity: bool = True) -> DeviceUsage:
         """The ledger of every claim with status.allocation."""
-        results = [result for claim in claims
-                   for result in ((((claim.get("status") or {}).get("allocation") or {}).get("devices") or {})
-                                  .get("results") or ())]
-        return cls().with_results(results, consumable_capacity)
+        usage = cls()
+        for claim in claims:
+            allocation = (claim.get("status") or {}).get("allocation") or {}
+            results = (allocation.get("devices") or {}).get("results") or ()
+            if results:
+                usage = usage.with_results(results, consumable_capacity, holder=_claim_name(claim))
+        return usage
 
-    def with_results(self, results: Iterable[Mapping[str, Any]], consumable_capacity: bool = True) -> DeviceUsage:
-        """A new ledger with allocation results (API-shaped dicts) added."""
+    def with_results(self, results: Iterable[Mapping[str, Any]], consumable_capacity: bool = True, holder: str = ""
+                     ) -> DeviceUsage:
+        """A new ledger with allocation results (API-shaped dicts) added; `holder` names the claim ("ns/name")."""
         exclusive = set(self.exclusive)
         shares = set(self.shares)
-        consumed = {key: dict(value) for key, value in self.consumed.items()}
+        consumed = dict(self.consumed)
+        holders = dict(self.holders)
         for result in results:
             if result.get("adminAccess"):
                 continue
             key = _device_key(result)
+            if holder:
+                holders.setdefault(key, holder)
             if consumable_capacity and result.get("shareID"):
                 shares.add((key, str(result["shareID"])))
-                sums = consumed.setdefault(key, {})
-                for name, value in (result.get("consumedCapacity") or {}).items():
-                    try:
-                        sums[name] = sums.get(name, Decimal(0)) + parse_quantity(value)
-                    except QuantityError:
-                        continue
+                consumed[key] = _add_capacity(consumed.get(key, {}), result.get("consumedCapacity") or {})
             else:
                 exclusive.add(key)
-        return DeviceUsage(exclusive, consumed, shares)
+        return DeviceUsage(exclusive, consumed, shares, holders)
 
     def is_exclusive(self, key: str) -> bool:
         return key in self.exclusive

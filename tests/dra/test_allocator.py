@@ -118,6 +118,15 @@ def test_funnel_counts_in_allocator_order() -> None:
     assert "4 in usable pools on the node, 3 not allocated, 2 match the class and selectors" in outcome.message
 
 
+def test_funnel_names_the_claims_holding_devices() -> None:
+    existing = (claim("busy", results=allocated("gpu-0", "gpu-1")),)
+    outcome = run(ONE_NODE, [claim("c", request("r", count=3))], existing=existing)
+    assert isinstance(outcome, AllocationFailure) and outcome.funnel is not None
+    assert outcome.funnel.details["inUse"] == (f"{DRIVER}/node-1/gpu-0 (held by default/busy), "
+                                               f"{DRIVER}/node-1/gpu-1 (held by default/busy)")
+    assert "(in use: gpu.example.com/node-1/gpu-0 (held by default/busy)" in outcome.message
+
+
 def test_admin_access_may_use_allocated_devices() -> None:
     existing = (claim("o", results=allocated("gpu-0", "gpu-1", "gpu-2", "gpu-3")),)
     outcome = run(ONE_NODE, [claim("c", request("r", count=2, adminAccess=True), namespace="admin")], existing=existing)
