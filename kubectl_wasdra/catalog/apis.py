@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final
 
-from kubectl_wasdra.catalog.data import read_data
+from kubectl_wasdra.catalog.data import read_yaml
 from kubectl_wasdra.catalog.releases import SUPPORTED, Release
 from kubectl_wasdra.errors import UsageError
 
@@ -58,10 +58,7 @@ class ApiVersionInfo:
 @functools.cache
 def api_table() -> Mapping[Release, Mapping[str, ApiVersionInfo]]:
     """release -> apiVersion -> ApiVersionInfo, parsed once from rules/api-versions.yaml."""
-    import yaml
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    raw = yaml.load(read_data("rules/api-versions.yaml"), Loader=loader)["releases"]
+    raw = read_yaml("rules/api-versions.yaml")["releases"]
     table = {}
     for release_text, versions in raw.items():
         entries = {}

@@ -27,3 +27,17 @@ def data_path(name: str) -> Path:
 def read_data(name: str) -> bytes:
     """Bytes of one data file, e.g. read_data("rules/feature-gates.yaml")."""
     return data_path(name).read_bytes()
+
+
+@functools.cache
+def read_yaml(name: str) -> object:
+    """A YAML data file parsed once (yaml-rs when installed, libyaml otherwise). The data files hold plain values
+    (quoted versions, true/false), which both parsers read alike. Callers must not mutate the result."""
+    text = read_data(name).decode("utf-8")
+    try:
+        import yaml_rs
+    except ImportError:
+        import yaml
+
+        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    return yaml_rs.loads(text, parse_datetime=False)
