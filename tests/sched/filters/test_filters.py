@@ -86,3 +86,37 @@ def test_every_filter_module_is_listed_in_order():
     assert {f.__name__.rsplit(".", 1)[1] for f in FILTERS} == names
     assert [f.NAME for f in FILTERS] == ["NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
                                          "NodeResourcesFit", "PodTopologySpread", "InterPodAffinity", "DynamicResources"]
+
+
+def _spread_pod(name, zone_key="zone"):
+    return pod(name, labels={"app": "w"}, topologySpreadConstraints=[
+        {"maxSkew": 1, "topologyKey": zone_key, "whenUnsatisfiable": "DoNotSchedule",
+         "labelSelector": {"matchLabels": {"app": "w"}}}])
+
+
+def test_topology_spread_skew_and_missing_label():
+    from kubectl_wasdra.sched.filters import pod_topology_spread
+
+    facts = [NodeFacts.of(node("a", labels={"zone": "1"})), NodeFacts.of(node("b", labels={"zone": "2"})),
+             NodeFacts.of(node("c"))]
+    state = SchedState({f.name: f for f in facts})
+    state.add_pod(build_pod_info(pod("w0", labels={"app": "w"})), "a")
+    incoming = build_pod_info(_spread_pod("w1"))
+    assert pod_topology_spread.filter_node(incoming, state.node("a")).message == \
+        "node(s) didn't match pod topology spread constraints"
+    assert pod_topology_spread.filter_node(incoming, state.node("b")) is None
+    assert pod_topology_spread.filter_node(incoming, state.node("c")).message == \
+        "node(s) didn't match pod topology spread constraints (missing required label)"
+
+
+def test_anti_affinity_keeps_workers_apart():
+    from kubectl_wasdra.sched.filters import inter_pod_affinity
+
+    facts = [NodeFacts.of(node(n, labels={"kubernetes.io/hostname": n})) for n in ("a", "b")]
+    state = SchedState({f.name: f for f in facts})
+    state.add_pod(build_pod_info(pod("w0", labels={"app": "w"})), "a")
+    term = {"topologyKey": "kubernetes.io/hostname", "labelSelector": {"matchLabels": {"app": "w"}}}
+    incoming = build_pod_info(pod("w1", labels={"app": "w"},
+                                  affinity={"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [term]}}))
+    assert inter_pod_affinity.filter_node(incoming, state.node("a")).message == "node(s) didn't match pod anti-affinity rules"
+    assert inter_pod_affinity.filter_node(incoming, state.node("b")) is None
