@@ -9,6 +9,7 @@ from typing import Any
 from kubectl_wasdra.explain.model import DomainLine, GroupDiagnosis, ReasonItem
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.result import GroupResult
+from kubectl_wasdra.sched.status import Code
 
 _DEVICE_FIELDS = ("request", "driver", "pool", "device")
 _FUNNEL_NODES = 3
@@ -91,6 +92,10 @@ def _taken_by(result: GroupResult) -> dict[str, list[str]]:
         return {}
     best = result.outcome.best if result.outcome is not None else None
     scope = best.nodes if best is not None else result.state.node_names
+    first = next(iter(result.pod_errors.values()), None)
+    if first is not None:  # only nodes where capacity was the problem (not taints, selectors, labels)
+        scope = tuple(n for n in scope if (n in first.statuses and first.statuses[n].code is not Code.UNRESOLVABLE)
+                      or (n in first.statuses and first.statuses[n].plugin == "DynamicResources"))
     out: dict[str, list[str]] = {}
     for node in scope:
         for owner in result.placed_by_before.get(node, ()):

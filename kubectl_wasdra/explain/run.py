@@ -131,7 +131,8 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
         diagnosis = diagnose(result)
         key = result.entry.topology_key or (result.entry.group.topology_keys[0] if result.entry.group and
                                             result.entry.group.topology_keys else None)
-        if result.kind != "Pod" or not result.fits:
+        wants_devices = any(p.claims_or_extended for c in [result, *result.children] for p in c.entry.pods)
+        if wants_devices and (result.kind != "Pod" or not result.fits):
             diagnosis.placement_map = build_map(snapshot, result, key)
         if with_suggestions:
             diagnosis.suggestions = suggest(snapshot, gates, result, sim)

@@ -37,7 +37,7 @@ class Verifier:
 
 def _where(result: GroupResult, key: str | None) -> str:
     if key is None or result.state is None:
-        return f"fits: {len(result.placement)} pods placed"
+        return f"fits: {len(result.placement)} pod(s) placed"
     counts = Counter(result.state.facts[n].labels.get(key, "?") for n in result.placement.values())
     return "fits: " + ", ".join(f"{value} x{count}" for value, count in sorted(counts.items()))
 
@@ -76,7 +76,7 @@ def lower_min_count(verifier: Verifier) -> Suggestion | None:
     if after is None or not after.fits:
         return None
     domain = ", ".join(f"{k}={v}" for k, v in (after.domain or {}).items())
-    where = f"fits in {domain}" if domain else f"fits: {len(after.placement)} pods placed"
+    where = f"fits in {domain}" if domain else f"fits: {len(after.placement)} pod(s) placed"
     return Suggestion("lowerMinCount", f"lower gang.minCount to {count}", where)
 
 
