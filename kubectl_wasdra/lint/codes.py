@@ -75,6 +75,9 @@ LOAD_EXCESSIVE_ALIASING: Final = RuleInfo(
 LOAD_UNREADABLE_PATH: Final = RuleInfo(
     id="LOAD011", name="unreadable-path", severity=Severity.ERROR,
     summary="a path does not exist or cannot be read")
+LOAD_EMPTY_DOCUMENT: Final = RuleInfo(
+    id="LOAD012", name="empty-document", severity=Severity.INFO,
+    summary="an empty YAML document between two others (two `---` in a row)")
 
 # API: is the apiVersion/kind served by the target release?
 API_NOT_SERVED: Final = RuleInfo(

@@ -90,7 +90,17 @@ def load_text(file: str, text: str) -> tuple[list[Document], list[LoadProblem]]:
     if not documents and not problems:
         problems.append(LoadProblem(file, 1, 1, "no Kubernetes objects in this file", "add a manifest or leave the file out",
                                     ProblemKind.EMPTY_FILE))
+    elif documents:
+        problems.extend(_empty_documents(file, parsed.documents, source))
     return documents, problems
+
+
+def _empty_documents(file: str, values: list[tuple[int, Any]], source: SourceText) -> list[LoadProblem]:
+    """Empty documents with an object after them (a trailing `---` is normal and not reported)."""
+    last_object = max((index for index, value in values if value is not None), default=-1)
+    return [LoadProblem(file, *source.position(index, (), "key"), "empty document (two `---` in a row?)",
+                        "remove the extra `---` or restore the missing object", ProblemKind.EMPTY_DOCUMENT)
+            for index, value in values if value is None and index < last_object]
 
 
 def _documents_of(file: str, index: int, value: Any, source: SourceText, problems: list[LoadProblem]) -> list[Document]:

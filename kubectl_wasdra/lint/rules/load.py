@@ -107,7 +107,7 @@ def empty_file(problem: LoadProblem) -> bool:
     ## Fix
     Add the manifests, or leave the file out (e.g. with pre-commit's `exclude`).
     """
-    return problem.kind in (ProblemKind.EMPTY_FILE, ProblemKind.EMPTY_DOCUMENT)
+    return problem.kind is ProblemKind.EMPTY_FILE
 
 
 @rule(codes.LOAD_NOT_UTF8, scope="load")
@@ -187,3 +187,27 @@ def unreadable_path(problem: LoadProblem) -> bool:
     Check the path and its permissions.
     """
     return problem.kind is ProblemKind.UNREADABLE
+
+
+@rule(codes.LOAD_EMPTY_DOCUMENT, scope="load")
+def empty_document(problem: LoadProblem) -> bool:
+    """
+    ## What it does
+    Notes an empty document in the middle of a YAML stream: two `---` separators in a row, or one with only comments
+    before the next. A trailing `---` at the end of a file is not reported.
+    ## Why is this bad?
+    kubectl skips it, so it is harmless by itself, but it often marks a template that rendered nothing or an object
+    that was deleted by mistake.
+    ## Example
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: a}
+        ---
+        ---
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: b}
+    ## Fix
+    Remove the extra `---`, or restore the object that was meant to be there.
+    """
+    return problem.kind is ProblemKind.EMPTY_DOCUMENT
