@@ -9,7 +9,7 @@ kube-scheduler's search stops finding devices; its reason code comes from kubect
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -88,15 +88,15 @@ def _message(claim: str, request: RequestData, needed: int, stages: Sequence[Fun
     return f"{head}; {', '.join(parts)}"
 
 
-def _in_use_text(candidates: CandidateList, holders: Mapping[str, str], limit: int = 5) -> str:
+def _in_use_text(candidates: CandidateList, holders: Any, limit: int = 5) -> str:
     """"driver/pool/device (held by ns/claim)" for the first devices dropped as in use."""
-    shown = [f"{key} (held by {holders[key]})" if key in holders else key for key in candidates.in_use[:limit]]
+    shown = [f"{key} (held by {holder})" if (holder := holders.get(key)) else key for key in candidates.in_use[:limit]]
     more = len(candidates.in_use) - limit
     return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
 def build_funnel(claim: str, request: RequestData, candidates: CandidateList, constraints: Sequence[Constraint],
-                 needed: int, holders: Mapping[str, str] | None = None) -> Funnel:
+                 needed: int, holders: Any = None) -> Funnel:
     """The funnel of one request on one node (`holders`: device key -> claim holding it, for the "free" stage)."""
     stages = [FunnelStage(name, candidates.counts[name]) for name in STAGES]
     stages.append(FunnelStage("constraints", constraint_count(request, candidates, constraints)))

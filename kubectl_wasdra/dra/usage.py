@@ -6,15 +6,16 @@ Results with adminAccess never block anyone. With consumable capacity, a result 
 whose consumedCapacity adds to the device's running sum; any other result allocates the device exclusively. A device
 "is allocated" (for counter accounting) if exclusive, shared or with consumed capacity.
 
-A ledger is never mutated once handed out: `with_results` and `Allocation.apply` return a new one (copying only the
-ledger's own small containers), so trial placements are cheap and safe.
+A ledger is never mutated once handed out: `with_results` and `Allocation.apply` return a new one that shares the old
+one's data (a frozen base plus a small top layer that folds into the base every few hundred devices), so adding an
+allocation costs about the size of the allocation, not of the ledger, and trial placements are cheap and safe.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
 
@@ -41,17 +42,59 @@ def _add_capacity(sums: Mapping[str, Decimal], amounts: Mapping[str, Any]) -> di
     return result
 
 
-class DeviceUsage:
-    """Exclusively allocated devices, shared allocations and summed consumed capacity per device key."""
+class _Layers:
+    """A frozen base plus a small top layer: adding copies only the top; the top folds into the base when it grows."""
 
-    __slots__ = ("_counters", "cache", "consumed", "exclusive", "holders", "shares")
+    __slots__ = ("base", "top")
+    FOLD: Final = 512
+
+    def __init__(self, base: Mapping[Any, Any] | None = None, top: Mapping[Any, Any] | None = None) -> None:
+        self.base: Mapping[Any, Any] = base if base is not None else {}
+        self.top: Mapping[Any, Any] = top if top is not None else {}
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        found = self.top.get(key, _MISSING)
+        if found is _MISSING:
+            found = self.base.get(key, default)
+        return found
+
+    def __contains__(self, key: Any) -> bool:
+        return key in self.top or key in self.base
+
+    def __iter__(self) -> Iterator[Any]:
+        yield from self.top
+        yield from (key for key in self.base if key not in self.top)
+
+    def __len__(self) -> int:
+        return len(self.base) + sum(1 for key in self.top if key not in self.base)
+
+    def items(self) -> Iterator[tuple[Any, Any]]:
+        return ((key, self.get(key)) for key in self)
+
+    def with_updates(self, updates: Mapping[Any, Any]) -> _Layers:
+        if not updates:
+            return self
+        top = {**self.top, **updates}
+        if len(top) > self.FOLD:
+            return _Layers({**self.base, **top}, {})
+        return _Layers(self.base, top)
+
+
+_MISSING: Final = object()
+
+
+class DeviceUsage:
+    """Exclusively allocated devices, shared allocations and summed consumed capacity per device key
+    ("driver/pool/device"), plus which claim holds each device (for messages)."""
+
+    __slots__ = ("_consumed", "_counters", "_exclusive", "_holders", "_shares", "cache")
 
     def __init__(self, exclusive: Iterable[str] = (), consumed: Mapping[str, Mapping[str, Decimal]] | None = None,
                  shares: Iterable[tuple[str, str]] = (), holders: Mapping[str, str] | None = None) -> None:
-        self.exclusive: frozenset[str] = frozenset(exclusive)
-        self.consumed: dict[str, dict[str, Decimal]] = dict(consumed or {})  # inner dicts are never mutated
-        self.shares: frozenset[tuple[str, str]] = frozenset(shares)
-        self.holders: dict[str, str] = dict(holders or {})  # device key -> "namespace/name" of a claim holding it
+        self._exclusive = _Layers(dict.fromkeys(exclusive, True))
+        self._consumed = _Layers(dict(consumed or {}))  # inner dicts are never mutated
+        self._shares = _Layers(dict.fromkeys(shares, True))
+        self._holders = _Layers(dict(holders or {}))
         self._counters: dict[str, dict[str, dict[str, Decimal]]] = {}
         self.cache: dict[Any, Any] = {}  # derived data keyed by the caller (candidate lists); dies with the ledger
 
@@ -59,45 +102,66 @@ class DeviceUsage:
     def from_claims(cls, claims: Sequence[Mapping[str, Any]], consumable_capacity: bool = True) -> DeviceUsage:
         """The ledger of every claim with status.allocation."""
         usage = cls()
+        batch: list[tuple[Mapping[str, Any], str]] = []
         for claim in claims:
             allocation = (claim.get("status") or {}).get("allocation") or {}
-            results = (allocation.get("devices") or {}).get("results") or ()
-            if results:
-                usage = usage.with_results(results, consumable_capacity, holder=_claim_name(claim))
-        return usage
+            holder = _claim_name(claim)
+            batch.extend((result, holder) for result in (allocation.get("devices") or {}).get("results") or ())
+        return usage._with(batch, consumable_capacity)
 
     def with_results(self, results: Iterable[Mapping[str, Any]], consumable_capacity: bool = True, holder: str = ""
                      ) -> DeviceUsage:
         """A new ledger with allocation results (API-shaped dicts) added; `holder` names the claim ("ns/name")."""
-        exclusive = set(self.exclusive)
-        shares = set(self.shares)
-        consumed = dict(self.consumed)
-        holders = dict(self.holders)
-        for result in results:
+        return self._with([(result, holder) for result in results], consumable_capacity)
+
+    def _with(self, batch: Sequence[tuple[Mapping[str, Any], str]], consumable_capacity: bool) -> DeviceUsage:
+        exclusive: dict[str, bool] = {}
+        shares: dict[tuple[str, str], bool] = {}
+        consumed: dict[str, dict[str, Decimal]] = {}
+        holders: dict[str, str] = {}
+        for result, holder in batch:
             if result.get("adminAccess"):
                 continue
             key = _device_key(result)
-            if holder:
-                holders.setdefault(key, holder)
+            if holder and key not in holders and key not in self._holders:
+                holders[key] = holder
             if consumable_capacity and result.get("shareID"):
-                shares.add((key, str(result["shareID"])))
-                consumed[key] = _add_capacity(consumed.get(key, {}), result.get("consumedCapacity") or {})
+                shares[(key, str(result["shareID"]))] = True
+                current = consumed.get(key) or self._consumed.get(key) or {}
+                consumed[key] = _add_capacity(current, result.get("consumedCapacity") or {})
             else:
-                exclusive.add(key)
-        return DeviceUsage(exclusive, consumed, shares, holders)
+                exclusive[key] = True
+        other = DeviceUsage.__new__(DeviceUsage)
+        other._exclusive = self._exclusive.with_updates(exclusive)
+        other._shares = self._shares.with_updates(shares)
+        other._consumed = self._consumed.with_updates(consumed)
+        other._holders = self._holders.with_updates(holders)
+        other._counters = {}
+        other.cache = {}
+        return other
+
+    @property
+    def exclusive(self) -> _Layers:
+        """Exclusively allocated device keys (supports `in`, iteration and len)."""
+        return self._exclusive
+
+    @property
+    def holders(self) -> _Layers:
+        """Device key -> "namespace/name" of a claim holding it (supports get and `in`)."""
+        return self._holders
 
     def is_exclusive(self, key: str) -> bool:
-        return key in self.exclusive
+        return key in self._exclusive
 
     def capacity_in_use(self, key: str) -> bool:
         """Some shared allocation already consumes capacity of this device."""
-        return key in self.consumed
+        return key in self._consumed
 
     def is_allocated(self, key: str) -> bool:
-        return key in self.exclusive or key in self.consumed
+        return key in self._exclusive or key in self._consumed
 
     def consumed_capacity(self, key: str) -> Mapping[str, Decimal]:
-        return self.consumed.get(key, {})
+        return self._consumed.get(key, {})
 
     def available_counters(self, pool: Pool) -> dict[str, dict[str, Decimal]]:
         """Counter sets of `pool` minus what allocated devices of the pool consume (counters.py), cached per ledger.
@@ -113,4 +177,4 @@ class DeviceUsage:
         return cached
 
     def __len__(self) -> int:
-        return len(self.exclusive) + len(self.shares)
+        return len(self._exclusive) + len(self._shares)
