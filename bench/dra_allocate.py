@@ -83,6 +83,18 @@ def run(nodes: int, split: bool, unique: bool) -> None:
         print(line)
 
 
+def ledger(additions: int = 5000) -> None:
+    """Copy-on-write ledger: one 4-device allocation added per pod, every older ledger kept alive."""
+    usage, kept = DeviceUsage(), []
+    start = time.process_time()
+    for i in range(additions):
+        usage = usage.with_results([{"driver": DRIVER, "pool": f"node-{i:04d}", "device": f"gpu-{j}"} for j in range(4)],
+                                   holder=f"bench/pod-{i}")
+        kept.append(usage)
+    elapsed = time.process_time() - start
+    print(f"ledger: {additions / elapsed:,.0f} allocations applied/s ({len(usage)} devices at the end)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=1000)
@@ -90,6 +102,7 @@ def main() -> None:
     for unique in (False, True):
         run(args.nodes, split=False, unique=unique)
         run(args.nodes, split=True, unique=unique)
+    ledger()
     print("rerun: python bench/dra_allocate.py --nodes", args.nodes)
 
 
