@@ -126,8 +126,8 @@ class DraState:
         needed = _device_count(claims)
         if devices is None or needed is None:
             return False
-        exclusive = self.usage.exclusive
-        return sum(1 for key in devices if key not in exclusive) < needed
+        is_exclusive = self.usage.is_exclusive
+        return sum(1 for key in devices if not is_exclusive(key)) < needed
 
     def _local_devices(self) -> dict[str, tuple[str, ...]]:
         if self._by_node is None:
