@@ -5,7 +5,8 @@ Generates 2,000 valid documents in 200 files (Deployments, Pods with resource cl
 DeviceClasses) under bench/out/corpus, then times (wall clock, best of --repeat):
   kubectl-wasdra check bench/out/corpus -o json
   kubernetes-validate --strict -k 1.37.0 --quiet <the same files>
-and one 10-document file with kubectl-wasdra. Prints documents/s for both and the ratio.
+and one 10-document file with kubectl-wasdra (also `-j 1`, one process, for comparison). Prints documents/s for both
+and the ratio.
 
     python bench/check_throughput.py                 # full run (kubernetes-validate takes ~1 minute)
     python bench/check_throughput.py --kv-files 20   # kubernetes-validate on the first 20 files only
@@ -107,6 +108,7 @@ def main() -> int:
     files = generate(OUT / "corpus")
     docs = FILES * DOCS_PER_FILE
     wasdra = timed(["kubectl-wasdra", "check", str(OUT / "corpus"), "-o", "json"], args.repeat, expect_clean=True)
+    serial = timed(["kubectl-wasdra", "check", str(OUT / "corpus"), "-o", "json", "-j", "1"], args.repeat, expect_clean=True)
     kv_files = files[: args.kv_files]
     kv_docs = len(kv_files) * DOCS_PER_FILE
     kv = timed(["kubernetes-validate", "--strict", "-k", "1.37.0", "--quiet", *map(str, kv_files)], 1)
@@ -115,6 +117,7 @@ def main() -> int:
     one = timed(["kubectl-wasdra", "check", str(small)], args.repeat)
     print(f"corpus: {docs} documents in {FILES} files ({OUT / 'corpus'})")
     print(f"kubectl-wasdra check:                     {wasdra:6.2f} s  {docs / wasdra:8.0f} documents/s")
+    print(f"kubectl-wasdra check -j 1 (one process):  {serial:6.2f} s  {docs / serial:8.0f} documents/s")
     print(f"kubernetes-validate --strict -k 1.37.0:   {kv:6.2f} s  {kv_docs / kv:8.0f} documents/s  ({kv_docs} documents)")
     print(f"ratio:                                    {(docs / wasdra) / (kv_docs / kv):6.1f}x")
     print(f"one 10-document file (kubectl-wasdra):    {one:6.3f} s wall")

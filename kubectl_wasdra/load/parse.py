@@ -12,13 +12,13 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Final
-
-import yaml
+from typing import TYPE_CHECKING, Any, Final
 
 from kubectl_wasdra.load.document import ProblemKind
 from kubectl_wasdra.load.stream import error_line, walk
-from kubectl_wasdra.load.yaml11 import KubeLoader
+
+if TYPE_CHECKING:
+    import yaml
 
 try:
     import yaml_rs
@@ -157,6 +157,8 @@ def _parse_yaml11(text: str) -> Parsed:
 
 def _documents(text: str, has_aliases: bool) -> Iterator[tuple[Any, list[tuple[str, Any]], Any]]:
     """(value, duplicate keys, alias-bomb mark or None) per document, parsed by libyaml with Kubernetes' rules."""
+    from kubectl_wasdra.load.yaml11 import KubeLoader
+
     loader = KubeLoader(text)
     try:
         while loader.check_node():
@@ -173,6 +175,8 @@ def _documents(text: str, has_aliases: bool) -> Iterator[tuple[Any, list[tuple[s
 
 def _excessive_aliasing(root: Any) -> bool:
     """go-yaml v2's alias ratio rule, computed on the composed graph without expanding it."""
+    import yaml
+
     sizes: dict[int, int] = {}
 
     def size(node: Any) -> int:

@@ -8,25 +8,26 @@ whitespace, are replaced by spaces of the same width first).
 
 from __future__ import annotations
 
+import functools
 import threading
 from typing import Any, Literal
 
-import yaml
-
 from kubectl_wasdra.load.stream import walk
 
-_BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
+@functools.cache
+def _compose_loader() -> type:
+    """libyaml's composer with a resolver that does no work: nodes are composed only for their marks."""
+    import yaml
 
-class _PositionLoader(_BASE_LOADER):  # type: ignore[misc, valid-type]
-    """Composes nodes only for their marks: every scalar gets the str tag (no resolving work)."""
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
-        return "tag:yaml.org,2002:str" if kind is yaml.ScalarNode else (
-            "tag:yaml.org,2002:seq" if kind is yaml.SequenceNode else "tag:yaml.org,2002:map")
+    class PositionLoader(base):  # type: ignore[misc, valid-type]
+        def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
+            return "tag:yaml.org,2002:str" if kind is yaml.ScalarNode else (
+                "tag:yaml.org,2002:seq" if kind is yaml.SequenceNode else "tag:yaml.org,2002:map")
 
-
-_COMPOSE_LOADER = _PositionLoader
+    return PositionLoader
 
 
 class SourceText:
@@ -67,17 +68,21 @@ class SourceText:
 
 def _compose(text: str, is_json: bool) -> list[tuple[Any, int]]:
     """(root node, line offset) per document; (None, offset) for empty or broken ones."""
+    import yaml
+
+    loader = _compose_loader()
     if is_json:
         try:
-            return [(yaml.compose(text, Loader=_COMPOSE_LOADER), 0)]
+            return [(yaml.compose(text, Loader=loader), 0)]
         except yaml.YAMLError:
             return []
-    return [(segment.value, segment.line_offset)
-            for segment in walk(text, lambda part: yaml.compose_all(part, Loader=_COMPOSE_LOADER))]
+    return [(segment.value, segment.line_offset) for segment in walk(text, lambda part: yaml.compose_all(part, Loader=loader))]
 
 
 def _child(node: Any, step: str | int) -> tuple[Any, Any] | None:
     """(key node or item node, value node) for one path step, or None when the step does not exist."""
+    import yaml
+
     if isinstance(node, yaml.MappingNode):
         found = None
         for key, value in node.value:
@@ -97,6 +102,8 @@ def _child(node: Any, step: str | int) -> tuple[Any, Any] | None:
 
 
 def _merged_child(value: Any, step: str | int) -> tuple[Any, Any] | None:
+    import yaml
+
     sources = value.value if isinstance(value, yaml.SequenceNode) else [value]
     for source in sources:
         found = _child(source, step)

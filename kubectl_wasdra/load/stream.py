@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-import yaml
+if TYPE_CHECKING:
+    import yaml
 
 _SEPARATOR_RE: Final = re.compile(r"^---(?:[ \t]|$)", re.MULTILINE)
 
@@ -35,6 +36,8 @@ def error_line(error: yaml.YAMLError) -> int:
 def walk(text: str, parse: Callable[[str], Iterator[Any]]) -> Iterator[Segment]:
     """Segments of `text`: `parse(text)` yields one value per document; on a YAMLError the broken document is yielded
     with its error and parsing resumes after the next `---` line that follows the error."""
+    import yaml
+
     index, offset, rest = 0, 0, text
     while True:
         try:
