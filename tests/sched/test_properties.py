@@ -46,8 +46,10 @@ def test_no_overcommit_and_gangs_all_or_nothing(nodes, groups):
         assert placed <= count
         for node_name in result.placement.values():
             cpu_used[node_name] += cpu
-        for claim_devices in result.claims.values():
+        for claim, claim_devices in result.claims.items():
             devices += [(d["pool"], d["device"]) for d in claim_devices]
+            pod_key = claim.rsplit("-gpu", 1)[0]
+            assert {d["pool"] for d in claim_devices} == {result.placement[pod_key]}, "devices on another node"
     for index, (cpu, _gpus, _rack) in enumerate(nodes):
         assert cpu_used[f"n{index}"] <= cpu
     assert len(devices) == len(set(devices)), "a device was given twice"
