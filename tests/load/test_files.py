@@ -6,6 +6,8 @@ import io
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubectl_wasdra.load import ProblemKind, load_paths, load_text
 
@@ -141,3 +143,17 @@ def test_unreadable_path(tmp_path: Path) -> None:
 def test_binary_tag_decodes_to_a_string() -> None:
     documents, problems = load_text("b.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\ndata: {k: !!binary aGk=}\n")
     assert not problems and documents[0].data["data"] == {"k": "hi"}
+
+
+YAML_ALPHABET = "ab:- \t\n{}[],'\"#&*!|>%@`?~01yn.\\\x00é"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=YAML_ALPHABET, max_size=120) | st.binary(max_size=80))
+def test_arbitrary_input_never_crashes(content: str | bytes) -> None:
+    data = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content
+    result = load_paths(["-"], stdin=io.BytesIO(data))
+    for problem in result.problems:
+        assert problem.line >= 1 and problem.column >= 1 and problem.message
+    for document in result.documents:
+        assert document.position(("metadata", "name"))[0] >= 1
