@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from kubectl_wasdra.dra.fields import mappings, path, sequence, text
 from kubectl_wasdra.dra.funnel import Funnel
 from kubectl_wasdra.dra.usage import DeviceUsage
 from kubectl_wasdra.kube.quantity import format_quantity
@@ -96,9 +97,8 @@ class Allocation:
     def apply(self, usage: DeviceUsage) -> DeviceUsage:
         """A new ledger with these devices (and consumed capacity) marked allocated; `usage` is unchanged."""
         for claim in self.claims:
-            meta = claim.claim.get("metadata") or {}
-            usage = usage.with_results([result.status() for result in claim.results],
-                                       holder=f"{meta.get('namespace') or ''}/{meta.get('name') or ''}".lstrip("/"))
+            namespace, name = text(path(claim.claim, "metadata", "namespace")), text(path(claim.claim, "metadata", "name"))
+            usage = usage.with_results([result.status() for result in claim.results], holder=f"{namespace}/{name}".lstrip("/"))
         return usage
 
 
@@ -132,12 +132,11 @@ def build_config(claim: Mapping[str, Any], classes: Mapping[str, Mapping[str, An
                 entry["requests"].append(shown)
             continue
         entries = [{"source": "FromClass", "requests": [shown], **{k: v for k, v in c.items() if k != "requests"}}
-                   for c in (classes.get(class_name, {}).get("spec") or {}).get("config") or ()]
+                   for c in mappings(path(classes.get(class_name), "spec", "config"))]
         by_class[class_name] = entries
         config.extend(entries)
-    spec_config = ((claim.get("spec") or {}).get("devices") or {}).get("config") or ()
-    for entry in spec_config:
-        wanted = entry.get("requests") or []
+    for entry in mappings(path(claim, "spec", "devices", "config")):
+        wanted = [str(name) for name in sequence(entry.get("requests"))]
         body = {k: v for k, v in entry.items() if k != "requests"}
         if not wanted:
             config.append({"source": "FromClaim", "requests": [], **body})

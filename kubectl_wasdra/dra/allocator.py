@@ -30,6 +30,7 @@ from kubectl_wasdra.dra.allocation import (
 from kubectl_wasdra.dra.candidates import Candidate, CandidateList, all_mode_devices, all_mode_list, list_candidates
 from kubectl_wasdra.dra.constraints import Constraint, build_constraints
 from kubectl_wasdra.dra.features import DEFAULT_FEATURES, Features
+from kubectl_wasdra.dra.fields import mappings, path, sequence
 from kubectl_wasdra.dra.funnel import Funnel, build_funnel, constraint_count
 from kubectl_wasdra.dra.inventory import Inventory
 from kubectl_wasdra.dra.pools import NodePools
@@ -91,7 +92,7 @@ def _prepare(claims: Sequence[Mapping[str, Any]], node: Mapping[str, Any], pools
         if minimum > MAX_RESULTS:
             raise AllocationError(Reason.NO_MATCHING_DEVICES, f"claim {ref}: number of requested devices {minimum} "
                                   f"exceeds the claim limit of {MAX_RESULTS}")
-        built = build_constraints(((claim.get("spec") or {}).get("devices") or {}).get("constraints") or ())
+        built = build_constraints(mappings(path(claim, "spec", "devices", "constraints")))
         if isinstance(built, str):
             raise AllocationError(Reason.CONSTRAINT_UNSATISFIABLE, f"claim {ref}, {built}")
         constraints.append(built)
@@ -190,7 +191,7 @@ def _device_result(pick: Pick) -> DeviceResult:
                         subrequest=request.name if request.parent else None, admin_access=request.admin_access,
                         share_id=pick.share_id, consumed_capacity=pick.consumed, tolerations=request.tolerations,
                         binding_conditions=device.binding_conditions,
-                        binding_failure_conditions=tuple(device.raw.get("bindingFailureConditions") or ()))
+                        binding_failure_conditions=tuple(str(c) for c in sequence(device.raw.get("bindingFailureConditions"))))
 
 
 def _allocation(claims: Sequence[Mapping[str, Any]], requests: list[list[list[RequestData]]], search: Search,

@@ -195,6 +195,8 @@ def compile_selector(expression: str, release: Release | None = None, *, consuma
     of new expressions pass `consumable_capacity` (adds device.allowMultipleAllocations) and `list_attributes`
     (DRAListTypeAttributes, adds includes()) as the gates say.
     """
+    if not isinstance(expression, str):
+        raise CelCompileError(f"CEL expression must be a string, not {type(expression).__name__}", 1, 1)
     allow_multiple = _allow_multiple(release) if consumable_capacity is None else consumable_capacity
     return _compile(expression, allow_multiple, list_attributes)
 

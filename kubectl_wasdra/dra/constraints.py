@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kubectl_wasdra.dra.fields import sequence
 from kubectl_wasdra.dra.inventory import Device
 
 _SCALARS = ("string", "int", "bool", "version")
@@ -112,7 +113,7 @@ def build_constraints(claim_constraints: Sequence[Mapping[str, Any]]) -> list[Co
     """Constraint objects for one claim, or the upstream error text for an unknown constraint kind."""
     result: list[Constraint] = []
     for index, spec in enumerate(claim_constraints):
-        requests = tuple(spec.get("requests") or ())
+        requests = tuple(str(name) for name in sequence(spec.get("requests")))
         if spec.get("matchAttribute"):
             result.append(MatchAttribute(requests, str(spec["matchAttribute"])))
         elif spec.get("distinctAttribute"):

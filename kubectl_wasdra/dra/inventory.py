@@ -10,11 +10,12 @@ repeated per-node allocation calls only pay for what changes with the usage ledg
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final
 
+from kubectl_wasdra.dra.fields import integer, mapping, mappings, path, sequence, text
 from kubectl_wasdra.dra.views import DeviceView
 from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
 from kubectl_wasdra.kube.selectors import labels_of, matches_node_selector
@@ -33,8 +34,8 @@ def _quantity(value: Any) -> Decimal:
         return Decimal(0)
 
 
-def _name(obj: Mapping[str, Any]) -> str:
-    return str((obj.get("metadata") or {}).get("name") or "")
+def _name(obj: Any) -> str:
+    return text(path(obj, "metadata", "name"))
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ class Device:
 
     def __post_init__(self) -> None:
         self.key = f"{self.driver}/{self.pool}/{self.name}"
-        self.binding_conditions = tuple(self.raw.get("bindingConditions") or ())
+        self.binding_conditions = tuple(str(c) for c in sequence(self.raw.get("bindingConditions")))
 
     @property
     def view(self) -> DeviceView:
@@ -90,17 +91,20 @@ class Device:
 
     def attribute(self, qualified: str) -> Mapping[str, Any] | None:
         """Attribute lookup for constraints: fully-qualified key first, else the bare id if the domain is the driver's."""
-        attributes = self.raw.get("attributes") or {}
-        if qualified in attributes:
-            return attributes[qualified]
-        domain, sep, ident = qualified.partition("/")
-        if not sep or domain != self.driver:
-            return None
-        return attributes.get(ident)
+        attributes = mapping(self.raw.get("attributes"))
+        found = attributes.get(qualified)
+        if found is None:
+            domain, sep, ident = qualified.partition("/")
+            if not sep or domain != self.driver:
+                return None
+            found = attributes.get(ident)
+        return found if isinstance(found, Mapping) else None
 
     def matches_node(self, node: Mapping[str, Any]) -> bool:
         """Per-device node selection (slice perDeviceNodeSelection): nodeName, allNodes or nodeSelector."""
-        return node_matches(node, self.raw.get("nodeName"), bool(self.raw.get("allNodes")), self.raw.get("nodeSelector"))
+        selector = self.raw.get("nodeSelector")
+        return node_matches(node, text(self.raw.get("nodeName")) or None, self.raw.get("allNodes") is True,
+                            selector if isinstance(selector, Mapping) else None)
 
 
 def node_matches(node: Mapping[str, Any], node_name: str | None, all_nodes: bool, selector: Mapping[str, Any] | None
@@ -141,36 +145,37 @@ class Slice:
         return False  # an unknown future way of selecting nodes: ignore the slice
 
 
-def _counter_sets(entries: Iterable[Mapping[str, Any]], set_key: str) -> tuple[tuple[str, Mapping[str, Decimal]], ...]:
-    return tuple((str(entry.get(set_key) or ""),
-                  {name: _quantity((counter or {}).get("value", 0)) for name, counter in (entry.get("counters") or {}).items()})
-                 for entry in entries)
+def _counter_sets(entries: Any, set_key: str) -> tuple[tuple[str, Mapping[str, Decimal]], ...]:
+    return tuple((text(entry.get(set_key)),
+                  {name: _quantity(mapping(counter).get("value", 0)) for name, counter in mapping(entry.get("counters")).items()})
+                 for entry in mappings(entries))
 
 
 def _build_device(slice_: Slice, raw: Mapping[str, Any], index: int, views: dict | None) -> Device:
-    capacity = {name: Capacity(_quantity((entry or {}).get("value", 0)), (entry or {}).get("requestPolicy"))
-                for name, entry in (raw.get("capacity") or {}).items()}
-    return Device(driver=slice_.driver, pool=slice_.pool, name=str(raw.get("name") or ""), slice=slice_, raw=raw,
-                  index=index, taints=tuple(raw.get("taints") or ()), capacity=capacity,
-                  consumes_counters=_counter_sets(raw.get("consumesCounters") or (), "counterSet"),
-                  allow_multiple=bool(raw.get("allowMultipleAllocations")), views=views)
+    capacity = {name: Capacity(_quantity(mapping(entry).get("value", 0)), mapping(entry).get("requestPolicy") or None)
+                for name, entry in mapping(raw.get("capacity")).items()}
+    return Device(driver=slice_.driver, pool=slice_.pool, name=text(raw.get("name")), slice=slice_, raw=raw,
+                  index=index, taints=tuple(mappings(raw.get("taints"))), capacity=capacity,
+                  consumes_counters=_counter_sets(raw.get("consumesCounters"), "counterSet"),
+                  allow_multiple=raw.get("allowMultipleAllocations") is True, views=views)
 
 
 def build_slice(obj: Mapping[str, Any], views: dict[tuple[Any, ...], DeviceView] | None = None) -> Slice:
     """A Slice from a resource.k8s.io/v1 ResourceSlice dict (`views`: the inventory's shared DeviceView cache)."""
-    spec = obj.get("spec") or {}
-    pool = spec.get("pool") or {}
-    slice_ = Slice(name=_name(obj), driver=str(spec.get("driver") or ""), pool=str(pool.get("name") or ""),
-                   generation=int(pool.get("generation") or 0), slice_count=int(pool.get("resourceSliceCount") or 1),
-                   node_name=spec.get("nodeName") or None, node_selector=spec.get("nodeSelector"),
-                   all_nodes=bool(spec.get("allNodes")), per_device_node_selection=bool(spec.get("perDeviceNodeSelection")),
-                   shared_counters=_counter_sets(spec.get("sharedCounters") or (), "name"), raw=obj)
-    slice_.devices = [_build_device(slice_, raw, index, views) for index, raw in enumerate(spec.get("devices") or ())]
+    spec = mapping(obj.get("spec"))
+    pool = mapping(spec.get("pool"))
+    selector = spec.get("nodeSelector") if isinstance(spec.get("nodeSelector"), Mapping) else None
+    slice_ = Slice(name=_name(obj), driver=text(spec.get("driver")), pool=text(pool.get("name")),
+                   generation=integer(pool.get("generation"), 0), slice_count=integer(pool.get("resourceSliceCount"), 1),
+                   node_name=text(spec.get("nodeName")) or None, node_selector=selector,
+                   all_nodes=spec.get("allNodes") is True, per_device_node_selection=spec.get("perDeviceNodeSelection") is True,
+                   shared_counters=_counter_sets(spec.get("sharedCounters"), "name"), raw=obj)
+    slice_.devices = [_build_device(slice_, raw, index, views) for index, raw in enumerate(mappings(spec.get("devices")))]
     return slice_
 
 
 def _rule_matches(rule: Mapping[str, Any], device: Device) -> bool:
-    selector = (rule.get("spec") or {}).get("deviceSelector") or {}
+    selector = mapping(path(rule, "spec", "deviceSelector"))
     return all(not selector.get(key) or selector.get(key) == value
                for key, value in (("driver", device.driver), ("pool", device.pool), ("device", device.name)))
 
@@ -178,8 +183,8 @@ def _rule_matches(rule: Mapping[str, Any], device: Device) -> bool:
 def _apply_taint_rules(slices: Sequence[Slice], rules: Sequence[Mapping[str, Any]]) -> None:
     """Append each DeviceTaintRule's taint to every matching device (tracker.go; no selector = every device)."""
     for rule in rules:
-        taint = (rule.get("spec") or {}).get("taint")
-        if not taint:
+        taint = path(rule, "spec", "taint")
+        if not isinstance(taint, Mapping) or not taint:
             continue
         for slice_ in slices:
             for device in slice_.devices:
@@ -196,9 +201,10 @@ class Inventory:
     def __init__(self, slices: Sequence[Mapping[str, Any]] = (), classes: Sequence[Mapping[str, Any]] = (),
                  taint_rules: Sequence[Mapping[str, Any]] = (), namespaces: Sequence[Mapping[str, Any]] = ()) -> None:
         self.views: dict[tuple[Any, ...], DeviceView] = {}
-        self.slices: tuple[Slice, ...] = tuple(sorted((build_slice(obj, self.views) for obj in slices), key=lambda s: s.name))
+        self.slices: tuple[Slice, ...] = tuple(sorted((build_slice(obj, self.views) for obj in slices
+                                                       if isinstance(obj, Mapping)), key=lambda s: s.name))
         _apply_taint_rules(self.slices, taint_rules)
-        self.classes: dict[str, Mapping[str, Any]] = {_name(obj): obj for obj in classes}
+        self.classes: dict[str, Mapping[str, Any]] = {_name(obj): obj for obj in classes if isinstance(obj, Mapping)}
         self.admin_namespaces = frozenset(_name(ns) for ns in namespaces
                                           if labels_of(ns).get(ADMIN_ACCESS_LABEL) == "true")
         self.slices_on_node: dict[str, list[Slice]] = {}
@@ -231,7 +237,7 @@ class Inventory:
         """extendedResourceName -> DeviceClass name (explicit names; see extended.py for the implicit ones)."""
         result: dict[str, str] = {}
         for name in sorted(self.classes):
-            resource = (self.classes[name].get("spec") or {}).get("extendedResourceName")
+            resource = text(path(self.classes[name], "spec", "extendedResourceName"))
             if resource and resource not in result:
                 result[resource] = name
         return result

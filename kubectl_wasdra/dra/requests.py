@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from kubectl_wasdra.dra.cel import CelCompileError, CompiledSelector, compile_selector
 from kubectl_wasdra.dra.features import Features
+from kubectl_wasdra.dra.fields import integer, mapping, mappings, path, text
 from kubectl_wasdra.dra.inventory import Device, Inventory
 from kubectl_wasdra.reasons import Reason
 
@@ -33,8 +34,8 @@ class AllocationError(Exception):
 
 def claim_ref(claim: Mapping[str, Any]) -> str:
     """namespace/name as klog.KObj prints it."""
-    meta = claim.get("metadata") or {}
-    return f"{meta.get('namespace') or ''}/{meta.get('name') or ''}" if meta.get("namespace") else str(meta.get("name"))
+    namespace, name = text(path(claim, "metadata", "namespace")), text(path(claim, "metadata", "name"))
+    return f"{namespace}/{name}" if namespace else name
 
 
 @dataclass(frozen=True)
@@ -105,8 +106,8 @@ class RequestData:
 def _selectors(owner: str, specs: Sequence[Mapping[str, Any]], request: str, consumable: bool) -> tuple[Selector, ...]:
     result = []
     for index, spec in enumerate(specs):
-        expression = (spec.get("cel") or {}).get("expression")
-        if expression is None:
+        expression = path(spec, "cel", "expression")
+        if not isinstance(expression, str):
             raise AllocationError(Reason.SELECTOR_ERROR, f"{owner}, request {request}, selector #{index}: CEL expression "
                                   "empty (unsupported selector type?)")
         try:
@@ -120,9 +121,9 @@ def _selectors(owner: str, specs: Sequence[Mapping[str, Any]], request: str, con
 def _request_data(claim: Mapping[str, Any], indices: tuple[int, int, int], spec: Mapping[str, Any], parent: str | None,
                   inventory: Inventory, features: Features) -> RequestData:
     ref = claim_ref(claim)
-    name = str(spec.get("name") or "")
+    name = text(spec.get("name"))
     shown = f"{parent}/{name}" if parent else name
-    class_name = str(spec.get("deviceClassName") or "")
+    class_name = text(spec.get("deviceClassName"))
     if not class_name:
         raise AllocationError(Reason.DEVICE_CLASS_NOT_FOUND,
                               f"claim {ref}, request {shown}: missing device class name (unsupported request type?)")
@@ -138,17 +139,20 @@ def _request_data(claim: Mapping[str, Any], indices: tuple[int, int, int], spec:
         raise AllocationError(Reason.FEATURE_GATE_DISABLED, f"claim {ref}, request {shown}: has capacity requests, but "
                               "the DRAConsumableCapacity feature is disabled")
     consumable = features.consumable_capacity
-    selectors = (_selectors(f"class {class_name}", (device_class.get("spec") or {}).get("selectors") or (), shown,
-                            consumable)
-                 + _selectors(f"claim {ref}", spec.get("selectors") or (), shown, consumable))
-    mode = spec.get("allocationMode") or "ExactCount"
+    selectors = (_selectors(f"class {class_name}", mappings(path(device_class, "spec", "selectors")), shown, consumable)
+                 + _selectors(f"claim {ref}", mappings(spec.get("selectors")), shown, consumable))
+    mode = text(spec.get("allocationMode")) or "ExactCount"
     if mode not in ("ExactCount", "All"):
         raise AllocationError(Reason.NO_MATCHING_DEVICES, f"claim {ref}, request {shown}: unsupported count mode {mode}")
+    count = integer(spec.get("count"), 1) if spec.get("count") is not None else 1
+    if count < 1 and mode == "ExactCount":
+        raise AllocationError(Reason.NO_MATCHING_DEVICES, f"claim {ref}, request {shown}: count {spec.get('count')!r} is "
+                              "not a positive integer")
     return RequestData(claim_index=indices[0], request_index=indices[1], sub_index=indices[2], name=name, parent=parent,
                        class_name=class_name, selectors=selectors, all_mode=mode == "All",
-                       count=int(spec.get("count") or 1), admin_access=bool(spec.get("adminAccess")) and parent is None,
-                       tolerations=tuple(spec.get("tolerations") or ()),
-                       capacity_requests=(spec.get("capacity") or {}).get("requests"))
+                       count=count, admin_access=spec.get("adminAccess") is True and parent is None,
+                       tolerations=tuple(mappings(spec.get("tolerations"))),
+                       capacity_requests=mapping(path(spec, "capacity", "requests")) or None)
 
 
 def build_requests(claims: Sequence[Mapping[str, Any]], inventory: Inventory, features: Features
@@ -157,16 +161,16 @@ def build_requests(claims: Sequence[Mapping[str, Any]], inventory: Inventory, fe
     result = []
     for claim_index, claim in enumerate(claims):
         requests = []
-        for request_index, request in enumerate(((claim.get("spec") or {}).get("devices") or {}).get("requests") or ()):
-            name = str(request.get("name") or "")
-            subs = request.get("firstAvailable") or ()
+        for request_index, request in enumerate(mappings(path(claim, "spec", "devices", "requests"))):
+            name = text(request.get("name"))
+            subs = mappings(request.get("firstAvailable"))
             if subs and not features.prioritized_list:
                 raise AllocationError(Reason.FEATURE_GATE_DISABLED, f"claim {claim_ref(claim)}, request {name}: has "
                                       "subrequests, but the DRAPrioritizedList feature is disabled")
             if subs:
                 requests.append([_request_data(claim, (claim_index, request_index, i), sub, name, inventory, features)
                                  for i, sub in enumerate(subs)])
-            elif request.get("exactly") is not None:
+            elif isinstance(request.get("exactly"), Mapping):
                 requests.append([_request_data(claim, (claim_index, request_index, -1), {**request["exactly"], "name": name},
                                                None, inventory, features)])
             else:

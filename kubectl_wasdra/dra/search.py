@@ -24,6 +24,7 @@ from kubectl_wasdra.dra.capacity import fits
 from kubectl_wasdra.dra.constraints import Constraint
 from kubectl_wasdra.dra.counters import add_consumption, counters_fit
 from kubectl_wasdra.dra.features import Features
+from kubectl_wasdra.dra.fields import mapping, mappings, path
 from kubectl_wasdra.dra.inventory import Device
 from kubectl_wasdra.dra.pools import Pool
 from kubectl_wasdra.dra.requests import MAX_RESULTS, AllocationError, RequestData
@@ -241,15 +242,14 @@ def node_selector(picks: Sequence[Pick], node_name: str) -> dict[str, Any] | Non
     term: dict[str, list[dict[str, Any]]] = {"matchFields": [], "matchExpressions": []}
     for pick in picks:
         device = pick.candidate.device
-        source = device.raw if device.slice.per_device_node_selection else device.slice.raw.get("spec") or {}
+        source = device.raw if device.slice.per_device_node_selection else mapping(device.slice.raw.get("spec"))
         if source.get("nodeName") or device.binds_to_node:
             return {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In",
                                                             "values": [node_name]}]}]}
-        selector = source.get("nodeSelector")
-        terms = (selector or {}).get("nodeSelectorTerms") or ()
+        terms = mappings(path(source, "nodeSelector", "nodeSelectorTerms"))
         if len(terms) == 1:
             for kind in ("matchFields", "matchExpressions"):
-                for requirement in terms[0].get(kind) or ():
+                for requirement in mappings(terms[0].get(kind)):
                     if not any(_same_requirement(requirement, existing) for existing in term[kind]):
                         term[kind].append(requirement)
     if not term["matchFields"] and not term["matchExpressions"]:

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final
 
+from kubectl_wasdra.dra.fields import mapping, mappings, path, text
 from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
 
 if TYPE_CHECKING:
@@ -28,8 +29,7 @@ def _device_key(result: Mapping[str, Any]) -> str:
 
 
 def _claim_name(claim: Mapping[str, Any]) -> str:
-    meta = claim.get("metadata") or {}
-    return f"{meta.get('namespace') or ''}/{meta.get('name') or ''}".lstrip("/")
+    return f"{text(path(claim, 'metadata', 'namespace'))}/{text(path(claim, 'metadata', 'name'))}".lstrip("/")
 
 
 def _add_capacity(sums: Mapping[str, Decimal], amounts: Mapping[str, Any]) -> dict[str, Decimal]:
@@ -104,9 +104,8 @@ class DeviceUsage:
         usage = cls()
         batch: list[tuple[Mapping[str, Any], str]] = []
         for claim in claims:
-            allocation = (claim.get("status") or {}).get("allocation") or {}
             holder = _claim_name(claim)
-            batch.extend((result, holder) for result in (allocation.get("devices") or {}).get("results") or ())
+            batch.extend((result, holder) for result in mappings(path(claim, "status", "allocation", "devices", "results")))
         return usage._with(batch, consumable_capacity)
 
     def with_results(self, results: Iterable[Mapping[str, Any]], consumable_capacity: bool = True, holder: str = ""
@@ -128,7 +127,7 @@ class DeviceUsage:
             if consumable_capacity and result.get("shareID"):
                 shares[(key, str(result["shareID"]))] = True
                 current = consumed.get(key) or self._consumed.get(key) or {}
-                consumed[key] = _add_capacity(current, result.get("consumedCapacity") or {})
+                consumed[key] = _add_capacity(current, mapping(result.get("consumedCapacity")))
             else:
                 exclusive[key] = True
         other = DeviceUsage.__new__(DeviceUsage)

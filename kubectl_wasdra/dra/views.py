@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kubectl_wasdra.dra import values
+from kubectl_wasdra.dra.fields import mapping
 from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
 
 
@@ -68,20 +69,20 @@ class DeviceView:
     def __init__(self, driver: str, device: Mapping[str, Any], name: str = "") -> None:
         self.driver = driver
         self.name = name or str(device.get("name", ""))
-        self.allow_multiple_allocations = bool(device.get("allowMultipleAllocations", False))
+        self.allow_multiple_allocations = device.get("allowMultipleAllocations") is True
         self.error: str | None = None
         self.attributes: dict[str, dict[str, Any]] = {}
         self.capacity: dict[str, dict[str, Any]] = {}
         self.results: dict[str, bool] = {}
         self._activations: dict[tuple[str, ...], Any] = {}
-        for key, attribute in (device.get("attributes") or {}).items():
-            domain, ident = split_qualified_name(key, driver)
+        for key, attribute in mapping(device.get("attributes")).items():
+            domain, ident = split_qualified_name(str(key), driver)
             try:
-                self.attributes.setdefault(domain, {})[ident] = _attribute_value(attribute or {})
+                self.attributes.setdefault(domain, {})[ident] = _attribute_value(mapping(attribute))
             except (ValueError, TypeError) as exc:
                 self.error = f"attribute {key}: {exc}"
-        for key, entry in (device.get("capacity") or {}).items():
-            domain, ident = split_qualified_name(key, driver)
+        for key, entry in mapping(device.get("capacity")).items():
+            domain, ident = split_qualified_name(str(key), driver)
             try:
                 value = (entry or {})["value"]
                 self.capacity.setdefault(domain, {})[ident] = dict(_capacity_value(value if isinstance(value, str | int)
