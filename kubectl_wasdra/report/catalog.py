@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from kubectl_wasdra.errors import UsageError
 from kubectl_wasdra.lint.codes import RuleInfo
 from kubectl_wasdra.lint.registry import Rule, all_rules, rule_infos, select_rules
 
@@ -19,7 +20,10 @@ def _entry(info: RuleInfo, implemented: Rule | None) -> dict[str, Any]:
 def rule_entries(key: str | None = None) -> list[dict[str, Any]]:
     """Catalogue entries (all, or those `key` selects: an ID, a name, a family or ALL), in ID order of codes.py."""
     implemented = {r.info.id: r for r in all_rules()}
-    wanted = select_rules([key]) if key else None
+    try:
+        wanted = select_rules([key]) if key else None
+    except UsageError as exc:
+        raise UsageError(exc.message, where="rules", hint=exc.hint) from None
     return [_entry(info, implemented.get(info.id)) for info in rule_infos() if wanted is None or info.id in wanted]
 
 

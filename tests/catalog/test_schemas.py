@@ -70,3 +70,19 @@ def test_crd_schema_conversion_is_strict_except_where_preserved() -> None:
     assert spec["properties"]["port"]["type"] == ["integer", "string"]
     assert "additionalProperties" not in spec["properties"]["free"]
     assert set(converted["properties"]) >= {"apiVersion", "kind", "metadata", "spec"}
+
+
+def test_checked_in_schemas_match_the_generator() -> None:
+    import importlib.util
+    import sys
+
+    if importlib.util.find_spec("kubernetes_validate") is None:
+        import pytest
+
+        pytest.skip("kubernetes-validate (the schema source) is not installed")
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("gen_schemas", root / "tools" / "gen_schemas.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["gen_schemas"] = module
+    spec.loader.exec_module(module)
+    assert module.render("1.37") == (root / "schemas" / "k8s-1.37.json").read_text()
