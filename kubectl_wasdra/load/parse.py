@@ -8,6 +8,7 @@ non-string key) to the libyaml loader, which also finds duplicate keys and exces
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -51,6 +52,7 @@ _DOC_SEPARATOR: Final = re.compile(r"^---(?:[ \t]|$)", re.MULTILINE)
 # 4,000,000; the check applies once more than 100 alias-driven nodes and 1,000 nodes have been decoded.
 _ALIAS_LOW: Final = 400_000
 _ALIAS_HIGH: Final = 4_000_000
+_FAST_PATH_ALIAS_EVENTS: Final = 10_000
 
 
 @dataclass(frozen=True)
@@ -119,7 +121,7 @@ def looks_like_concatenated(text: str) -> bool:
 def _parse_fast(text: str) -> Parsed | None:
     """yaml-rs over the whole text, or None when its answer is ambiguous or it failed (the slow path reports why)."""
     try:
-        value = yaml_rs.loads(text, parse_datetime=False)
+        value = yaml_rs.loads(text, parse_datetime=False, alias_limits=_fast_alias_limits())
     except (yaml_rs.YAMLDecodeError, ValueError, TypeError, OverflowError, RecursionError):
         return None
     separators = len(_DOC_SEPARATOR.findall(text))
@@ -132,6 +134,12 @@ def _parse_fast(text: str) -> Parsed | None:
     if isinstance(value, list) and not separators:
         return None  # a single document that is a list: the slow path words the problem
     return Parsed(documents=[(0, value)])
+
+
+@functools.cache
+def _fast_alias_limits() -> object:
+    """Heavy alias use leaves the fast path, so go-yaml's exact ratio rule (_excessive_aliasing) decides."""
+    return yaml_rs.AliasLimits(max_total_replayed_events=_FAST_PATH_ALIAS_EVENTS)
 
 
 def _parse_yaml11(text: str) -> Parsed:

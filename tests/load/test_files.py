@@ -157,3 +157,11 @@ def test_arbitrary_input_never_crashes(content: str | bytes) -> None:
         assert problem.line >= 1 and problem.column >= 1 and problem.message
     for document in result.documents:
         assert document.position(("metadata", "name"))[0] >= 1
+
+
+def test_alias_heavy_input_below_the_ratio_limit_still_loads(tmp_path: Path) -> None:
+    """Many alias replays leave the fast path; go-yaml's ratio rule accepts this (few nodes come from aliases)."""
+    rows = "\n".join(f"  k{i}: {{a: {i}, b: {i}, c: {i}}}" for i in range(2000))
+    text = f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: m, labels: &l {{x: y}}}}\ndata:\n{rows}\nextra: [*l, *l]\n"
+    result = load_paths([str(_write(tmp_path, "big.yaml", text))])
+    assert not result.problems and result.documents[0].data["extra"] == [{"x": "y"}, {"x": "y"}]
