@@ -11,6 +11,7 @@ looking at taints and does not give them back on rejection (**Quirk**), which ca
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -49,6 +50,16 @@ class CandidateList:
     incomplete_devices: int = 0
     taint: tuple[str, Mapping[str, Any]] | None = None  # (device key, first untolerated taint) seen
     in_use: list[str] = field(default_factory=list)  # device keys dropped at the "free" stage
+    value_counts: dict[str, Counter[str]] = field(default_factory=dict)  # attribute -> value -> usable devices
+
+    def attribute_values(self, attribute: str) -> Counter[str]:
+        """How many usable candidates carry each value of `attribute` (for constraint bounds), computed once."""
+        counts = self.value_counts.get(attribute)
+        if counts is None:
+            counts = Counter(repr(found) for c in self.candidates if not c.tainted and c.error is None
+                             if (found := c.device.attribute(attribute)) is not None)
+            self.value_counts[attribute] = counts
+        return counts
     errors: list[AllocationError] = field(default_factory=list)
 
     @property

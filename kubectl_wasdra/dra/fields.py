@@ -12,6 +12,8 @@ from typing import Any
 
 def mapping(value: Any) -> Mapping[str, Any]:
     """`value` if it is a mapping, else {}."""
+    if type(value) is dict:  # the common case, without the slower ABC check
+        return value
     return value if isinstance(value, Mapping) else {}
 
 
@@ -22,7 +24,7 @@ def sequence(value: Any) -> Sequence[Any]:
 
 def mappings(value: Any) -> list[Mapping[str, Any]]:
     """The mapping items of a list (others dropped)."""
-    return [item for item in sequence(value) if isinstance(item, Mapping)]
+    return [item for item in sequence(value) if type(item) is dict or isinstance(item, Mapping)]
 
 
 def integer(value: Any, default: int) -> int:
@@ -44,7 +46,7 @@ def text(value: Any, default: str = "") -> str:
 def path(obj: Any, *keys: str) -> Any:
     """obj[k1][k2]... through mappings; None when a step is missing or not a mapping."""
     for key in keys:
-        if not isinstance(obj, Mapping):
+        if type(obj) is not dict and not isinstance(obj, Mapping):
             return None
         obj = obj.get(key)
     return obj

@@ -8,7 +8,6 @@ kube-scheduler's search stops finding devices; its reason code comes from kubect
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -63,17 +62,16 @@ def constraint_count(request: RequestData, candidates: CandidateList, constraint
     """Devices that can satisfy the request's constraints together: the largest same-value group (matchAttribute) or
     the number of distinct values (distinctAttribute, shown in the funnel only: its 1.37 quirk lets one request
     repeat a value, so it is no necessary condition). The matchAttribute bound also prunes nodes."""
-    usable = [c.device for c in candidates.candidates if not c.tainted and c.error is None]
-    best = len(usable)
+    best = candidates.usable
     sub = request.name if request.parent else ""
     for constraint in constraints:
         if not constraint.applies(request.base_name, sub):
             continue
-        values = [repr(attr) for device in usable if (attr := device.attribute(constraint.attribute)) is not None]
+        values = candidates.attribute_values(constraint.attribute)
         if isinstance(constraint, MatchAttribute):
-            best = min(best, max(Counter(values).values(), default=0))
+            best = min(best, max(values.values(), default=0))
         elif isinstance(constraint, DistinctAttribute) and not for_pruning:
-            best = min(best, len(set(values)))
+            best = min(best, len(values))
     return best
 
 

@@ -98,7 +98,7 @@ class Device:
             if not sep or domain != self.driver:
                 return None
             found = attributes.get(ident)
-        return found if isinstance(found, Mapping) else None
+        return found if type(found) is dict or isinstance(found, Mapping) else None
 
     def matches_node(self, node: Mapping[str, Any]) -> bool:
         """Per-device node selection (slice perDeviceNodeSelection): nodeName, allNodes or nodeSelector."""

@@ -8,6 +8,7 @@ Fatal problems (no class, unknown selector or constraint kind, too many devices)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -104,12 +105,19 @@ class RequestData:
 
 
 def _selectors(owner: str, specs: Sequence[Mapping[str, Any]], request: str, consumable: bool) -> tuple[Selector, ...]:
-    result = []
-    for index, spec in enumerate(specs):
-        expression = path(spec, "cel", "expression")
+    expressions = tuple(path(spec, "cel", "expression") for spec in specs)
+    for index, expression in enumerate(expressions):
         if not isinstance(expression, str):
             raise AllocationError(Reason.SELECTOR_ERROR, f"{owner}, request {request}, selector #{index}: CEL expression "
                                   "empty (unsupported selector type?)")
+    return _compiled(owner, expressions, consumable)
+
+
+@functools.lru_cache(maxsize=4096)
+def _compiled(owner: str, expressions: tuple[str, ...], consumable: bool) -> tuple[Selector, ...]:
+    """Selectors for one owner's expressions, built once (the same class or claim recurs for every node)."""
+    result = []
+    for index, expression in enumerate(expressions):
         try:
             result.append(Selector(owner, index, expression, compile_selector(expression, consumable_capacity=consumable),
                                    None))
