@@ -88,6 +88,13 @@ class Allocation:
 
     node: str
     claims: tuple[ClaimAllocation, ...]
+    subrequest_positions: tuple[int, ...] = ()  # index of the chosen alternative of every firstAvailable request
+
+    @property
+    def prioritized_list_score(self) -> int:
+        """DynamicResources Score for prioritized lists (dynamicresources.go): each firstAvailable request allocated
+        with its alternative at position i adds 8 - i (the scheduler then normalizes across nodes)."""
+        return sum(8 - position for position in self.subrequest_positions)
 
     @property
     def results(self) -> tuple[tuple[DeviceResult, ...], ...]:

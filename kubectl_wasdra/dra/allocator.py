@@ -197,15 +197,19 @@ def _device_result(pick: Pick) -> DeviceResult:
 def _allocation(claims: Sequence[Mapping[str, Any]], requests: list[list[list[RequestData]]], search: Search,
                 inventory: Inventory, node_name: str) -> Allocation:
     result = []
+    positions = []
     for ci, claim in enumerate(claims):
         picks = search.results[ci]
         chosen = []
         for ri, alternatives in enumerate(requests[ci]):
-            request = alternatives[search.selected_sub.get((ci, ri), 0)] if alternatives[0].parent else alternatives[0]
+            position = search.selected_sub.get((ci, ri), 0)
+            request = alternatives[position] if alternatives[0].parent else alternatives[0]
+            if request.parent:
+                positions.append(position)
             chosen.append((request.base_name, request.class_name, request.full_name if request.parent else None))
         result.append(ClaimAllocation(claim, tuple(_device_result(p) for p in picks),
                                       build_config(claim, inventory.classes, chosen), node_selector(picks, node_name)))
-    return Allocation(node_name, tuple(result))
+    return Allocation(node_name, tuple(result), tuple(positions))
 
 
 def allocate_claims(claims: Sequence[Mapping[str, Any]], node: Mapping[str, Any], inventory: Inventory,

@@ -79,6 +79,7 @@ def test_first_available_falls_back_to_the_next_subrequest() -> None:
     assert picked(outcome) == [["r/small:gpu-0", "r/small:gpu-1"]]
     assert isinstance(outcome, Allocation)
     assert outcome.results[0][0].subrequest == "small"
+    assert outcome.prioritized_list_score == 7  # second alternative: 8 - 1
 
 
 def test_first_available_backtracks_across_claims() -> None:
