@@ -28,7 +28,8 @@ class Features:
         """Features from a gate lookup such as `GateState.enabled`."""
         return cls(admin_access=enabled("DRAAdminAccess"), prioritized_list=enabled("DRAPrioritizedList"),
                    partitionable_devices=enabled("DRAPartitionableDevices"), device_taints=enabled("DRADeviceTaints"),
-                   binding_conditions=enabled("DRADeviceBindingConditions"),
+                   # dynamicresources.go: DeviceBindingAndStatus needs both gates
+                   binding_conditions=enabled("DRADeviceBindingConditions") and enabled("DRAResourceClaimDeviceStatus"),
                    consumable_capacity=enabled("DRAConsumableCapacity"),
                    fractional_capacity_range=enabled("DRAFractionalCapacityRange"),
                    extended_resource=enabled("DRAExtendedResource"))

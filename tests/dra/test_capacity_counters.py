@@ -156,3 +156,13 @@ def test_fractional_capacity_range(fractional: bool, requested: str, expected: D
                                                                           "validRange": {"min": "500m", "step": "500m"}}}},
                      allowMultipleAllocations=True)
     assert consumption(dev, {"cores": requested}, fractional=fractional) == {"cores": expected}
+
+
+def test_features_from_gates() -> None:
+    from kubectl_wasdra.dra import Features
+
+    on = {"DRAAdminAccess", "DRAPrioritizedList", "DRAPartitionableDevices", "DRADeviceTaints", "DRADeviceBindingConditions",
+          "DRAConsumableCapacity", "DRAExtendedResource"}
+    features = Features.from_gates(lambda name: name in on)
+    assert features.partitionable_devices and not features.fractional_capacity_range
+    assert not features.binding_conditions  # also needs DRAResourceClaimDeviceStatus
