@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import quote
 
@@ -23,14 +23,25 @@ INFORMATION_URI: Final = "https://github.com/kubectl-wasdra/kubectl-wasdra"
 _LEVELS: Final = {"error": "error", "warning": "warning", "info": "note"}
 
 
-def artifact_uri(file: str) -> str:
-    """Repository-relative URI (POSIX separators, percent-encoded); stdin is "stdin"; paths outside the working
-    directory become absolute file:// URIs."""
+def source_root(start: str | None = None) -> str:
+    """The repository root (nearest directory upwards holding .git), or the working directory outside a repository:
+    GitHub code scanning resolves result URIs against the repository root."""
+    directory = Path(start or os.getcwd()).resolve()
+    for candidate in (directory, *directory.parents):
+        if (candidate / ".git").exists():
+            return str(candidate)
+    return str(directory)
+
+
+def artifact_uri(file: str, root: str | None = None) -> str:
+    """Repository-relative URI (POSIX separators, percent-encoded); stdin is "stdin"; paths outside the repository
+    become absolute file:// URIs."""
     if file == "-":
         return "stdin"
-    relative = os.path.relpath(os.path.abspath(file))
+    absolute = os.path.realpath(os.path.abspath(file))
+    relative = os.path.relpath(absolute, root or source_root())
     if relative.startswith(".."):
-        return PurePath(os.path.abspath(file)).as_uri()
+        return PurePath(absolute).as_uri()
     return quote(PurePath(relative).as_posix())
 
 
@@ -51,6 +62,7 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
     """The SARIF log as indented JSON."""
     rules = all_rules()
     index = {r.info.id: i for i, r in enumerate(rules)}
+    root = source_root()
     results = []
     for f in report.findings:
         text = f"{f.path}: {f.message}" if f.path else f.message
@@ -59,7 +71,7 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
             "level": _LEVELS[str(f.severity)],
             "message": {"text": text + (f" ({f.hint})" if f.hint else "")},
             "locations": [{"physicalLocation": {
-                "artifactLocation": {"uri": artifact_uri(f.file), "uriBaseId": "%SRCROOT%"},
+                "artifactLocation": {"uri": artifact_uri(f.file, root), "uriBaseId": "%SRCROOT%"},
                 "region": {"startLine": max(1, f.line), "startColumn": max(1, f.column)},
             }}],
         }

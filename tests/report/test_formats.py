@@ -93,3 +93,15 @@ def test_text_colour_when_asked() -> None:
 
 def test_clean_report_prints_only_the_summary() -> None:
     assert render(_report(), "text") == "1 file, 2 documents: 0 errors, 0 warnings\n"
+
+
+def test_sarif_uris_are_relative_to_the_repository_root(tmp_path, monkeypatch) -> None:
+    from kubectl_wasdra.report.sarif import artifact_uri, source_root
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "deploy" / "team a").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "deploy")
+    assert source_root() == str(tmp_path.resolve())
+    assert artifact_uri("team a/x.yaml") == "deploy/team%20a/x.yaml"
+    assert artifact_uri("/elsewhere/y.yaml").startswith("file:///elsewhere/")
+    assert artifact_uri("-") == "stdin"
