@@ -1,5 +1,5 @@
 """Real manifests (../shared/corpus/upstream beside the repository): every file loads without a crash, the whole check
-runs over them, and the LOAD/API verdict per file and release 1.33-1.37 matches tests/corpus_verdicts.json.
+runs over them, and the LOAD/API/SCHEMA verdict per file and release 1.33-1.37 matches tests/corpus_verdicts.json.
 
 Known facts are asserted directly (resource.k8s.io/v1 is not served before 1.34; scheduling.k8s.io/v1alpha1 Workload
 only in 1.35). Regenerate the recorded verdicts after an intended change with:
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found a
 
 
 @functools.cache
-def _report(release: Release, select: tuple[str, ...] = ("LOAD", "API")) -> CheckReport:
+def _report(release: Release, select: tuple[str, ...] = ("LOAD", "API", "SCHEMA")) -> CheckReport:
     return run_check(CheckOptions(paths=(str(CORPUS),), releases=(release,), select=select, jobs=1))
 
 
