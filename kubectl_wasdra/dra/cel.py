@@ -20,8 +20,10 @@ Differences from upstream, all documented:
 - The runtime has no cost tracking, so instead of the run-time limit of 1,000,000 cost units (compile.go) a static bound
   (comprehension nesting x list sizes x cel.bind doublings) makes a hostile expression a CelRuntimeError on every
   evaluation, as upstream's "actual cost limit exceeded" would be; nothing can hang the tool.
-- Indexing an unknown domain yields an empty map upstream; we add empty maps for the domains the expression indexes with
-  a string literal, so `"dom" in device.attributes` is true for those (rarely matters).
+- Indexing an unknown domain yields an empty map upstream. We evaluate on the device's own maps first and, only if that
+  fails with "no such key" for a domain the expression indexes with a string literal, once more with empty maps for
+  those domains; so `"dom" in device.attributes && ...` guards and `has(device.attributes["dom"].x)` both behave as
+  upstream (only an expression mixing both forms in one evaluation could still differ).
 """
 
 from __future__ import annotations
@@ -142,6 +144,11 @@ def _compile_error(expression: str, text: str) -> CelCompileError:
     return CelCompileError(message.strip() + more, int(line), int(column))
 
 
+def _missing_key(value: Any) -> str | None:
+    found = _MISSING_KEY_RE.search(str(value))
+    return found.group(1) if found else None
+
+
 def _runtime_message(value: Any) -> str:
     """cel-go wording for the runtime errors users see most, plus the scheduler's "no such key" hint."""
     text = str(value)
@@ -172,8 +179,12 @@ class CompiledSelector:
             raise CelRuntimeError("operation cancelled: actual cost limit exceeded")
         if view.error:
             raise CelRuntimeError(view.error)
-        result = self.program.eval(view.activation(self.env, self.domains))
+        result = self.program.eval(view.activation(self.env, ()))
         value = result.value()
+        if result.type() == self._error and self.domains and _missing_key(value) in self.domains:
+            # an unknown domain indexes as {} upstream: evaluate again with empty maps for the literal domains
+            result = self.program.eval(view.activation(self.env, self.domains))
+            value = result.value()
         if result.type() == self._error:
             raise CelRuntimeError(_runtime_message(value))
         if not isinstance(value, bool):
