@@ -179,12 +179,15 @@ class CompiledSelector:
             raise CelRuntimeError("operation cancelled: actual cost limit exceeded")
         if view.error:
             raise CelRuntimeError(view.error)
-        result = self.program.eval(view.activation(self.env, ()))
-        value = result.value()
-        if result.type() == self._error and self.domains and _missing_key(value) in self.domains:
-            # an unknown domain indexes as {} upstream: evaluate again with empty maps for the literal domains
-            result = self.program.eval(view.activation(self.env, self.domains))
+        try:
+            result = self.program.eval(view.activation(self.env, ()))
             value = result.value()
+            if result.type() == self._error and self.domains and _missing_key(value) in self.domains:
+                # an unknown domain indexes as {} upstream: evaluate again with empty maps for the literal domains
+                result = self.program.eval(view.activation(self.env, self.domains))
+                value = result.value()
+        except (RuntimeError, ValueError, TypeError, OverflowError) as exc:  # the runtime refused the device's values
+            raise CelRuntimeError(str(exc)) from None
         if result.type() == self._error:
             raise CelRuntimeError(_runtime_message(value))
         if not isinstance(value, bool):

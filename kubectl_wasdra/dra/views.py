@@ -35,10 +35,17 @@ def _version_value(text: str) -> dict[str, str]:
     return values.semver_value(text)
 
 
+def _int64(value: Any) -> int:
+    number = int(value)
+    if not -(2**63) <= number < 2**63:
+        raise ValueError(f"{number} is outside the int64 range")
+    return number
+
+
 def _attribute_value(attribute: Mapping[str, Any]) -> Any:
     """The CEL value of one DeviceAttribute (exactly one of int, bool, string, version and the list forms)."""
     if "int" in attribute:
-        return int(attribute["int"])
+        return _int64(attribute["int"])
     if "bool" in attribute:
         return bool(attribute["bool"])
     if "string" in attribute:
@@ -46,7 +53,7 @@ def _attribute_value(attribute: Mapping[str, Any]) -> Any:
     if "version" in attribute:
         return dict(_version_value(str(attribute["version"])))
     if "ints" in attribute:
-        return [int(item) for item in attribute["ints"]]
+        return [_int64(item) for item in attribute["ints"]]
     if "bools" in attribute:
         return [bool(item) for item in attribute["bools"]]
     if "strings" in attribute:
