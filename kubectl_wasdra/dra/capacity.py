@@ -6,8 +6,9 @@ violatesPolicy), release-1.37.
 
 Every capacity entry of the device is consumed: a requested one per the policy's rounding, an unrequested one by the
 policy default or else in full. In 1.37 a request must name the capacity exactly as the device publishes it (1.38
-development also resolves the driver-qualified spelling). Range rounding uses 64-bit integer arithmetic on Value()
-(rounded up), or milli-units when DRAFractionalCapacityRange is on (off by default in 1.37).
+development also resolves the driver-qualified spelling). Range rounding uses integer arithmetic on Value() (rounded
+up), or on MilliValue() (rounded up) when DRAFractionalCapacityRange is on (off by default in 1.37) and one of
+min/max/step is fractional. Python integers do not overflow, so upstream's big-decimal fallback gives the same values.
 **Quirk**: upstream compares a consumption with `default` by Go struct equality; we compare numerically.
 """
 
