@@ -109,6 +109,12 @@ class CheckReport:
         return any(f.severity.rank >= threshold for f in self.findings)
 
 
+def finding_order(finding: Finding) -> tuple[str, int, int, str, str, str, str, str]:
+    """Sort key: (file, line, column, rule), then the text, so equal positions still order deterministically."""
+    return (finding.file, finding.line, finding.column, finding.rule, finding.path, finding.message, finding.hint or "",
+            finding.object)
+
+
 def severity_of(info: RuleInfo, profile: str) -> Severity:
     """The rule's severity under `--profile` (lint/profiles.py when present, else the rule's default)."""
     try:
@@ -141,7 +147,7 @@ def run_check(options: CheckOptions) -> CheckReport:
         findings.extend(set_findings(loaded.documents, rules, ctx))
     findings = load_findings(loaded.problems, rules, options.profile)
     findings.extend(merge_releases(per_release, options.releases))
-    return CheckReport(tuple(options.releases), tuple(sorted(set(findings))), loaded.documents, loaded.files,
+    return CheckReport(tuple(options.releases), tuple(sorted(set(findings), key=finding_order)), loaded.documents, loaded.files,
                        fatal=any(p.fatal for p in loaded.problems))
 
 
