@@ -29,11 +29,11 @@ except ImportError:  # pragma: no cover - optional accelerator
 # Plain scalars YAML 1.1 (go-yaml v2) reads differently from YAML 1.2 (booleans, leading-zero octals), merge keys,
 # tags, complex keys, keys that are not strings.
 _YAML11_SCALAR: Final = re.compile(
-    r"[\s\[{,](?:[yYnN]|[yY]es|YES|[nN]o|NO|[oO]n|ON|[oO]ff|OFF|[-+]?0[0-9_]+)(?=[ \t]*(?:$|#|,|\]|\}|:(?:\s|$)))",
+    r"[\s\[{,](?:[yYnN]|[yY]es|YES|[nN]o|NO|[oO]n|ON|[oO]ff|OFF|[-+]?0[0-9_]+)(?=[ \t\r]*(?:$|#|,|\]|\}|:(?:\s|$)))",
     re.MULTILINE)
 _SPECIAL_SYNTAX: Final = re.compile(r"<<|\s!|^!|^[ \t]*\?(?:\s|$)", re.MULTILINE)
 _NON_STRING_KEY: Final = re.compile(
-    r"^[ \t-]*(?:[-+]?\.?[0-9][^:\n]*|~|(?:[tT]rue|TRUE|[fF]alse|FALSE|[nN]ull|NULL)[ \t]*):(?:[ \t]|$)", re.MULTILINE)
+    r"^[ \t-]*(?:[-+]?\.?[0-9][^:\n]*|~|(?:[tT]rue|TRUE|[fF]alse|FALSE|[nN]ull|NULL)[ \t]*):(?:\s|$)", re.MULTILINE)
 
 
 def needs_yaml11(text: str) -> bool:

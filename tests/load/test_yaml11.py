@@ -92,6 +92,11 @@ def test_fast_and_libyaml_paths_agree(documents: list[dict[str, object]]) -> Non
     assert [d for _, d in fast.documents] == [d for _, d in slow.documents]
 
 
+def test_windows_line_endings() -> None:
+    parsed = parse_text("a: yes\r\nb: 0644\r\non: x\r\n", is_json=False)
+    assert parsed.documents[0][1] == {"a": True, "b": 420, "true": "x"}
+
+
 def test_plain_manifests_take_the_fast_path_and_tricky_ones_do_not() -> None:
     assert not needs_yaml11("apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n")
     assert needs_yaml11("env:\n- name: A\n  value: yes\n")
