@@ -14,10 +14,13 @@ from typing import TYPE_CHECKING, Any, Final
 
 from kubectl_wasdra.kube.quantity import QuantityError, format_quantity
 from kubectl_wasdra.lint.rules._pods import PodSource, containers
-from kubectl_wasdra.load import Document, Path
+from kubectl_wasdra.load import Path
 
 if TYPE_CHECKING:
+    from kubectl_wasdra.catalog.releases import Release
     from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+    from kubectl_wasdra.lint.rules._devices import ClusterDevice, ClusterDevices
+    from kubectl_wasdra.lint.rules._objects import ObjectIndex
 
 # resources DRA provides through a DeviceClass (DRAExtendedResource) are not on node allocatable
 IMPLICIT_EXTENDED_PREFIX: Final = "deviceclass.resource.kubernetes.io/"
@@ -30,11 +33,16 @@ class CapacityProblem:
     hint: str
 
 
-def request_alternatives(document: Document) -> Iterator[tuple[Path, list[tuple[Path, Mapping[str, Any]]]]]:
-    """(request path, [(path, request or subrequest)]) for each request of a ResourceClaim or ResourceClaimTemplate;
-    a request is satisfiable when any alternative is."""
-    base: Path = ("spec", "devices") if document.kind == "ResourceClaim" else ("spec", "spec", "devices")
-    requests = document.get((*base, "requests"))
+def request_alternatives(kind: str | None, data: Mapping[str, Any]
+                         ) -> Iterator[tuple[Path, list[tuple[Path, Mapping[str, Any]]]]]:
+    """(request path, [(path, request or subrequest)]) for each request of a ResourceClaim or ResourceClaimTemplate
+    (`data` is the object); a request is satisfiable when any alternative is."""
+    spec = data.get("spec") if isinstance(data.get("spec"), dict) else {}
+    if kind != "ResourceClaim":
+        spec = spec.get("spec") if isinstance(spec.get("spec"), dict) else {}
+    base: Path = ("spec", "devices") if kind == "ResourceClaim" else ("spec", "spec", "devices")
+    devices = spec.get("devices") if isinstance(spec.get("devices"), dict) else {}
+    requests = devices.get("requests")
     for index, request in enumerate(requests if isinstance(requests, list) else []):
         if not isinstance(request, dict):
             continue
@@ -49,6 +57,52 @@ def request_alternatives(document: Document) -> Iterator[tuple[Path, list[tuple[
             alternatives.append((path, request))
         if alternatives:
             yield path, alternatives
+
+
+def selector_expressions(obj: Mapping[str, Any] | None) -> list[str]:
+    """The CEL expressions of `obj["selectors"]` (a request, subrequest or DeviceClass spec)."""
+    selectors = (obj or {}).get("selectors")
+    found = []
+    for selector in selectors if isinstance(selectors, list) else []:
+        expression = (selector.get("cel") or {}).get("expression") if isinstance(selector, dict) else None
+        if isinstance(expression, str):
+            found.append(expression)
+    return found
+
+
+def request_matches(devices: ClusterDevices, index: ObjectIndex, request: Mapping[str, Any], release: Release
+                    ) -> list[ClusterDevice] | None:
+    """Cluster devices the request's DeviceClass and selectors select; None when the class is unknown (REF003/REF010)
+    or a selector does not compile (VALID031)."""
+    name = request.get("deviceClassName")
+    device_class = index.get("DeviceClass", name, None) if isinstance(name, str) else None
+    if device_class is None:
+        return None
+    return devices.matching([*selector_expressions(device_class.get("spec")), *selector_expressions(request)], release)
+
+
+def claim_never_matches(kind: str, data: Mapping[str, Any], devices: ClusterDevices, index: ObjectIndex,
+                        release: Release) -> bool:
+    """True when some request of the claim (or claim template) matches no device in any alternative."""
+    for _, alternatives in request_alternatives(kind, data):
+        results = [request_matches(devices, index, request, release) for _, request in alternatives]
+        if all(result is not None and not result for result in results):
+            return True
+    return False
+
+
+def pod_never_matches(spec: Mapping[str, Any], namespace: str | None, devices: ClusterDevices, index: ObjectIndex,
+                      release: Release) -> bool:
+    """True when one of the pod's claims can never be satisfied by any device of the cluster."""
+    for entry in spec.get("resourceClaims") or []:
+        if not isinstance(entry, dict):
+            continue
+        for field, kind in (("resourceClaimTemplateName", "ResourceClaimTemplate"), ("resourceClaimName", "ResourceClaim")):
+            name = entry.get(field)
+            claim = index.get(kind, name, namespace) if isinstance(name, str) else None
+            if claim is not None and claim_never_matches(kind, claim, devices, index, release):
+                return True
+    return False
 
 
 def dra_extended_resources(snapshot: ClusterSnapshot) -> frozenset[str]:

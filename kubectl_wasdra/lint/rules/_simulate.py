@@ -2,7 +2,8 @@
 
 The manifests are overlaid on the snapshot exactly as `kubectl wasdra explain` does (explain/overlay.py: Jobs expand
 to their pods and 1.37 PodGroup), the queue is simulated once, and every group that does not fit yields its first
-reason and, for the first few, the best verified suggestion (each suggestion costs more simulations).
+reason and, when only a few groups fail, the best verified suggestion (each suggestion costs several more
+simulations, so a change that leaves many groups pending gets reasons only and a pointer to `explain`).
 """
 
 from __future__ import annotations
@@ -12,13 +13,22 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from kubectl_wasdra.lint.docset import DocumentSet
-from kubectl_wasdra.lint.rules._pods import latest_documents
+from kubectl_wasdra.lint.rules._devices import cluster_devices
+from kubectl_wasdra.lint.rules._fitting import pod_never_matches
+from kubectl_wasdra.lint.rules._objects import ObjectIndex
+from kubectl_wasdra.lint.rules._pods import document_pod_sources, latest_documents
 from kubectl_wasdra.load import Document
 
 if TYPE_CHECKING:
     from kubectl_wasdra.lint.context import CheckContext
 
-MAX_SUGGESTED: Final = 5   # groups that get verified suggestions; the rest get the reason only
+MAX_SUGGESTED: Final = 3   # suggestions are simulated only when at most this many groups do not fit
+RESTRICTION_REASONS: Final = frozenset({"NodeAffinityMismatch", "NodeNameMismatch", "UntoleratedTaint",
+                                         "NodeUnschedulable"})
+# reasons another rule already explains as a broken reference or a setting: no suggestion is simulated for them
+CONFIGURATION_REASONS: Final = frozenset({
+    "ClaimNotFound", "ClaimTemplateNotFound", "DeviceClassNotFound", "GroupNotFound", "WorkloadNotFound", "GroupInvalid",
+    "APINotServed", "FeatureGateDisabled", "SelectorError", "GangTooFewPods"})
 GROUP_KINDS: Final = ("PodGroup", "CompositePodGroup", "Workload")
 
 
@@ -32,13 +42,26 @@ class NoFitNow:
     suggestion: str | None
 
 
-def _owners(docs: DocumentSet) -> tuple[dict[tuple[str, str, str], Document], list[dict]]:
+def _never_fits(document: Document, ctx: CheckContext, index: ObjectIndex) -> bool:
+    """A pod (or controller) with a claim that matches no device of the cluster: FIT001 reports it as "can never
+    fit", and leaving it out of the overlay changes nothing for the others (it would never hold anything)."""
+    if ctx.snapshot is None or not ctx.snapshot.of_kind("ResourceSlice"):
+        return False
+    devices = cluster_devices(ctx.snapshot)
+    return any(pod_never_matches(source.spec, document.namespace, devices, index, ctx.release)
+               for source in document_pod_sources(document) if source.spec.get("resourceClaims"))
+
+
+def _owners(docs: DocumentSet, ctx: CheckContext) -> tuple[dict[tuple[str, str, str], Document], list[dict]]:
     """(kind, namespace, name) of every simulated pod and group -> the document that defines it; overlay objects."""
     from kubectl_wasdra.explain.overlay import build_overlay
 
     owners: dict[tuple[str, str, str], Document] = {}
     objects: list[dict] = []
+    index = ObjectIndex(docs, ctx.snapshot)
     for document in latest_documents(docs):
+        if _never_fits(document, ctx, index):
+            continue
         overlay = build_overlay([document.data])
         objects.extend(overlay.objects)
         for namespace, name in overlay.pods:
@@ -49,13 +72,18 @@ def _owners(docs: DocumentSet) -> tuple[dict[tuple[str, str, str], Document], li
     return owners, objects
 
 
-def _first_reason(diagnosis: object) -> str:
-    reasons = getattr(diagnosis, "reasons", None) or []
-    if reasons:
-        first = reasons[0]
-        count = f" ({first.count} nodes)" if first.count else ""
-        return f"{first.code}: {first.message}{count}"
-    return str(getattr(diagnosis, "scheduler_message", "") or "does not fit")
+def _first_reason(diagnosis: object) -> tuple[str, str]:
+    """(reason code, "Code: message (N nodes)"): the first group-level reason of the diagnosis, else the per-node
+    reason most nodes gave (kube-scheduler sorts "<count> <reason>" as strings, which puts "17 ..." before "483 ...")."""
+    reasons = list(getattr(diagnosis, "reasons", None) or [])
+    if not reasons:
+        return "", str(getattr(diagnosis, "scheduler_message", "") or "does not fit")
+    group_level = [r for r in reasons if r.count is None]
+    # nodes the pod may not use at all say little; what blocks it on the nodes it may use says more
+    blocking = [r for r in reasons if r.code not in RESTRICTION_REASONS] or reasons
+    first = group_level[0] if group_level else max(blocking, key=lambda r: r.count or 0)
+    count = f" ({first.count} nodes)" if first.count else ""
+    return first.code, f"{first.code}: {first.message}{count}"
 
 
 def groups_not_fitting(docs: DocumentSet, ctx: CheckContext) -> Iterator[NoFitNow]:
@@ -67,23 +95,24 @@ def groups_not_fitting(docs: DocumentSet, ctx: CheckContext) -> Iterator[NoFitNo
 
     if ctx.snapshot is None:
         return
-    owners, objects = _owners(docs)
+    owners, objects = _owners(docs, ctx)
     if not objects:
         return
     gates = make_gates(ctx.release, ctx.feature_gates, ctx.runtime_config)
     snapshot = ctx.snapshot.overlay(objects)
-    suggested = 0
+    failing = []
     for result in Simulation(snapshot, gates).run():
         document = owners.get((result.kind, result.namespace, result.name)) or _member_owner(result, owners)
-        if document is None or result.fits:
-            continue
-        diagnosis = diagnose(result)
+        if document is not None and not result.fits:
+            failing.append((document, result))
+    with_suggestions = len(failing) <= MAX_SUGGESTED
+    for document, result in failing:
+        code, reason = _first_reason(diagnose(result))
         suggestion = None
-        if suggested < MAX_SUGGESTED:
-            suggested += 1
+        if with_suggestions and code not in CONFIGURATION_REASONS:
             found = suggest(snapshot, gates, result)
             suggestion = f"{found[0].message} -> {found[0].outcome}" if found else None
-        yield NoFitNow(document, f"{result.kind} {result.namespace}/{result.name}", _first_reason(diagnosis), suggestion)
+        yield NoFitNow(document, f"{result.kind} {result.namespace}/{result.name}", reason, suggestion)
 
 
 def _member_owner(result: object, owners: dict[tuple[str, str, str], Document]) -> Document | None:

@@ -16,7 +16,12 @@ from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import Problem, SetProblem
 from kubectl_wasdra.lint.registry import rule
 from kubectl_wasdra.lint.rules._devices import ClusterDevice, ClusterDevices, cluster_devices
-from kubectl_wasdra.lint.rules._fitting import node_capacity_problem, request_alternatives
+from kubectl_wasdra.lint.rules._fitting import (
+    node_capacity_problem,
+    request_alternatives,
+    request_matches,
+    selector_expressions,
+)
 from kubectl_wasdra.lint.rules._objects import ObjectIndex
 from kubectl_wasdra.lint.rules._pods import pod_sources
 from kubectl_wasdra.lint.rules._refs import claim_documents
@@ -27,29 +32,9 @@ def _has_devices(ctx: CheckContext) -> bool:
     return ctx.snapshot is not None and bool(ctx.snapshot.of_kind("ResourceSlice"))
 
 
-def _expressions(obj: Mapping[str, Any] | None) -> list[str]:
-    selectors = (obj or {}).get("selectors")
-    found = []
-    for selector in selectors if isinstance(selectors, list) else []:
-        expression = (selector.get("cel") or {}).get("expression") if isinstance(selector, dict) else None
-        if isinstance(expression, str):
-            found.append(expression)
-    return found
-
-
-def _class_expressions(index: ObjectIndex, name: Any) -> list[str] | None:
-    if not isinstance(name, str):
-        return None
-    device_class = index.get("DeviceClass", name, None)
-    return None if device_class is None else _expressions(device_class.get("spec"))
-
-
 def _matches(devices: ClusterDevices, index: ObjectIndex, request: Mapping[str, Any], ctx: CheckContext
              ) -> list[ClusterDevice] | None:
-    class_expressions = _class_expressions(index, request.get("deviceClassName"))
-    if class_expressions is None:
-        return None  # unknown class: REF003/REF010
-    return devices.matching([*class_expressions, *_expressions(request)], ctx.release)
+    return request_matches(devices, index, request, ctx.release)
 
 
 @rule(codes.FIT_SELECTOR_MATCHES_NOTHING, scope="set")
@@ -74,12 +59,12 @@ def selector_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iterator
         return
     devices, index = cluster_devices(ctx.snapshot), ObjectIndex(docs, ctx.snapshot)
     for document in claim_documents(docs):
-        for path, alternatives in request_alternatives(document):
+        for path, alternatives in request_alternatives(document.kind, document.data):
             results = [_matches(devices, index, request, ctx) for _, request in alternatives]
             if any(result is None or result for result in results):
                 continue
             first_path, first = alternatives[0]
-            expressions = _expressions(first)
+            expressions = selector_expressions(first)
             hint = next(filter(None, map(devices.suggestion, expressions)), None) or \
                 "check the attribute names and values the drivers publish (kubectl get resourceslices -o yaml)"
             where = (*first_path, "selectors") if expressions else (*first_path, "deviceClassName")
@@ -110,7 +95,7 @@ def device_class_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iter
         return
     devices = cluster_devices(ctx.snapshot)
     for document in docs.of_kind("DeviceClass"):
-        expressions = _expressions(document.get(("spec",)))
+        expressions = selector_expressions(document.get(("spec",)))
         found = devices.matching(expressions, ctx.release)
         if found is None or found:
             continue
@@ -157,7 +142,7 @@ def can_never_fit(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProblem]:
 def _device_counts(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProblem]:
     devices, index = cluster_devices(ctx.snapshot), ObjectIndex(docs, ctx.snapshot)
     for document in claim_documents(docs):
-        for _, alternatives in request_alternatives(document):
+        for _, alternatives in request_alternatives(document.kind, document.data):
             bounds = []
             for _, request in alternatives:
                 count = request.get("count", 1)
