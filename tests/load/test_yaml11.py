@@ -85,9 +85,9 @@ DOCS = st.recursive(st.dictionaries(KEYS, WORDS, min_size=1, max_size=4),
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(DOCS, min_size=1, max_size=3))
-def test_fast_and_libyaml_paths_agree(documents: list[dict[str, object]]) -> None:
-    text = "\n---\n".join(_render(d) for d in documents) + "\n"
+@given(st.lists(DOCS, min_size=1, max_size=3), st.sampled_from(["\n", "\r\n"]))
+def test_fast_and_libyaml_paths_agree(documents: list[dict[str, object]], newline: str) -> None:
+    text = ("\n---\n".join(_render(d) for d in documents) + "\n").replace("\n", newline)
     fast, slow = parse_text(text, is_json=False), _parse_yaml11(text)
     assert [d for _, d in fast.documents] == [d for _, d in slow.documents]
 
