@@ -29,7 +29,9 @@ except ImportError:  # pragma: no cover - optional accelerator
 # Plain scalars YAML 1.1 (go-yaml v2) reads differently from YAML 1.2 (booleans, leading-zero octals), merge keys,
 # tags, complex keys, keys that are not strings.
 _YAML11_SCALAR: Final = re.compile(
-    r"[\s\[{,](?:[yYnN]|[yY]es|YES|[nN]o|NO|[oO]n|ON|[oO]ff|OFF|[-+]?0[0-9_]+)(?=[ \t\r]*(?:$|#|,|\]|\}|:(?:\s|$)))",
+    r"[\s\[{,](?:[yYnN]|[yY]es|YES|[nN]o|NO|[oO]n|ON|[oO]ff|OFF"  # YAML 1.1 booleans
+    r"|[-+]?0[0-9_]+|[-+]?_[0-9_]+|[-+]?[0-9_]{19,})"  # octal, leading underscore, beyond 64 bits
+    r"(?=[ \t\r]*(?:$|#|,|\]|\}|:(?:\s|$)))",
     re.MULTILINE)
 _SPECIAL_SYNTAX: Final = re.compile(r"<<|\s!|^!|^[ \t]*\?(?:\s|$)", re.MULTILINE)
 _NON_STRING_KEY: Final = re.compile(

@@ -32,6 +32,9 @@ _INT_RE: Final = re.compile(r"^[-+]?_*(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][0
 # yamlStyleFloat, applied after removing "_"
 _FLOAT_RE: Final = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
 
+# strconv.ParseInt / ParseUint (64 bits): beyond them go-yaml v2 falls through to ParseFloat
+_INT_MIN: Final = -(2**63)
+_UINT_MAX: Final = 2**64 - 1
 INT_TAG: Final = "tag:yaml.org,2002:int"
 FLOAT_TAG: Final = "tag:yaml.org,2002:float"
 
@@ -48,7 +51,8 @@ def resolve_plain(value: str) -> str:
     if first.isdigit() or first in "+-.":
         if value in _SPECIAL_FLOATS:
             return FLOAT_TAG
-        if _INT_RE.match(value) and _int_value(value) is not None:
+        number = _int_value(value) if _INT_RE.match(value) else None
+        if number is not None and _INT_MIN <= number <= _UINT_MAX:
             return INT_TAG
         if _FLOAT_RE.match(value.replace("_", "")):
             return FLOAT_TAG
