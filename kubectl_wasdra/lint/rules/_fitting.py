@@ -159,3 +159,44 @@ def node_capacity_problem(source: PodSource, snapshot: ClusterSnapshot,
     wanted = ", ".join(f"{name} {_text(name, value)}" for name, value in sorted(requests.items()))
     return CapacityProblem(source.spec_path, f"{source.label} requests {wanted} per pod: no single node of the cluster "
                            "has all of it allocatable, so it can never fit", "lower one of the requests")
+
+
+def _per_node_devices(source: PodSource, devices: ClusterDevices, index: ObjectIndex, release: Release
+                      ) -> list[tuple[int, dict[str | None, int]]]:
+    """(count, matching devices per node, None = network-attached) for each per-pod ExactCount request of the pod's
+    claim templates (shared claims are allocated once, so they do not limit pods per node)."""
+    from collections import Counter
+
+    found = []
+    for entry in source.spec.get("resourceClaims") or []:
+        name = entry.get("resourceClaimTemplateName") if isinstance(entry, dict) else None
+        template = index.get("ResourceClaimTemplate", name, source.namespace) if isinstance(name, str) else None
+        if template is None:
+            continue
+        for _, alternatives in request_alternatives("ResourceClaimTemplate", template):
+            request = alternatives[0][1]
+            count = request.get("count", 1)
+            matched = request_matches(devices, index, request, release)
+            if len(alternatives) == 1 and matched and isinstance(count, int) and count > 0 and \
+                    request.get("allocationMode", "ExactCount") == "ExactCount":
+                found.append((count, dict(Counter(d.node for d in matched))))
+    return found
+
+
+def pods_per_node(source: PodSource, nodes: Mapping[str, Mapping[str, Decimal]], devices: ClusterDevices | None,
+                  index: ObjectIndex, release: Release, extended: frozenset[str]) -> dict[str, int] | None:
+    """How many pods of `source` each empty node could hold (an upper bound: taints and affinity are ignored);
+    None when the requests cannot be read."""
+    requests = _requests(source, extended)
+    if requests is None:
+        return None
+    claims = _per_node_devices(source, devices, index, release) if devices is not None else []
+    capacity: dict[str, int] = {}
+    for name, allocatable in nodes.items():
+        room = int(allocatable.get("pods", Decimal(110)))
+        for resource, value in requests.items():
+            room = min(room, int(allocatable.get(resource, Decimal(0)) // value))
+        for count, per_node in claims:
+            room = min(room, (per_node.get(name, 0) + per_node.get(None, 0)) // count)
+        capacity[name] = max(room, 0)
+    return capacity

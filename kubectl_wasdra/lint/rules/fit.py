@@ -8,7 +8,8 @@ without a snapshot. Heavy modules (CEL, sched, explain) are imported only here, 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
 
 from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.context import CheckContext
@@ -17,15 +18,21 @@ from kubectl_wasdra.lint.problem import Problem, SetProblem
 from kubectl_wasdra.lint.registry import rule
 from kubectl_wasdra.lint.rules._devices import ClusterDevice, ClusterDevices, cluster_devices
 from kubectl_wasdra.lint.rules._fitting import (
+    dra_extended_resources,
     node_capacity_problem,
+    pods_per_node,
     request_alternatives,
     request_matches,
     selector_expressions,
 )
+from kubectl_wasdra.lint.rules._gangs import groups
 from kubectl_wasdra.lint.rules._objects import ObjectIndex
 from kubectl_wasdra.lint.rules._pods import pod_sources
 from kubectl_wasdra.lint.rules._refs import claim_documents
 from kubectl_wasdra.load import Document
+
+if TYPE_CHECKING:
+    from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
 
 
 def _has_devices(ctx: CheckContext) -> bool:
@@ -130,13 +137,61 @@ def can_never_fit(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProblem]:
     if snapshot.of_kind("Node"):
         from kubectl_wasdra.kube.resources import node_allocatable
 
-        allocatable = [node_allocatable(node) for node in snapshot.of_kind("Node")]
+        allocatable = {(node.get("metadata") or {}).get("name", ""): node_allocatable(node)
+                       for node in snapshot.of_kind("Node")}
+        never = False
         for source in pod_sources(docs):
-            problem = node_capacity_problem(source, snapshot, allocatable)
+            problem = node_capacity_problem(source, snapshot, list(allocatable.values()))
             if problem is not None:
+                never = True
                 yield SetProblem(source.document, problem.path, problem.message, problem.hint)
+        if not never:
+            yield from _gang_domains(docs, ctx, allocatable)
     if _has_devices(ctx):
         yield from _device_counts(docs, ctx)
+
+
+def _domains(snapshot: ClusterSnapshot, key: str | None) -> dict[str, list[str]]:
+    """Node names per value of label `key` (one domain "" of every node without a key); unlabelled nodes are in none."""
+    domains: dict[str, list[str]] = {}
+    for node in snapshot.of_kind("Node"):
+        meta = node.get("metadata") or {}
+        value = "" if key is None else (meta.get("labels") or {}).get(key)
+        if value is not None:
+            domains.setdefault(value, []).append(meta.get("name", ""))
+    return domains
+
+
+def _gang_domains(docs: DocumentSet, ctx: CheckContext, allocatable: Mapping[str, Mapping[str, Decimal]]
+                  ) -> Iterator[SetProblem]:
+    """Gangs whose minCount exceeds what the largest topology domain (or the whole cluster) holds even empty."""
+    snapshot = ctx.snapshot
+    if snapshot is None:
+        return
+    devices = cluster_devices(snapshot) if _has_devices(ctx) else None
+    index, extended = ObjectIndex(docs, snapshot), dra_extended_resources(snapshot)
+    for group in groups(docs):
+        if group.min_count is None or not group.members:
+            continue
+        per_member = [pods_per_node(m, allocatable, devices, index, ctx.release, extended) for m in group.members]
+        if any(capacity is None for capacity in per_member):
+            continue
+        key = next((k for _, k in group.topology_keys()), None)
+        best, where = 0, ""
+        for value, names in sorted(_domains(snapshot, key).items()):
+            room = sum(max(capacity[name] for capacity in per_member) for name in names)  # type: ignore[index]
+            if room > best:
+                best, where = room, value
+        if best >= group.min_count:
+            continue
+        scope = f'the largest domain of "{key}" ({key}={where})' if key and where else "the whole cluster"
+        if key and not where:
+            continue  # no labelled node: GANG004
+        yield SetProblem(group.document, group.min_count_path,
+                         f"gang minCount {group.min_count} of {group.label} can never be met: {scope} holds at most "
+                         f"{best} of its pods even with nothing else running",
+                         f"lower minCount to {best} or below, or use a larger topology level" if best else
+                         "no node can hold even one pod of the gang", at="value")
 
 
 def _device_counts(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProblem]:
