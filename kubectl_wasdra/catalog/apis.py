@@ -134,6 +134,9 @@ class ApiStatus:
             return f"use {self.alternatives[0].api_version}" + _needs(self.alternatives[0], self.kind)
         if self.served_in:
             return f"check against a release that serves it (--k8s-version {self.served_in[-1]})"
+        close = _closest_kind(self.release, self.api_version, self.kind)
+        if close is not None:
+            return f'did you mean {close[0]} {close[1]}?'
         return f'no release {SUPPORTED[0]}-{SUPPORTED[-1]} serves kind "{self.kind}" in this group: check the apiVersion and kind'
 
     def not_enabled_message(self) -> str:
@@ -162,6 +165,23 @@ class ApiStatus:
         assert self.info is not None
         removal = f", removed in {self.info.removed}" if self.info.removed else ""
         return f"{self.api_version} {self.kind} is deprecated since Kubernetes {self.info.deprecated}{removal}"
+
+
+def _closest_kind(release: Release, api_version: str, kind: str) -> tuple[str, str] | None:
+    """(apiVersion, kind) the release serves in the same group whose kind is closest to a misspelt `kind`."""
+    import difflib
+
+    group = api_version.rpartition("/")[0]
+    versions = sorted((info for info in api_table().get(release, {}).values() if info.group == group),
+                      key=lambda v: (v.api_version != api_version, not v.enabled_by_default, _MATURITY_ORDER.get(v.maturity, 3)))
+    candidates: dict[str, str] = {}
+    for info in versions:
+        for name in info.kinds:
+            candidates.setdefault(name, info.api_version)
+    match = difflib.get_close_matches(kind, list(candidates), n=1, cutoff=0.7)
+    if match:
+        return candidates[match[0]], match[0]
+    return None
 
 
 def _newest_first(version: str) -> tuple[int, ...]:

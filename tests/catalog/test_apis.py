@@ -92,3 +92,10 @@ def test_version_enabled_precedence() -> None:
 def test_every_release_serves_core_pods_and_format_releases() -> None:
     assert all(("v1", "Pod") in served_kinds(r) for r in SUPPORTED)
     assert format_releases([Release(1, 33), Release(1, 35)]) == "1.33, 1.35"
+
+
+def test_misspelt_kind_gets_a_suggestion() -> None:
+    status = _status("1.37", "apps/v1", "Deploymnet")
+    assert not status.served and status.instead_hint() == "did you mean apps/v1 Deployment?"
+    hint = _status("1.37", "resource.k8s.io/v1", "ResourceClam").instead_hint()
+    assert hint == "did you mean resource.k8s.io/v1 ResourceClaim?"
