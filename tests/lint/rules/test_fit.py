@@ -60,3 +60,45 @@ def test_fit_rules_need_a_snapshot() -> None:
     for rule in ("FIT001", "FIT002", "FIT003", "FIT004", "FIT005"):
         path = ROOT / "fixtures/lint" / rule / "bad.yaml"
         assert not run_check(CheckOptions(paths=(str(path),), jobs=1, select=(rule,))).findings
+
+
+def _cli(*args: str) -> tuple[int, dict]:
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "kubectl_wasdra", "check", *args, "-o", "json"], capture_output=True,
+                          text=True, cwd=ROOT, check=False)
+    return done.returncode, json.loads(done.stdout) if done.stdout.strip() else {}
+
+
+def test_cli_snapshot_simulates_by_default_and_no_simulate_skips() -> None:
+    fixture, cluster = "fixtures/lint/FIT004/bad.yaml", "fixtures/clusters/two-racks"
+    code, report_on = _cli(fixture, "--snapshot", cluster)
+    assert code == 1 and "FIT004" in {f["rule"] for f in report_on["findings"]}
+    code, report_off = _cli(fixture, "--snapshot", cluster, "--no-simulate")
+    assert "FIT004" not in {f["rule"] for f in report_off["findings"]}
+
+
+def test_cli_check_without_snapshot_loads_no_simulator() -> None:
+    import subprocess
+    import sys
+
+    probe = ("import sys, io, contextlib\nfrom kubectl_wasdra.cli import main\n"
+             "with contextlib.redirect_stdout(io.StringIO()):\n"
+             "    try:\n        main(['check', 'fixtures/lint/REF001/bad.yaml'])\n    except SystemExit:\n        pass\n"
+             "print(sorted(m for m in sys.modules if m.startswith(('kubectl_wasdra.sched', 'kubectl_wasdra.dra', "
+             "'kubectl_wasdra.explain', 'kubectl_wasdra.cluster', 'cel_expr_python'))))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_cli_bad_snapshot_is_exit_2_with_position(tmp_path: Path) -> None:
+    broken = tmp_path / "nodes.yaml"
+    broken.write_text("apiVersion: v1\nkind: Node\nmetadata: {name: [oops}\n")
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "kubectl_wasdra", "check", "fixtures/lint/REF001/good.yaml", "--snapshot",
+                           str(broken)], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert done.returncode == 2 and f"{broken}:" in done.stderr and "Traceback" not in done.stderr
