@@ -140,7 +140,18 @@ def validate_document(release: Release, data: Mapping[str, Any], schema_location
         yield from compiled.violations(data)
     elif not is_builtin_group(data["apiVersion"]):
         yield Violation("skipped", ("kind",), f'no schema for {data["apiVersion"]} {data["kind"]}: schema validation skipped',
-                        "pass its CRD or JSON schema with --schema-location DIR", at="value")
+                        _skipped_hint(data["apiVersion"]), at="value")
+
+
+def _skipped_hint(api_version: str) -> str:
+    """A typo'd built-in group gets a suggestion; otherwise point at --schema-location."""
+    from kubectl_wasdra.catalog.apis import builtin_groups
+
+    group = api_version.rpartition("/")[0]
+    close = difflib.get_close_matches(group, [g for g in builtin_groups() if g], n=1, cutoff=0.85) if group else []
+    if close:
+        return f'did you mean the built-in group "{close[0]}"?'
+    return "pass its CRD or JSON schema with --schema-location DIR"
 
 
 def describe(error: Any, schema: Mapping[str, Any], data: Any) -> Violation:

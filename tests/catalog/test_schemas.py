@@ -47,6 +47,11 @@ def test_custom_resource_without_schema_is_skipped_and_builtin_unserved_is_silen
     assert _violations({"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup"}, Release(1, 36)) == []
 
 
+def test_misspelt_builtin_group_is_pointed_out() -> None:
+    (violation,) = validate_document(R137, {"apiVersion": "resouce.k8s.io/v1", "kind": "ResourceClaim"})
+    assert violation.category == "skipped" and violation.hint == 'did you mean the built-in group "resource.k8s.io"?'
+
+
 def test_schema_files_exist_for_every_release() -> None:
     assert all("v1/Pod" in schema_set(r).kinds for r in SUPPORTED)
 
