@@ -17,8 +17,8 @@ WIDTH: Final = 118
 _STYLES: Final = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
-def _rows(report: CheckReport) -> list[tuple[str, list[tuple[Finding, str, list[str]]]]]:
-    """Per file: (finding, head, continuation lines) with columns aligned over the whole report."""
+def _rows(report: CheckReport) -> list[tuple[str, list[tuple[Finding, str, list[str], int]]]]:
+    """Per file: (finding, head, continuation lines, how many of those are the hint), columns aligned over the report."""
     findings = report.findings
     pos_w = max((len(f"{f.line}:{f.column}") for f in findings), default=0)
     id_w = max((len(f.rule) for f in findings), default=0)
@@ -31,9 +31,8 @@ def _rows(report: CheckReport) -> list[tuple[str, list[tuple[Finding, str, list[
             head = f"  {f'{f.line}:{f.column}':>{pos_w}}  {f.severity!s:<7}  {f.rule:<{id_w}} {f.name:<{name_w}}  "
             body = f"{f.path}: {f.message}" if f.path else f.message
             wrapped = textwrap.wrap(body, max(40, WIDTH - indent)) or [""]
-            if f.hint:
-                wrapped += textwrap.wrap(f.hint, max(40, WIDTH - indent))
-            rows.append((f, head + wrapped[0], [" " * indent + line for line in wrapped[1:]]))
+            hint = textwrap.wrap(f.hint, max(40, WIDTH - indent)) if f.hint else []
+            rows.append((f, head + wrapped[0], [" " * indent + line for line in wrapped[1:] + hint], len(hint)))
         grouped.append((file, rows))
     return grouped
 
@@ -46,7 +45,7 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
     lines: list[str] = []
     for file, rows in grouped:
         lines.append("stdin" if file == "-" else file)
-        for _, head, rest in rows:
+        for _, head, rest, _ in rows:
             lines.append(head)
             lines.extend(rest)
     if lines:
@@ -66,13 +65,13 @@ def _render_rich(report: CheckReport, grouped: list) -> str:
                       highlight=False)
     for file, rows in grouped:
         console.print(Text("stdin" if file == "-" else file, style="bold underline"))
-        for finding, head, rest in rows:
+        for finding, head, rest, hint_lines in rows:
             text = Text(head)
             text.highlight_words([f" {finding.severity!s} "], style=_STYLES[str(finding.severity)])
             text.highlight_words([finding.rule], style="bold")
             console.print(text)
-            for line in rest:
-                console.print(Text(line, style="dim" if finding.hint and line.strip() in finding.hint else ""))
+            for number, line in enumerate(rest):
+                console.print(Text(line, style="dim" if number >= len(rest) - hint_lines else ""))
     summary = report.summary
     style = "bold red" if summary.errors else "yellow" if summary.warnings else "green"
     if grouped:
