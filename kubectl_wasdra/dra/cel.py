@@ -30,10 +30,12 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.dra.projection import Projection, analyse, project
 from kubectl_wasdra.dra.views import DeviceView
 from kubectl_wasdra.errors import CelCompileError, CelRuntimeError
 
@@ -51,6 +53,7 @@ _TOKEN_RE: Final = re.compile(
     r'(?P<string>[rRbB]{0,2}(?:"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'))'
     r"|(?P<ident>[A-Za-z_][A-Za-z0-9_]*)|(?P<number>[0-9][0-9a-fA-FxX.eEuU+-]*)|(?P<space>\s+)|(?P<punct>.)"
 )
+_PROJECTED_LIMIT: Final = 100_000  # results kept per expression for distinct projections
 _ERROR_RE: Final = re.compile(r"ERROR: <input>:(\d+):(\d+): ([^\n]*)")
 _MISSING_KEY_RE: Final = re.compile(r'Key not found in map : "?([^"]*)"?')
 
@@ -169,6 +172,32 @@ class CompiledSelector:
     domains: tuple[str, ...] = ()
     cost: int = 0
     _error: Any = field(default=None, repr=False)
+    projection: Projection | None = None
+    _projected: dict[tuple[Any, ...], bool | str] = field(default_factory=dict, repr=False)
+
+    def matches_device(self, driver: str, raw: Mapping[str, Any], view: Callable[[], DeviceView],
+                       error: Callable[[], str | None]) -> bool:
+        """`matches` for a device given as its raw dict: devices with the same projection (projection.py) share one
+        evaluation; `view` builds the DeviceView only when an evaluation is needed, `error` is the device's
+        conversion error (views.value_error)."""
+        if self.projection is None or self.cost > COST_LIMIT:
+            return self.matches(view())
+        problem = error()
+        if problem:
+            raise CelRuntimeError(problem)
+        key = project(self.projection, driver, raw)
+        found = self._projected.get(key)
+        if found is None:
+            try:
+                found = self.matches(view())
+            except CelRuntimeError as exc:
+                found = exc.message
+            if len(self._projected) >= _PROJECTED_LIMIT:
+                self._projected.clear()
+            self._projected[key] = found
+        if isinstance(found, str):
+            raise CelRuntimeError(found)
+        return found
 
     def matches(self, view: DeviceView) -> bool:
         """True/False for this device; CelRuntimeError for a runtime error (missing key, bad value, cost limit)."""
@@ -236,7 +265,7 @@ def _compile(expression: str, allow_multiple: bool, list_attributes: bool = True
     if return_type not in (cel.Type.BOOL, cel.Type.DYN):
         raise CelCompileError(f"must evaluate to bool or the unknown type, not {_type_name(return_type)}", 1, 1)
     return CompiledSelector(expression, program, env, _indexed_domains(tokens), estimate_cost(expression, tokens),
-                            cel.Type.ERROR)
+                            cel.Type.ERROR, analyse([(t.kind, t.text) for t in tokens]))
 
 
 def _type_name(cel_type: Any) -> str:

@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final
 
 from kubectl_wasdra.dra.fields import integer, mapping, mappings, path, sequence, text
-from kubectl_wasdra.dra.views import DeviceView
+from kubectl_wasdra.dra.views import DeviceView, value_error
 from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
 from kubectl_wasdra.kube.selectors import labels_of, matches_node_selector
 
@@ -62,12 +62,22 @@ class Device:
     allow_multiple: bool = False
     views: dict[tuple[Any, ...], DeviceView] | None = None  # shared by the inventory: identical devices, one view
     _view: DeviceView | None = None
+    _value_error: str | bool | None = False  # False: not computed yet
     key: str = field(init=False)  # driver/pool/device, the DeviceID spelling upstream uses in messages
     binding_conditions: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         self.key = f"{self.driver}/{self.pool}/{self.name}"
         self.binding_conditions = tuple(str(c) for c in sequence(self.raw.get("bindingConditions")))
+
+    def value_error(self) -> str | None:
+        """The device's value conversion error for CEL (views.value_error), computed once."""
+        if self._value_error is False:
+            self._value_error = self._view.error if self._view is not None else value_error(self.raw)
+        return self._value_error  # type: ignore[return-value]
+
+    def view_now(self) -> DeviceView:
+        return self.view
 
     @property
     def view(self) -> DeviceView:

@@ -57,7 +57,7 @@ class Selector:
             raise AllocationError(Reason.SELECTOR_ERROR, f"{self.owner}: selector #{self.index}: CEL compile error: "
                                   f"{self.error}", expression=self.expression)
         try:
-            return self.compiled.matches(device.view)
+            return self.compiled.matches_device(device.driver, device.raw, device.view_now, device.value_error)
         except CelRuntimeError as exc:
             raise AllocationError(Reason.SELECTOR_ERROR, f"{self.owner}: selector #{self.index} on device {device.key}: "
                                   f"CEL runtime error: {exc.message}", expression=self.expression,

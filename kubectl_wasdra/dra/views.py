@@ -63,6 +63,24 @@ def _attribute_value(attribute: Mapping[str, Any]) -> Any:
     raise ValueError("attribute has no value (expected one of int, bool, string, version)")
 
 
+def value_error(raw: Mapping[str, Any]) -> str | None:
+    """The conversion error DeviceView would record for this device (None if every value converts), without building
+    the CEL maps; errors fail every selector on the device, as upstream fails while building the device value."""
+    error = None
+    for key, attribute in mapping(raw.get("attributes")).items():
+        try:
+            _attribute_value(mapping(attribute))
+        except (ValueError, TypeError) as exc:
+            error = f"attribute {key}: {exc}"
+    for key, entry in mapping(raw.get("capacity")).items():
+        try:
+            value = entry["value"]
+            _capacity_value(value if isinstance(value, str | int) else str(value))
+        except (QuantityError, KeyError, TypeError) as exc:
+            error = f"capacity {key}: {exc}"
+    return error
+
+
 class DeviceView:
     """A device as CEL input, built once per device and reused by every selector (with its per-expression results).
 
