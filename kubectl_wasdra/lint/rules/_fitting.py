@@ -105,9 +105,10 @@ def pod_never_matches(spec: Mapping[str, Any], namespace: str | None, devices: C
     return False
 
 
-def dra_extended_resources(snapshot: ClusterSnapshot) -> frozenset[str]:
-    """Extended resource names DeviceClasses provide (explicit extendedResourceName)."""
-    names = ((c.get("spec") or {}).get("extendedResourceName") for c in snapshot.of_kind("DeviceClass"))
+def dra_extended_resources(snapshot: ClusterSnapshot, manifest_classes: Sequence[Mapping[str, Any]] = ()) -> frozenset[str]:
+    """Extended resource names DeviceClasses of the cluster and the manifests provide (explicit extendedResourceName)."""
+    classes = (*snapshot.of_kind("DeviceClass"), *manifest_classes)
+    names = ((c.get("spec") or {}).get("extendedResourceName") for c in classes if isinstance(c.get("spec"), dict))
     return frozenset(n for n in names if isinstance(n, str))
 
 
@@ -137,12 +138,13 @@ def _text(resource: str, value: Decimal) -> str:
 
 
 def node_capacity_problem(source: PodSource, snapshot: ClusterSnapshot,
-                          allocatable: Sequence[Mapping[str, Decimal]] | None = None) -> CapacityProblem | None:
-    """Why no node of the snapshot could ever take one pod of `source`, or None. `allocatable` (per node) may be
-    passed in to avoid recomputing it for every pod source."""
+                          allocatable: Sequence[Mapping[str, Decimal]] | None = None,
+                          extended: frozenset[str] | None = None) -> CapacityProblem | None:
+    """Why no node of the snapshot could ever take one pod of `source`, or None. `allocatable` (per node) and
+    `extended` (DRA-backed extended resources) may be passed in to avoid recomputing them for every pod source."""
     from kubectl_wasdra.kube.resources import node_allocatable
 
-    requests = _requests(source, dra_extended_resources(snapshot))
+    requests = _requests(source, dra_extended_resources(snapshot) if extended is None else extended)
     if not requests:
         return None
     nodes = allocatable if allocatable is not None else [node_allocatable(n) for n in snapshot.of_kind("Node")]
@@ -150,6 +152,10 @@ def node_capacity_problem(source: PodSource, snapshot: ClusterSnapshot,
         return None
     for name, value in sorted(requests.items()):
         largest = max((node.get(name, Decimal(0)) for node in nodes), default=Decimal(0))
+        if largest == 0:
+            return CapacityProblem(
+                _request_path(source, name), f"{source.label} requests {name} but no node of the cluster offers it: "
+                "it can never fit", "request a resource the nodes advertise, or the devices through a ResourceClaim")
         if value > largest:
             return CapacityProblem(
                 _request_path(source, name),

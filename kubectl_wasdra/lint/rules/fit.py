@@ -44,6 +44,13 @@ def _matches(devices: ClusterDevices, index: ObjectIndex, request: Mapping[str, 
     return request_matches(devices, index, request, ctx.release)
 
 
+def _class_reported(docs: DocumentSet, devices: ClusterDevices, request: Mapping[str, Any], ctx: CheckContext) -> bool:
+    """True when the request's DeviceClass is in the manifests and matches nothing by itself (FIT002 reports it)."""
+    name = request.get("deviceClassName")
+    document = docs.get("DeviceClass", name) if isinstance(name, str) else None
+    return document is not None and devices.matching(selector_expressions(document.get(("spec",))), ctx.release) == []
+
+
 @rule(codes.FIT_SELECTOR_MATCHES_NOTHING, scope="set")
 def selector_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProblem]:
     """
@@ -68,7 +75,8 @@ def selector_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iterator
     for document in claim_documents(docs):
         for path, alternatives in request_alternatives(document.kind, document.data):
             results = [_matches(devices, index, request, ctx) for _, request in alternatives]
-            if any(result is None or result for result in results):
+            if any(result is None or result for result in results) or \
+                    any(_class_reported(docs, devices, request, ctx) for _, request in alternatives):
                 continue
             first_path, first = alternatives[0]
             expressions = selector_expressions(first)
@@ -140,8 +148,9 @@ def can_never_fit(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProblem]:
         allocatable = {(node.get("metadata") or {}).get("name", ""): node_allocatable(node)
                        for node in snapshot.of_kind("Node")}
         never = False
+        extended = dra_extended_resources(snapshot, [d.data for d in docs.of_kind("DeviceClass")])
         for source in pod_sources(docs):
-            problem = node_capacity_problem(source, snapshot, list(allocatable.values()))
+            problem = node_capacity_problem(source, snapshot, list(allocatable.values()), extended)
             if problem is not None:
                 never = True
                 yield SetProblem(source.document, problem.path, problem.message, problem.hint)
@@ -169,7 +178,8 @@ def _gang_domains(docs: DocumentSet, ctx: CheckContext, allocatable: Mapping[str
     if snapshot is None:
         return
     devices = cluster_devices(snapshot) if _has_devices(ctx) else None
-    index, extended = ObjectIndex(docs, snapshot), dra_extended_resources(snapshot)
+    index = ObjectIndex(docs, snapshot)
+    extended = dra_extended_resources(snapshot, [d.data for d in docs.of_kind("DeviceClass")])
     for group in groups(docs):
         if group.min_count is None or not group.members:
             continue
