@@ -9,9 +9,10 @@ times (best of --repeat):
   kubectl-wasdra check bench/out/snapshot-corpus -o json                                                    (no snapshot)
 and prints the seconds, the finding counts per family and the commands. Target: under 10 s with the simulation.
 
-The corpus's claims ask for model "H100" and the cluster has "X100", so FIT001 proves them unsatisfiable and the
-simulation leaves their pods out. `--satisfiable` adds a run on a copy asking for "X100" (bench/out/satisfiable-corpus)
-where the simulation really places the 400 claim-using pods (slow: one DRA allocation per pod and node).
+The corpus's claims ask for model "H100" (the cluster has "X100") and align on an attribute no device publishes, so
+FIT001 proves them unsatisfiable and the simulation leaves their pods out. `--satisfiable` adds a run on a copy
+(bench/out/satisfiable-corpus) asking for "X100" and aligning on resource.kubernetes.io/numaNode, where the
+simulation really places the 400 claim-using pods (slow: one DRA allocation per pod and node).
 
     python bench/check_snapshot.py
     python bench/check_snapshot.py --nodes 500 --repeat 3 --satisfiable
@@ -92,7 +93,8 @@ def main() -> int:
         satisfiable = OUT / "satisfiable-corpus"
         satisfiable.mkdir(exist_ok=True)
         for path in corpus.glob("*.yaml"):
-            (satisfiable / path.name).write_text(path.read_text().replace('"H100"', '"X100"').replace("'H100'", "'X100'"))
+            text = path.read_text().replace('"H100"', '"X100"').replace("gpu.example.com/numa", "resource.kubernetes.io/numaNode")
+            (satisfiable / path.name).write_text(text)
         runs.append(("check --snapshot, satisfiable claims", [*base[:2], _shown(satisfiable), *base[3:], *snapshot]))
     print(f"corpus: {documents} documents in {len(list(corpus.glob('*.yaml')))} files; cluster: {args.nodes} nodes")
     for label, command in runs:

@@ -77,6 +77,22 @@ class ClusterDevices:
         local = Counter(d.node for d in devices if d.node is not None)
         return shared + max(local.values(), default=0)
 
+    def close_attribute(self, qualified: str) -> str | None:
+        """The published fully qualified attribute name closest to `qualified` (by identifier first, the same domain
+        preferred), or None."""
+        domain, _, ident = qualified.rpartition("/")
+        by_ident: dict[str, set[str]] = {}
+        for (where, published_domain), idents in self.names.items():
+            for name in idents if where == "attributes" else ():
+                by_ident.setdefault(name, set()).add(published_domain)
+        close = _close(ident, set(by_ident))
+        if close is not None:
+            domains = by_ident[close]
+            return f"{domain if domain in domains else sorted(domains)[0]}/{close}"
+        found = difflib.get_close_matches(qualified, sorted(f"{d}/{i}" for i, ds in by_ident.items() for d in ds), n=1,
+                                          cutoff=0.8)
+        return found[0] if found else None
+
     def suggestion(self, expression: str) -> str | None:
         """"did you mean ..." for the first attribute name, value or driver in `expression` no driver publishes."""
         for match in _DRIVER.finditer(expression):

@@ -83,12 +83,13 @@ def request_matches(devices: ClusterDevices, index: ObjectIndex, request: Mappin
 
 def claim_never_matches(kind: str, data: Mapping[str, Any], devices: ClusterDevices, index: ObjectIndex,
                         release: Release) -> bool:
-    """True when some request of the claim (or claim template) matches no device in any alternative."""
+    """True when some request of the claim (or claim template) matches no device in any alternative, or a
+    matchAttribute constraint names an attribute none of a constrained request's devices has."""
     for _, alternatives in request_alternatives(kind, data):
         results = [request_matches(devices, index, request, release) for _, request in alternatives]
         if all(result is not None and not result for result in results):
             return True
-    return False
+    return any(True for _ in constraint_problems(kind, data, devices, index, release))
 
 
 def pod_never_matches(spec: Mapping[str, Any], namespace: str | None, devices: ClusterDevices, index: ObjectIndex,
@@ -206,3 +207,55 @@ def pods_per_node(source: PodSource, nodes: Mapping[str, Mapping[str, Decimal]],
             room = min(room, (per_node.get(name, 0) + per_node.get(None, 0)) // count)
         capacity[name] = max(room, 0)
     return capacity
+
+
+@dataclass(frozen=True)
+class ConstraintProblem:
+    """A matchAttribute constraint no matching device can meet: where, the attribute, the request lacking it."""
+
+    path: Path
+    attribute: str
+    request: str
+
+
+def _has_attribute(device: ClusterDevice, qualified: str) -> bool:
+    domain, _, ident = qualified.rpartition("/")
+    return ident in device.view.attributes.get(domain or device.driver, {})
+
+
+def constraint_problems(kind: str | None, data: Mapping[str, Any], devices: ClusterDevices, index: ObjectIndex,
+                        release: Release) -> Iterator[ConstraintProblem]:
+    """`matchAttribute` constraints of a claim (or template) where a constrained request has matching devices but
+    none of them publishes the attribute: the allocator can never satisfy the constraint (dra-allocation.md §6)."""
+    matched: dict[str, list[ClusterDevice] | None] = {}
+    for _, alternatives in request_alternatives(kind, data):
+        if len(alternatives) == 1:
+            path, request = alternatives[0]
+            name = (data_at(data, path[:-1]) or {}).get("name") if path[-1] == "exactly" else request.get("name")
+            if isinstance(name, str):
+                matched[name] = request_matches(devices, index, request, release)
+    base: Path = ("spec", "devices") if kind == "ResourceClaim" else ("spec", "spec", "devices")
+    constraints = data_at(data, (*base, "constraints"))
+    for position, constraint in enumerate(constraints if isinstance(constraints, list) else []):
+        attribute = constraint.get("matchAttribute") if isinstance(constraint, dict) else None
+        if not isinstance(attribute, str) or "/" not in attribute:
+            continue
+        names = constraint.get("requests") or list(matched)
+        for name in names if isinstance(names, list) else []:
+            found = matched.get(name)
+            if found and not any(_has_attribute(device, attribute) for device in found):
+                yield ConstraintProblem((*base, "constraints", position, "matchAttribute"), attribute, name)
+                break
+
+
+def data_at(data: Mapping[str, Any], path: Path) -> Any:
+    """The value at `path` inside plain data, or None."""
+    node: Any = data
+    for step in path:
+        if isinstance(step, int):
+            node = node[step] if isinstance(node, list) and -len(node) <= step < len(node) else None
+        else:
+            node = node.get(step) if isinstance(node, dict) else None
+        if node is None:
+            return None
+    return node

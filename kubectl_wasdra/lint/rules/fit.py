@@ -18,6 +18,7 @@ from kubectl_wasdra.lint.problem import Problem, SetProblem
 from kubectl_wasdra.lint.registry import rule
 from kubectl_wasdra.lint.rules._devices import ClusterDevice, ClusterDevices, cluster_devices
 from kubectl_wasdra.lint.rules._fitting import (
+    constraint_problems,
     dra_extended_resources,
     node_capacity_problem,
     pods_per_node,
@@ -57,8 +58,9 @@ def selector_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iterator
     ## What it does
     With a snapshot: flags a request of a ResourceClaim or ResourceClaimTemplate whose DeviceClass and selectors
     together match no device that any driver publishes in the cluster (for `firstAvailable`, when no subrequest
-    matches). When an attribute name, value or driver in the selector is not published but a close one is, the
-    hint says "did you mean".
+    matches), and a `matchAttribute` constraint naming an attribute that none of a constrained request's devices
+    publishes. When an attribute name, value or driver is not published but a close one is, the hint says
+    "did you mean".
 
     ## Why is this bad?
     No allocation can ever succeed: the pods stay Pending with `NoMatchingDevices` whatever else frees up.
@@ -87,6 +89,13 @@ def selector_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iterator
                              f'no device in the cluster matches DeviceClass "{first.get("deviceClassName")}"'
                              + (" and the request's selectors" if expressions else "")
                              + (" (in any subrequest)" if len(alternatives) > 1 else ""), hint)
+        for problem in constraint_problems(document.kind, document.data, devices, index, ctx.release):
+            close = devices.close_attribute(problem.attribute)
+            yield SetProblem(document, problem.path,
+                             f'no device matching request "{problem.request}" publishes attribute "{problem.attribute}": '
+                             "the constraint can never hold",
+                             f'did you mean "{close}"?' if close else "match an attribute the devices publish",
+                             at="value")
 
 
 @rule(codes.FIT_DEVICE_CLASS_UNSATISFIABLE, scope="set")
