@@ -77,9 +77,12 @@ class _Lists:
 
 
 def _prepare(claims: Sequence[Mapping[str, Any]], node: Mapping[str, Any], pools: NodePools, inventory: Inventory,
-             usage: DeviceUsage, features: Features) -> tuple[list[list[list[RequestData]]], list[list[Constraint]]]:
+             usage: DeviceUsage, features: Features, tolerations: Sequence[Mapping[str, Any]] = ()) -> tuple[list[list[list[RequestData]]], list[list[Constraint]]]:
     """Requests, All-mode device lists, the 32-device check and constraints; AllocationError when fatal."""
     requests = build_requests(claims, inventory, features)
+    if tolerations:
+        for request in (r for claim_requests in requests for alternatives in claim_requests for r in alternatives):
+            request.tolerations = (*request.tolerations, *tolerations)
     constraints: list[list[Constraint]] = []
     for claim, claim_requests in zip(claims, requests, strict=True):
         ref = claim_ref(claim)
@@ -213,17 +216,19 @@ def _allocation(claims: Sequence[Mapping[str, Any]], requests: list[list[list[Re
 
 
 def allocate_claims(claims: Sequence[Mapping[str, Any]], node: Mapping[str, Any], inventory: Inventory,
-                    usage: DeviceUsage, *, features: Features = DEFAULT_FEATURES, step_limit: int = STEP_LIMIT
-                    ) -> Allocation | AllocationFailure:
+                    usage: DeviceUsage, *, features: Features = DEFAULT_FEATURES, step_limit: int = STEP_LIMIT,
+                    tolerations: Sequence[Mapping[str, Any]] = ()) -> Allocation | AllocationFailure:
     """Allocate every claim (resource.k8s.io/v1 dicts, not yet allocated) on `node`, or say why not.
 
     `step_limit` bounds the search (search.py); running out is the scheduler's "timed out trying to allocate devices".
+    `tolerations` are extra device tolerations added to every request, for what-if questions ("would it fit if the
+    claims tolerated this taint?"); kube-scheduler itself only uses the claims' own.
     """
     node_name = str((node.get("metadata") or {}).get("name") or "")
     pools = inventory.pools_for(node, features.partitionable_devices)
     lists = _Lists(pools, node, usage, features)
     try:
-        requests, constraints = _prepare(claims, node, pools, inventory, usage, features)
+        requests, constraints = _prepare(claims, node, pools, inventory, usage, features, tolerations)
         if _hopeless(requests, constraints, lists):
             return _failure(claims, requests, constraints, lists, pools)
         search = Search(requests, constraints, lists.candidates, usage, features, [claim_ref(c) for c in claims],

@@ -156,6 +156,13 @@ def test_device_taints(effect: str, tolerations: list, fits: bool) -> None:
         assert "example.com/broken=yes" in outcome.message
 
 
+def test_extra_tolerations_answer_what_if_questions() -> None:
+    slices = [resource_slice("s", [device("gpu-0", taints=[{"key": "ecc", "value": "bad", "effect": "NoSchedule"}])])]
+    assert isinstance(run(slices, [claim("c", request("r"))]), AllocationFailure)
+    assert isinstance(run(slices, [claim("c", request("r"))], tolerations=[{"key": "ecc", "operator": "Exists"}]),
+                      Allocation)
+
+
 def test_device_taint_rule_applies_to_matching_devices() -> None:
     rule = {"kind": "DeviceTaintRule", "metadata": {"name": "drain"},
             "spec": {"deviceSelector": {"driver": DRIVER, "device": "gpu-0"}, "taint": {"key": "drain", "effect": "NoSchedule"}}}
