@@ -77,7 +77,8 @@ class _Lists:
 
 
 def _prepare(claims: Sequence[Mapping[str, Any]], node: Mapping[str, Any], pools: NodePools, inventory: Inventory,
-             usage: DeviceUsage, features: Features, tolerations: Sequence[Mapping[str, Any]] = ()) -> tuple[list[list[list[RequestData]]], list[list[Constraint]]]:
+             usage: DeviceUsage, features: Features, tolerations: Sequence[Mapping[str, Any]] = ()
+             ) -> tuple[list[list[list[RequestData]]], list[list[Constraint]]]:
     """Requests, All-mode device lists, the 32-device check and constraints; AllocationError when fatal."""
     requests = build_requests(claims, inventory, features)
     if tolerations:
