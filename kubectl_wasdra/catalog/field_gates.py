@@ -14,9 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-import yaml
-
-from kubectl_wasdra.catalog.data import read_data
+from kubectl_wasdra.catalog.data import read_yaml
 from kubectl_wasdra.catalog.releases import Release
 
 DATA_FILE: Final = "rules/field-gates.yaml"
@@ -87,7 +85,7 @@ def split_api_version(api_version: str) -> tuple[str, str]:
 
 @functools.cache
 def _raw_fields() -> tuple[Mapping[str, Any], ...]:
-    return tuple(yaml.load(read_data(DATA_FILE), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
+    return tuple(read_yaml(DATA_FILE))  # type: ignore[arg-type]
 
 
 def _to_field_gate(raw: Mapping[str, Any], prefix: PathPattern = (), template_of: str | None = None) -> FieldGate:

@@ -15,9 +15,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
-import yaml
-
-from kubectl_wasdra.catalog.data import read_data
+from kubectl_wasdra.catalog.data import read_yaml
 from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.errors import UsageError
 
@@ -140,7 +138,7 @@ def _why_absent(raw: Mapping, release: Release) -> str:
 
 @functools.cache
 def _raw_gates() -> tuple[Mapping, ...]:
-    return tuple(yaml.load(read_data(DATA_FILE), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
+    return tuple(read_yaml(DATA_FILE))  # type: ignore[arg-type]
 
 
 @functools.cache
