@@ -47,7 +47,8 @@ def min_count_exceeds_pods(docs: DocumentSet, ctx: CheckContext) -> Iterator[Set
     Flags a gang `minCount` larger than the number of pods the manifests' pods and controllers create for that
     group at once: bare Pods, Deployment/ReplicaSet/StatefulSet `replicas`, Job `parallelism` (capped by
     `completions`), JobSet `replicatedJobs[].replicas` and LeaderWorkerSet `replicas` x `size`. Groups whose
-    pods the manifests do not create, or whose counts are unknown (DaemonSet), are skipped.
+    pods the manifests do not create, or whose counts are unknown (DaemonSet), are skipped. Likewise a
+    CompositePodGroup `gang.minGroupCount` above the child groups that name it as parent.
 
     ## Why is this bad?
     The scheduler waits for minCount pods before the group's first cycle ("waiting for minCount pods from a gang
@@ -71,19 +72,50 @@ def min_count_exceeds_pods(docs: DocumentSet, ctx: CheckContext) -> Iterator[Set
                          f"gang minCount {group.min_count} of {group.label} is larger than the {pods} pod(s) "
                          f"created for it: {_describe(group.members)}",
                          f"lower minCount to {pods} or create more pods", at="value")
+    yield from _composite_min_group_count(docs)
+
+
+def _composite_min_group_count(docs: DocumentSet) -> Iterator[SetProblem]:
+    """CompositePodGroups whose gang.minGroupCount exceeds the child groups of the set naming them as parent."""
+    children: dict[str, list[str]] = {}
+    for document in (*docs.of_kind("PodGroup"), *docs.of_kind("CompositePodGroup")):
+        parent = document.get(("spec", "parentCompositePodGroupName"))
+        if isinstance(parent, str) and document.name:
+            children.setdefault(parent, []).append(document.name)
+    for document in docs.of_kind("CompositePodGroup"):
+        path = ("spec", "schedulingPolicy", "gang", "minGroupCount")
+        wanted, found = document.get(path), sorted(set(children.get(document.name or "", [])))
+        if isinstance(wanted, int) and not isinstance(wanted, bool) and found and wanted > len(found):
+            yield SetProblem(document, path,
+                             f"gang minGroupCount {wanted} of CompositePodGroup \"{document.name}\" is larger than its "
+                             f"{len(found)} child group(s): {', '.join(found)}",
+                             f"lower minGroupCount to {len(found)} or add child groups", at="value")
 
 
 def _fingerprint(spec: Mapping[str, Any]) -> dict[str, Any]:
     fields = {field: spec.get(field) for field in _FILTERED_FIELDS if spec.get(field) is not None}
-    fields["containers"] = [(kind, c.get("resources"), c.get("restartPolicy")) for kind, _, c in containers(spec)]
+    for kind, index, container in containers(spec):
+        fields[f"{kind}[{index}]"] = (container.get("resources"), container.get("restartPolicy"))
     return fields
 
 
 def _first_difference(first: dict[str, Any], second: dict[str, Any]) -> str:
+    """The first field (or "containers[i]") whose value differs, "" when none does."""
     for field in sorted(set(first) | set(second)):
         if json.dumps(first.get(field), sort_keys=True) != json.dumps(second.get(field), sort_keys=True):
-            return "container resources" if field == "containers" else field
+            return field
     return ""
+
+
+def _difference_path(member: PodSource, field: str) -> tuple[tuple, str]:
+    """(path to report, words for the message) of a differing fingerprint field."""
+    kind, _, index = field.partition("[")
+    if index:
+        position = int(index.rstrip("]"))
+        if kind in member.spec and position < len(member.spec.get(kind) or []):
+            return (*member.spec_path, kind, position, "resources"), f"{kind}[{position}] resources"
+        return member.spec_path, f"{kind}[{position}]"
+    return ((*member.spec_path, field) if field in member.spec else member.spec_path), field
 
 
 @rule(codes.GANG_HETEROGENEOUS_PODS, scope="set")
@@ -113,8 +145,9 @@ def heterogeneous_gang(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProb
         for member in group.members[1:]:
             field = _first_difference(reference, _fingerprint(member.spec))
             if field:
-                yield SetProblem(member.document, member.spec_path,
-                                 f"{member.label} differs from {first.label} in {field}, both in gang {group.label}: "
+                path, words = _difference_path(member, field)
+                yield SetProblem(member.document, path,
+                                 f"{member.label} differs from {first.label} in {words}, both in gang {group.label}: "
                                  "placement is only guaranteed for homogeneous gangs",
                                  "make the pods of one gang identical, or split them into separate groups")
 
