@@ -27,7 +27,13 @@ from kubectl_wasdra.dra.allocation import (
     DeviceResult,
     build_config,
 )
-from kubectl_wasdra.dra.candidates import Candidate, CandidateList, all_mode_devices, all_mode_list, list_candidates
+from kubectl_wasdra.dra.candidates import (
+    Candidate,
+    CandidateList,
+    all_mode_devices,
+    all_mode_list,
+    list_candidates,
+)
 from kubectl_wasdra.dra.constraints import Constraint, build_constraints
 from kubectl_wasdra.dra.features import DEFAULT_FEATURES, Features
 from kubectl_wasdra.dra.fields import mappings, path, sequence
@@ -51,24 +57,29 @@ def _signature(request: RequestData, node_name: str, features: Features) -> tupl
 
 
 class _Lists:
-    """Candidate lists per request, cached on the ledger across calls (the ledger is never mutated)."""
+    """Candidate lists per request: ledger-independent facts cached on the inventory per node and request signature,
+    ledger-dependent lists cached on the ledger (which is never mutated)."""
 
-    def __init__(self, pools: NodePools, node: Mapping[str, Any], usage: DeviceUsage, features: Features) -> None:
-        self.pools, self.node, self.usage, self.features = pools, node, usage, features
+    def __init__(self, pools: NodePools, node: Mapping[str, Any], inventory: Inventory, usage: DeviceUsage,
+                 features: Features) -> None:
+        self.pools, self.node, self.inventory, self.usage, self.features = pools, node, inventory, usage, features
         self.node_name = str((node.get("metadata") or {}).get("name") or "")
         self.by_request: dict[int, CandidateList] = {}
 
     def get(self, request: RequestData) -> CandidateList:
         found = self.by_request.get(id(request))
         if found is None:
-            key = (id(self.pools), *_signature(request, self.node_name, self.features))
-            cache = self.usage.cache
-            found = cache.get(key)
             if request.all_mode:
                 found = all_mode_list(request, self.usage, self.features)
-            elif found is None:
-                found = list_candidates(request, self.pools, self.node, self.usage, self.features)
-                cache[key] = found
+            else:
+                key = (id(self.pools), *_signature(request, self.node_name, self.features))
+                found = self.usage.cache.get(key)
+                if found is None:
+                    entries = self.inventory.static_candidates.get(key)
+                    if entries is None:
+                        entries = self.inventory.static_candidates[key] = [None] * len(self.pools.devices)
+                    found = list_candidates(request, self.pools, self.node, entries, self.usage, self.features)
+                    self.usage.cache[key] = found
             self.by_request[id(request)] = found
         return found
 
@@ -227,7 +238,7 @@ def allocate_claims(claims: Sequence[Mapping[str, Any]], node: Mapping[str, Any]
     """
     node_name = str((node.get("metadata") or {}).get("name") or "")
     pools = inventory.pools_for(node, features.partitionable_devices)
-    lists = _Lists(pools, node, usage, features)
+    lists = _Lists(pools, node, inventory, usage, features)
     try:
         requests, constraints = _prepare(claims, node, pools, inventory, usage, features, tolerations)
         if _hopeless(requests, constraints, lists):

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from kubectl_wasdra.dra.capacity import consumption, fits
 from kubectl_wasdra.dra.counters import device_fits
@@ -88,40 +88,75 @@ def _capacity(device: Device, request: RequestData, usage: DeviceUsage, features
     return True, amounts
 
 
-def list_candidates(request: RequestData, pools: NodePools, node: Mapping[str, Any], usage: DeviceUsage,
-                    features: Features) -> CandidateList:
-    """Candidates for `request` on the node, in the allocator's scan order, with stage counts."""
+class StaticEntry(NamedTuple):
+    """What does not depend on the ledger, per device: selectors (or their error), consumption, first untolerated
+    taint. Computed once per (node, request signature) and reused for every ledger."""
+
+    pool: Pool
+    device: Device
+    selected: bool
+    error: AllocationError | None
+    amounts: Mapping[str, Decimal] | None  # None: capacity feature off, or the request cannot be served (policy_ok)
+    policy_ok: bool
+    taint: Mapping[str, Any] | None
+
+
+def _static_entry(request: RequestData, pool: Pool, device: Device, node: Mapping[str, Any], features: Features
+                  ) -> StaticEntry:
+    error = None
+    try:
+        selected = request.is_selectable(device, node, features)
+    except AllocationError as exc:
+        selected, error = False, exc
+    amounts, policy_ok = None, True
+    if selected and features.consumable_capacity:
+        amounts = consumption(device, request.capacity_requests, features.fractional_capacity_range)
+        policy_ok = amounts is not None
+    taint = first_untolerated(device.taints, request.tolerations) if features.device_taints and device.taints else None
+    return StaticEntry(pool, device, selected, error, amounts, policy_ok, taint)
+
+
+def list_candidates(request: RequestData, pools: NodePools, node: Mapping[str, Any], entries: list[StaticEntry | None],
+                    usage: DeviceUsage, features: Features) -> CandidateList:
+    """Candidates for `request` on the node, in the allocator's scan order, with stage counts.
+
+    `entries` (one slot per device of `pools.devices`) caches the ledger-independent facts across ledgers; a slot is
+    filled the first time its device is free, so devices in use are never evaluated (as upstream, which checks "in use"
+    before the selectors).
+    """
     result = CandidateList([], dict.fromkeys(STAGES, 0), pools.incomplete_devices)
     counts = result.counts
-    for pool, device in pools.devices:
+    admin = request.admin_access
+    for index, (pool, device) in enumerate(pools.devices):
         counts["visible"] += 1
-        if not request.admin_access and usage.is_exclusive(device.key):
+        if not admin and usage.is_exclusive(device.key):
             result.in_use.append(device.key)
             continue
         counts["free"] += 1
-        try:
-            if not request.is_selectable(device, node, features):
-                continue
-        except AllocationError as exc:
-            result.errors.append(exc)
-            result.candidates.append(Candidate(pool, device, None, exc))
+        entry = entries[index]
+        if entry is None:
+            entry = entries[index] = _static_entry(request, pool, device, node, features)
+        if entry.error is not None:
+            result.errors.append(entry.error)
+            result.candidates.append(Candidate(pool, device, None, entry.error))
+            continue
+        if not entry.selected:
             continue
         counts["selected"] += 1
-        ok, amounts = _capacity(device, request, usage, features)
-        if not ok:
+        if features.consumable_capacity and (not entry.policy_ok or not fits(
+                device, entry.amounts or {}, usage.consumed_capacity(device.key))):
             continue
         counts["capacity"] += 1
         if not _counters_ok(device, pool, usage, features):
             continue
         counts["counters"] += 1
-        taint = first_untolerated(device.taints, request.tolerations) if features.device_taints else None
-        if taint is not None:
-            result.taint = result.taint or (device.key, taint)
+        if entry.taint is not None:
+            result.taint = result.taint or (device.key, entry.taint)
             if device.consumes_counters:
-                result.candidates.append(Candidate(pool, device, amounts, tainted=True))
+                result.candidates.append(Candidate(pool, device, entry.amounts, tainted=True))
             continue
         counts["untainted"] += 1
-        result.candidates.append(Candidate(pool, device, amounts))
+        result.candidates.append(Candidate(pool, device, entry.amounts))
     return result
 
 

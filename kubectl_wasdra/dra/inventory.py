@@ -228,6 +228,7 @@ class Inventory:
             self.slices_by_pool.setdefault((slice_.driver, slice_.pool), []).append(slice_)
         self.devices_by_key: dict[str, Device] = {device.key: device for s in self.slices for device in s.devices}
         self._pools: dict[tuple[str, bool], NodePools] = {}
+        self.static_candidates: dict[tuple[Any, ...], Any] = {}  # (pools, request signature) -> candidates.StaticEntry
 
     def device_class(self, name: str) -> Mapping[str, Any] | None:
         return self.classes.get(name)
