@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final
 
 from kubectl_wasdra.kube.quantity import QuantityError, format_quantity
-from kubectl_wasdra.lint.rules._pods import PodSource, containers
+from kubectl_wasdra.lint.rules._pods import PodSource, as_list, as_mapping, containers
 from kubectl_wasdra.load import Path
 
 if TYPE_CHECKING:
@@ -61,10 +61,10 @@ def request_alternatives(kind: str | None, data: Mapping[str, Any]
 
 def selector_expressions(obj: Mapping[str, Any] | None) -> list[str]:
     """The CEL expressions of `obj["selectors"]` (a request, subrequest or DeviceClass spec)."""
-    selectors = (obj or {}).get("selectors")
+    selectors = as_mapping(obj).get("selectors")
     found = []
     for selector in selectors if isinstance(selectors, list) else []:
-        expression = (selector.get("cel") or {}).get("expression") if isinstance(selector, dict) else None
+        expression = as_mapping(selector.get("cel")).get("expression") if isinstance(selector, dict) else None
         if isinstance(expression, str):
             found.append(expression)
     return found
@@ -95,7 +95,7 @@ def claim_never_matches(kind: str, data: Mapping[str, Any], devices: ClusterDevi
 def pod_never_matches(spec: Mapping[str, Any], namespace: str | None, devices: ClusterDevices, index: ObjectIndex,
                       release: Release) -> bool:
     """True when one of the pod's claims can never be satisfied by any device of the cluster."""
-    for entry in spec.get("resourceClaims") or []:
+    for entry in as_list(spec.get("resourceClaims")):
         if not isinstance(entry, dict):
             continue
         for field, kind in (("resourceClaimTemplateName", "ResourceClaimTemplate"), ("resourceClaimName", "ResourceClaim")):
@@ -109,7 +109,7 @@ def pod_never_matches(spec: Mapping[str, Any], namespace: str | None, devices: C
 def dra_extended_resources(snapshot: ClusterSnapshot, manifest_classes: Sequence[Mapping[str, Any]] = ()) -> frozenset[str]:
     """Extended resource names DeviceClasses of the cluster and the manifests provide (explicit extendedResourceName)."""
     classes = (*snapshot.of_kind("DeviceClass"), *manifest_classes)
-    names = ((c.get("spec") or {}).get("extendedResourceName") for c in classes if isinstance(c.get("spec"), dict))
+    names = (as_mapping(c.get("spec")).get("extendedResourceName") for c in classes)
     return frozenset(n for n in names if isinstance(n, str))
 
 
@@ -175,7 +175,7 @@ def _per_node_devices(source: PodSource, devices: ClusterDevices, index: ObjectI
     from collections import Counter
 
     found = []
-    for entry in source.spec.get("resourceClaims") or []:
+    for entry in as_list(source.spec.get("resourceClaims")):
         name = entry.get("resourceClaimTemplateName") if isinstance(entry, dict) else None
         template = index.get("ResourceClaimTemplate", name, source.namespace) if isinstance(name, str) else None
         if template is None:
@@ -231,7 +231,7 @@ def constraint_problems(kind: str | None, data: Mapping[str, Any], devices: Clus
     for _, alternatives in request_alternatives(kind, data):
         if len(alternatives) == 1:
             path, request = alternatives[0]
-            name = (data_at(data, path[:-1]) or {}).get("name") if path[-1] == "exactly" else request.get("name")
+            name = as_mapping(data_at(data, path[:-1])).get("name") if path[-1] == "exactly" else request.get("name")
             if isinstance(name, str):
                 matched[name] = request_matches(devices, index, request, release)
     base: Path = ("spec", "devices") if kind == "ResourceClaim" else ("spec", "spec", "devices")
@@ -242,7 +242,7 @@ def constraint_problems(kind: str | None, data: Mapping[str, Any], devices: Clus
             continue
         names = constraint.get("requests") or list(matched)
         for name in names if isinstance(names, list) else []:
-            found = matched.get(name)
+            found = matched.get(name) if isinstance(name, str) else None
             if found and not any(_has_attribute(device, attribute) for device in found):
                 yield ConstraintProblem((*base, "constraints", position, "matchAttribute"), attribute, name)
                 break

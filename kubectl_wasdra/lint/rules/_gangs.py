@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubectl_wasdra.lint.docset import DocumentSet
-from kubectl_wasdra.lint.rules._pods import PodSource, document_pod_sources, latest_documents, pod_sources
+from kubectl_wasdra.lint.rules._pods import PodSource, as_mapping, document_pod_sources, latest_documents, pod_sources
 from kubectl_wasdra.load import Document, Path
 
 POLICY_FIELDS = ("schedulingPolicy", "policy")  # 1.36+ / 1.35
@@ -36,7 +36,7 @@ class GangGroup:
 
     def topology_keys(self) -> Iterator[tuple[Path, str]]:
         """(path, key) of schedulingConstraints.topology[].key."""
-        topology = (self.spec.get("schedulingConstraints") or {}).get("topology")
+        topology = as_mapping(self.spec.get("schedulingConstraints")).get("topology")
         for index, item in enumerate(topology if isinstance(topology, list) else []):
             key = item.get("key") if isinstance(item, dict) else None
             if isinstance(key, str) and key:

@@ -62,6 +62,16 @@ class PodSource:
         return name if isinstance(name, str) and name else None
 
 
+def as_mapping(value: Any) -> Mapping[str, Any]:
+    """`value` when it is a mapping, else an empty one (malformed fields are SCHEMA's to report)."""
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: Any) -> list[Any]:
+    """`value` when it is a list, else an empty one."""
+    return value if isinstance(value, list) else []
+
+
 def _int(value: Any, default: int) -> int | None:
     if value is None:
         return default
@@ -102,10 +112,10 @@ def _job_sources(document: Document) -> Iterator[PodSource | None]:
                       job_pod_count(spec if isinstance(spec, dict) else {}), ("spec", "jobTemplate", "spec", "parallelism"),
                       "CronJob")
     elif kind == "JobSet":
-        for index, replicated in enumerate(document.get(("spec", "replicatedJobs"), None) or []):
+        for index, replicated in enumerate(as_list(document.get(("spec", "replicatedJobs")))):
             if not isinstance(replicated, dict):
                 continue
-            job_spec = (replicated.get("template") or {}).get("spec") or {}
+            job_spec = as_mapping(as_mapping(replicated.get("template")).get("spec"))
             replicas, per_job = _int(replicated.get("replicas"), 1), job_pod_count(job_spec)
             count = replicas * per_job if replicas is not None and per_job is not None else None
             yield _source(document, ("spec", "replicatedJobs", index, "template", "spec", "template"), count,

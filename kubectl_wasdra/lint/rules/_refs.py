@@ -149,7 +149,7 @@ def template_names(workload: Mapping[str, Any]) -> frozenset[str]:
                             names.add(item["name"])
                         walk(item)
 
-    walk(workload.get("spec") or {})
+    walk(workload.get("spec"))
     return frozenset(names)
 
 

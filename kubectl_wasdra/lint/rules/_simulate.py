@@ -8,7 +8,8 @@ simulations, so a change that leaves many groups pending gets reasons only and a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import logging
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -16,12 +17,13 @@ from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.rules._devices import cluster_devices
 from kubectl_wasdra.lint.rules._fitting import pod_never_matches
 from kubectl_wasdra.lint.rules._objects import ObjectIndex
-from kubectl_wasdra.lint.rules._pods import document_pod_sources, latest_documents
+from kubectl_wasdra.lint.rules._pods import as_mapping, document_pod_sources, latest_documents
 from kubectl_wasdra.load import Document
 
 if TYPE_CHECKING:
     from kubectl_wasdra.lint.context import CheckContext
 
+LOG: Final = logging.getLogger(__name__)
 MAX_SUGGESTED: Final = 3   # suggestions are simulated only when at most this many groups do not fit
 RESTRICTION_REASONS: Final = frozenset({"NodeAffinityMismatch", "NodeNameMismatch", "UntoleratedTaint",
                                          "NodeUnschedulable"})
@@ -52,17 +54,50 @@ def _never_fits(document: Document, ctx: CheckContext, index: ObjectIndex) -> bo
                for source in document_pod_sources(document) if source.spec.get("resourceClaims"))
 
 
+def _well_formed(obj: object, shape_problem: Callable[[object], object]) -> bool:
+    """True when the simulator can read `obj` (string apiVersion and kind first: shape_problem assumes them)."""
+    if not isinstance(obj, dict) or not isinstance(obj.get("kind"), str) or not isinstance(obj.get("apiVersion"), str):
+        return False
+    return shape_problem(obj) is None
+
+
+# what the simulator raises on a malformed field; SCHEMA/VALID findings already report those fields
+MALFORMED: Final = (AttributeError, TypeError, KeyError, ValueError, IndexError)
+
+
+def _readable(obj: dict) -> bool:
+    """True when the simulator's own readers accept a pod or group object (a malformed field is left to SCHEMA)."""
+    from kubectl_wasdra.sched.groups import group_from_object
+    from kubectl_wasdra.sched.podinfo import build_pod_info
+
+    try:
+        if obj.get("kind") == "Pod":
+            build_pod_info(obj)
+        elif obj.get("kind") in ("PodGroup", "CompositePodGroup"):
+            group_from_object(obj)
+    except MALFORMED:
+        LOG.debug("left out of the simulation: %s %s", obj.get("kind"), as_mapping(obj.get("metadata")).get("name"))
+        return False
+    return True
+
+
 def _owners(docs: DocumentSet, ctx: CheckContext) -> tuple[dict[tuple[str, str, str], Document], list[dict]]:
     """(kind, namespace, name) of every simulated pod and group -> the document that defines it; overlay objects."""
+    from kubectl_wasdra.cluster.shape import shape_problem
     from kubectl_wasdra.explain.overlay import build_overlay
 
     owners: dict[tuple[str, str, str], Document] = {}
     objects: list[dict] = []
     index = ObjectIndex(docs, ctx.snapshot)
     for document in latest_documents(docs):
-        if _never_fits(document, ctx, index):
+        if not _well_formed(document.data, shape_problem) or _never_fits(document, ctx, index):
+            continue  # malformed objects are LOAD/SCHEMA findings; the simulator reads only well-formed ones
+        try:
+            overlay = build_overlay([document.data])
+        except MALFORMED:
             continue
-        overlay = build_overlay([document.data])
+        if not all(_well_formed(obj, shape_problem) and _readable(obj) for obj in overlay.objects):
+            continue
         objects.extend(overlay.objects)
         for namespace, name in overlay.pods:
             owners.setdefault(("Pod", namespace, name), document)
@@ -100,8 +135,13 @@ def groups_not_fitting(docs: DocumentSet, ctx: CheckContext) -> Iterator[NoFitNo
         return
     gates = make_gates(ctx.release, ctx.feature_gates, ctx.runtime_config)
     snapshot = ctx.snapshot.overlay(objects)
+    try:
+        results = Simulation(snapshot, gates).run()
+    except MALFORMED as exc:  # a malformed object the readers above let through: no verdict rather than a crash
+        LOG.debug("simulation skipped: %s", exc)
+        return
     failing = []
-    for result in Simulation(snapshot, gates).run():
+    for result in results:
         document = owners.get((result.kind, result.namespace, result.name)) or _member_owner(result, owners)
         if document is not None and not result.fits:
             failing.append((document, result))

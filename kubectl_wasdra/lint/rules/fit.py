@@ -28,7 +28,7 @@ from kubectl_wasdra.lint.rules._fitting import (
 )
 from kubectl_wasdra.lint.rules._gangs import groups
 from kubectl_wasdra.lint.rules._objects import ObjectIndex
-from kubectl_wasdra.lint.rules._pods import pod_sources
+from kubectl_wasdra.lint.rules._pods import as_mapping, pod_sources
 from kubectl_wasdra.lint.rules._refs import claim_documents
 from kubectl_wasdra.load import Document
 
@@ -154,7 +154,7 @@ def can_never_fit(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProblem]:
     if snapshot.of_kind("Node"):
         from kubectl_wasdra.kube.resources import node_allocatable
 
-        allocatable = {(node.get("metadata") or {}).get("name", ""): node_allocatable(node)
+        allocatable = {as_mapping(node.get("metadata")).get("name", ""): node_allocatable(node)
                        for node in snapshot.of_kind("Node")}
         never = False
         extended = dra_extended_resources(snapshot, [d.data for d in docs.of_kind("DeviceClass")])
@@ -173,8 +173,8 @@ def _domains(snapshot: ClusterSnapshot, key: str | None) -> dict[str, list[str]]
     """Node names per value of label `key` (one domain "" of every node without a key); unlabelled nodes are in none."""
     domains: dict[str, list[str]] = {}
     for node in snapshot.of_kind("Node"):
-        meta = node.get("metadata") or {}
-        value = "" if key is None else (meta.get("labels") or {}).get(key)
+        meta = as_mapping(node.get("metadata"))
+        value = "" if key is None else as_mapping(meta.get("labels")).get(key)
         if value is not None:
             domains.setdefault(value, []).append(meta.get("name", ""))
     return domains

@@ -16,7 +16,7 @@ from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import SetProblem
 from kubectl_wasdra.lint.registry import rule
 from kubectl_wasdra.lint.rules._gangs import groups
-from kubectl_wasdra.lint.rules._pods import PodSource, containers
+from kubectl_wasdra.lint.rules._pods import PodSource, as_list, containers
 
 DEFAULT_SCHEDULER: Final = "default-scheduler"
 # what the per-pod filters read; pods of a gang should agree on all of it (names and env do not matter)
@@ -112,7 +112,7 @@ def _difference_path(member: PodSource, field: str) -> tuple[tuple, str]:
     kind, _, index = field.partition("[")
     if index:
         position = int(index.rstrip("]"))
-        if kind in member.spec and position < len(member.spec.get(kind) or []):
+        if kind in member.spec and position < len(as_list(member.spec.get(kind))):
             return (*member.spec_path, kind, position, "resources"), f"{kind}[{position}] resources"
         return member.spec_path, f"{kind}[{position}]"
     return ((*member.spec_path, field) if field in member.spec else member.spec_path), field
