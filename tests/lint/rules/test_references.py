@@ -97,3 +97,18 @@ def test_upstream_folder_has_no_false_missing_reference(folder: Path) -> None:
             assert not [d for d in defined if d[:2] == (kind, name) and None in (d[2], namespace)], finding
             assert (kind, name, namespace) not in defined, finding
     assert not [f for f in result.findings if f.rule == "REF010"]
+
+
+def test_kinds_the_snapshot_did_not_read_stay_warnings(tmp_path: Path) -> None:
+    # dra-basic has DeviceClasses but no ResourceClaimTemplates and no header saying what was read
+    from cross_harness import snapshot_at
+
+    manifest = tmp_path / "claims.yaml"
+    manifest.write_text(
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  resourceClaims: [{name: g, resourceClaimTemplateName: t}]\n"
+        "  containers: [{name: c, image: x, resources: {claims: [{name: g}]}}]\n---\n"
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\n"
+        "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu.exmaple.com}}]}}\n")
+    snapshot = snapshot_at(str(ROOT / "fixtures" / "clusters" / "dra-basic"))
+    found = run_check(CheckOptions(paths=(str(manifest),), snapshot=snapshot, jobs=1, select=("REF",)))
+    assert sorted((f.rule, f.line) for f in found.findings) == [("REF001", 5), ("REF010", 11)]
