@@ -102,3 +102,28 @@ def test_cli_bad_snapshot_is_exit_2_with_position(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "kubectl_wasdra", "check", "fixtures/lint/REF001/good.yaml", "--snapshot",
                            str(broken)], capture_output=True, text=True, cwd=ROOT, check=False)
     assert done.returncode == 2 and f"{broken}:" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_gang_that_does_not_fit_now_gets_group_reason_and_verified_suggestion() -> None:
+    from kubectl_wasdra.cli_options import parse_feature_gates
+
+    snapshot = snapshot_at(str(CLUSTERS / "two-racks"))
+    options = CheckOptions(paths=(str(ROOT / "fixtures/manifests/explain/train-gang-racks.yaml"),), snapshot=snapshot,
+                           simulate=True, jobs=1, select=("FIT004",),
+                           feature_gates=parse_feature_gates("GenericWorkload=true,TopologyAwareWorkloadScheduling=true"),
+                           runtime_config={"scheduling.k8s.io/v1beta1": True})
+    (finding,) = run_check(options).findings
+    assert (finding.line, finding.column) == (26, 9)
+    assert finding.message.startswith("PodGroup ml/train does not fit now: TopologyNoDomainFits: 0/2 placements")
+    assert finding.hint.startswith("drop schedulingConstraints.topology -> fits")
+
+
+def test_many_groups_failing_get_reasons_without_suggestions(tmp_path: Path) -> None:
+    text = (ROOT / "fixtures/lint/FIT004/bad.yaml").read_text()
+    pods, template = text.split("---\n")
+    manifest = tmp_path / "many.yaml"
+    manifest.write_text("---\n".join([pods.replace("needs-all-gpus", f"needs-all-gpus-{i}") for i in range(4)] + [template]))
+    snapshot = snapshot_at(str(CLUSTERS / "two-racks"))
+    found = run_check(CheckOptions(paths=(str(manifest),), snapshot=snapshot, simulate=True, jobs=1, select=("FIT004",)))
+    assert len(found.findings) == 4
+    assert all(f.hint.startswith("run kubectl wasdra explain -f") for f in found.findings)
