@@ -134,9 +134,11 @@ def can_never_fit(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProblem]:
     """
     ## What it does
     With a snapshot: flags what no node could provide even with nothing else running - a pod whose effective
-    requests (init containers, sidecars, overhead, pod-level resources) exceed every node's allocatable, and a
-    device request whose `count` exceeds the matching devices any one node can reach (its own plus
-    network-attached ones).
+    requests (init containers, sidecars, overhead, pod-level resources) exceed every node's allocatable (or name a
+    resource no node offers), a device request whose `count` exceeds the matching devices any one node can reach
+    (its own plus network-attached ones), and a gang whose `minCount` exceeds the pods the largest domain of its
+    topology key (or the whole cluster) could hold - counting per node allocatable cpu/memory/pods and the
+    devices each pod's claim templates need. Taints and affinity are ignored, so this never over-reports.
 
     ## Why is this bad?
     "Can never fit" is different from "does not fit now": no amount of waiting, preemption or scale-down of
@@ -144,6 +146,7 @@ def can_never_fit(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProblem]:
 
     ## Example
         exactly: {deviceClassName: gpu.example.com, count: 16}     # nodes have 8 GPUs each
+        gang: {minCount: 5}, topology: [{key: example.com/rack}]   # 4 nodes of 8 GPUs per rack, 8 GPUs per pod
 
     ## Fix
     Lower the request to what one node provides, or split the work over more pods.
