@@ -12,7 +12,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubectl_wasdra.lint.docset import DocumentSet
-from kubectl_wasdra.lint.rules._pods import PodSource, as_mapping, document_pod_sources, latest_documents, pod_sources
+from kubectl_wasdra.lint.rules._pods import (
+    PodSource,
+    as_mapping,
+    document_pod_sources,
+    latest_documents,
+    of_kind,
+    pod_sources,
+)
 from kubectl_wasdra.load import Document, Path
 
 POLICY_FIELDS = ("schedulingPolicy", "policy")  # 1.36+ / 1.35
@@ -78,7 +85,7 @@ def _controller_members(document: Document, docs: DocumentSet) -> tuple[PodSourc
     ref = document.get(("spec", "controllerRef"))
     if not isinstance(ref, dict) or not isinstance(ref.get("name"), str):
         return ()
-    owner = next((d for d in docs.of_kind(str(ref.get("kind") or "")) if d.name == ref["name"]), None)
+    owner = next((d for d in of_kind(docs, str(ref.get("kind") or "")) if d.name == ref["name"]), None)
     return tuple(document_pod_sources(owner)) if owner is not None else ()
 
 

@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from kubectl_wasdra.lint.docset import DocumentSet
+from kubectl_wasdra.lint.rules._pods import is_builtin
 from kubectl_wasdra.load import Document
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ class ObjectIndex:
     def _by_name(self) -> Mapping[tuple[str, str], tuple[Document, ...]]:
         found: dict[tuple[str, str], list[Document]] = {}
         for document in self.docs:
-            if document.kind and document.name:
+            if document.kind and document.name and is_builtin(document):
                 found.setdefault((document.kind, document.name), []).append(document)
         return {key: tuple(value) for key, value in found.items()}
 

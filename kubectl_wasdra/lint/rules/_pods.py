@@ -62,6 +62,26 @@ class PodSource:
         return name if isinstance(name, str) and name else None
 
 
+# kinds whose name other API groups reuse (Volcano, KAI and coscheduling PodGroups ...): only these groups count
+BUILTIN_GROUPS: Final[Mapping[str, str]] = {
+    "PodGroup": "scheduling.k8s.io", "Workload": "scheduling.k8s.io", "CompositePodGroup": "scheduling.k8s.io",
+    "PriorityClass": "scheduling.k8s.io", "ResourceClaim": "resource.k8s.io", "ResourceClaimTemplate": "resource.k8s.io",
+    "DeviceClass": "resource.k8s.io", "Job": "batch", "CronJob": "batch", "Pod": "", "Deployment": "apps",
+    "StatefulSet": "apps", "ReplicaSet": "apps", "DaemonSet": "apps", "HorizontalPodAutoscaler": "autoscaling",
+}
+
+
+def is_builtin(document: Document) -> bool:
+    """False for a document whose kind is a Kubernetes kind name but whose API group is another one."""
+    wanted = BUILTIN_GROUPS.get(document.kind or "")
+    return wanted is None or document.group == wanted
+
+
+def of_kind(docs: DocumentSet, kind: str) -> tuple[Document, ...]:
+    """docs.of_kind(kind) without look-alike kinds of other API groups."""
+    return tuple(d for d in docs.of_kind(kind) if is_builtin(d))
+
+
 def as_mapping(value: Any) -> Mapping[str, Any]:
     """`value` when it is a mapping, else an empty one (malformed fields are SCHEMA's to report)."""
     return value if isinstance(value, dict) else {}
@@ -159,7 +179,7 @@ def latest_documents(docs: DocumentSet) -> tuple[Document, ...]:
     for document in docs:
         if document.name:
             last[(document.kind, document.namespace, document.name)] = document
-    return tuple(d for d in docs if not d.name or last.get((d.kind, d.namespace, d.name)) is d)
+    return tuple(d for d in docs if is_builtin(d) and (not d.name or last.get((d.kind, d.namespace, d.name)) is d))
 
 
 def pod_sources(docs: DocumentSet) -> tuple[PodSource, ...]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from kubectl_wasdra.lint.rules._objects import ObjectIndex
+from kubectl_wasdra.lint.rules._pods import of_kind
 
 SYSTEM_CLASSES: Final = {"system-cluster-critical": 2_000_000_000, "system-node-critical": 2_000_001_000}
 
@@ -39,7 +40,7 @@ def _class_value(index: ObjectIndex, name: str) -> int | None:
 
 
 def _default_value(index: ObjectIndex) -> int:
-    classes = [d.data for d in index.docs.of_kind("PriorityClass")]
+    classes = [d.data for d in of_kind(index.docs, "PriorityClass")]
     if index.snapshot is not None:
         classes.extend(index.snapshot.of_kind("PriorityClass"))
     for obj in classes:

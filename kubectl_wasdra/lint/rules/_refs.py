@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubectl_wasdra.lint.docset import DocumentSet
-from kubectl_wasdra.lint.rules._pods import pod_claims, pod_sources
+from kubectl_wasdra.lint.rules._pods import of_kind, pod_claims, pod_sources
 from kubectl_wasdra.load import Document, Path
 
 CLAIM_SOURCES = (("resourceClaimTemplateName", "ResourceClaimTemplate"), ("resourceClaimName", "ResourceClaim"))
@@ -49,15 +49,15 @@ def claim_references(docs: DocumentSet) -> Iterator[Reference]:
     templates and 1.37 Job spec.scheduling."""
     for source in pod_sources(docs):
         yield from _claim_entries(source.document, (*source.spec_path, "resourceClaims"), source.spec.get("resourceClaims"))
-    for document in docs.of_kind("PodGroup"):
+    for document in of_kind(docs, "PodGroup"):
         yield from _claim_entries(document, ("spec", "resourceClaims"), document.get(("spec", "resourceClaims")))
-    for document in docs.of_kind("Workload"):
+    for document in of_kind(docs, "Workload"):
         templates = document.get(("spec", "podGroupTemplates"))
         for index, template in enumerate(templates if isinstance(templates, list) else []):
             if isinstance(template, dict):
                 yield from _claim_entries(document, ("spec", "podGroupTemplates", index, "resourceClaims"),
                                           template.get("resourceClaims"))
-    for document in docs.of_kind("Job"):
+    for document in of_kind(docs, "Job"):
         yield from _claim_entries(document, ("spec", "scheduling", "resourceClaims"),
                                   document.get(("spec", "scheduling", "resourceClaims")))
 
@@ -84,8 +84,8 @@ def device_requests(document: Document) -> Iterator[tuple[Path, Mapping[str, Any
 
 def claim_documents(docs: DocumentSet) -> Iterator[Document]:
     """ResourceClaims and ResourceClaimTemplates of the set."""
-    yield from docs.of_kind("ResourceClaim")
-    yield from docs.of_kind("ResourceClaimTemplate")
+    yield from of_kind(docs, "ResourceClaim")
+    yield from of_kind(docs, "ResourceClaimTemplate")
 
 
 def class_references(docs: DocumentSet) -> Iterator[Reference]:
@@ -120,7 +120,7 @@ _WORKLOAD_REFS = (
 def workload_references(docs: DocumentSet) -> Iterator[tuple[Reference, Path | None, str | None]]:
     """(reference to the Workload, path of the template name, template name) of PodGroups and CompositePodGroups,
     and of 1.35 pods (workloadRef.podGroup)."""
-    for document in (*docs.of_kind("PodGroup"), *docs.of_kind("CompositePodGroup")):
+    for document in (*of_kind(docs, "PodGroup"), *of_kind(docs, "CompositePodGroup")):
         for name_path, template_path in _WORKLOAD_REFS:
             name, template = document.get(name_path), document.get(template_path)
             if isinstance(name, str) and name:

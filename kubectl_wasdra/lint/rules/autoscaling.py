@@ -16,6 +16,7 @@ from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import Problem, SetProblem
 from kubectl_wasdra.lint.registry import rule
 from kubectl_wasdra.lint.rules._objects import Found, ObjectIndex
+from kubectl_wasdra.lint.rules._pods import of_kind
 from kubectl_wasdra.load import Document
 
 HPA: Final = "HorizontalPodAutoscaler"
@@ -71,7 +72,7 @@ def scale_target_not_found(docs: DocumentSet, ctx: CheckContext) -> Iterator[Set
     Point `scaleTargetRef` at the workload's exact kind and name.
     """
     index = ObjectIndex(docs, ctx.snapshot)
-    for document in docs.of_kind(HPA):
+    for document in of_kind(docs, HPA):
         target = document.get(("spec", "scaleTargetRef"))
         if not isinstance(target, dict):
             continue

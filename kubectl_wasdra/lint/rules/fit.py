@@ -28,7 +28,7 @@ from kubectl_wasdra.lint.rules._fitting import (
 )
 from kubectl_wasdra.lint.rules._gangs import groups
 from kubectl_wasdra.lint.rules._objects import ObjectIndex
-from kubectl_wasdra.lint.rules._pods import as_mapping, pod_sources
+from kubectl_wasdra.lint.rules._pods import as_mapping, of_kind, pod_sources
 from kubectl_wasdra.lint.rules._refs import claim_documents
 from kubectl_wasdra.load import Document
 
@@ -118,7 +118,7 @@ def device_class_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iter
     if not _has_devices(ctx):
         return
     devices = cluster_devices(ctx.snapshot)
-    for document in docs.of_kind("DeviceClass"):
+    for document in of_kind(docs, "DeviceClass"):
         expressions = selector_expressions(document.get(("spec",)))
         found = devices.matching(expressions, ctx.release)
         if found is None or found:
@@ -160,7 +160,7 @@ def can_never_fit(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProblem]:
         allocatable = {as_mapping(node.get("metadata")).get("name", ""): node_allocatable(node)
                        for node in snapshot.of_kind("Node")}
         never = False
-        extended = dra_extended_resources(snapshot, [d.data for d in docs.of_kind("DeviceClass")])
+        extended = dra_extended_resources(snapshot, [d.data for d in of_kind(docs, "DeviceClass")])
         for source in pod_sources(docs):
             problem = node_capacity_problem(source, snapshot, list(allocatable.values()), extended)
             if problem is not None:
@@ -191,7 +191,7 @@ def _gang_domains(docs: DocumentSet, ctx: CheckContext, allocatable: Mapping[str
         return
     devices = cluster_devices(snapshot) if _has_devices(ctx) else None
     index = ObjectIndex(docs, snapshot)
-    extended = dra_extended_resources(snapshot, [d.data for d in docs.of_kind("DeviceClass")])
+    extended = dra_extended_resources(snapshot, [d.data for d in of_kind(docs, "DeviceClass")])
     for group in groups(docs):
         if group.min_count is None or not group.members:
             continue

@@ -16,7 +16,7 @@ from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import SetProblem
 from kubectl_wasdra.lint.registry import rule
 from kubectl_wasdra.lint.rules._gangs import groups
-from kubectl_wasdra.lint.rules._pods import PodSource, as_list, containers
+from kubectl_wasdra.lint.rules._pods import PodSource, as_list, containers, of_kind
 
 DEFAULT_SCHEDULER: Final = "default-scheduler"
 # what the per-pod filters read; pods of a gang should agree on all of it (names and env do not matter)
@@ -78,11 +78,11 @@ def min_count_exceeds_pods(docs: DocumentSet, ctx: CheckContext) -> Iterator[Set
 def _composite_min_group_count(docs: DocumentSet) -> Iterator[SetProblem]:
     """CompositePodGroups whose gang.minGroupCount exceeds the child groups of the set naming them as parent."""
     children: dict[str, list[str]] = {}
-    for document in (*docs.of_kind("PodGroup"), *docs.of_kind("CompositePodGroup")):
+    for document in (*of_kind(docs, "PodGroup"), *of_kind(docs, "CompositePodGroup")):
         parent = document.get(("spec", "parentCompositePodGroupName"))
         if isinstance(parent, str) and document.name:
             children.setdefault(parent, []).append(document.name)
-    for document in docs.of_kind("CompositePodGroup"):
+    for document in of_kind(docs, "CompositePodGroup"):
         path = ("spec", "schedulingPolicy", "gang", "minGroupCount")
         wanted, found = document.get(path), sorted(set(children.get(document.name or "", [])))
         if isinstance(wanted, int) and not isinstance(wanted, bool) and found and wanted > len(found):
