@@ -8,6 +8,7 @@ default to 1; a Job runs min(parallelism, completions) pods at once), kubernetes
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -172,6 +173,7 @@ def document_pod_sources(document: Document) -> Iterator[PodSource]:
     yield from (source for source in found if source is not None)
 
 
+@functools.lru_cache(maxsize=8)
 def latest_documents(docs: DocumentSet) -> tuple[Document, ...]:
     """The documents in input order, where several define the same kind/namespace/name only the last one (as
     `kubectl apply` of the whole set would leave it); documents without a name are all kept."""
@@ -182,8 +184,10 @@ def latest_documents(docs: DocumentSet) -> tuple[Document, ...]:
     return tuple(d for d in docs if is_builtin(d) and (not d.name or last.get((d.kind, d.namespace, d.name)) is d))
 
 
+@functools.lru_cache(maxsize=8)
 def pod_sources(docs: DocumentSet) -> tuple[PodSource, ...]:
-    """Every pod source of the set, in input order (a redefined object counts once, see latest_documents)."""
+    """Every pod source of the set, in input order (a redefined object counts once, see latest_documents); computed
+    once per DocumentSet (hashed by identity) and shared by every set rule of the run."""
     return tuple(source for document in latest_documents(docs) for source in document_pod_sources(document))
 
 

@@ -44,3 +44,19 @@ def test_topology_key_needs_a_snapshot() -> None:
     from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
 
     assert not run_check(CheckOptions(paths=(str(path),), jobs=1, select=("GANG004",))).findings
+
+
+def test_pod_sources_computed_once_per_document_set(tmp_path: Path) -> None:
+    from kubectl_wasdra.lint.docset import DocumentSet
+    from kubectl_wasdra.lint.rules._pods import pod_sources
+    from kubectl_wasdra.load import load_paths
+
+    path = tmp_path / "job.yaml"
+    path.write_text("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  parallelism: 3\n"
+                    "  template: {spec: {containers: [{name: c, image: i}]}}\n")
+    documents = load_paths((str(path),)).documents
+    docs = DocumentSet(documents)
+    first = pod_sources(docs)
+    assert [s.count for s in first] == [3]
+    assert pod_sources(docs) is first                           # cached for the same set
+    assert pod_sources(DocumentSet(documents)) is not first     # a new set is a new computation
