@@ -106,7 +106,11 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | Non
         write(text)
         return code
     report = run_check(options)
-    write(render(report, common.output, color=use_color() and common.output == "text", fail_on=common.fail_on))
+    if len(options.releases) > 1 and common.output == "json":
+        from kubectl_wasdra.lint.matrix import render_check_json
+        write(render_check_json(report))
+    else:
+        write(render(report, common.output, color=use_color() and common.output == "text", fail_on=common.fail_on))
     if len(options.releases) > 1 and common.output == "text":
         from kubectl_wasdra.lint.matrix import build_matrix, render_matrix_text
         write(render_matrix_text(build_matrix(report)))

@@ -128,6 +128,17 @@ def matrix_as_dict(matrix: Matrix) -> dict[str, Any]:
                           for row in matrix.rows]}
 
 
+def render_check_json(report: CheckReport) -> str:
+    """`check -o json` over several releases: DESIGN's keys first and unchanged (k8sVersion, findings, summary), then
+    "releases" (the releases checked, oldest first) and "matrix" (one entry per document in input order: file, line,
+    object, accepted per release, and the blocking error findings per release without their "[release] " prefix)."""
+    data = report.as_dict()
+    matrix = matrix_as_dict(build_matrix(report))
+    data["releases"] = matrix["releases"]
+    data["matrix"] = matrix["documents"]
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
 def _first_line(text: str) -> str:
     return text.split("\n", 1)[0]
 

@@ -101,3 +101,21 @@ def test_cli_multi_release_prints_matrix(manifests: str) -> None:
     assert "Releases that accept each document unchanged:" in result.output
     result = CliRunner().invoke(cli, ["check", manifests, "--upgrade-from", "1.35", "--k8s-version", "1.37", "-o", "json"])
     assert "\"mustPassThrough\": [\n    \"1.36\"\n  ]" in result.output
+
+
+def test_cli_multi_release_json_has_releases_and_matrix(manifests: str) -> None:
+    import json
+
+    result = CliRunner().invoke(cli, ["check", manifests, "--k8s-version", "1.35..1.37", "-o", "json"])
+    data = json.loads(result.output)
+    assert list(data) == ["k8sVersion", "findings", "summary", "releases", "matrix"]   # DESIGN's keys first, unchanged
+    assert data["k8sVersion"] == "1.35,1.36,1.37" and data["releases"] == ["1.35", "1.36", "1.37"]
+    claim = next(entry for entry in data["matrix"] if entry["object"] == "ResourceClaim shared-gpu")
+    assert (claim["file"], claim["line"]) == (manifests, 13)
+    assert claim["accepted"] == {"1.35": False, "1.36": True, "1.37": True}
+    [change] = claim["changes"]["1.35"]
+    assert (change["rule"], change["line"], change["column"]) == ("GATE001", 23, 9)
+    assert not change["message"].startswith("[")                  # the release is the key, not a message prefix
+    assert claim["changes"]["1.37"] == []
+    single = json.loads(CliRunner().invoke(cli, ["check", manifests, "--k8s-version", "1.37", "-o", "json"]).output)
+    assert list(single) == ["k8sVersion", "findings", "summary"]   # one release: DESIGN's shape exactly
