@@ -9,6 +9,8 @@ may leak is dropped: annotations (except resource.kubernetes.io/pod-claim-name),
 system info, container images, commands, arguments and environment, volumes. Label keys, kinds, claim/group/class names,
 device names and attributes, and quantities are kept: the simulation needs them and they name hardware, not people.
 Well-known namespaces (default, kube-*) and label values true/false/"" and of kubernetes.io/os and kubernetes.io/arch stay.
+Events (core/v1 and events.k8s.io/v1) are rewritten last: their object references follow the pods and namespaces, node and
+pod names inside the message are replaced the same way, and the reporting host is mapped like a node name.
 """
 
 from __future__ import annotations
@@ -55,7 +57,10 @@ class Anonymizer:
     pods: _Names = field(default_factory=lambda: _Names("pod", 5))
     values: _Names = field(default_factory=lambda: _Names("value", 4))
     claims: _Names = field(default_factory=lambda: _Names("claim", 5))
+    events: _Names = field(default_factory=lambda: _Names("event", 5))
     _node_pattern: re.Pattern[str] | None = None
+    _pod_pattern: re.Pattern[str] | None = None
+    _pod_count: int = 0
 
     def namespace(self, name: str) -> str:
         return name if name in KEEP_NAMESPACES or not name else self.namespaces(name)
@@ -72,10 +77,20 @@ class Anonymizer:
     def in_names(self, text: str) -> str:
         """Node names inside other names (slice and pool names are usually derived from the node name)."""
         if self._node_pattern is None:
-            names = sorted(self.nodes.seen, key=len, reverse=True)
-            alternatives = "|".join(map(re.escape, names)) or r"(?!x)x"
-            self._node_pattern = re.compile(rf"(?<![A-Za-z0-9])(?:{alternatives})(?![A-Za-z0-9])")
+            self._node_pattern = _word_pattern(self.nodes.seen)
         return self._node_pattern.sub(lambda match: self.nodes(match.group(0)), text)
+
+    def in_text(self, text: str) -> str:
+        """Free text (event messages) with the node and pod names already met replaced."""
+        if self._pod_pattern is None or self._pod_count != len(self.pods.seen):  # events may name pods not in the snapshot
+            self._pod_pattern, self._pod_count = _word_pattern(self.pods.seen), len(self.pods.seen)
+        return self._pod_pattern.sub(lambda match: self.pods(match.group(0)), self.in_names(text))
+
+
+def _word_pattern(names: Mapping[str, str]) -> re.Pattern[str]:
+    """Any of `names` as a whole word (longest first), never matching when there are none."""
+    alternatives = "|".join(map(re.escape, sorted(names, key=len, reverse=True))) or r"(?!x)x"
+    return re.compile(rf"(?<![A-Za-z0-9])(?:{alternatives})(?![A-Za-z0-9])")
 
 
 def anonymize(snapshot: ClusterSnapshot) -> ClusterSnapshot:
@@ -84,7 +99,7 @@ def anonymize(snapshot: ClusterSnapshot) -> ClusterSnapshot:
     for node in snapshot.of_kind("Node"):
         names.nodes((node.get("metadata") or {}).get("name", ""))
     objects: dict[str, tuple[dict[str, Any], ...]] = {}
-    for kind, items in snapshot.objects.items():
+    for kind, items in sorted(snapshot.objects.items(), key=lambda entry: entry[0] == "Event"):  # events last
         rewrite = _REWRITERS.get(kind, _common)
         objects[kind] = tuple(sorted((rewrite(item, names) for item in items), key=_sort_key))
     return ClusterSnapshot(objects=MappingProxyType(objects), header=replace(snapshot.header, anonymized=True))
@@ -262,6 +277,36 @@ def _taint_rule(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
     return out
 
 
+def _reference(ref: Any, names: Anonymizer) -> Any:
+    """An event's object reference (involvedObject, regarding, related) with pod/node names and namespace mapped."""
+    if not isinstance(ref, dict):
+        return ref
+    out = dict(ref)
+    if isinstance(ref.get("namespace"), str):
+        out["namespace"] = names.namespace(ref["namespace"])
+    if ref.get("kind") in ("Pod", "Node") and isinstance(ref.get("name"), str):
+        out["name"] = (names.pods if ref["kind"] == "Pod" else names.nodes)(ref["name"])
+    return out
+
+
+def _event(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
+    out = {key: value for key, value in obj.items() if key not in ("metadata", "source", "deprecatedSource")}
+    out["metadata"] = _metadata(obj.get("metadata") or {}, names, names.events)
+    for key in ("involvedObject", "regarding", "related"):
+        if key in obj:
+            out[key] = _reference(obj[key], names)
+    for key in ("message", "note"):
+        if isinstance(obj.get(key), str):
+            out[key] = names.in_text(obj[key])
+    for key in ("source", "deprecatedSource"):
+        if isinstance(obj.get(key), dict):
+            source = obj[key]
+            out[key] = {**source, **({"host": names.nodes(source["host"])} if isinstance(source.get("host"), str) else {})}
+    if isinstance(obj.get("reportingInstance"), str):
+        out["reportingInstance"] = names.in_names(obj["reportingInstance"])
+    return out
+
+
 _REWRITERS: Final[Mapping[str, Callable[[Mapping[str, Any], Anonymizer], dict[str, Any]]]] = {
     "Node": _node,
     "Namespace": lambda obj, names: _common(obj, names, names.namespace),
@@ -270,4 +315,5 @@ _REWRITERS: Final[Mapping[str, Callable[[Mapping[str, Any], Anonymizer], dict[st
     "ResourceClaim": _claim,
     "DeviceTaintRule": _taint_rule,
     "PodGroup": _group,
+    "Event": _event,
 }

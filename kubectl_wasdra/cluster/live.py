@@ -7,6 +7,8 @@ pages (`limit`/`continue`), so one unserved or forbidden type never sinks the re
 429 and 5xx are retried honouring Retry-After, with capped exponential backoff; timeouts are retried the same way.
 Only GET requests are made, never for Secrets or ConfigMaps; credentials never appear in messages.
 Namespaced kinds are read in all namespaces unless a namespace is given (free node resources need every pod).
+Events are read only as far as explain-pending compares with them: core/v1 Events (what `kubectl get events` lists) with
+fieldSelector reason=FailedScheduling about Pods and PodGroups, in the namespace of `-n` when one is given.
 Upstream: kubectl's list/discovery behaviour (k8s.io/client-go rest, discovery; k8s.io/kubectl get), release-1.37.
 """
 
@@ -46,7 +48,12 @@ KIND_SOURCES: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = MappingProxyTyp
     "Workload": ("scheduling.k8s.io", ("v1beta1", "v1alpha3", "v1alpha2", "v1alpha1")),
     "PodGroup": ("scheduling.k8s.io", ("v1beta1", "v1alpha3", "v1alpha2")),
     "CompositePodGroup": ("scheduling.k8s.io", ("v1alpha3",)),
+    "Event": ("", ("v1",)),
 })
+# Server-side filters per kind. Event field selectors: kubernetes/kubernetes pkg/registry/core/event/strategy.go
+# (ToSelectableFields: reason, involvedObject.kind, ...); a selector cannot OR two kinds, so kinds are kept client-side.
+FIELD_SELECTORS: Final[Mapping[str, str]] = MappingProxyType({"Event": "reason=FailedScheduling"})
+EVENT_OBJECT_KINDS: Final = frozenset({"Pod", "PodGroup"})
 NEVER_READ: Final = frozenset({"secrets", "configmaps"})
 RETRY_STATUSES: Final = frozenset({429, 500, 502, 503, 504})
 
@@ -58,6 +65,7 @@ class LiveOptions:
     kubeconfig: str | None = None
     context: str | None = None
     namespace: str | None = None  # None: all namespaces (-A)
+    event_namespace: str | None = None  # Events only: the namespace explain-pending looks at (None: as `namespace`)
     kinds: tuple[str, ...] = SNAPSHOT_KINDS
     page_size: int = 500
     connect_timeout: float = 10.0
@@ -70,8 +78,11 @@ class LiveOptions:
     @classmethod
     def from_flags(cls, flags: Any) -> LiveOptions:
         """From anything carrying --kubeconfig/--context (the CLI's CommonOptions). All namespaces are read: free
-        node resources need every pod, so -n there filters what is explained, not what is read."""
-        return cls(kubeconfig=getattr(flags, "kubeconfig", None), context=getattr(flags, "context", None))
+        node resources need every pod, so -n there filters what is explained, not what is read; Events are only
+        needed for what is explained, so they are read in that namespace."""
+        events = None if getattr(flags, "all_namespaces", False) else getattr(flags, "namespace", None)
+        return cls(kubeconfig=getattr(flags, "kubeconfig", None), context=getattr(flags, "context", None),
+                   event_namespace=events)
 
 
 @dataclass(frozen=True)
@@ -231,6 +242,8 @@ def _list(reader: _Reader, resource: _Resource, namespace: str | None,
         token: str | None = None
         while True:
             query: list[tuple[str, str | int]] = [("limit", reader.options.page_size)]
+            if resource.kind in FIELD_SELECTORS:
+                query.append(("fieldSelector", FIELD_SELECTORS[resource.kind]))
             if token:
                 query.append(("continue", token))
             try:
@@ -293,6 +306,8 @@ def _read_kind(reader: _Reader, kind: str, resources: Mapping[tuple[str, str], l
         notify(Progress(kind, 0, done=True, gap=gap))
         return gap
     namespace = None if kind in CLUSTER_SCOPED_KINDS else reader.options.namespace
+    if kind == "Event" and namespace is None:
+        namespace = reader.options.event_namespace  # a filter explain-pending asked for, not a gap
     try:
         items = _list(reader, resource, namespace, lambda count: notify(Progress(kind, count)))
     except _Gap as gap:
@@ -300,6 +315,8 @@ def _read_kind(reader: _Reader, kind: str, resources: Mapping[tuple[str, str], l
         return str(gap)
     skipped = 0
     for item in items:
+        if kind == "Event" and not _is_wanted_event(item):
+            continue
         if shape_problem(item) is None:
             builder.add(item)
         else:
@@ -307,6 +324,13 @@ def _read_kind(reader: _Reader, kind: str, resources: Mapping[tuple[str, str], l
     notify(Progress(kind, len(items), done=True))
     if skipped:
         return f"{skipped} malformed object(s) skipped"
-    if namespace and not resource.namespaced:
+    if not reader.options.namespace or not resource.namespaced:
         return None
-    return f"only namespace {namespace!r} was read" if namespace else None
+    return f"only namespace {namespace!r} was read"
+
+
+def _is_wanted_event(event: Mapping[str, Any]) -> bool:
+    """A FailedScheduling event about a Pod or PodGroup (the server filtered on reason; kinds are checked here)."""
+    involved = event.get("involvedObject") or event.get("regarding")
+    return (isinstance(involved, dict) and involved.get("kind") in EVENT_OBJECT_KINDS
+            and event.get("reason") == FIELD_SELECTORS["Event"].partition("=")[2])

@@ -25,6 +25,7 @@ SNAPSHOT_KINDS: Final = (
     "Node", "Pod", "Namespace", "PriorityClass", "Job",
     "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass", "DeviceTaintRule",
     "Workload", "PodGroup", "CompositePodGroup",
+    "Event",  # FailedScheduling events only, for explain-pending (explain/recorded.py)
 )
 CLUSTER_SCOPED_KINDS: Final = frozenset({"Node", "Namespace", "PriorityClass", "ResourceSlice", "DeviceClass",
                                          "DeviceTaintRule"})

@@ -1,7 +1,8 @@
-"""A tiny Kubernetes API server for live-read tests: discovery, /version, paginated lists, injected failures.
+"""A tiny Kubernetes API server for live-read tests: discovery, /version, /metrics, paginated lists with field selectors,
+injected failures.
 
-It serves the objects of a loaded snapshot, records every request (method, path), and can be told to answer a path with a
-429 (with Retry-After), a 403, or a slow response a number of times.
+It serves the objects of a loaded snapshot, records every request (method, path, query), and can be told to answer a path
+with a 429 (with Retry-After), a 403, or a slow response a number of times.
 """
 
 from __future__ import annotations
@@ -18,13 +19,17 @@ from urllib.parse import parse_qs, urlsplit
 
 RESOURCES = {  # (group, version) -> [(plural, kind, namespaced)]
     ("", "v1"): [("nodes", "Node", False), ("pods", "Pod", True), ("namespaces", "Namespace", False),
-                 ("secrets", "Secret", True), ("configmaps", "ConfigMap", True)],
+                 ("secrets", "Secret", True), ("configmaps", "ConfigMap", True), ("events", "Event", True)],
     ("scheduling.k8s.io", "v1"): [("priorityclasses", "PriorityClass", False)],
     ("batch", "v1"): [("jobs", "Job", True)],
     ("resource.k8s.io", "v1"): [("resourceslices", "ResourceSlice", False), ("resourceclaims", "ResourceClaim", True),
                                 ("resourceclaimtemplates", "ResourceClaimTemplate", True),
                                 ("deviceclasses", "DeviceClass", False), ("devicetaintrules", "DeviceTaintRule", False)],
 }
+SCHEDULING_V1BETA1 = {("scheduling.k8s.io", "v1beta1"): [("podgroups", "PodGroup", True), ("workloads", "Workload", True)]}
+# the field selectors kube-apiserver supports for core/v1 Events (pkg/registry/core/event/strategy.go), the ones used here
+EVENT_FIELDS = {"reason": ("reason",), "involvedObject.kind": ("involvedObject", "kind"),
+                "involvedObject.name": ("involvedObject", "name")}
 
 
 @dataclass
@@ -42,8 +47,11 @@ class FakeApiServer:
     objects: Mapping[str, Sequence[dict[str, Any]]]
     faults: dict[str, Fault] = field(default_factory=dict)
     requests: list[tuple[str, str]] = field(default_factory=list)
+    queries: list[tuple[str, str]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     version: str = "v1.37.0"
+    resources: dict[tuple[str, str], list[tuple[str, str, bool]]] = field(default_factory=lambda: dict(RESOURCES))
+    metrics: str | None = None  # the /metrics body; None answers 403 as for a user without the nonResourceURL
 
     def take_fault(self, path: str) -> Fault | None:
         with self.lock:
@@ -58,21 +66,43 @@ def _status(code: int, message: str) -> dict[str, Any]:
     return {"kind": "Status", "apiVersion": "v1", "status": "Failure", "message": message, "code": code}
 
 
-def _route(server: FakeApiServer, path: str, query: dict[str, list[str]]) -> tuple[int, Any]:
+def _selected(item: dict[str, Any], selector: str) -> bool:
+    """Whether an Event matches a fieldSelector such as "reason=FailedScheduling,involvedObject.kind=Pod"."""
+    for term in filter(None, selector.split(",")):
+        name, _, wanted = term.partition("=")
+        value: Any = item
+        for key in EVENT_FIELDS[name]:
+            value = (value or {}).get(key)
+        if value != wanted:
+            return False
+    return True
+
+
+def _fixed(server: FakeApiServer, path: str) -> tuple[int, Any] | None:
+    """/metrics, /version and the discovery roots; None for other paths."""
+    if path == "/metrics":
+        return (200, server.metrics) if server.metrics is not None else (403, _status(403, 'forbidden: "/metrics"'))
     if path == "/version":
         return 200, {"major": "1", "minor": "37", "gitVersion": server.version}
     if path == "/api":
         return 200, {"kind": "APIVersions", "versions": ["v1"]}
     if path == "/apis":
         groups: dict[str, list[str]] = {}
-        for group, version in RESOURCES:
+        for group, version in server.resources:
             if group:
                 groups.setdefault(group, []).append(version)
         return 200, {"kind": "APIGroupList", "groups": [
             {"name": g, "versions": [{"groupVersion": f"{g}/{v}", "version": v} for v in vs]} for g, vs in groups.items()]}
+    return None
+
+
+def _route(server: FakeApiServer, path: str, query: dict[str, list[str]]) -> tuple[int, Any]:
+    fixed = _fixed(server, path)
+    if fixed is not None:
+        return fixed
     parts = path.strip("/").split("/")
     group, version, rest = ("", parts[1], parts[2:]) if parts[0] == "api" else (parts[1], parts[2], parts[3:])
-    resources = RESOURCES.get((group, version))
+    resources = server.resources.get((group, version))
     if resources is None:
         return 404, _status(404, "the server could not find the requested resource")
     if not rest:
@@ -87,6 +117,8 @@ def _route(server: FakeApiServer, path: str, query: dict[str, list[str]]) -> tup
         return 404, _status(404, "not found")
     items = [item for item in server.objects.get(kind, ())
              if namespace is None or item["metadata"].get("namespace") == namespace]
+    if "fieldSelector" in query:
+        items = [item for item in items if _selected(item, query["fieldSelector"][0])]
     limit = int(query.get("limit", ["0"])[0]) or len(items) or 1
     start = int(query.get("continue", ["0"])[0])
     page = [{key: value for key, value in item.items() if key not in ("apiVersion", "kind")} for item in
@@ -105,6 +137,7 @@ def _handler(server: FakeApiServer) -> type[BaseHTTPRequestHandler]:
             url = urlsplit(self.path)
             with server.lock:
                 server.requests.append((self.command, url.path))
+                server.queries.append((url.path, url.query))
             fault = server.take_fault(url.path)
             if fault is not None and fault.delay:
                 time.sleep(fault.delay)
@@ -114,10 +147,10 @@ def _handler(server: FakeApiServer) -> type[BaseHTTPRequestHandler]:
                 code, body = fault.status, _status(fault.status, f"injected {fault.status}")
             else:
                 code, body = _route(server, url.path, parse_qs(url.query))
-            data = json.dumps(body).encode()
+            data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
             try:
                 self.send_response(code)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", "text/plain; version=0.0.4" if isinstance(body, str) else "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 if fault is not None and fault.retry_after:
                     self.send_header("Retry-After", fault.retry_after)

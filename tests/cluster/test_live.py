@@ -107,3 +107,79 @@ def test_snapshot_command_live_writes_a_loadable_file_and_lists_gaps(tmp_path: P
     assert problems == ()
     assert dict(again.objects) == dict(offline.objects)
     assert again.header.server_version == "v1.37.0" and "PodGroup" in again.header.gaps
+
+
+PENDING = Path(__file__).resolve().parents[2] / "fixtures" / "sched" / "pending"
+_OTHER_EVENTS = (  # filtered out: another reason (by the server's field selector), another kind (client-side)
+    {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "train-1.9", "namespace": "ml"},
+     "involvedObject": {"kind": "Pod", "name": "train-1", "namespace": "ml"}, "reason": "Scheduled", "message": "x"},
+    {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "node-a.1", "namespace": "default"},
+     "involvedObject": {"kind": "Node", "name": "node-a"}, "reason": "FailedScheduling", "message": "y"},
+)
+
+
+@pytest.fixture(scope="module")
+def pending():
+    snapshot, problems = load_snapshot([str(PENDING)])
+    assert problems == ()
+    assert len(snapshot.of_kind("Event")) == 2
+    return snapshot
+
+
+def _pending_server(pending) -> FakeApiServer:
+    from fake_apiserver import RESOURCES, SCHEDULING_V1BETA1
+
+    objects = {**pending.objects, "Event": (*pending.of_kind("Event"), *_OTHER_EVENTS)}
+    return FakeApiServer(objects=objects, resources={**RESOURCES, **SCHEDULING_V1BETA1})
+
+
+def test_events_are_read_filtered_and_namespaced(tmp_path: Path, pending) -> None:
+    server = _pending_server(pending)
+    with serve(server) as url:
+        live = read_live(_options(tmp_path, url, [], kinds=("Event", "PodGroup"), event_namespace="ml"))
+    assert live.of_kind("Event") == pending.of_kind("Event")
+    assert live.of_kind("PodGroup") == pending.of_kind("PodGroup")
+    assert "Event" not in live.header.gaps, "the event namespace is a filter, not a gap"
+    queries = [query for path, query in server.queries if path == "/api/v1/namespaces/ml/events"]
+    assert queries and all("fieldSelector=reason%3DFailedScheduling" in query for query in queries)
+
+
+def test_explain_pending_live_shows_the_recorded_event(tmp_path: Path, pending) -> None:
+    from click.testing import CliRunner
+
+    from kubectl_wasdra.cli import cli
+
+    server = _pending_server(pending)
+    kubeconfig = tmp_path / "kubeconfig"
+    with serve(server) as url:
+        write_kubeconfig(str(kubeconfig), url, TOKEN)
+        result = CliRunner().invoke(cli, [
+            "explain-pending", "podgroup/train", "-n", "ml", "--live", "--kubeconfig", str(kubeconfig), "--context", "fake",
+            "--feature-gates", "GenericWorkload=true", "--runtime-config", "scheduling.k8s.io/v1beta1=true"],
+            standalone_mode=False)
+    assert result.exception is None and result.return_value == 1, result.output
+    assert "2 Insufficient cpu. (event, FailedScheduling, 2026-11-29T21:50:00Z)" in result.output
+    assert "agree:         yes" in result.output
+    assert ("/api/v1/namespaces/ml/events") in [path for _, path in server.requests]
+    assert {method for method, _ in server.requests} == {"GET"}
+
+
+def test_anonymized_events_follow_pods_namespaces_and_nodes(pending) -> None:
+    from kubectl_wasdra.cluster.anonymize import anonymize
+    from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+
+    event = {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "train-0.2", "namespace": "ml"},
+             "involvedObject": {"kind": "Pod", "name": "train-0", "namespace": "ml"}, "reason": "FailedScheduling",
+             "source": {"component": "default-scheduler", "host": "node-b"},
+             "message": "pod ml/train-0 does not fit on node-b; node-c is cordoned"}
+    snapshot = ClusterSnapshot(objects={**pending.objects, "Event": (event,)})
+    anon = anonymize(snapshot)
+    (out,) = anon.of_kind("Event")
+    involved = out["involvedObject"]
+    pod = anon.get("Pod", involved["name"], involved["namespace"])
+    assert pod is not None and pod["metadata"]["namespace"] == out["metadata"]["namespace"] != "ml"
+    node_b = anon.of_kind("Node")[1]["metadata"]["name"]
+    node_c = anon.of_kind("Node")[2]["metadata"]["name"]
+    assert out["message"] == f"pod ml/{involved['name']} does not fit on {node_b}; {node_c} is cordoned"
+    assert out["source"]["host"] == node_b
+    assert "train-0" not in str(out) and "node-b" not in str(out)
