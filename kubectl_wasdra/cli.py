@@ -322,6 +322,17 @@ def completion_command(shell: str) -> int:
     return EXIT_OK
 
 
+def _click_error_line(exc: click.ClickException) -> str:
+    """A click usage error as `where: what — how`, on one line (click's own output spans four)."""
+    what = " ".join(exc.format_message().split()).rstrip(".")
+    what = what[:1].lower() + what[1:]
+    ctx = getattr(exc, "ctx", None)
+    if ctx is None:
+        return what
+    where = ctx.command_path.removeprefix(ctx.find_root().command_path).strip()
+    return f"{where + ': ' if where else ''}{what} — see '{ctx.command_path} --help'"
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: one error boundary mapping exceptions to one line and an exit code."""
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
@@ -329,11 +340,8 @@ def main(argv: list[str] | None = None) -> None:
         code = cli.main(args=argv, prog_name=PROG, standalone_mode=False, complete_var="_KUBECTL_WASDRA_COMPLETE")
     except click.exceptions.Exit as exc:
         code = exc.exit_code
-    except click.UsageError as exc:
-        exc.show()
-        code = EXIT_ERROR
     except click.ClickException as exc:
-        exc.show()
+        click.echo(f"{PROG}: error: {_click_error_line(exc)}", err=True)
         code = EXIT_ERROR
     except (KeyboardInterrupt, click.exceptions.Abort):
         click.echo(f"{PROG}: interrupted", err=True)
