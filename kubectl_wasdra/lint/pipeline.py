@@ -173,8 +173,13 @@ def document_findings(documents: Sequence[Document], rules: Sequence[Rule], ctx:
     """Findings of the document-scope rules, document by document."""
     findings: list[Finding] = []
     document_rules = [(r, severity_of(r.info, ctx.profile)) for r in rules if r.scope == "document"]
+    from kubectl_wasdra.lint.rules._gated import NEEDS_SERVED_API, api_unavailable
+
     for document in documents:
+        unavailable = api_unavailable(document, ctx)  # API001/API002 report it; GATE/VALID would only cascade
         for implemented, severity in document_rules:
+            if unavailable and implemented.info.family in NEEDS_SERVED_API:
+                continue
             for problem in implemented.check(document, ctx):
                 findings.append(_stamp(implemented.info, severity, document, problem.path, problem.message,
                                        problem.hint, problem.at, problem.position))

@@ -9,13 +9,33 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
 from kubectl_wasdra.catalog.field_gates import FieldGate, checked_fields, find_present, kind_gates
 from kubectl_wasdra.catalog.gates import GateInfo, GateState
 from kubectl_wasdra.catalog.releases import Release
 
+if TYPE_CHECKING:
+    from kubectl_wasdra.lint.context import CheckContext
+    from kubectl_wasdra.load import Document
+
 APISERVER = "kube-apiserver"
+
+# families that judge an object as the target release's API server would: they stay quiet for an object whose
+# apiVersion that release does not serve or has not enabled (API001/API002 report it once, no cascade)
+NEEDS_SERVED_API: Final = frozenset({"GATE", "VALID"})
+
+
+@functools.lru_cache(maxsize=4096)
+def api_unavailable(doc: Document, ctx: CheckContext) -> bool:
+    """True when a built-in apiVersion/kind of `doc` is not served, or not enabled, by `ctx`'s release with its
+    --runtime-config and gates (what API001/API002 report); False for CRDs and documents without apiVersion/kind."""
+    from kubectl_wasdra.catalog.apis import api_status
+
+    if not doc.api_version or not doc.kind:
+        return False
+    status = api_status(ctx.release, doc.api_version, doc.kind, ctx.runtime_config, ctx.gate_enabled)
+    return status.known_group and not (status.served and status.enabled)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,34 @@
+"""GATE and VALID stay quiet for an object whose apiVersion the release does not serve or has not enabled:
+API001/API002 report it once instead of a cascade of validation findings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
+
+POD_GROUP = """\
+apiVersion: scheduling.k8s.io/v1alpha2
+kind: PodGroup
+metadata:
+  name: job-1
+spec:
+  schedulingPolicy: {}
+"""
+
+
+@pytest.mark.parametrize(("release", "runtime", "gates", "rules"), [
+    ("1.37", {}, {}, ["API001"]),                                               # v1alpha2 is gone in 1.37
+    ("1.36", {}, {}, ["API002"]),                                               # served only when switched on
+    ("1.36", {"scheduling.k8s.io/v1alpha2": True}, {"GenericWorkload": True}, ["VALID001"]),
+], ids=["not-served", "not-enabled", "enabled"])
+def test_validation_quiet_when_api_unavailable(tmp_path: Path, release: str, runtime: dict, gates: dict,
+                                               rules: list[str]) -> None:
+    path = tmp_path / "pg.yaml"
+    path.write_text(POD_GROUP)
+    report = run_check(CheckOptions(paths=(str(path),), releases=(Release.parse(release),), runtime_config=runtime,
+                                    feature_gates=gates, select=("API", "GATE", "VALID"), jobs=1))
+    assert sorted(f.rule for f in report.findings if f.rule != "API003") == rules
