@@ -8,12 +8,37 @@ Upstream: kubernetes/kubernetes pkg/apis/resource/validation/validation.go (vali
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Final
 
 from kubectl_wasdra.lint.rules.validation._base import Path, as_dict, as_list
 
 FLAT_VERSIONS = frozenset({"v1alpha3", "v1beta1"})
+# comprehension macros (cel-go parser macros plus the two-variable ones of the ext library)
+_COMPREHENSION: Final = re.compile(
+    r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|\.\s*(?P<macro>all|exists_one|exists|map|filter|transformList|transformMap'
+    r'|transformMapEntry)\s*\(|(?P<open>\()|(?P<close>\))')
+
+
+def deepest_comprehension(expression: str) -> tuple[int, int, int]:
+    """(nesting depth, 1-based line, column) of the first most deeply nested comprehension macro (`.all(`, `.map(`
+    ...) of `expression`, the position being that of the macro name; depth 0 and (1, 1) when there is none."""
+    stack: list[bool] = []
+    depth = best = 0
+    offset = 0
+    for match in _COMPREHENSION.finditer(expression):
+        if match.group("macro"):
+            stack.append(True)
+            depth += 1
+            if depth > best:
+                best, offset = depth, match.start("macro")
+        elif match.group("open"):
+            stack.append(False)
+        elif match.group("close") and stack:
+            depth -= stack.pop()
+    line = expression.count("\n", 0, offset) + 1
+    return best, line, offset - (expression.rfind("\n", 0, offset) + 1) + 1
 
 
 def selector_paths(data: dict[str, Any], group: str, version: str, kind: str) -> Iterator[tuple[Path, str]]:

@@ -15,7 +15,12 @@ from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.problem import Problem
 from kubectl_wasdra.lint.registry import rule
 from kubectl_wasdra.lint.rules.validation._base import Path
-from kubectl_wasdra.lint.rules.validation.cel import expression_offset, selector_paths, source_position
+from kubectl_wasdra.lint.rules.validation.cel import (
+    deepest_comprehension,
+    expression_offset,
+    selector_paths,
+    source_position,
+)
 from kubectl_wasdra.load import Document
 
 HINT = "fix the expression; see https://kubernetes.io/docs/concepts/scheduling-eviction/dynamic-resource-allocation/"
@@ -28,13 +33,29 @@ def compile_errors(doc: Document, release: Release, consumable_capacity: bool | 
     expressions = list(selector_paths(doc.data, doc.group, doc.version, doc.kind or ""))
     if not expressions:
         return
-    from kubectl_wasdra.dra.cel import compile_selector
+    from kubectl_wasdra.dra.cel import COST_LIMIT, compile_selector
 
     for path, expression in expressions:
         try:
-            compile_selector(expression, release, consumable_capacity=consumable_capacity)
+            compiled = compile_selector(expression, release, consumable_capacity=consumable_capacity)
         except CelCompileError as error:
             yield path, expression, error
+            continue
+        if compiled.cost > COST_LIMIT:
+            yield path, expression, cost_error(compiled.cost, COST_LIMIT, expression)
+
+
+def cost_error(cost: int, limit: int, expression: str) -> CelCompileError:
+    """kube-apiserver's "too complex, exceeds cost limit" for a selector whose worst-case cost (dra/cel.py's static
+    bound) is above `limit`, positioned at the innermost comprehension that makes it so.
+    Upstream: pkg/apis/resource/validation/validation.go (validateCELSelector: result.MaxCost >
+    resource.CELSelectorExpressionMaxCost -> field.Forbidden "too complex, exceeds cost limit")."""
+    depth, line, column = deepest_comprehension(expression)
+    nested = f"{depth} nested comprehensions, " if depth > 1 else ""
+    return CelCompileError(f"too complex, exceeds cost limit: {nested}estimated worst-case cost {cost:,} is above "
+                           f"the limit of {limit:,}", line, column,
+                           hint="avoid nesting comprehensions (all, exists, map, filter) over device.attributes or "
+                                'device.capacity; index the attribute directly, e.g. device.attributes["dom"].name')
 
 
 def error_position(doc: Document, path: Path, expression: str, error: CelCompileError) -> tuple[int, int]:
@@ -80,5 +101,5 @@ def cel_compile_error(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     state = ctx.gates
     consumable = state.enabled("DRAConsumableCapacity") if state is not None else None
     for path, expression, error in compile_errors(doc, ctx.release, consumable):
-        yield Problem(path, f'{error.message} (in "{error_context(expression, error)}")', HINT, "value",
+        yield Problem(path, f'{error.message} (in "{error_context(expression, error)}")', error.hint or HINT, "value",
                       error_position(doc, path, expression, error))

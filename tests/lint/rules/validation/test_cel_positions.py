@@ -43,3 +43,29 @@ def test_source_position(text: str, value: tuple[int, int], cel: tuple[int, int]
 def test_expression_offset() -> None:
     assert expression_offset("ab\ncd", 2, 2) == 4
     assert expression_offset("ab", 5, 1) == 0
+
+
+@pytest.mark.parametrize(("expression", "expected"), [
+    ("device.driver == \"a\"", (0, 1, 1)),
+    ("device.attributes.all(a, device.attributes.all(b, true))", (2, 1, 44)),
+    ('device.attributes.all(a, "x.all(y" == a) &&\n  device.capacity.exists(c, c.map(x, (x)).size() > 0)', (2, 2, 31)),
+], ids=["none", "nested", "string-and-second-line"])
+def test_deepest_comprehension(expression: str, expected: tuple[int, int, int]) -> None:
+    from kubectl_wasdra.lint.rules.validation.cel import deepest_comprehension
+
+    assert deepest_comprehension(expression) == expected
+
+
+def test_over_expensive_selector_is_a_clear_finding() -> None:
+    from pathlib import Path
+
+    from kubectl_wasdra.catalog.releases import Release
+    from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
+
+    path = Path(__file__).resolve().parents[4] / "fixtures" / "lint" / "VALID031" / "bad-cost.yaml"
+    report = run_check(CheckOptions(paths=(str(path),), releases=(Release(1, 37),), select=("VALID031",), jobs=1))
+    first = report.findings[0]
+    assert (first.line, first.column) == (10, 112)
+    assert first.message.startswith("too complex, exceeds cost limit: 4 nested comprehensions, estimated worst-case cost ")
+    assert "above the limit of 1,000,000" in first.message
+    assert first.hint is not None and first.hint.startswith("avoid nesting comprehensions")
