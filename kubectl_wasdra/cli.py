@@ -94,6 +94,7 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | Non
     from kubectl_wasdra.report import render
 
     snapshot = _check_snapshot(common) if common.snapshot or common.live else None
+    common = _resolve_auto(common, snapshot)
 
     options = CheckOptions(paths=paths, releases=common.releases or (common.release,), feature_gates=common.feature_gates,
                            runtime_config=common.runtime_config, profile=common.profile, select=common.select,
@@ -142,6 +143,22 @@ def gates_command(k8s_version: str | None, area: str | None, diff: tuple[str, st
     else:
         write(render_table(Release.parse(k8s_version) if k8s_version else NEWEST, area, output))
     return EXIT_OK
+
+
+def _resolve_auto(common: CommonOptions, snapshot: Any = None) -> CommonOptions:
+    """`--k8s-version auto`: the release of the snapshot's server, else of the live server (GET /version)."""
+    if common.releases is not None or not (snapshot is not None or common.live):
+        return common
+    import dataclasses
+
+    from kubectl_wasdra.cluster.header import server_release
+
+    release = server_release(snapshot.header.server_version) if snapshot is not None else None
+    if release is None and common.live:
+        from kubectl_wasdra.cluster.live import server_release as live_release
+
+        release = live_release(common)
+    return dataclasses.replace(common, releases=(release,)) if release is not None else common
 
 
 def _check_snapshot(common: CommonOptions) -> Any:
@@ -198,6 +215,7 @@ def explain_command(files: tuple[str, ...], no_suggestions: bool, common: Common
     from kubectl_wasdra.explain.run import ExplainOptions, run_explain
 
     _require_cluster(common)
+    common = _resolve_auto(common)
     options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=common.release,
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              suggestions=not no_suggestions, live_options=common)
@@ -220,6 +238,7 @@ def explain_pending_command(target: str | None, common: CommonOptions) -> int:
     from kubectl_wasdra.explain.pending import PendingOptions, run_explain_pending
 
     _require_cluster(common)
+    common = _resolve_auto(common)
     options = PendingOptions(target=target, snapshot=common.snapshot, live=common.live, release=common.release,
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              namespace=None if common.all_namespaces else common.namespace, live_options=common)

@@ -12,20 +12,25 @@ skip it:
     gaps: {PodGroup: "not served by the server", ResourceClaim: "403 Forbidden: ..."}   # kind -> why it was not read
     converted: {resource.k8s.io/v1beta1: 12}   # objects converted to resource.k8s.io/v1 while reading
     anonymized: false
+    featureGates: {DRADeviceTaints: true, GenericWorkload: false}   # the API server's gates (its /metrics), when read
 
 Every field is optional; a header with wrong field types is reported and ignored.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
+from kubectl_wasdra.catalog.releases import NEWEST, SUPPORTED, Release
 from kubectl_wasdra.cluster.snapshot import SnapshotHeader
+from kubectl_wasdra.errors import UsageError
 
 HEADER_API_VERSION: Final = "kubectl-wasdra.io/v1"
 HEADER_KIND: Final = "WasdraSnapshotHeader"
+_VERSION: Final = re.compile(r"^v?(\d+)\.(\d+)")
 
 
 def is_header(obj: Mapping[str, Any]) -> bool:
@@ -45,6 +50,7 @@ def header_to_object(header: SnapshotHeader) -> dict[str, Any]:
         "gaps": dict(sorted(header.gaps.items())),
         "converted": dict(sorted(header.converted.items())),
         "anonymized": header.anonymized,
+        "featureGates": dict(sorted(header.feature_gates.items())),
     }
 
 
@@ -70,6 +76,12 @@ def header_from_object(obj: Mapping[str, Any]) -> tuple[SnapshotHeader, tuple[st
             converted[str(key)] = value
         else:
             problem = problem or ("converted", f"converted[{key}] must be an integer")
+    gates: dict[str, bool] = {}
+    for key, value in field("featureGates", dict, {}).items():
+        if isinstance(value, bool):
+            gates[str(key)] = value
+        else:
+            problem = problem or ("featureGates", f"featureGates[{key}] must be true or false")
     header = SnapshotHeader(
         server_version=field("serverVersion", str, None),
         taken_at=field("takenAt", str, None),
@@ -77,6 +89,7 @@ def header_from_object(obj: Mapping[str, Any]) -> tuple[SnapshotHeader, tuple[st
         gaps=MappingProxyType(gaps),
         converted=MappingProxyType(converted),
         anonymized=bool(field("anonymized", bool, False)),
+        feature_gates=MappingProxyType(dict(sorted(gates.items()))),
     )
     return header, problem
 
@@ -93,4 +106,21 @@ def merge_headers(first: SnapshotHeader, second: SnapshotHeader) -> SnapshotHead
         gaps=MappingProxyType({**second.gaps, **first.gaps}),
         converted=MappingProxyType(dict(sorted(converted.items()))),
         anonymized=first.anonymized or second.anonymized,
+        feature_gates=MappingProxyType(dict(sorted({**second.feature_gates, **first.feature_gates}.items()))),
     )
+
+
+def server_release(version: str | None) -> Release | None:
+    """The supported release of a server's gitVersion ("v1.36.2-eks-1" -> 1.36) for `--k8s-version auto`: newer
+    servers map to the newest supported release; None when there is no version; UsageError for a server older
+    than the oldest supported release."""
+    match = _VERSION.match(version or "")
+    if match is None:
+        return None
+    found = Release(int(match.group(1)), int(match.group(2)))
+    if found > NEWEST:
+        return NEWEST
+    if found not in SUPPORTED:
+        raise UsageError(f"the cluster runs Kubernetes {found}, which is not supported", where="--k8s-version auto",
+                         hint=f"pass --k8s-version with one of {', '.join(map(str, SUPPORTED))}")
+    return found

@@ -4,7 +4,9 @@ Kubeconfig and context resolve as kubectl does: `--kubeconfig`, else `KUBECONFIG
 ~/.kube/config; `--context` picks the context. The server version (/version) and the served group/versions (discovery)
 are read first; then each kind the simulator needs is listed on its own, from the newest served version that has it, in
 pages (`limit`/`continue`), so one unserved or forbidden type never sinks the rest: it becomes a gap in the header.
-429 and 5xx are retried honouring Retry-After, with capped exponential backoff; timeouts are retried the same way.
+The API server's feature-gate states come from GET /metrics (cluster/metrics.py); a 403 there is a gap, not an error.
+429 and 5xx are retried honouring Retry-After (seconds or an HTTP date), with capped exponential backoff; timeouts are
+retried the same way.
 Only GET requests are made, never for Secrets or ConfigMaps; credentials never appear in messages.
 Namespaced kinds are read in all namespaces unless a namespace is given (free node resources need every pod).
 Events are read only as far as explain-pending compares with them: core/v1 Events (what `kubectl get events` lists) with
@@ -14,6 +16,8 @@ Upstream: kubectl's list/discovery behaviour (k8s.io/client-go rest, discovery; 
 
 from __future__ import annotations
 
+import datetime
+import email.utils
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -54,6 +58,7 @@ KIND_SOURCES: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = MappingProxyTyp
 # (ToSelectableFields: reason, involvedObject.kind, ...); a selector cannot OR two kinds, so kinds are kept client-side.
 FIELD_SELECTORS: Final[Mapping[str, str]] = MappingProxyType({"Event": "reason=FailedScheduling"})
 EVENT_OBJECT_KINDS: Final = frozenset({"Pod", "PodGroup"})
+FEATURE_GATES_GAP: Final = "feature gates"  # header.gaps key when /metrics could not be read
 NEVER_READ: Final = frozenset({"secrets", "configmaps"})
 RETRY_STATUSES: Final = frozenset({429, 500, 502, 503, 504})
 
@@ -74,6 +79,7 @@ class LiveOptions:
     backoff_base: float = 0.5
     backoff_cap: float = 30.0
     sleep: Callable[[float], None] = field(default=time.sleep, repr=False, compare=False)
+    clock: Callable[[], float] = field(default=time.time, repr=False, compare=False)
 
     @classmethod
     def from_flags(cls, flags: Any) -> LiveOptions:
@@ -127,12 +133,20 @@ class _Reader:
 
     def get(self, path: str, query: Sequence[tuple[str, str | int]] = ()) -> Any:
         """The decoded JSON body of GET path?query; raises _Gap (status-specific message) when it cannot be read."""
+        body = self.fetch(path, query)
+        try:
+            return orjson.loads(body)
+        except orjson.JSONDecodeError as exc:
+            raise _Gap(f"the server sent invalid JSON: {exc}") from None
+
+    def fetch(self, path: str, query: Sequence[tuple[str, str | int]] = (), accept: str = "application/json") -> bytes:
+        """The raw body of GET path?query; raises _Gap (status-specific message) when it cannot be read."""
         if path.rstrip("/").rsplit("/", 1)[-1] in NEVER_READ:  # defence in depth: the kind table never lists them
             raise _Gap("not read: Secrets and ConfigMaps are never read")
         last = "no attempt made"
         for attempt in range(self.options.max_attempts):
             try:
-                response = self._request(path, query)
+                response = self._request(path, query, accept)
             except (urllib3.exceptions.TimeoutError, urllib3.exceptions.ProtocolError) as exc:
                 last = f"timed out or connection lost ({type(exc).__name__})"
                 self._wait(attempt, None)
@@ -140,10 +154,7 @@ class _Reader:
             except kubernetes.client.exceptions.ApiException as exc:  # the client's wrapper for TLS failures
                 raise _Gap(f"TLS error: {exc.reason}") from None
             if 200 <= response.status < 300:
-                try:
-                    return orjson.loads(response.read())
-                except orjson.JSONDecodeError as exc:
-                    raise _Gap(f"the server sent invalid JSON: {exc}") from None
+                return bytes(response.read())
             message = _status_message(response)
             if response.status in RETRY_STATUSES:
                 last = f"{response.status} {message}"
@@ -152,9 +163,9 @@ class _Reader:
             raise _Gap(_failure(response.status, message))
         raise _Gap(f"gave up after {self.options.max_attempts} attempts: {last}")
 
-    def _request(self, path: str, query: Sequence[tuple[str, str | int]]) -> Any:
+    def _request(self, path: str, query: Sequence[tuple[str, str | int]], accept: str) -> Any:
         method, url, headers, _body, _post = self.api.param_serialize(
-            "GET", path, query_params=list(query), header_params={"Accept": "application/json"},
+            "GET", path, query_params=list(query), header_params={"Accept": accept},
             auth_settings=["BearerToken"])
         timeout = (self.options.connect_timeout, self.options.read_timeout)
         return self.api.call_api(method, url, header_params=headers, _request_timeout=timeout)
@@ -164,9 +175,25 @@ class _Reader:
         if attempt + 1 >= self.options.max_attempts:
             return
         delay = self.options.backoff_base * 2**attempt
-        if retry_after is not None and retry_after.strip().replace(".", "", 1).isdigit():
-            delay = float(retry_after)  # seconds; the HTTP-date form is not used by kube-apiserver
-        self.options.sleep(min(delay, self.options.backoff_cap))
+        after = _retry_after(retry_after, self.options.clock())
+        self.options.sleep(min(delay if after is None else after, self.options.backoff_cap))
+
+
+def _retry_after(value: str | None, now: float) -> float | None:
+    """Seconds to wait from a Retry-After header: delay-seconds, or an HTTP-date (RFC 7231 7.1.3; a date in the past
+    means now); None when absent or unreadable. kube-apiserver sends seconds, proxies in front of it may send dates."""
+    if value is None:
+        return None
+    text = value.strip()
+    if text.replace(".", "", 1).isdigit():
+        return float(text)
+    try:
+        when = email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:  # RFC 850 / asctime forms carry no zone: they are GMT
+        when = when.replace(tzinfo=datetime.UTC)
+    return max(when.timestamp() - now, 0.0)
 
 
 def _status_message(response: Any) -> str:
@@ -270,6 +297,33 @@ def _server_version(reader: _Reader) -> str:
                                hint="check the cluster address and credentials") from None
 
 
+def _feature_gates(reader: _Reader) -> tuple[dict[str, bool], str | None]:
+    """The API server's gate states from GET /metrics, or ({}, why) when it cannot be read (403 for most users)."""
+    from kubectl_wasdra.cluster.metrics import parse_feature_gates
+
+    try:
+        body = reader.fetch("/metrics", accept="text/plain")
+    except _Gap as gap:
+        return {}, str(gap)
+    gates = parse_feature_gates(body.decode("utf-8", errors="replace"))
+    return gates, None if gates else "/metrics has no kubernetes_feature_enabled samples"
+
+
+def server_release(options: LiveOptions | Any) -> Any:
+    """The catalog Release of the live server (GET /version only), for `--k8s-version auto`; see header.server_release."""
+    from kubectl_wasdra.cluster.header import server_release as release_of
+
+    if not isinstance(options, LiveOptions):
+        options = LiveOptions.from_flags(options)
+    reader = _Reader(_client(options), options)
+    try:
+        version = _server_version(reader)
+    except urllib3.exceptions.HTTPError as exc:
+        raise ClusterReadError(f"cannot reach the cluster: {type(exc).__name__}",
+                               hint="check the cluster address in the kubeconfig") from None
+    return release_of(version)
+
+
 def read_live(options: LiveOptions | Any, progress: Callable[[Progress], None] | None = None) -> ClusterSnapshot:
     """A read-only snapshot of the cluster; kinds that cannot be read are listed in `header.gaps` with the reason.
     `options` is LiveOptions or the CLI's flags (LiveOptions.from_flags). Raises UsageError for a bad kubeconfig or
@@ -286,13 +340,16 @@ def read_live(options: LiveOptions | Any, progress: Callable[[Progress], None] |
                                hint="check the cluster address in the kubeconfig") from None
     builder = SnapshotBuilder()
     gaps: dict[str, str] = {}
+    gates, why = _feature_gates(reader)
+    if why:
+        gaps[FEATURE_GATES_GAP] = why
     for kind in options.kinds:
         gap = _read_kind(reader, kind, resources, builder, notify)
         if gap:
             gaps[kind] = gap
     builder.add_header(SnapshotHeader(
         server_version=version, taken_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), served=tuple(served),
-        gaps=MappingProxyType(gaps)))
+        gaps=MappingProxyType(gaps), feature_gates=MappingProxyType(gates)))
     return builder.build()
 
 

@@ -40,7 +40,8 @@ def object_key(obj: Mapping[str, Any]) -> tuple[str, str]:
 @dataclass(frozen=True)
 class SnapshotHeader:
     """Where a snapshot came from: server version, served group/versions, gaps (kind -> why unread), conversions
-    (old apiVersion -> objects converted to resource.k8s.io/v1), whether names were anonymized. See cluster/header.py."""
+    (old apiVersion -> objects converted to resource.k8s.io/v1), whether names were anonymized, and the API server's
+    feature gates (name -> enabled, from its /metrics; empty when unknown). See cluster/header.py."""
 
     server_version: str | None = None
     taken_at: str | None = None
@@ -48,6 +49,7 @@ class SnapshotHeader:
     gaps: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     converted: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     anonymized: bool = False
+    feature_gates: Mapping[str, bool] = field(default_factory=lambda: MappingProxyType({}))
 
 
 @dataclass(frozen=True)

@@ -240,6 +240,9 @@ FIT_DOES_NOT_FIT_NOW: Final = RuleInfo(
 FIT_API_NOT_SERVED_BY_CLUSTER: Final = RuleInfo(
     id="FIT005", name="api-not-served-by-cluster", severity=Severity.ERROR,
     summary="the object's apiVersion is not among the group/versions the snapshot's server serves")
+FIT_GATE_OFF_IN_CLUSTER: Final = RuleInfo(
+    id="FIT006", name="gated-field-off-in-cluster", severity=Severity.ERROR,
+    summary="a field's feature gate is off on the cluster's API server (its /metrics, or the snapshot header)")
 
 # VALID (autoscaling): API-server validation of HorizontalPodAutoscaler that the GATE rules do not cover.
 VALID_SCALE_TO_ZERO_METRICS: Final = RuleInfo(

@@ -46,7 +46,8 @@ def test_live_read_equals_offline_load_with_gaps(tmp_path: Path, offline) -> Non
     assert "resource.k8s.io/v1" in header.served and "v1" in header.served
     assert header.gaps["DeviceTaintRule"].startswith("403 Forbidden")
     assert header.gaps["PodGroup"].startswith("not served")
-    assert set(header.gaps) == {"DeviceTaintRule", "PodGroup", "Workload", "CompositePodGroup"}
+    assert set(header.gaps) == {"DeviceTaintRule", "PodGroup", "Workload", "CompositePodGroup", "feature gates"}
+    assert header.gaps["feature gates"].startswith("403 Forbidden") and header.feature_gates == {}
     assert 2.0 in sleeps, "Retry-After must be honoured"
     assert len(sleeps) == 2, "one retry for the 429, one for the timed-out namespaces list"
     methods = {method for method, _ in server.requests}
@@ -183,3 +184,18 @@ def test_anonymized_events_follow_pods_namespaces_and_nodes(pending) -> None:
     assert out["message"] == f"pod ml/{involved['name']} does not fit on {node_b}; {node_c} is cordoned"
     assert out["source"]["host"] == node_b
     assert "train-0" not in str(out) and "node-b" not in str(out)
+
+
+def test_retry_after_http_date_is_honoured_and_capped(tmp_path: Path, offline) -> None:
+    now = 1_800_000_000.0  # 2027-01-15T08:00:00Z
+    server = FakeApiServer(objects=offline.objects, faults={
+        "/api/v1/nodes": Fault(status=429, retry_after="Fri, 15 Jan 2027 08:00:07 GMT"),
+        "/api/v1/namespaces": Fault(status=503, times=2, retry_after="Fri, 15 Jan 2027 09:00:00 GMT"),
+        "/api/v1/pods": Fault(status=503, retry_after="Thu, 01 Jan 2026 00:00:00 GMT"),
+    })
+    sleeps: list[float] = []
+    with serve(server) as url:
+        live = read_live(_options(tmp_path, url, sleeps, kinds=("Node", "Namespace", "Pod"), backoff_cap=30,
+                                  clock=lambda: now))
+    assert sleeps == [7.0, 30, 30, 0.0], "7 s to the date; an hour away is capped; a past date means now"
+    assert len(live.of_kind("Node")) == 10 and not live.header.gaps.keys() & {"Node", "Namespace", "Pod"}

@@ -1,8 +1,9 @@
 """FIT rules: the manifests against the cluster of `--snapshot`/`--live`.
 
 FIT001-FIT003 ask "could this ever be satisfied by this cluster, even empty?"; FIT004 (`--simulate`, on by default
-with a snapshot) asks "does it fit now?"; FIT005 compares apiVersions with what the server serves. None of them runs
-without a snapshot. Heavy modules (CEL, sched, explain) are imported only here, lazily.
+with a snapshot) asks "does it fit now?"; FIT005 compares apiVersions with what the server serves; FIT006 compares gated
+fields with the gates the server runs with. None of them runs without a snapshot. Heavy modules (CEL, sched, explain)
+are imported only here, lazily.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from kubectl_wasdra.lint.rules._fitting import (
     selector_expressions,
 )
 from kubectl_wasdra.lint.rules._gangs import groups
+from kubectl_wasdra.lint.rules._gated import APISERVER, components_text, effect_text, present_gated_fields
 from kubectl_wasdra.lint.rules._objects import ObjectIndex
 from kubectl_wasdra.lint.rules._pods import as_mapping, of_kind, pod_sources
 from kubectl_wasdra.lint.rules._refs import claim_documents
@@ -294,3 +296,42 @@ def api_not_served_by_cluster(doc: Document, ctx: CheckContext) -> Iterator[Prob
     hint = f"the server serves {', '.join(same_group)}" if same_group else "install the CRD or enable the API group"
     yield Problem(("apiVersion",), f"{doc.api_version} is not served by the cluster of the snapshot", hint, at="value")
 
+
+
+@rule(codes.FIT_GATE_OFF_IN_CLUSTER)
+def gated_field_off_in_cluster(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
+    """
+    ## What it does
+    With `--live`, or a snapshot whose header records the API server's feature gates (`kubectl wasdra snapshot
+    --live` reads them from kube-apiserver's /metrics): flags a field whose feature gate the cluster's API server runs
+    with off, although `--k8s-version` and `--feature-gates` have it on (GATE001 reports the other case).
+
+    ## Why is this bad?
+    kube-apiserver drops a disabled field on create: the manifest applies cleanly on that cluster and the capacity
+    request, toleration or gang policy is simply gone - whatever the release's defaults say.
+
+    ## Example
+        # the cluster's /metrics: kubernetes_feature_enabled{name="DRAConsumableCapacity",stage="BETA"} 0
+        spec: {spec: {devices: {requests: [{name: nic, exactly: {deviceClassName: rdma, capacity: {requests: {bw: 10G}}}}]}}}
+
+    ## Fix
+    Enable the gate on the cluster's API server (and the other components that read it), or remove the field.
+
+    ## References
+    kubernetes/kubernetes staging/src/k8s.io/component-base/metrics/prometheus/feature/metrics.go (the gate gauge);
+    pkg/registry/*/strategy.go dropDisabledFields
+    """
+    live = ctx.snapshot.header.feature_gates if ctx.snapshot is not None else {}
+    state = ctx.gates
+    if not live or state is None or not doc.api_version or not doc.kind:
+        return
+    for hit in present_gated_fields(doc.data, doc.api_version, doc.kind, ctx.release, state):
+        if not hit.enabled:
+            continue  # off for the target release already: GATE001's finding
+        for gate in hit.field.gates_all:
+            info = state.table.get(gate)
+            # the server's value only says something about gates the API server itself reads
+            if live.get(gate) is False and (info is None or APISERVER in info.components):
+                yield Problem(hit.path, f"feature gate {gate} is off on the cluster's API server: {effect_text(hit)}",
+                              f"enable {gate} on the cluster ({components_text(info)}), or remove the field")
+                break
