@@ -170,6 +170,12 @@ VALID_ATTRIBUTE_VALUE: Final = RuleInfo(
 VALID_CEL_COMPILE: Final = RuleInfo(
     id="VALID031", name="cel-compile-error", severity=Severity.ERROR,
     summary="a CEL selector does not compile in the DRA CEL environment of the target release")
+VALID_COUNTER_SET_NOT_IN_POOL: Final = RuleInfo(
+    id="VALID015", name="counter-set-not-in-pool", severity=Severity.ERROR,
+    summary="a device consumes a counter set or counter that no ResourceSlice of its pool defines (1.35+)")
+VALID_ADMIN_ACCESS_NAMESPACE: Final = RuleInfo(
+    id="VALID016", name="admin-access-namespace-not-labelled", severity=Severity.ERROR,
+    summary="a request asks for adminAccess in a namespace without the resource.kubernetes.io/admin-access label")
 
 # ---- CROSS: REF, GANG, FIT and the HPA rule (lint/rules/references.py, gang.py, fit.py, autoscaling.py) ------------
 # REF: references between objects of the manifest set (and the snapshot when given).
