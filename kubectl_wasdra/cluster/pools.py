@@ -4,17 +4,20 @@ onto the devices they select.
 Upstream: kubernetes/kubernetes staging/src/k8s.io/dynamic-resource-allocation/structured/internal/*/pools_*.go (GatherPools:
 highest generation wins, complete when the slice count equals resourceSliceCount) and resourceslice/tracker/tracker.go
 (a DeviceTaintRule's taint is appended to every matching device; unset selector fields match anything, and a rule without
-a deviceSelector matches every device, which is what the scheduler does), release-1.37.
+a deviceSelector matches every device, which is what the scheduler does), release-1.37. Rules of 1.33/1.34 clusters that
+select by DeviceClass or CEL are applied through a SelectorEvaluator the caller passes (dra/cel.py is above this layer).
 These are plain functions over slices and rules so the DRA allocator can use them for its own inventory.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
+
+from kubectl_wasdra.errors import CelCompileError, CelRuntimeError
 
 DeviceKey = tuple[str, str, str]  # (driver, pool, device)
 PoolKey = tuple[str, str]  # (driver, pool)
@@ -109,34 +112,84 @@ def device_index(pools: Mapping[PoolKey, Pool]) -> Mapping[DeviceKey, Mapping[st
                              for pool in pools.values() for _, device in pool.devices()})
 
 
-# DeviceTaintSelector fields of 1.33/1.34 (v1alpha3) tombstoned in 1.35: they needed class and CEL evaluation.
+# DeviceTaintSelector fields of 1.33/1.34 (v1alpha3) tombstoned in 1.35: "if deviceClassName is set, the selectors defined
+# there must be satisfied by a device to be selected"; "all of these selectors must be satisfied" (staging/src/k8s.io/api/
+# resource/v1alpha3/types.go, release-1.34).
 TOMBSTONED_SELECTOR_FIELDS: Final = ("deviceClassName", "selectors")
+# (CEL expression, driver, device) -> selected. CEL lives above this layer (dra/cel.py): callers that can evaluate pass one.
+SelectorEvaluator = Callable[[str, str, Mapping[str, Any]], bool]
 
 
-def is_unresolved_rule(rule: Mapping[str, Any]) -> bool:
-    """True for a rule from a 1.33/1.34 cluster that selects by DeviceClass or CEL: it is not applied here (the
-    scheduler of those releases evaluated it; 1.35+ servers drop those fields), so callers can warn about it."""
+def rule_expressions(rule: Mapping[str, Any], classes: Mapping[str, Mapping[str, Any]]) -> tuple[str, ...] | None:
+    """The CEL expressions a 1.33/1.34 rule's device must satisfy: its class's selectors, then its own; () for a rule
+    without class or selectors (or a class without selectors); None when the named DeviceClass does not exist (no
+    device can satisfy the selectors of a missing class, so the rule selects nothing)."""
     selector = (rule.get("spec") or {}).get("deviceSelector") or {}
-    return any(selector.get(field) for field in TOMBSTONED_SELECTOR_FIELDS)
+    expressions: list[str] = []
+    class_name = selector.get("deviceClassName")
+    if class_name:
+        device_class = classes.get(class_name)
+        if device_class is None:
+            return None
+        expressions.extend(_cel(device_class.get("spec", {}).get("selectors")))
+    expressions.extend(_cel(selector.get("selectors")))
+    return tuple(expressions)
+
+
+def _cel(selectors: Any) -> list[str]:
+    return [str((item.get("cel") or {}).get("expression") or "") for item in selectors or () if isinstance(item, Mapping)]
+
+
+def is_unresolved_rule(rule: Mapping[str, Any], classes: Mapping[str, Mapping[str, Any]] | None = None) -> bool:
+    """True for a rule from a 1.33/1.34 cluster whose selection needs CEL (its DeviceClass's or its own selectors):
+    without a SelectorEvaluator it is not applied, so callers can warn about it. With `classes`, a class without
+    selectors or a missing class is resolved without CEL (all devices / none)."""
+    selector = (rule.get("spec") or {}).get("deviceSelector") or {}
+    if not any(selector.get(field) for field in TOMBSTONED_SELECTOR_FIELDS):
+        return False
+    if classes is None:
+        return True
+    return bool(rule_expressions(rule, classes))
 
 
 def rule_matches(rule: Mapping[str, Any], driver: str, pool: str, device: str) -> bool:
-    """True when a DeviceTaintRule's deviceSelector selects the device (unset fields match; no selector matches all)."""
+    """True when a DeviceTaintRule's driver/pool/device selector fields select the device (unset fields match; no
+    selector matches all); the 1.33/1.34 class and CEL fields are rule_expressions' job."""
     selector = (rule.get("spec") or {}).get("deviceSelector") or {}
     return all(selector.get(field) in (None, value) for field, value in
                (("driver", driver), ("pool", pool), ("device", device)))
 
 
-def rule_taints(rules: Sequence[Mapping[str, Any]], devices: Iterable[DeviceKey]) -> Mapping[DeviceKey, tuple[RuleTaint, ...]]:
-    """(rule name, taint) for every device at least one rule selects; rules in name order; unresolved rules skipped."""
-    ordered = sorted((rule for rule in rules if not is_unresolved_rule(rule)),
-                     key=lambda rule: (rule.get("metadata") or {}).get("name") or "")
+def _selected(expressions: tuple[str, ...], driver: str, device: Mapping[str, Any], evaluate: SelectorEvaluator) -> bool:
+    """All expressions true for the device; a CEL error means not selected (the device cannot satisfy the selector)."""
+    try:
+        return all(evaluate(expression, driver, device) for expression in expressions)
+    except (CelCompileError, CelRuntimeError):
+        return False
+
+
+def rule_taints(rules: Sequence[Mapping[str, Any]], devices: Iterable[DeviceKey] | Mapping[DeviceKey, Mapping[str, Any]],
+                classes: Sequence[Mapping[str, Any]] = (),
+                evaluate: SelectorEvaluator | None = None) -> Mapping[DeviceKey, tuple[RuleTaint, ...]]:
+    """(rule name, taint) for every device at least one rule selects; rules in name order. 1.33/1.34 rules selecting by
+    class or CEL are applied when `evaluate` is given and `devices` maps keys to device dicts, and skipped otherwise
+    (unless no CEL is needed: a class without selectors selects like no class, a missing class selects nothing)."""
+    by_name = {(c.get("metadata") or {}).get("name") or "": c for c in classes}
+    plans: list[tuple[str, Mapping[str, Any], Mapping[str, Any], tuple[str, ...]]] = []
+    for rule in sorted(rules, key=lambda rule: (rule.get("metadata") or {}).get("name") or ""):
+        taint = (rule.get("spec") or {}).get("taint")
+        expressions = rule_expressions(rule, by_name)
+        if not isinstance(taint, Mapping) or expressions is None:
+            continue
+        if expressions and (evaluate is None or not isinstance(devices, Mapping)):
+            continue
+        plans.append(((rule.get("metadata") or {}).get("name") or "", rule, taint, expressions))
     found: dict[DeviceKey, list[RuleTaint]] = defaultdict(list)
     for key in devices:
-        for rule in ordered:
-            taint = (rule.get("spec") or {}).get("taint")
-            if isinstance(taint, Mapping) and rule_matches(rule, *key):
-                found[key].append(((rule.get("metadata") or {}).get("name") or "", taint))
+        for name, rule, taint, expressions in plans:
+            if rule_matches(rule, *key) and (not expressions or _selected(
+                    expressions, key[0], devices[key], evaluate)):  # type: ignore[index,arg-type]
+                found[key].append((name, taint))
     return MappingProxyType({key: tuple(items) for key, items in found.items()})
 
 

@@ -7,7 +7,7 @@ Indices are computed on first use and never mutated; `overlay` returns a new sna
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
@@ -58,6 +58,14 @@ class ClusterSnapshot:
 
     objects: Mapping[str, tuple[dict[str, Any], ...]]
     header: SnapshotHeader = SnapshotHeader()
+    # evaluates CEL device selectors for 1.33/1.34 DeviceTaintRules (pools.SelectorEvaluator); set by a layer that has
+    # CEL (dra/cel.py) through with_selector_evaluator; without it such rules are applied only when no CEL is needed
+    selector_evaluator: Callable[[str, str, Mapping[str, Any]], bool] | None = field(default=None, compare=False, repr=False)
+
+    def with_selector_evaluator(self, evaluate: Callable[[str, str, Mapping[str, Any]], bool]) -> ClusterSnapshot:
+        """The same snapshot (same objects) whose DeviceTaintRules of 1.33/1.34 are applied by evaluating CEL with
+        `evaluate(expression, driver, device) -> bool` (CelRuntimeError/CelCompileError: not selected)."""
+        return ClusterSnapshot(objects=self.objects, header=self.header, selector_evaluator=evaluate)
 
     def of_kind(self, kind: str) -> tuple[dict[str, Any], ...]:
         """All objects of one kind, sorted by (namespace, name); empty if the kind was not read."""
@@ -131,10 +139,11 @@ class ClusterSnapshot:
 
     @cached_property
     def rule_taints(self) -> Mapping[DeviceKey, tuple[RuleTaint, ...]]:
-        """(DeviceTaintRule name, taint) per device selected by a rule."""
+        """(DeviceTaintRule name, taint) per device selected by a rule (class/CEL rules of 1.33/1.34 only with an
+        evaluator, see with_selector_evaluator)."""
         from kubectl_wasdra.cluster.pools import rule_taints
 
-        return rule_taints(self.of_kind("DeviceTaintRule"), self.devices)
+        return rule_taints(self.of_kind("DeviceTaintRule"), self.devices, self.of_kind("DeviceClass"), self.selector_evaluator)
 
     @cached_property
     def tainted_slices(self) -> tuple[Mapping[str, Any], ...]:
@@ -172,7 +181,7 @@ class ClusterSnapshot:
             merged.setdefault(obj.get("kind", ""), {})[object_key(obj)] = obj
         return ClusterSnapshot(
             objects=MappingProxyType({kind: tuple(objs[k] for k in sorted(objs)) for kind, objs in merged.items()}),
-            header=self.header,
+            header=self.header, selector_evaluator=self.selector_evaluator,
         )
 
 

@@ -101,14 +101,61 @@ def test_overlay_never_mutates_the_base(snapshot: ClusterSnapshot) -> None:
     assert "metadata" in new_pod and "namespace" not in new_pod["metadata"]
 
 
-def test_rules_selecting_by_class_or_cel_are_not_applied() -> None:
+def _cel(expression: str, driver: str, device: dict) -> bool:
+    """The allocator's CEL (dra/cel.py), as a caller above the cluster layer passes it."""
+    from kubectl_wasdra.dra.cel import DeviceView, compile_selector
+
+    return compile_selector(expression).matches(DeviceView(driver, device))
+
+
+def test_rules_selecting_by_class_or_cel_of_1_34_clusters() -> None:
     from kubectl_wasdra.cluster.pools import is_unresolved_rule, rule_taints
 
     taint = {"key": "k", "effect": "NoSchedule"}
-    old = {"metadata": {"name": "old"}, "spec": {"deviceSelector": {"deviceClassName": "gpu.example.com"}, "taint": taint}}
-    everything = {"metadata": {"name": "all"}, "spec": {"taint": taint}}
-    one = {"metadata": {"name": "one"}, "spec": {"deviceSelector": {"pool": "p", "device": "d1"}, "taint": taint}}
-    found = rule_taints([old, everything, one], [("drv", "p", "d1"), ("drv", "p", "d2")])
-    assert [name for name, _ in found[("drv", "p", "d1")]] == ["all", "one"]
-    assert [name for name, _ in found[("drv", "p", "d2")]] == ["all"]
-    assert is_unresolved_rule(old) and not is_unresolved_rule(everything)
+    classes = [{"metadata": {"name": "gpu.example.com"}, "spec": {"selectors": [
+                   {"cel": {"expression": 'device.driver == "drv" && device.attributes["drv"].model == "a100"'}}]}},
+               {"metadata": {"name": "any"}, "spec": {}}]
+    rules = [
+        {"metadata": {"name": "by-class"}, "spec": {"deviceSelector": {"deviceClassName": "gpu.example.com"}, "taint": taint}},
+        {"metadata": {"name": "by-cel"}, "spec": {"deviceSelector": {"pool": "p", "selectors": [
+            {"cel": {"expression": 'device.capacity["drv"].memory.compareTo(quantity("40Gi")) > 0'}}]}, "taint": taint}},
+        {"metadata": {"name": "class-without-selectors"}, "spec": {"deviceSelector": {"deviceClassName": "any",
+                                                                                        "device": "d3"}, "taint": taint}},
+        {"metadata": {"name": "missing-class"}, "spec": {"deviceSelector": {"deviceClassName": "nope"}, "taint": taint}},
+        {"metadata": {"name": "runtime-error"}, "spec": {"deviceSelector": {"selectors": [
+            {"cel": {"expression": 'device.attributes["drv"].absent == 1'}}]}, "taint": taint}},
+        {"metadata": {"name": "one"}, "spec": {"deviceSelector": {"pool": "p", "device": "d1"}, "taint": taint}},
+    ]
+    def device(name: str, model: str, memory: str) -> dict:
+        return {"name": name, "attributes": {"model": {"string": model}}, "capacity": {"memory": {"value": memory}}}
+
+    devices = {("drv", "p", "d1"): device("d1", "a100", "80Gi"), ("drv", "p", "d2"): device("d2", "t4", "16Gi"),
+               ("drv", "q", "d3"): device("d3", "a100", "80Gi")}
+    found = rule_taints(rules, devices, classes, _cel)
+    names = {key[2]: [name for name, _ in found.get(key, ())] for key in devices}
+    assert names == {"d1": ["by-cel", "by-class", "one"], "d2": [], "d3": ["by-class", "class-without-selectors"]}
+    without_cel = rule_taints(rules, devices, classes)
+    assert {key[2]: [n for n, _ in v] for key, v in without_cel.items()} == {"d1": ["one"], "d3": ["class-without-selectors"]}
+    by_name = {c["metadata"]["name"]: c for c in classes}
+    assert [is_unresolved_rule(rule, by_name) for rule in rules] == [True, True, False, False, True, False]
+    assert is_unresolved_rule(rules[2]) and not is_unresolved_rule(rules[5])
+
+
+def test_snapshot_applies_class_rules_with_an_evaluator() -> None:
+    from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+
+    slice_ = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s"},
+              "spec": {"driver": "drv", "pool": {"name": "p", "generation": 1, "resourceSliceCount": 1}, "nodeName": "n",
+                       "devices": [{"name": "d1", "attributes": {"model": {"string": "a100"}}}, {"name": "d2"}]}}
+    device_class = {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "c"}, "spec": {
+        "selectors": [{"cel": {"expression": 'device.attributes["drv"].model == "a100"'}}]}}
+    rule = {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceTaintRule", "metadata": {"name": "r"},
+            "spec": {"deviceSelector": {"deviceClassName": "c"}, "taint": {"key": "k", "effect": "NoExecute"}}}
+    snapshot = ClusterSnapshot(objects={"ResourceSlice": (slice_,), "DeviceClass": (device_class,),
+                                        "DeviceTaintRule": (rule,)})
+    assert dict(snapshot.rule_taints) == {}
+    with_cel = snapshot.with_selector_evaluator(_cel)
+    assert list(with_cel.rule_taints) == [("drv", "p", "d1")]
+    assert with_cel.overlay([]).selector_evaluator is _cel
+    (tainted,) = with_cel.tainted_slices
+    assert tainted["spec"]["devices"][0]["taints"] == [{"key": "k", "effect": "NoExecute"}]
