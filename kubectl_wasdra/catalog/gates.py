@@ -207,7 +207,14 @@ def _expand_meta(overrides: Mapping[str, bool], table: GateTable) -> dict[str, b
     return result
 
 
+# Upstream: kubernetes/kubernetes#133697 "Codify feature gate dependencies" (CHANGELOG-1.35: "Feature gate dependencies are
+# now explicit, and validated at startup"); 1.33/1.34 components accept a gate on while a gate it needs is off.
+DEPENDENCIES_ENFORCED_SINCE: Final = Release(1, 35)
+
+
 def _check_dependencies(state: GateState) -> None:
+    if state.release < DEPENDENCIES_ENFORCED_SINCE:
+        return
     for name in sorted(state.table.gates):
         info = state.table.gates[name]
         if not state.enabled(name):

@@ -101,6 +101,17 @@ def test_dependencies_checked() -> None:
     assert effective_gates(R137, ok).enabled("CompositePodGroup")
 
 
+def test_dependencies_enforced_from_135_only() -> None:
+    # 1.33/1.34 components start with a gate on whose dependency is off (enforcement came with kubernetes#133697, 1.35)
+    for release in (Release(1, 33), Release(1, 34)):
+        state = effective_gates(release, {"InPlacePodVerticalScaling": False, "InPlacePodVerticalScalingExclusiveCPUs": True})
+        assert state.enabled("InPlacePodVerticalScalingExclusiveCPUs")
+    state = effective_gates(Release(1, 34), {"DRAResourceClaimDeviceStatus": False, "DRADeviceBindingConditions": True})
+    assert state.enabled("DRADeviceBindingConditions")
+    with pytest.raises(UsageError, match="depends on GenericWorkload"):
+        effective_gates(R135, {"GangScheduling": True})
+
+
 def test_all_alpha_meta_gate() -> None:
     state = effective_gates(R137, {"AllAlpha": True, "AllBeta": True})
     assert state.enabled("CompositePodGroup") and state.enabled("GenericWorkload")
