@@ -3,6 +3,10 @@
 A group is a PodGroup (1.36+), a 1.35 Workload pod group (`spec.podGroups[]`, pods link with workloadRef), a
 Workload template owned by a Job (`controllerRef`), or a 1.37 Job's `spec.scheduling` (the Job controller creates the
 PodGroup for its own pods). Upstream: shared/reference/workload-scheduling.md §1.2 (KEP-4671, KEP-5547).
+
+1.36's Job controller (WorkloadWithJob, alpha) infers a gang for an Indexed Job with completions == parallelism > 1 and
+sets minCount = parallelism, which is exactly the number of pods it runs at once: such a gang can never be larger than
+its pods, so it is not listed here (GANG001 has nothing to find; a user-written PodGroup or 1.37 spec.scheduling is).
 """
 
 from __future__ import annotations

@@ -4,6 +4,13 @@ creates at once. Shared by the REF, GANG and FIT families.
 Upstream: kubernetes/kubernetes pkg/controller/{job,deployment,replicaset,statefulset} (replicas and parallelism
 default to 1; a Job runs min(parallelism, completions) pods at once), kubernetes-sigs/jobset api/jobset/v1alpha2
 (replicatedJobs[].replicas), kubernetes-sigs/lws api/leaderworkerset/v1 (replicas x leaderWorkerTemplate.size).
+
+Custom kinds understood (their pod templates and replica counts are plain fields): JobSet and LeaderWorkerSet (any
+group), Kubeflow training-operator v1 jobs (kubeflow.org PyTorchJob, TFJob, MPIJob, XGBoostJob, PaddleJob, JAXJob:
+`spec.<x>ReplicaSpecs.<role>.{replicas (default 1), template}`; kubeflow/training-operator pkg/apis/kubeflow.org/v1)
+and Volcano jobs (batch.volcano.sh Job: `spec.tasks[].{replicas, template}`; volcano-sh/apis pkg/apis/batch/v1alpha1).
+Kubeflow Trainer v2 TrainJob is not: its pods come from a (Cluster)TrainingRuntime's JobSet template with
+`trainer.numNodes` overriding sizes, so no pod template is in the TrainJob itself.
 """
 
 from __future__ import annotations
@@ -63,6 +70,14 @@ class PodSource:
         return name if isinstance(name, str) and name else None
 
 
+# Kubeflow training-operator v1 job kinds -> the field holding {role: {replicas, template}}
+KUBEFLOW_REPLICA_SPECS: Final[Mapping[str, str]] = {
+    "PyTorchJob": "pytorchReplicaSpecs", "TFJob": "tfReplicaSpecs", "MPIJob": "mpiReplicaSpecs",
+    "XGBoostJob": "xgbReplicaSpecs", "PaddleJob": "paddleReplicaSpecs", "JAXJob": "jaxReplicaSpecs",
+}
+KUBEFLOW_GROUP: Final = "kubeflow.org"
+VOLCANO_BATCH_GROUP: Final = "batch.volcano.sh"
+
 # kinds whose name other API groups reuse (Volcano, KAI and coscheduling PodGroups ...): only these groups count
 BUILTIN_GROUPS: Final[Mapping[str, str]] = {
     "PodGroup": "scheduling.k8s.io", "Workload": "scheduling.k8s.io", "CompositePodGroup": "scheduling.k8s.io",
@@ -76,6 +91,10 @@ def is_builtin(document: Document) -> bool:
     """False for a document whose kind is a Kubernetes kind name but whose API group is another one."""
     wanted = BUILTIN_GROUPS.get(document.kind or "")
     return wanted is None or document.group == wanted
+
+
+def is_volcano_job(document: Document) -> bool:
+    return document.kind == "Job" and document.group == VOLCANO_BATCH_GROUP
 
 
 def of_kind(docs: DocumentSet, kind: str) -> tuple[Document, ...]:
@@ -156,11 +175,30 @@ def _lws_sources(document: Document) -> Iterator[PodSource | None]:
                   ("spec", "leaderWorkerTemplate", "size"), "LeaderWorkerSet")
 
 
+def _kubeflow_sources(document: Document, field: str) -> Iterator[PodSource | None]:
+    for role, replica_spec in as_mapping(document.get(("spec", field))).items():
+        replicas = _int(as_mapping(replica_spec).get("replicas"), 1)
+        yield _source(document, ("spec", field, role, "template"), replicas, ("spec", field, role, "replicas"),
+                      document.kind or "")
+
+
+def _volcano_sources(document: Document) -> Iterator[PodSource | None]:
+    for index, task in enumerate(as_list(document.get(("spec", "tasks")))):
+        replicas = as_mapping(task).get("replicas")
+        count = replicas if isinstance(replicas, int) and not isinstance(replicas, bool) and replicas >= 0 else None
+        yield _source(document, ("spec", "tasks", index, "template"), count, ("spec", "tasks", index, "replicas"),
+                      "Volcano Job")
+
+
 def document_pod_sources(document: Document) -> Iterator[PodSource]:
     """The pod specs one document defines (none for kinds that hold no pods)."""
     kind = document.kind
     found: Iterator[PodSource | None]
-    if kind == "Pod":
+    if is_volcano_job(document):
+        found = _volcano_sources(document)
+    elif kind in KUBEFLOW_REPLICA_SPECS and document.group == KUBEFLOW_GROUP:
+        found = _kubeflow_sources(document, KUBEFLOW_REPLICA_SPECS[kind])
+    elif kind == "Pod":
         found = iter([_source(document, (), 1, (), "Pod")])
     elif kind in _TEMPLATED:
         template_path, count_path = _TEMPLATED[kind]
@@ -181,7 +219,8 @@ def latest_documents(docs: DocumentSet) -> tuple[Document, ...]:
     for document in docs:
         if document.name:
             last[(document.kind, document.namespace, document.name)] = document
-    return tuple(d for d in docs if is_builtin(d) and (not d.name or last.get((d.kind, d.namespace, d.name)) is d))
+    return tuple(d for d in docs if (is_builtin(d) or is_volcano_job(d))
+                 and (not d.name or last.get((d.kind, d.namespace, d.name)) is d))
 
 
 @functools.lru_cache(maxsize=8)

@@ -60,3 +60,62 @@ def test_pod_sources_computed_once_per_document_set(tmp_path: Path) -> None:
     assert [s.count for s in first] == [3]
     assert pod_sources(docs) is first                           # cached for the same set
     assert pod_sources(DocumentSet(documents)) is not first     # a new set is a new computation
+
+
+PYTORCH_JOB = """\
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: train}
+spec:
+  pytorchReplicaSpecs:
+    Master:
+      template: {spec: {containers: [{name: c, image: i}]}}
+    Worker:
+      replicas: 3
+      template: {spec: {containers: [{name: c, image: i}]}}
+"""
+VOLCANO_JOB = """\
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: train}
+spec:
+  minAvailable: 3
+  tasks:
+  - name: ps
+    replicas: 1
+    template: {spec: {containers: [{name: c, image: i}]}}
+  - name: worker
+    replicas: 2
+    template:
+      spec:
+        resourceClaims: [{name: gpu, resourceClaimTemplateName: missing-template}]
+        containers: [{name: c, image: i, resources: {claims: [{name: gpu}]}}]
+"""
+LOOK_ALIKE = VOLCANO_JOB.replace("batch.volcano.sh/v1alpha1", "example.com/v1")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    (PYTORCH_JOB, [("PyTorchJob", 1, "spec.pytorchReplicaSpecs.Master.replicas"),
+                   ("PyTorchJob", 3, "spec.pytorchReplicaSpecs.Worker.replicas")]),
+    (VOLCANO_JOB, [("Volcano Job", 1, "spec.tasks[0].replicas"), ("Volcano Job", 2, "spec.tasks[1].replicas")]),
+    (LOOK_ALIKE, []),
+], ids=["pytorchjob", "volcano-job", "other-group-job"])
+def test_custom_job_kinds_are_pod_sources(tmp_path: Path, text: str, expected: list) -> None:
+    from kubectl_wasdra.lint.docset import DocumentSet
+    from kubectl_wasdra.lint.problem import format_path
+    from kubectl_wasdra.lint.rules._pods import pod_sources
+    from kubectl_wasdra.load import load_paths
+
+    path = tmp_path / "job.yaml"
+    path.write_text(text)
+    sources = pod_sources(DocumentSet(load_paths((str(path),)).documents))
+    assert [(s.owner, s.count, format_path(s.count_path)) for s in sources] == expected
+
+
+def test_volcano_job_pods_get_reference_checks(tmp_path: Path) -> None:
+    from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
+
+    path = tmp_path / "job.yaml"
+    path.write_text(VOLCANO_JOB)
+    findings = run_check(CheckOptions(paths=(str(path),), select=("REF001",), jobs=1)).findings
+    assert [(f.rule, f.line, f.column) for f in findings] == [("REF001", 14, 65)]
