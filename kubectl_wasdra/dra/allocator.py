@@ -87,11 +87,29 @@ class _Lists:
         return self.get(request).candidates
 
 
+def _requests(claims: Sequence[Mapping[str, Any]], inventory: Inventory, features: Features, fresh: bool
+              ) -> list[list[list[RequestData]]]:
+    """The claims' request data, built once per claim set (the same claim objects) and reused for every node; `fresh`
+    (extra tolerations get added) builds a private copy. Node-dependent memos are reset on reuse."""
+    if fresh:
+        return build_requests(claims, inventory, features)
+    key = (tuple(id(claim) for claim in claims), features)
+    cached = inventory.request_cache.get(key)
+    if cached is not None and all(a is b for a, b in zip(cached[0], claims, strict=True)):
+        for request in (r for claim_requests in cached[1] for alternatives in claim_requests for r in alternatives):
+            request.selected = {}
+            request.all_devices = []
+        return cached[1]
+    requests = build_requests(claims, inventory, features)
+    inventory.request_cache[key] = (tuple(claims), requests)  # keeps the claims alive, so their ids stay theirs
+    return requests
+
+
 def _prepare(claims: Sequence[Mapping[str, Any]], node: Mapping[str, Any], pools: NodePools, inventory: Inventory,
              usage: DeviceUsage, features: Features, tolerations: Sequence[Mapping[str, Any]] = ()
              ) -> tuple[list[list[list[RequestData]]], list[list[Constraint]]]:
     """Requests, All-mode device lists, the 32-device check and constraints; AllocationError when fatal."""
-    requests = build_requests(claims, inventory, features)
+    requests = _requests(claims, inventory, features, bool(tolerations))
     if tolerations:
         for request in (r for claim_requests in requests for alternatives in claim_requests for r in alternatives):
             request.tolerations = (*request.tolerations, *tolerations)

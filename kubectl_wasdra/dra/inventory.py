@@ -229,6 +229,7 @@ class Inventory:
         self.devices_by_key: dict[str, Device] = {device.key: device for s in self.slices for device in s.devices}
         self._pools: dict[tuple[str, bool], NodePools] = {}
         self.static_candidates: dict[tuple[Any, ...], Any] = {}  # (pools, request signature) -> candidates.StaticEntry
+        self.request_cache: dict[tuple[Any, ...], Any] = {}  # allocator._requests: claim set -> request data
 
     def device_class(self, name: str) -> Mapping[str, Any] | None:
         return self.classes.get(name)

@@ -63,6 +63,7 @@ class PodInfo:
     anti_affinity: tuple[Mapping[str, Any], ...]
     affinity: tuple[Mapping[str, Any], ...]
     signature: bytes = field(default=b"")
+    base_signature: bytes = field(default=b"")  # the signature without the claims (placement.pod_shape adds their specs)
 
     @property
     def key(self) -> str:
@@ -85,10 +86,10 @@ class PodInfo:
         return bool(self.spread or self.anti_affinity or self.affinity)
 
 
-def _signature(info: PodInfo) -> bytes:
+def _signature(info: PodInfo, claims: Any) -> bytes:
     spec = info.spec
     parts = (sorted(info.requests.items()), info.tolerations, info.node_name, spec.get("nodeSelector"),
-             (spec.get("affinity") or {}).get("nodeAffinity"), info.claims, info.group, info.namespace)
+             (spec.get("affinity") or {}).get("nodeAffinity"), claims, info.group, info.namespace)
     return orjson.dumps(parts, option=orjson.OPT_SORT_KEYS)
 
 
@@ -111,5 +112,6 @@ def build_pod_info(pod: Mapping[str, Any], priority: int = 0) -> PodInfo:
         preemption_policy=spec.get("preemptionPolicy") or "PreemptLowerPriority",
         spread=spread, anti_affinity=tuple(anti), affinity=tuple(aff),
     )
-    info.signature = _signature(info)
+    info.signature = _signature(info, info.claims)
+    info.base_signature = _signature(info, len(info.claims))
     return info

@@ -37,6 +37,18 @@ class SchedState:
         self._journal: list[tuple[dict[Any, Any], Any, Any]] | None = None
         self._depth = 0  # open transactions
         self.explain = True  # False: skip what only explanations need (diagnosing failed pods on every node)
+        # Generations (never journaled, only ever growing): `tick` counts every change, `node_gen` is the tick of each
+        # node's last change, `freed` counts rollbacks that undid something (the only way anything gets free again:
+        # within a state usage only grows), `shared_gen` the tick of the last change of devices several nodes see.
+        self.tick = 0
+        self.freed = 0
+        self.node_gen: dict[str, int] = dict.fromkeys(facts, 0)
+        self.shared_gen = 0
+        self.no_fit: dict[tuple[bytes, tuple[str, ...]], int] = {}  # (shape, nodes) -> `freed` when nothing fitted
+        # (shape, node) -> (node_gen, shared_gen, Status, claim names, detailed): failures shared by pods of one shape
+        self.verdicts: dict[tuple[bytes, str], tuple[Any, ...]] = {}
+        self.interned: dict[tuple[Any, ...], Any] = {}  # placement.py: one object per distinct failure status
+        self.renamed: dict[tuple[Any, ...], Any] = {}  # placement.py: statuses with another pod's claim names
         self.diagnosing = False  # True while a failed pod is diagnosed: filters give full detail, no shortcuts
 
     # -- transactions ------------------------------------------------------------------------------------------
@@ -57,16 +69,30 @@ class SchedState:
     def rollback(self, mark: int) -> None:
         """Undo every change made since `mark`."""
         journal = self._journal or []
+        freed = False
         while len(journal) > mark:
             table, key, old = journal.pop()
             if old is _MISSING:
                 table.pop(key, None)
             else:
                 table[key] = old
+            if table is not self.cursors:  # a cursor is a shortcut, not usage
+                freed = self._freed(table, key, freed)
         self._views.clear()
         if self.dra is not None:
             self.dra.found.clear()
         self._end()
+
+    def _freed(self, table: dict[Any, Any], key: Any, before: bool) -> bool:
+        """Note that an undone change freed something: new generations for the node (or for shared devices)."""
+        if not before:
+            self.freed += 1
+            self.tick += 1
+        if isinstance(key, str) and key in self.node_gen and table is not getattr(self.dra, "vars", None):
+            self.node_gen[key] = self.tick
+        else:
+            self.shared_gen = self.tick
+        return True
 
     def commit(self, mark: int) -> None:
         """Keep the changes since `mark` (they stay undoable by an enclosing transaction)."""
@@ -108,8 +134,8 @@ class SchedState:
     def assume(self, pod: PodInfo, node_name: str, owner: str | None = None) -> None:
         """Place `pod` on `node_name` in this state: resources, pod labels, and the devices the filter found."""
         self.add_pod(pod, node_name, owner)
-        if self.dra is not None:
-            self.dra.assume(pod, node_name, self.set)
+        if self.dra is not None and self.dra.assume(pod, node_name, self.set) and self.dra.has_shared_devices():
+            self.shared_gen = self.tick
 
     def add_pod(self, pod: PodInfo, node_name: str, owner: str | None = None) -> None:
         """Count a pod on a node (a bound pod from the snapshot, or an assumed placement) and note who placed it."""
@@ -118,6 +144,8 @@ class SchedState:
         requested = dict(self.requested[node_name])
         for resource, value in pod.requests.items():
             requested[resource] = requested.get(resource, 0) + value
+        self.tick += 1
+        self.node_gen[node_name] = self.tick
         self.set(self.requested, node_name, requested)
         self.set(self.pod_count, node_name, self.pod_count[node_name] + 1)
         self.set(self.pods, node_name, (*self.pods[node_name], (pod.namespace, pod.labels, pod.priority, pod.requests)))

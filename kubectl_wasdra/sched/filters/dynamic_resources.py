@@ -96,6 +96,7 @@ class DraState:
         self.resolve = resolve  # PodInfo -> tuple[Resolved, ...] | Status (cached by the caller)
         self.found: dict[tuple[int, str], Outcome] = {}
         self._by_node: dict[str, tuple[str, ...]] | None = None
+        self._shared: bool | None = None
 
     @property
     def usage(self) -> Any:
@@ -147,15 +148,46 @@ class DraState:
         """Keep the allocation found while filtering so assume() can apply it without running the allocator again."""
         self.found[(id(pod), node_name)] = outcome
 
-    def assume(self, pod: PodInfo, node_name: str, setter: Any) -> None:
-        """Apply the allocation found for `pod` on `node_name` through `setter` (the state's journaled set)."""
+    def assume(self, pod: PodInfo, node_name: str, setter: Any) -> bool:
+        """Apply the allocation found for `pod` on `node_name` through `setter` (the state's journaled set); True
+        when devices were allocated."""
         outcome = self.found.pop((id(pod), node_name), None)
         if outcome is None or outcome.allocation is None:
-            return
+            return False
         setter(self.vars, "usage", _apply(outcome.allocation, self.usage))
         for key, devices, node_selector in _claim_results(outcome.allocation, self.claims_of(pod)):
             setter(self.allocated, key, node_selector)
             setter(self.devices, key, devices)
+        return True
+
+    def has_shared_devices(self) -> bool:
+        """True when some slice is not node-local (network-attached devices: an allocation on one node changes what
+        other nodes can get)."""
+        if self._shared is None:
+            self._shared = any(not (s.get("spec") or {}).get("nodeName") or (s.get("spec") or {}).get("perDeviceNodeSelection")
+                               for s in self.snapshot.of_kind("ResourceSlice"))
+        return self._shared
+
+    def claims_shape(self, pod: PodInfo) -> list[Any] | None:
+        """What the DynamicResources filter reads of the pod's claims, without their names: per claim its spec and
+        where it is allocated (None while pending); None when claims cannot be resolved."""
+        resolved = self.resolve(pod)
+        if isinstance(resolved, Status):
+            return None
+        out = []
+        for claim in resolved:
+            selector = _allocated_selector(self, claim)
+            out.append(((claim.claim.get("spec") or {}), None if selector is False else selector))
+        return out
+
+    def claim_refs(self, pod: PodInfo) -> tuple[str, ...]:
+        """"namespace/name" of the pod's claims, as allocator messages name them."""
+        refs = []
+        for claim in self.claims_of(pod):
+            meta = claim.claim.get("metadata") or {}
+            namespace, name = str(meta.get("namespace") or ""), str(meta.get("name") or "")
+            refs.append(f"{namespace}/{name}" if namespace else name)
+        return tuple(refs)
 
 
 def _device_count(claims: list[Any]) -> int | None:
