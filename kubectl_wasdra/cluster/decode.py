@@ -31,15 +31,26 @@ except ImportError:  # pragma: no cover - orjson is a dependency
     _JSON_ERRORS = (ValueError,)
 
 # A plain scalar whose meaning differs between YAML 1.2 (yaml-rs) and go-yaml v2: booleans, octal, underscores, 0o/0b.
-# Three patterns with a literal first character each (block mapping values, block sequence items, flow items): a
-# regular expression that starts with a literal is searched fast, one that starts with an alternation is not.
+# Patterns with a literal first character each (block mapping values, block sequence items, flow items): a regular
+# expression that starts with a literal is searched fast, one that starts with an alternation or a class is not.
 _YAML11_WORD: Final = (r"(?:[yYnN]|[Yy]es|YES|[Nn]o|NO|[Oo]n|ON|[Oo]ff|OFF|[-+]?0[0-7_]+|[-+]?0[bo][0-7_]+"
                        r"|[-+]?[0-9][0-9_]*_[0-9_]*(?:\.[0-9_]*)?|[-+]?0x[0-9a-fA-F]*_[0-9a-fA-F_]*)")
+_GUARD: Final = r"(?=[yYnNoO0-9+-])"  # a cheap first-character test before the alternation
 _YAML11_SCALARS: Final = (
-    re.compile(rf": +{_YAML11_WORD}[ \t]*(?:#[^\n]*)?(?:$|[,\]}}])", re.MULTILINE),
-    re.compile(rf"- +{_YAML11_WORD}[ \t]*(?:#[^\n]*)?$", re.MULTILINE),
-    re.compile(rf"[\[,] *{_YAML11_WORD} *[,\]]"),
+    re.compile(rf": ++{_GUARD}{_YAML11_WORD}[ \t]*(?:#[^\n]*)?(?:$|[,\]}}])", re.MULTILINE),
+    re.compile(rf"- ++{_GUARD}{_YAML11_WORD}[ \t]*(?:#[^\n]*)?$", re.MULTILINE),
+    re.compile(rf"\[ *+{_GUARD}{_YAML11_WORD} *[,\]]"),
+    re.compile(rf", *+{_GUARD}{_YAML11_WORD} *[,\]]"),
 )
+# A plain mapping key go-yaml v2 resolves to something other than a string (`on:`, `y:`, `no:`, `true:`, `~:`, `1:`);
+# Kubernetes (sigs.k8s.io/yaml) turns it into its string form ("true", "1"), yaml-rs keeps a YAML 1.2 string or a
+# bool/int. Block keys begin after a newline (the first line is matched on its own), flow keys after `{` or `,`;
+# possessive quantifiers keep the per-line cost to the indentation.
+_KEY_WORD: Final = (r"(?=[-+.0-9~yYnNoOtTfF])(?:[yYnN]|[Yy]es|YES|[Nn]o|NO|[Oo]n|ON|[Oo]ff|OFF|[tT]rue|TRUE|[fF]alse"
+                    r"|FALSE|[nN]ull|NULL|~|[-+]?\.?[0-9][^:\n]*?)[ \t]*:(?:[ \t\r]|$)")
+_PLAIN_KEYS: Final = (re.compile(rf"\n[ \t]*+(?:-[ \t]++)*+{_KEY_WORD}", re.MULTILINE),
+                      re.compile(rf"\{{[ \t]*+{_KEY_WORD}", re.MULTILINE), re.compile(rf",[ \t]*+{_KEY_WORD}", re.MULTILINE))
+_FIRST_KEY: Final = re.compile(rf"[ \t]*+(?:-[ \t]++)*+{_KEY_WORD}", re.MULTILINE)
 _SPECIAL_SYNTAX: Final = re.compile(r"<<|\s!|^!|^[ \t]*\?(?:\s|$)", re.MULTILINE)
 _DOCUMENT_MARKER: Final = re.compile(r"^(?:---|\.\.\.)(?:[ \t]|$)", re.MULTILINE)
 _LEADING: Final = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\n)*(?:---(?:[ \t]+[^\n]*)?\n)?")
@@ -86,7 +97,7 @@ def decode_json(data: bytes | str) -> list[Any]:
 
 def decode_yaml(text: str) -> list[Any]:
     """The documents of a YAML stream (None for empty ones), scalars resolved as go-yaml v2 does."""
-    if any(pattern.search(text) for pattern in _YAML11_SCALARS) or _special_syntax(text):
+    if any(pattern.search(text) for pattern in _YAML11_SCALARS) or _has_plain_key(text) or _special_syntax(text):
         return _decode_yaml11(text)
     import yaml_rs
 
@@ -99,6 +110,11 @@ def decode_yaml(text: str) -> list[Any]:
     if isinstance(data, list) and _is_multi_document(text):
         return data
     return [data]
+
+
+def _has_plain_key(text: str) -> bool:
+    """A mapping key that go-yaml v2 reads as a boolean, null or number (see _PLAIN_KEYS)."""
+    return _FIRST_KEY.match(text) is not None or any(pattern.search(text) for pattern in _PLAIN_KEYS)
 
 
 def _special_syntax(text: str) -> bool:
