@@ -59,8 +59,8 @@ class PodSource:
 
     @property
     def label(self) -> str:
-        """"Deployment web" or "Pod p", for messages."""
-        return f"{self.owner} {self.document.name or '?'}"
+        """'Deployment "web"' or 'Pod "p"', for messages (user-supplied names in double quotes, as kubectl prints them)."""
+        return f'{self.owner} "{self.document.name or "?"}"'
 
     @property
     def group_name(self) -> str | None:

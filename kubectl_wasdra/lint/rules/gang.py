@@ -46,8 +46,10 @@ def min_count_exceeds_pods(docs: DocumentSet, ctx: CheckContext) -> Iterator[Set
     ## What it does
     Flags a gang `minCount` larger than the number of pods the manifests' pods and controllers create for that
     group at once: bare Pods, Deployment/ReplicaSet/StatefulSet `replicas`, Job `parallelism` (capped by
-    `completions`), JobSet `replicatedJobs[].replicas` and LeaderWorkerSet `replicas` x `size`. Groups whose
-    pods the manifests do not create, or whose counts are unknown (DaemonSet), are skipped. Likewise a
+    `completions`), JobSet `replicatedJobs[].replicas`, LeaderWorkerSet `replicas` x `size`, Kubeflow
+    `*ReplicaSpecs.<role>.replicas` and Volcano `tasks[].replicas`. Groups whose pods the manifests do not create,
+    whose members are all bare Pods (the rest of the gang may be created elsewhere), or whose counts are unknown
+    (DaemonSet) are skipped. Likewise a
     CompositePodGroup `gang.minGroupCount` above the child groups that name it as parent.
 
     ## Why is this bad?
@@ -63,8 +65,8 @@ def min_count_exceeds_pods(docs: DocumentSet, ctx: CheckContext) -> Iterator[Set
     """
     del ctx
     for group in groups(docs):
-        if group.min_count is None or not group.members:
-            continue
+        if group.min_count is None or not group.members or all(m.owner == "Pod" for m in group.members):
+            continue        # bare Pods are created one by one: the rest of the gang may come from elsewhere
         pods = _counted(group.members)
         if pods is None or group.min_count <= pods:
             continue

@@ -30,7 +30,7 @@ def test_job_pod_count(spec: dict, pods: int | None) -> None:
 def test_min_count_message_names_the_controllers() -> None:
     findings = [f for f in report(ROOT / "fixtures/lint/GANG001/bad.yaml", Release(1, 37)).findings if f.rule == "GANG001"]
     assert findings[0].message == ('gang minCount 8 of PodGroup "train" is larger than the 4 pod(s) created for it: '
-                                   "Job train (parallelism 4)")
+                                   'Job "train" (parallelism 4)')
     assert findings[0].hint == "lower minCount to 4 or create more pods"
 
 

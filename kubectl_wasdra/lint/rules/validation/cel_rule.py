@@ -82,7 +82,9 @@ def cel_compile_error(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     Compiles every device selector (`selectors[].cel.expression` of ResourceClaims, ResourceClaimTemplates and
     DeviceClasses) in the Kubernetes DRA CEL environment of the target release (`device.driver`,
     `device.attributes`, `device.capacity`, `quantity()`, `semver()`, ...) and reports the compile error at its line
-    and column inside the YAML, with the CEL message.
+    and column inside the YAML, with the CEL message. A selector whose worst-case cost is above the API server's
+    limit (1,000,000; nested comprehensions over `device.attributes` are the usual cause) is reported at its innermost
+    comprehension as "too complex, exceeds cost limit".
 
     ## Why is this bad?
     kube-apiserver rejects the object; a selector that does not compile can never match a device.
@@ -96,7 +98,8 @@ def cel_compile_error(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     Complete or correct the expression; attributes are `device.attributes["domain"].name`.
 
     ## References
-    kubernetes/kubernetes staging/src/k8s.io/dynamic-resource-allocation/cel/compile.go
+    kubernetes/kubernetes staging/src/k8s.io/dynamic-resource-allocation/cel/compile.go,
+    pkg/apis/resource/validation/validation.go (validateCELSelector, CELSelectorExpressionMaxCost)
     """
     state = ctx.gates
     consumable = state.enabled("DRAConsumableCapacity") if state is not None else None
