@@ -6,8 +6,9 @@ and pkg/features/kube_features.go defaults for 1.37 (see shared reference featur
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -36,3 +37,43 @@ class Features:
 
 
 DEFAULT_FEATURES = Features()
+
+
+def _request_without(request: Mapping[str, Any], drop: tuple[str, ...]) -> Mapping[str, Any]:
+    out = dict(request)
+    if isinstance(out.get("exactly"), Mapping):
+        out["exactly"] = {k: v for k, v in out["exactly"].items() if k not in drop}
+    subs = out.get("firstAvailable")
+    if isinstance(subs, list):
+        out["firstAvailable"] = [{k: v for k, v in s.items() if k not in drop} if isinstance(s, Mapping) else s
+                                 for s in subs]
+    return out
+
+
+def drop_disabled_fields(claim: Mapping[str, Any], features: Features) -> Mapping[str, Any]:
+    """`claim` as the API server stores it on create when gates are off: adminAccess (DRAAdminAccess), device
+    tolerations (DRADeviceTaints), capacity requests and distinctAttribute constraints (DRAConsumableCapacity) are
+    dropped (a distinctAttribute constraint with it), so they behave as absent. The same object when nothing is dropped.
+
+    Upstream: kubernetes/kubernetes pkg/registry/resource/resourceclaim/strategy.go (dropDisabledFields), release-1.37.
+    firstAvailable (DRAPrioritizedList) is left in place: without it the request is invalid and the allocator says why.
+    """
+    drop = tuple(name for name, on in (("adminAccess", features.admin_access), ("tolerations", features.device_taints),
+                                       ("capacity", features.consumable_capacity)) if not on)
+    if not drop:
+        return claim
+    spec = claim.get("spec")
+    devices = spec.get("devices") if isinstance(spec, Mapping) else None
+    if not isinstance(devices, Mapping):
+        return claim
+    requests, constraints = devices.get("requests"), devices.get("constraints")
+    new_devices = dict(devices)
+    if isinstance(requests, list):
+        new_devices["requests"] = [_request_without(r, drop) if isinstance(r, Mapping) else r for r in requests]
+    if isinstance(constraints, list) and not features.consumable_capacity:
+        # a constraint left with no kind would be rejected: one that only had distinctAttribute goes as a whole
+        new_devices["constraints"] = [c for c in constraints if not (isinstance(c, Mapping) and "distinctAttribute" in c
+                                                                     and "matchAttribute" not in c)]
+    if new_devices == devices:
+        return claim
+    return {**claim, "spec": {**spec, "devices": new_devices}}

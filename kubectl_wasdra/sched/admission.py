@@ -50,9 +50,11 @@ def make_gates(release: Release, overrides: Mapping[str, bool] | None = None,
 
 
 def all_on(release: Release) -> Gates:
-    """Every workload gate on and every workload API version enabled (for callers that want pure group semantics)."""
+    """Every workload gate on and every workload API version enabled (for callers that want pure group semantics);
+    the other gates keep the release's defaults."""
     names = (GENERIC_WORKLOAD, TOPOLOGY_GATE, COMPOSITE_GATE, CLAIMS_GATE, "DRAExtendedResource")
-    return Gates(release, dict.fromkeys(names, True), dict.fromkeys(_WORKLOAD_APIS, True))
+    defaults = make_gates(release).enabled_gates  # every other gate (the DRA features) at the release's default
+    return Gates(release, {**defaults, **dict.fromkeys(names, True)}, dict.fromkeys(_WORKLOAD_APIS, True))
 
 
 def _catalog_status(gates: Gates, api_version: str, kind: str) -> Any:

@@ -56,7 +56,7 @@ class Simulation:
             advertised = frozenset(r for f in facts.values() for r in f.allocatable)
             self.advertised = advertised
             reuse = base.state.dra if base is not None and same_nodes and _same(base.snapshot, snapshot, DRA_STATIC) else None
-            self.state.dra = build_dra_state(snapshot, self._resolve, frozenset(self.extended), reuse)
+            self.state.dra = build_dra_state(snapshot, self._resolve, frozenset(self.extended), reuse, gates.enabled)
         for pod, node in self.queue.bound:
             self.state.add_pod(pod, node)
 

@@ -8,7 +8,7 @@ for the claims not yet allocated ("cannot allocate all claims") and checks alloc
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from kubectl_wasdra.kube.selectors import matches_node_selector
@@ -86,8 +86,10 @@ class DraState:
     for the pod being placed."""
 
     def __init__(self, snapshot: Any, inventory: Any, usage: Any, extended_names: frozenset[str],
-                 resolve: Any) -> None:
+                 resolve: Any, features: Any = None) -> None:
         self.snapshot, self.inventory = snapshot, inventory
+        self.features = features  # dra.Features (None: the allocator's defaults)
+        self._as_stored: dict[int, tuple[Mapping[str, Any], Mapping[str, Any]]] = {}
         self.vars: dict[str, Any] = {"usage": usage}
         self.initial_usage = usage
         self.extended_names = extended_names
@@ -118,7 +120,19 @@ class DraState:
         (not explaining one), a node with fewer unallocated devices than the claims need is rejected without asking."""
         if not node.state.diagnosing and self._too_few_devices(claims, node.name):
             return Outcome(False, reason=Reason.DEVICES_ALLOCATED.value, message=CANNOT_ALLOCATE)
-        return _allocate(claims, node.facts.node, self.inventory, self.usage)
+        return _allocate([self._stored(c.claim) for c in claims], tuple(claims), node.facts.node, self.inventory,
+                         self.usage, self.features)
+
+    def _stored(self, claim: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The claim as the API server keeps it with this simulation's gates (disabled fields dropped), one object
+        per claim so the allocator's per-claim-set caches stay warm."""
+        found = self._as_stored.get(id(claim))
+        if found is None or found[0] is not claim:
+            from kubectl_wasdra.dra.features import drop_disabled_fields
+
+            stored = drop_disabled_fields(claim, self.features) if self.features is not None else claim
+            found = self._as_stored[id(claim)] = (claim, stored)
+        return found[1]
 
     def _too_few_devices(self, claims: list[Any], node_name: str) -> bool:
         """True when the node's unallocated devices cannot cover the devices the claims ask for (an upper bound:
@@ -213,19 +227,25 @@ def _dra() -> Any:
     return allocator
 
 
-def build_dra_state(snapshot: Any, resolve: Any, extended_names: frozenset[str], reuse: DraState | None = None) -> DraState:
+def build_dra_state(snapshot: Any, resolve: Any, extended_names: frozenset[str], reuse: DraState | None = None,
+                    enabled: Callable[[str], bool] | None = None) -> DraState:
     """The DRA view of a snapshot: inventory and the usage ledger of claims allocated in the snapshot; `reuse` is the
-    initial view of a snapshot with the same slices, classes, rules and claims (inventory and ledger are shared)."""
+    initial view of a snapshot with the same slices, classes, rules and claims (inventory and ledger are shared).
+    `enabled` is the simulation's gate lookup: the allocator honours the DRA features it turns on (release defaults
+    plus --feature-gates), as kube-scheduler builds its allocator Features from its own gates; None: 1.37 defaults."""
     allocator = _dra()
     if allocator is None:
         return DraState(snapshot, None, None, extended_names, resolve)
+    from kubectl_wasdra.dra.features import DEFAULT_FEATURES, Features
+
+    features = Features.from_gates(enabled) if enabled is not None else DEFAULT_FEATURES
     if reuse is not None:
-        return DraState(snapshot, reuse.inventory, reuse.initial_usage, extended_names, resolve)
+        return DraState(snapshot, reuse.inventory, reuse.initial_usage, extended_names, resolve, features)
     from kubectl_wasdra.dra.inventory import build_inventory
     from kubectl_wasdra.dra.usage import DeviceUsage
 
     usage = DeviceUsage.from_claims(snapshot.of_kind("ResourceClaim"))
-    return DraState(snapshot, build_inventory(snapshot), usage, extended_names, resolve)
+    return DraState(snapshot, build_inventory(snapshot), usage, extended_names, resolve, features)
 
 
 def _funnel_text(failure: Any) -> str:
@@ -237,13 +257,17 @@ def _funnel_text(failure: Any) -> str:
     return f"claim {funnel.claim} request {funnel.request} needs {funnel.needed}: {stages}{short}"
 
 
-def _allocate(claims: list[Any], node: Mapping[str, Any], inventory: Any, usage: Any) -> Outcome:
+def _allocate(claims: list[Mapping[str, Any]], resolved: tuple[Any, ...], node: Mapping[str, Any], inventory: Any,
+              usage: Any, features: Any) -> Outcome:
     allocator = _dra()
     if allocator is None or inventory is None:
         return Outcome(False, reason=Reason.NO_MATCHING_DEVICES.value, message="DRA allocator is not available", fatal=True)
-    result = allocator.allocate_claims([c.claim for c in claims], node, inventory, usage)
+    if features is None:
+        result = allocator.allocate_claims(claims, node, inventory, usage)
+    else:
+        result = allocator.allocate_claims(claims, node, inventory, usage, features=features)
     if isinstance(result, allocator.Allocation):
-        return Outcome(True, allocation=(tuple(claims), result))
+        return Outcome(True, allocation=(resolved, result))
     return Outcome(False, reason=str(result.reason), message=str(result.message), summary=_funnel_text(result),
                    fatal=bool(result.fatal))
 
