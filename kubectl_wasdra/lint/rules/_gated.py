@@ -119,8 +119,16 @@ def effect_text(hit: GatedField) -> str:
     return f"the field is stored but {others} ignore it"
 
 
+def note_text(note: str | None) -> str:
+    """The part of a field-gates.yaml note worth a user's attention: without the data file's remark that the entry
+    also covers pod templates (the message's path already says where the field is) and without a closing period."""
+    text = (note or "").split("Applies to Pod templates too", 1)[0].strip()
+    return text.rstrip(". ").strip()
+
+
 def disabled_message(hit: GatedField, release: Release) -> str:
-    note = f" ({hit.field.note})" if hit.field.note else ""
+    text = note_text(hit.field.note)
+    note = f" ({text})" if text else ""
     return (f"needs feature gate {hit.gate} "
             f"({stage_text(hit.info, release)}; {components_text(hit.info)}): with it off {effect_text(hit)}{note}")
 

@@ -104,3 +104,17 @@ def test_same_manifest_per_profile(tmp_path: Path, profile: str, expected: list[
     path.write_text(text.replace("# expect:", "# was:"))
     shift = [(rule, line + 1, column) for rule, line, column in expected]     # one header line added
     assert [f for f in harness.findings(path, R137) if f[0].startswith("GATE")] == shift
+
+
+@pytest.mark.parametrize(("note", "text"), [
+    (None, ""),
+    ("list-typed device attributes", "list-typed device attributes"),
+    ("spec.schedulingGroup.podGroupName links the pod to a PodGroup. Applies to Pod templates too (spec.template.spec.* "
+     "in Deployment, Job, StatefulSet, ...; spec.jobTemplate.spec.template.spec.* in CronJob).",
+     "spec.schedulingGroup.podGroupName links the pod to a PodGroup"),
+    ("Applies to Pod templates too (spec.template.spec.* in Deployment).", ""),
+], ids=["none", "plain", "template-remark", "only-remark"])
+def test_note_text_drops_data_file_remarks(note: str | None, text: str) -> None:
+    from kubectl_wasdra.lint.rules._gated import note_text
+
+    assert note_text(note) == text

@@ -63,10 +63,12 @@ def one_of(parent: dict[str, Any], fields: Sequence[str], path: Path, *, require
     chosen = [f for f in fields if f in parent and is_set(f, parent[f])]
     names = ", ".join(f"`{f}`" for f in fields)
     if len(chosen) > 1:
-        yield Violation(Check.ONE_OF, (*path, chosen[1]), f"exactly one of {names} is required, but multiple fields are set",
+        both = " and ".join(f"`{f}`" for f in chosen)
+        yield Violation(Check.ONE_OF, (*path, chosen[1]), f"exactly one of {names} is required, but {both} are set",
                         hint=f"keep only one of {', '.join(chosen)}")
     elif not chosen and required:
-        yield Violation(Check.ONE_OF, path, f"exactly one of {names} is required", hint=f"set one of {', '.join(fields)}")
+        yield Violation(Check.ONE_OF, path, f"exactly one of {names} is required, but none is set",
+                        hint=f"set one of {', '.join(fields)}")
 
 
 def duplicates(items: Sequence[Any], key: Any, path: Path, what: str) -> Iterator[Violation]:

@@ -51,7 +51,9 @@ def tolerations(items: Any, path: Path) -> Iterator[Violation]:
         if key and (error := label_key_error(str(key))):
             yield Violation(Check.NAME, (*here, "key"), f'"{key}": {error}', at="value")
         if not key and operator != "Exists":
-            yield Violation(Check.REQUIRED, here, "an empty key requires operator Exists", hint="set operator: Exists or a key")
+            actual = f'"{operator}"' if toleration.get("operator") else '"Equal" (the default when unset)'
+            yield Violation(Check.REQUIRED, here, f"operator must be Exists when key is empty (match all keys and values), "
+                            f"but operator is {actual}", hint="set operator: Exists, or set the key to tolerate")
         effect = toleration.get("effect")
         if effect and effect not in TOLERATION_EFFECTS:
             yield Violation(Check.ENUM, (*here, "effect"), f'unsupported value "{effect}"',

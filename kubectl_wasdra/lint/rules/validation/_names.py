@@ -67,7 +67,11 @@ def qualified_name_error(value: str, *, fully: bool = False) -> str | None:
         return "the domain must not be empty"
     if not name:
         return "the name must not be empty"
-    return driver_name_error(domain) or c_identifier_error(name)
+    if error := driver_name_error(domain):
+        return f'the domain "{domain}": {error}'
+    if error := c_identifier_error(name):
+        return f'the name "{name}" after the slash: {error}'
+    return None
 
 
 def driver_name_error(value: str) -> str | None:

@@ -58,7 +58,8 @@ def validate_slice(data: dict[str, Any], version: str, release: Release) -> Iter
     devices = as_list(spec.get("devices"))
     shared = spec.get("sharedCounters")
     if release >= SEPARATE_COUNTER_SLICES_SINCE and shared is not None and spec.get("devices") is not None:
-        yield Violation(Check.ONE_OF, (*path, "sharedCounters"), "only one of `sharedCounters` or `devices` is allowed",
+        yield Violation(Check.ONE_OF, (*path, "sharedCounters"), "only one of `sharedCounters` or `devices` is allowed "
+                        f"from {SEPARATE_COUNTER_SLICES_SINCE}, but both are set",
                         hint="publish counter sets and devices in separate slices of the same pool")
     yield from _counter_sets(shared, (*path, "sharedCounters"), release)
     per_device = spec.get("perDeviceNodeSelection") is True
@@ -130,9 +131,11 @@ def _node_selection(spec: dict[str, Any], path: Path) -> Iterator[Violation]:
             yield Violation(Check.ONE_OF, (*path, flag), "must be either unset or set to true", at="value")
     names = "`nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection`"
     if not chosen:
-        yield Violation(Check.ONE_OF, path, f"exactly one of {names} is required", hint="set nodeName for a node-local driver")
+        yield Violation(Check.ONE_OF, path, f"exactly one of {names} is required, but none is set",
+                        hint="set nodeName for a node-local driver")
     elif len(chosen) > 1:
-        yield Violation(Check.ONE_OF, (*path, chosen[1]), f"exactly one of {names} is required, but multiple fields are set",
+        both = " and ".join(f"`{f}`" for f in chosen)
+        yield Violation(Check.ONE_OF, (*path, chosen[1]), f"exactly one of {names} is required, but {both} are set",
                         hint=f"keep only one of {', '.join(chosen)}")
 
 
