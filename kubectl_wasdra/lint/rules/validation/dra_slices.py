@@ -7,6 +7,7 @@ validateDevice, validateDeviceAttribute, validateRequestPolicy, validateCounterS
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any, Final
 
@@ -166,9 +167,11 @@ def _device(fields: dict[str, Any], path: Path, release: Release, per_device: bo
 def _attribute(name: str, attribute: dict[str, Any], path: Path, release: Release) -> Iterator[Violation]:
     if error := qualified_name_error(name):
         yield Violation(Check.QUALIFIED_NAME, path, f'invalid attribute name "{name}": {error}',
-                        hint='use an identifier ("model") or domain/identifier ("gpu.example.com/model")')
+                        hint=_attribute_name_hint(name))
     kinds = SCALAR_KINDS + (LIST_KINDS if release >= LIST_ATTRIBUTES_SINCE else ())
     set_kinds = [k for k in kinds if attribute.get(k) is not None]
+    if not set_kinds and any(k in attribute for k in LIST_KINDS):
+        return                  # a list form before 1.36: SCHEMA002 reports the unknown field, nothing else to say
     if len(set_kinds) != 1:
         yield Violation(Check.ONE_OF, path, f"exactly one value must be specified, found {len(set_kinds)}",
                         hint=f"set one of {', '.join(kinds)}")
@@ -185,6 +188,15 @@ def _attribute(name: str, attribute: dict[str, Any], path: Path, release: Releas
                             hint='e.g. "1.2.3"', at="value")
         if kind in ("int", "ints") and not is_int(value):
             yield Violation(Check.ATTRIBUTE_VALUE, (*path, kind), f"{value!r} is not an integer", at="value")
+
+
+def _attribute_name_hint(name: str) -> str:
+    """A valid spelling of an attribute name: the part after the slash as a C identifier (at most 32 characters)."""
+    domain, _, identifier = name.rpartition("/")
+    fixed = re.sub(r"[^A-Za-z0-9_]", "_", identifier)[:32] or "name"
+    fixed = f"_{fixed[:31]}" if fixed[0].isdigit() else fixed
+    suggestion = f"{domain}/{fixed}" if domain else fixed
+    return f'use a C identifier after the domain, e.g. "{suggestion}"'
 
 
 def _is_semver(value: Any) -> bool:

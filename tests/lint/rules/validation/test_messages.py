@@ -1,0 +1,45 @@
+"""VALID messages name the actual values (what is set, which part is wrong) and hints say what to write instead."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.lint.rules.validation.rules import validate
+
+
+def _slice(attributes: dict[str, Any]) -> dict[str, Any]:
+    return {"spec": {"driver": "dra.example.com", "nodeName": "n", "pool": {"name": "p", "resourceSliceCount": 1},
+                     "devices": [{"name": "gpu-0", "attributes": attributes}]}}
+
+
+def test_attribute_name_hint_suggests_a_valid_spelling() -> None:
+    [violation] = validate(_slice({"dra.example.com/supported-models": {"string": "a"}}), "resource.k8s.io/v1",
+                           "ResourceSlice", Release(1, 37))
+    assert violation.message.startswith('invalid attribute name "dra.example.com/supported-models": the name '
+                                        '"supported-models" after the slash: a valid C identifier')
+    assert violation.hint == 'use a C identifier after the domain, e.g. "dra.example.com/supported_models"'
+
+
+def test_list_attribute_before_136_left_to_schema() -> None:
+    data = _slice({"dra.example.com/models": {"strings": ["a", "b"]}})
+    assert validate(data, "resource.k8s.io/v1", "ResourceSlice", Release(1, 35)) == ()
+    assert validate(data, "resource.k8s.io/v1", "ResourceSlice", Release(1, 36)) == ()
+
+
+def test_one_of_says_what_is_set() -> None:
+    claim = {"spec": {"devices": {"requests": [
+        {"name": "a", "exactly": {"deviceClassName": "c"}, "firstAvailable": [{"name": "s", "deviceClassName": "c"}]},
+        {"name": "b"}]}}}
+    messages = sorted(v.message for v in validate(claim, "resource.k8s.io/v1", "ResourceClaim", Release(1, 37)))
+    assert messages == ["exactly one of `exactly`, `firstAvailable` is required, but `exactly` and `firstAvailable` are set",
+                        "exactly one of `exactly`, `firstAvailable` is required, but none is set"]
+
+
+def test_empty_toleration_key_names_the_operator() -> None:
+    claim = {"spec": {"devices": {"requests": [{"name": "a", "exactly": {
+        "deviceClassName": "c", "tolerations": [{"effect": "NoSchedule"}, {"operator": "Equal", "value": "x"}]}}]}}}
+    messages = [v.message for v in validate(claim, "resource.k8s.io/v1", "ResourceClaim", Release(1, 37))]
+    assert messages == [
+        'operator must be Exists when key is empty (match all keys and values), but operator is "Equal" (the default when unset)',
+        'operator must be Exists when key is empty (match all keys and values), but operator is "Equal"']
