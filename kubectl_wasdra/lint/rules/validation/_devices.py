@@ -29,8 +29,7 @@ def selectors(items: Any, path: Path) -> Iterator[Violation]:
     for index, selector in enumerate(as_list(items)):
         cel = as_dict(selector).get("cel")
         if not isinstance(cel, dict) or not isinstance(cel.get("expression"), str) or not cel["expression"]:
-            yield Violation(Check.REQUIRED, (*path, index, "cel"), "a CEL expression is required",
-                            hint='set cel.expression, e.g. device.driver == "gpu.example.com"')
+            yield _missing_expression(as_dict(selector), cel, (*path, index))
         elif len(cel["expression"]) > CEL_EXPRESSION_MAX_LENGTH:
             yield Violation(Check.LIMIT, (*path, index, "cel", "expression"),
                             f"must be no more than {CEL_EXPRESSION_MAX_LENGTH} bytes, has {len(cel['expression'])}")
@@ -58,6 +57,23 @@ def tolerations(items: Any, path: Path) -> Iterator[Violation]:
         if effect and effect not in TOLERATION_EFFECTS:
             yield Violation(Check.ENUM, (*here, "effect"), f'unsupported value "{effect}"',
                             hint=f"use one of {', '.join(TOLERATION_EFFECTS)} or leave it empty", at="value")
+
+
+def _missing_expression(selector: dict[str, Any], cel: Any, path: Path) -> Violation:
+    """VALID011 for a selector without cel.expression, saying what is there instead."""
+    if "expression" in selector:     # `expression:` aligned with `cel:` instead of nested under it
+        return Violation(Check.REQUIRED, (*path, "cel"), "cel.expression is required, but cel is empty and "
+                         "`expression` is a sibling of `cel` instead of inside it",
+                         hint="indent `expression:` under `cel:` (two more spaces)")
+    if cel is None:
+        what = "cel is missing" if "cel" not in selector else "cel is empty"
+    elif isinstance(cel, dict):
+        what = "cel.expression is empty" if "expression" in cel else "cel has no expression"
+    else:
+        kind = {"str": "string", "list": "list", "int": "number", "float": "number", "bool": "boolean"}
+        what = f"cel is a {kind.get(type(cel).__name__, type(cel).__name__)}, not an object"
+    return Violation(Check.REQUIRED, (*path, "cel"), f"cel.expression is required, but {what}",
+                     hint='set cel.expression, e.g. device.driver == "gpu.example.com"')
 
 
 def quantity(value: Any, path: Path) -> tuple[Decimal | None, Violation | None]:

@@ -43,3 +43,15 @@ def test_empty_toleration_key_names_the_operator() -> None:
     assert messages == [
         'operator must be Exists when key is empty (match all keys and values), but operator is "Equal" (the default when unset)',
         'operator must be Exists when key is empty (match all keys and values), but operator is "Equal"']
+
+
+def test_missing_cel_expression_says_what_is_there() -> None:
+    def messages(selector: dict[str, Any]) -> list[tuple[str, str | None]]:
+        cls = {"spec": {"selectors": [selector]}}
+        return [(v.message, v.hint) for v in validate(cls, "resource.k8s.io/v1", "DeviceClass", Release(1, 37))]
+
+    assert messages({"cel": None, "expression": "device.driver == 'a'"}) == [(
+        "cel.expression is required, but cel is empty and `expression` is a sibling of `cel` instead of inside it",
+        "indent `expression:` under `cel:` (two more spaces)")]
+    assert messages({"cel": {}})[0][0] == "cel.expression is required, but cel has no expression"
+    assert messages({"cel": "device.driver == 'a'"})[0][0] == "cel.expression is required, but cel is a string, not an object"
