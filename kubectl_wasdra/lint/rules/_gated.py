@@ -7,6 +7,7 @@ Upstream: kubernetes/kubernetes pkg/api/pod/util.go and pkg/registry/*/strategy.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
@@ -119,11 +120,15 @@ def effect_text(hit: GatedField) -> str:
     return f"the field is stored but {others} ignore it"
 
 
+_RELEASE_NUMBER: Final = re.compile(r"\b1\.3\d\b")
+
+
 def note_text(note: str | None) -> str:
     """The part of a field-gates.yaml note worth a user's attention: without the data file's remark that the entry
-    also covers pod templates (the message's path already says where the field is) and without a closing period."""
-    text = (note or "").split("Applies to Pod templates too", 1)[0].strip()
-    return text.rstrip(". ").strip()
+    also covers pod templates (the message's path already says where the field is), without the clauses about other
+    releases (the message states the target release's stage) and without a closing period."""
+    text = (note or "").split("Applies to Pod templates too", 1)[0].strip().rstrip(". ")
+    return "; ".join(part.strip() for part in text.split(";") if part.strip() and not _RELEASE_NUMBER.search(part))
 
 
 def disabled_message(hit: GatedField, release: Release) -> str:

@@ -113,7 +113,10 @@ def test_same_manifest_per_profile(tmp_path: Path, profile: str, expected: list[
      "in Deployment, Job, StatefulSet, ...; spec.jobTemplate.spec.template.spec.* in CronJob).",
      "spec.schedulingGroup.podGroupName links the pod to a PodGroup"),
     ("Applies to Pod templates too (spec.template.spec.* in Deployment).", ""),
-], ids=["none", "plain", "template-remark", "only-remark"])
+    ("DRA claims of the pod; gate beta/off in 1.33, GA from 1.34. Applies to Pod templates too (x).", "DRA claims of the pod"),
+    ("1.36 beta gate off by default; 1.37 GA (v1 on by default); DRADeviceTaints must also be on",
+     "DRADeviceTaints must also be on"),
+], ids=["none", "plain", "template-remark", "only-remark", "release-history", "release-history-first"])
 def test_note_text_drops_data_file_remarks(note: str | None, text: str) -> None:
     from kubectl_wasdra.lint.rules._gated import note_text
 

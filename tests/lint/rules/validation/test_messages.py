@@ -55,3 +55,11 @@ def test_missing_cel_expression_says_what_is_there() -> None:
         "indent `expression:` under `cel:` (two more spaces)")]
     assert messages({"cel": {}})[0][0] == "cel.expression is required, but cel has no expression"
     assert messages({"cel": "device.driver == 'a'"})[0][0] == "cel.expression is required, but cel is a string, not an object"
+
+
+def test_pre_131_claim_source_wrapper_named() -> None:
+    pod = {"spec": {"containers": [{"name": "c", "image": "i"}],
+                    "resourceClaims": [{"name": "gpu", "source": {"resourceClaimTemplateName": "t"}}]}}
+    [violation] = validate(pod, "v1", "Pod", Release(1, 37))
+    assert violation.message.endswith("but none is set (`source.resourceClaimTemplateName` is the pre-1.31 form)")
+    assert violation.hint == "move resourceClaimTemplateName out of `source:` up one level, next to name"
