@@ -41,7 +41,7 @@ def _problems(obj: dict[str, Any]) -> Iterator[Problem]:
         if obj.get(part) is not None and not isinstance(obj[part], dict):
             yield (part,), f"{part} must be an object, got {_type(obj[part])}"
             return
-    check = _KIND_CHECKS.get(obj.get("kind", ""))
+    check = _KIND_CHECKS.get(obj["kind"]) if isinstance(obj.get("kind"), str) else None
     if check is not None:
         yield from check(obj.get("spec") or {}, obj.get("status") or {})
 

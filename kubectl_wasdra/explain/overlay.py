@@ -26,45 +26,55 @@ class Overlay:
     groups: frozenset[tuple[str, str]]
 
 
+def _map(value: Any) -> Mapping[str, Any]:
+    """`value` when it is a mapping, else {} (a malformed field reads as absent; SCHEMA findings report it)."""
+    return value if isinstance(value, Mapping) else {}
+
+
 def _namespace(obj: Mapping[str, Any]) -> str:
-    return (obj.get("metadata") or {}).get("namespace") or "default"
+    namespace = _map(obj.get("metadata")).get("namespace")
+    return namespace if isinstance(namespace, str) and namespace else "default"
+
+
+def _name(obj: Mapping[str, Any], default: str = "") -> str:
+    name = _map(obj.get("metadata")).get("name", default)
+    return name if isinstance(name, str) else default
 
 
 def _job_group(job: Mapping[str, Any], parallelism: int) -> dict[str, Any] | None:
     """The PodGroup the Job controller creates for spec.scheduling; it takes the pods' priority class so the
     hierarchy agrees (an assumption: KEP-5547 does not spell it out)."""
-    scheduling = (job.get("spec") or {}).get("scheduling")
+    scheduling = _map(job.get("spec")).get("scheduling")
     if not isinstance(scheduling, dict):
         return None
-    policy = copy.deepcopy(scheduling.get("schedulingPolicy") or {"basic": {}})
-    if "gang" in policy and not (policy["gang"] or {}).get("minCount"):
+    policy = copy.deepcopy(_map(scheduling.get("schedulingPolicy")) or {"basic": {}})
+    if "gang" in policy and not _map(policy["gang"]).get("minCount"):
         policy["gang"] = {"minCount": parallelism}
     spec: dict[str, Any] = {"schedulingPolicy": policy}
     for field in ("schedulingConstraints", "resourceClaims", "disruptionMode"):
         if field in scheduling:
             spec[field] = copy.deepcopy(scheduling[field])
-    pod_spec = ((job.get("spec") or {}).get("template") or {}).get("spec") or {}
+    pod_spec = _map(_map(_map(job.get("spec")).get("template")).get("spec"))
     for field in ("priorityClassName", "priority"):
         if field in pod_spec:
             spec[field] = pod_spec[field]
-    meta = job.get("metadata") or {}
     return {"apiVersion": POD_GROUP_API, "kind": "PodGroup",
-            "metadata": {"name": meta.get("name", ""), "namespace": _namespace(job)}, "spec": spec}
+            "metadata": {"name": _name(job), "namespace": _namespace(job)}, "spec": spec}
 
 
 def expand_job(job: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The pods a Job would create at once (parallelism, default 1), named <job>-<index>, plus its PodGroup if any."""
-    spec = job.get("spec") or {}
+    spec = _map(job.get("spec"))
     parallelism = spec.get("parallelism", 1)
-    parallelism = parallelism if isinstance(parallelism, int) and parallelism >= 0 else 1
-    template = spec.get("template") or {}
+    parallelism = parallelism if isinstance(parallelism, int) and not isinstance(parallelism, bool) and parallelism >= 0 else 1
+    template = _map(spec.get("template"))
     group = _job_group(job, parallelism)
-    name = (job.get("metadata") or {}).get("name", "job")
+    name = _name(job, "job")
     out: list[dict[str, Any]] = [group] if group else []
     for index in range(parallelism):
-        meta = copy.deepcopy(template.get("metadata") or {})
+        meta = dict(copy.deepcopy(_map(template.get("metadata"))))
         meta.update({"name": f"{name}-{index}", "namespace": _namespace(job)})
-        pod_spec = copy.deepcopy(template.get("spec") or {})
+        pod_spec = dict(copy.deepcopy(_map(template.get("spec"))))
         if group is not None and "schedulingGroup" not in pod_spec:
             pod_spec["schedulingGroup"] = {"podGroupName": name}
         out.append({"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": pod_spec})
@@ -75,12 +85,14 @@ def build_overlay(objects: Iterable[Mapping[str, Any]]) -> Overlay:
     """The overlay of manifest objects (Jobs expanded); kinds the simulator does not read are left out."""
     out: list[dict[str, Any]] = []
     for obj in objects:
-        kind = obj.get("kind")
+        kind = obj.get("kind") if isinstance(obj, Mapping) else None
+        if not isinstance(kind, str):
+            continue
         if kind == "Job":
             out.extend(expand_job(obj))
         elif kind in SNAPSHOT_KINDS:
             out.append(dict(obj))
-    pods = frozenset((_namespace(o), o["metadata"].get("name", "")) for o in out if o.get("kind") == "Pod")
-    groups = frozenset((_namespace(o), o["metadata"].get("name", "")) for o in out
+    pods = frozenset((_namespace(o), _name(o)) for o in out if o.get("kind") == "Pod")
+    groups = frozenset((_namespace(o), _name(o)) for o in out
                        if o.get("kind") in ("PodGroup", "CompositePodGroup"))
     return Overlay(tuple(out), pods, groups)

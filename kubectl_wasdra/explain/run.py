@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
+from kubectl_wasdra.cluster.shape import shape_problem
 from kubectl_wasdra.cluster.snapshot import SNAPSHOT_KINDS, ClusterSnapshot
 from kubectl_wasdra.errors import LoadError
 from kubectl_wasdra.explain.diagnose import diagnose
@@ -63,6 +64,11 @@ def _check_document(doc: Any) -> None:
         raise LoadError(f"{data.get('kind')} has no metadata.name", where=where.format(file=doc.file, line=line, column=column),
                         hint="give the object a name")
     for pod in build_overlay([data]).objects:
+        problem = shape_problem(pod)
+        if problem is not None:  # the snapshot could not index it (a namespace that is not a string, ...)
+            line, column = doc.position(problem[0] if pod.get("kind") == data.get("kind") else ("spec",))
+            raise LoadError(f'{data.get("kind")} "{meta["name"]}": {problem[1]}', hint="fix the field",
+                            where=where.format(file=doc.file, line=line, column=column))
         if pod.get("kind") != "Pod":
             continue
         try:

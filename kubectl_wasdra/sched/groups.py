@@ -47,32 +47,51 @@ class GroupSpec:
         return "gang" if self.gang else "basic"
 
 
+def _map(value: Any) -> Mapping[str, Any]:
+    """`value` when it is a mapping, else {}: a malformed field reads as absent (SCHEMA findings report it)."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def _list(value: Any) -> tuple[Any, ...]:
+    """`value` as a tuple when it is a list, else ()."""
+    return tuple(value) if isinstance(value, list | tuple) else ()
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 def _policy(spec: Mapping[str, Any]) -> tuple[bool, int]:
-    policy = spec.get("schedulingPolicy") or spec.get("policy") or {}
+    policy = _map(spec.get("schedulingPolicy")) or _map(spec.get("policy"))
     gang = policy.get("gang")
     if gang is None:
         return False, 1
+    gang = _map(gang)
     count = gang.get("minCount", gang.get("minGroupCount", 1))
-    return True, int(count) if isinstance(count, int) and count >= 1 else 1
+    return True, count if isinstance(count, int) and not isinstance(count, bool) and count >= 1 else 1
 
 
 def _topology(spec: Mapping[str, Any]) -> tuple[str, ...]:
-    constraints = spec.get("schedulingConstraints") or {}
-    return tuple(str(t.get("key") or t.get("level") or "") for t in constraints.get("topology") or () if isinstance(t, dict))
+    constraints = _map(spec.get("schedulingConstraints"))
+    return tuple(str(t.get("key") or t.get("level") or "") for t in _list(constraints.get("topology"))
+                 if isinstance(t, Mapping))
 
 
 def group_from_object(obj: Mapping[str, Any], name: str | None = None, spec: Mapping[str, Any] | None = None) -> GroupSpec:
     """GroupSpec of a PodGroup / CompositePodGroup dict (or of one 1.35 Workload pod group with `name` and `spec`)."""
-    meta = obj.get("metadata") or {}
-    spec = spec if spec is not None else (obj.get("spec") or {})
+    meta = _map(obj.get("metadata"))
+    spec = _map(spec if spec is not None else obj.get("spec"))
     gang, min_count = _policy(spec)
     priority = spec.get("priority")
     return GroupSpec(
-        kind=obj.get("kind", "PodGroup"), namespace=meta.get("namespace") or "default", name=name or meta.get("name", ""),
-        api_version=obj.get("apiVersion", ""), gang=gang, min_count=min_count, topology_keys=_topology(spec),
-        resource_claims=tuple(spec.get("resourceClaims") or ()), priority_class_name=spec.get("priorityClassName"),
-        priority=priority if isinstance(priority, int) else None, preemption_policy=spec.get("preemptionPolicy"),
-        parent=spec.get("parentCompositePodGroupName"), created=str(meta.get("creationTimestamp") or ""), obj=obj,
+        kind=_text(obj.get("kind")) or "PodGroup", namespace=_text(meta.get("namespace")) or "default",
+        name=name or _text(meta.get("name")) or "", api_version=_text(obj.get("apiVersion")) or "", gang=gang,
+        min_count=min_count, topology_keys=_topology(spec),
+        resource_claims=tuple(c for c in _list(spec.get("resourceClaims")) if isinstance(c, Mapping)),
+        priority_class_name=_text(spec.get("priorityClassName")),
+        priority=priority if isinstance(priority, int) and not isinstance(priority, bool) else None,
+        preemption_policy=_text(spec.get("preemptionPolicy")), parent=_text(spec.get("parentCompositePodGroupName")),
+        created=str(meta.get("creationTimestamp") or ""), obj=obj,
     )
 
 
@@ -83,9 +102,11 @@ def read_groups(snapshot: ClusterSnapshot) -> dict[tuple[str, str], GroupSpec]:
         group = group_from_object(obj)
         out[(group.namespace, group.name)] = group
     for workload in snapshot.of_kind("Workload"):
-        meta = workload.get("metadata") or {}
-        for item in (workload.get("spec") or {}).get("podGroups") or ():
-            group = group_from_object(workload, f"{meta.get('name', '')}/{item.get('name', '')}", item)
+        name = _text(_map(workload.get("metadata")).get("name")) or ""
+        for item in _list(_map(workload.get("spec")).get("podGroups")):
+            if not isinstance(item, Mapping) or not isinstance(item.get("name"), str):
+                continue  # a pod group without a name cannot be referenced
+            group = group_from_object(workload, f"{name}/{item['name']}", item)
             out[(group.namespace, group.name)] = group
     return out
 

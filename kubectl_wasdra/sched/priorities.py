@@ -20,16 +20,18 @@ class Priorities:
         self.default = 0
         for cls in snapshot.of_kind("PriorityClass"):
             name = (cls.get("metadata") or {}).get("name", "")
-            value = int(cls.get("value") or 0)
+            value = cls.get("value") if isinstance(cls.get("value"), int) else 0
             self.values[name] = value
             if cls.get("globalDefault"):
                 self.default = value
 
     def resolve(self, spec: Mapping[str, Any]) -> int:
         """The priority number a pod or group spec ends up with."""
+        if not isinstance(spec, Mapping):
+            return self.default
         if isinstance(spec.get("priority"), int):
             return int(spec["priority"])
         name = spec.get("priorityClassName")
-        if name:
+        if name and isinstance(name, str):
             return self.values.get(name, self.default)
         return self.default

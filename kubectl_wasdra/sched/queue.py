@@ -155,7 +155,12 @@ class QueueBuilder:
                 else:
                     members.setdefault((info.namespace, base_group_name(info.group)), []).append(info)
         self.entries = [Entry("Pod", p.namespace, p.name, p.priority, p.created, pods=[p]) for p in singles]
-        group_entries = {key: self._entry_for(key, pods, running.get(key, [])) for key, pods in sorted(members.items())}
+        group_entries = {}
+        for key, pods in sorted(members.items()):
+            try:
+                group_entries[key] = self._entry_for(key, pods, running.get(key, []))
+            except (ValueError, TypeError, AttributeError, KeyError) as exc:  # a malformed group object
+                self.skipped.append(f"pod group {key[0]}/{key[1]} left out: malformed field ({type(exc).__name__}: {exc})")
         self.entries.extend(self._roots(group_entries))
         self.entries.sort(key=Entry.sort_key)
         return self.entries

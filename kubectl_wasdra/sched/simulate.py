@@ -6,7 +6,7 @@ Earlier entries consume what later ones need; a result remembers which entries h
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
 from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
@@ -23,6 +23,8 @@ from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.state import SchedState
 from kubectl_wasdra.sched.topology import schedule_group
 
+# what reading a malformed field raises (a list where a map belongs, a string count); SCHEMA findings report the field
+MALFORMED: Final = (AttributeError, TypeError, KeyError, ValueError, IndexError, QuantityError)
 DRA_KINDS = ("ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass")
 DRA_STATIC = ("ResourceSlice", "ResourceClaim", "DeviceClass", "DeviceTaintRule")
 
@@ -89,13 +91,27 @@ class Simulation:
         results = []
         remaining = len(only) if only is not None else -1
         for entry in self.entries:
-            result = self.place(entry, self.state)
+            result = self._place_guarded(entry)
             if only is None or (entry.kind, entry.namespace, entry.name) in only:
                 results.append(result)
                 remaining -= 1
                 if stop and remaining == 0:
                     break
         return results
+
+    def _place_guarded(self, entry: Entry) -> GroupResult:
+        """place() in a transaction: an entry whose objects hold a malformed field (a list where a map belongs, a
+        string count) is left out with a note, everything it changed is undone, and the queue goes on."""
+        mark = self.state.begin()
+        try:
+            result = self.place(entry, self.state)
+        except MALFORMED as exc:
+            self.state.rollback(mark)
+            note = f"{entry.kind} {entry.namespace}/{entry.name} left out: malformed field ({type(exc).__name__}: {exc})"
+            self.queue.skipped.append(note)
+            return GroupResult(entry, fits=False, message=note, notices=list(entry.notices), state=self.state)
+        self.state.commit(mark)
+        return result
 
     def place(self, entry: Entry, state: SchedState, **changes: Any) -> GroupResult:
         """Schedule one entry in `state` (which keeps its placements when it fits); `changes` may restrict `nodes`."""

@@ -208,13 +208,18 @@ def _device_count(claims: list[Any]) -> int | None:
     """Devices the claims need at least, or None when that is not a plain count (All mode, admin access)."""
     total = 0
     for claim in claims:
-        for request in ((claim.claim.get("spec") or {}).get("devices") or {}).get("requests") or ():
-            options = request.get("firstAvailable") or [request.get("exactly") or {}]
+        spec = claim.claim.get("spec")
+        devices = spec.get("devices") if isinstance(spec, Mapping) else None
+        requests = devices.get("requests") if isinstance(devices, Mapping) else None
+        for request in requests if isinstance(requests, list) else ():
+            options = (request.get("firstAvailable") or [request.get("exactly") or {}]) if isinstance(request, Mapping) else ()
             counts = []
-            for option in options:
-                if option.get("allocationMode", "ExactCount") != "ExactCount" or option.get("adminAccess"):
-                    return None
-                counts.append(int(option.get("count", 1)))
+            for option in options if isinstance(options, list) else ():
+                count = option.get("count", 1) if isinstance(option, Mapping) else None
+                if not isinstance(count, int) or option.get("allocationMode", "ExactCount") != "ExactCount" \
+                        or option.get("adminAccess"):
+                    return None  # not a plain count (or malformed: the allocator says what is wrong)
+                counts.append(count)
             total += min(counts, default=0)
     return total
 
