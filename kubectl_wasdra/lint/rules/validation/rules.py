@@ -67,11 +67,24 @@ def _document_violations(doc: Document, release: Release) -> tuple[Violation, ..
     return validate(doc.data, doc.api_version, doc.kind, release)
 
 
+@functools.lru_cache(maxsize=64)
+def _dropped_paths(doc: Document, ctx: CheckContext) -> tuple[tuple[str | int, ...], ...]:
+    """Paths of gated fields the release drops on create (GATE001 reports them): validation never sees them."""
+    from kubectl_wasdra.lint.rules._gated import present_gated_fields
+
+    if ctx.gates is None or not doc.api_version or not doc.kind:
+        return ()
+    return tuple(hit.path for hit in present_gated_fields(doc.data, doc.api_version, doc.kind, ctx.release, ctx.gates)
+                 if not hit.enabled and hit.field.effect == "dropped")
+
+
 def _problems(doc: Document, ctx: CheckContext, check: Check) -> Iterator[Problem]:
     if not is_validated(doc.group, doc.kind or ""):
         return
-    for violation in _document_violations(doc, ctx.release):
-        if violation.check is check:
+    found = [v for v in _document_violations(doc, ctx.release) if v.check is check]
+    dropped = _dropped_paths(doc, ctx) if found else ()
+    for violation in found:
+        if not any(violation.path[:len(path)] == path for path in dropped):
             yield Problem(violation.path, violation.message, violation.hint, violation.at)
 
 

@@ -32,3 +32,31 @@ def test_validation_quiet_when_api_unavailable(tmp_path: Path, release: str, run
     report = run_check(CheckOptions(paths=(str(path),), releases=(Release.parse(release),), runtime_config=runtime,
                                     feature_gates=gates, select=("API", "GATE", "VALID"), jobs=1))
     assert sorted(f.rule for f in report.findings if f.rule != "API003") == rules
+
+
+CLAIM_TOLERATIONS = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: monitor}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu.example.com
+          tolerations:
+          - effect: NoExecute
+"""
+
+
+@pytest.mark.parametrize(("release", "rules"), [
+    ("1.35", [("GATE001", 11, 11)]),                    # DRADeviceTaints off: the field is dropped, never validated
+    ("1.36", [("VALID011", 12, 13)]),                   # on by default: validation rejects the empty key
+], ids=["dropped", "kept"])
+def test_validation_quiet_inside_dropped_fields(tmp_path: Path, release: str, rules: list) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(CLAIM_TOLERATIONS)
+    report = run_check(CheckOptions(paths=(str(path),), releases=(Release.parse(release),), select=("GATE", "VALID"),
+                                    jobs=1))
+    assert [(f.rule, f.line, f.column) for f in report.findings] == rules
