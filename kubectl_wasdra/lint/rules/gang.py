@@ -90,7 +90,7 @@ def _composite_min_group_count(docs: DocumentSet) -> Iterator[SetProblem]:
         if isinstance(wanted, int) and not isinstance(wanted, bool) and found and wanted > len(found):
             yield SetProblem(document, path,
                              f"gang minGroupCount {wanted} of CompositePodGroup \"{document.name}\" is larger than its "
-                             f"{len(found)} child group(s): {', '.join(found)}",
+                             f"{len(found)} child group(s): " + ", ".join(f'"{name}"' for name in found),
                              f"lower minGroupCount to {len(found)} or add child groups", at="value")
 
 
