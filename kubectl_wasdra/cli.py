@@ -278,7 +278,8 @@ def snapshot_command(output: str | None, anonymize: bool, snapshot: tuple[str, .
     """Dump the objects the simulator needs (read-only) as one portable List plus a header, for offline use and bug reports.
 
     Reads every namespace unless -n NS is given. Types the cluster does not serve, or does not let you read, are listed
-    in the header's gaps; the rest is written.
+    in the header's gaps; the rest is written. With --snapshot, files that do not load are named on stderr and the
+    exit code is 2; the objects of the other files are still written.
 
     \b
     Examples:
@@ -293,7 +294,8 @@ def snapshot_command(output: str | None, anonymize: bool, snapshot: tuple[str, .
     with _progress_display(enabled=live) as progress:
         result = export_snapshot(options, progress)
     for problem in result.problems:
-        click.echo(f"{problem.file}:{problem.line}:{problem.column}: {problem.message}", err=True)
+        where = f"{problem.file}:{max(problem.line, 1)}:{max(problem.column, 1)}"
+        click.echo(f"{PROG}: error: {where}: {problem.message}" + (f" — {problem.hint}" if problem.hint else ""), err=True)
     for kind, why in sorted(result.snapshot.header.gaps.items()):
         click.echo(f"{PROG}: not read: {kind}: {why}", err=True)
     if result.data is not None:
@@ -302,7 +304,7 @@ def snapshot_command(output: str | None, anonymize: bool, snapshot: tuple[str, .
     else:
         counts = ", ".join(f"{len(objs)} {kind}" for kind, objs in result.snapshot.objects.items() if objs)
         click.echo(f"wrote {output}: {counts or 'no objects'}", err=True)
-    return EXIT_OK
+    return EXIT_ERROR if result.problems else EXIT_OK  # what loaded is written; the files that did not are the error
 
 
 @contextlib.contextmanager

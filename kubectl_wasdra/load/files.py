@@ -8,7 +8,6 @@ from __future__ import annotations
 import glob
 import os
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import IO, Any, Final
 
 from kubectl_wasdra.load.document import Document, LoadProblem, LoadResult, ProblemKind
@@ -31,7 +30,11 @@ def expand_paths(paths: Sequence[str]) -> tuple[list[str], list[LoadProblem]]:
             problems.append(LoadProblem(path, 1, 1, "no such file or directory (or the pattern matches nothing)",
                                         "check the path", ProblemKind.UNREADABLE))
         files.extend(found)
-    return list(dict.fromkeys(files)), problems
+    # one entry per real file: `**` globs follow symlinked directories, so a link loop would repeat every file
+    unique: dict[str, str] = {}
+    for file in files:
+        unique.setdefault(file if file == STDIN else os.path.realpath(file), file)
+    return list(unique.values()), problems
 
 
 def _expand_one(path: str) -> Iterator[str]:
@@ -43,7 +46,10 @@ def _expand_one(path: str) -> Iterator[str]:
         yield path
     elif glob.has_magic(path):
         for match in sorted(glob.glob(path, recursive=True)):
-            yield from _walk_directory(match) if os.path.isdir(match) else (match,)
+            if os.path.isdir(match):
+                yield from _walk_directory(match)
+            elif _regular_or_broken(match):
+                yield match
 
 
 def _walk_directory(root: str) -> Iterator[str]:
@@ -52,7 +58,14 @@ def _walk_directory(root: str) -> Iterator[str]:
     for directory, subdirs, names in os.walk(root):
         subdirs[:] = [d for d in subdirs if not d.startswith(".")]
         found.extend(os.path.join(directory, n) for n in names if n.endswith(MANIFEST_SUFFIXES) and not n.startswith("."))
-    yield from sorted(found)
+    # FIFOs, sockets and devices found in a directory or by a glob are left out: reading one could block forever.
+    # (A pipe named on the command line, e.g. `<(helm template chart/)`, is read.) Broken links stay in, to be reported.
+    yield from sorted(path for path in found if _regular_or_broken(path))
+
+
+def _regular_or_broken(path: str) -> bool:
+    """A regular file, or a link that leads nowhere (reported as unreadable); not a FIFO, socket or device."""
+    return os.path.isfile(path) or not os.path.exists(path)
 
 
 def load_paths(paths: Sequence[str], *, stdin: IO[bytes] | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> LoadResult:
@@ -72,6 +85,9 @@ def load_file(file: str, *, stdin: IO[bytes] | None = None,
     raw = _read(file, stdin, max_bytes)
     if isinstance(raw, LoadProblem):
         return [], [raw]
+    if file == STDIN and not raw.strip():
+        return [], [LoadProblem(file, 1, 1, "no input on stdin", "check the command that feeds the pipe (did it fail?)",
+                                ProblemKind.UNREADABLE)]
     text = decode(file, raw)
     if isinstance(text, LoadProblem):
         return [], [text]
@@ -160,10 +176,10 @@ def _read(file: str, stdin: IO[bytes] | None, max_bytes: int) -> bytes | LoadPro
             stream = stdin if stdin is not None else _stdin_bytes()
             data = stream.read(max_bytes + 1)
         else:
-            size = os.stat(file).st_size
-            if size > max_bytes:
+            if os.stat(file).st_size > max_bytes:
                 return _too_large(file, max_bytes)
-            data = Path(file).read_bytes()
+            with open(file, "rb") as stream:  # a pipe (`<(...)`) has no size: read at most one byte too many
+                data = stream.read(max_bytes + 1)
     except OSError as exc:
         return LoadProblem(file, 1, 1, f"cannot read: {exc.strerror or exc}", "check the path and its permissions",
                            ProblemKind.UNREADABLE)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from kubectl_wasdra.load.document import ProblemKind
-from kubectl_wasdra.load.stream import error_line, walk
+from kubectl_wasdra.load.stream import TOO_DEEP, document_span, error_line, walk
 
 if TYPE_CHECKING:
     import yaml
@@ -54,6 +54,11 @@ def needs_yaml11(text: str) -> bool:
 
 _DOC_SEPARATOR: Final = re.compile(r"^---(?:[ \t]|$)", re.MULTILINE)
 
+# Deeper documents are refused before any rule or the simulator walks them (recursive code would exhaust the stack).
+# Kubernetes objects are rarely 30 levels deep; go-yaml's own limit is 10,000.
+MAX_DEPTH: Final = 200
+DEEP_HINT: Final = "flatten the document; no Kubernetes object needs this much nesting"
+
 # go-yaml v2 decode.go allowedAliasRatio: up to 400,000 decoded nodes 99% may come from aliases, falling to 10% at
 # 4,000,000; the check applies once more than 100 alias-driven nodes and 1,000 nodes have been decoded.
 _ALIAS_LOW: Final = 400_000
@@ -88,12 +93,37 @@ def looks_like_json(text: str) -> bool:
 def parse_text(text: str, *, is_json: bool) -> Parsed:
     """Documents of `text` (JSON when `is_json`, else a YAML stream) and the issues that stopped any of them."""
     if is_json:
-        return _parse_json(text)
+        return _refuse_deep(_parse_json(text), text)
     if yaml_rs is not None and not needs_yaml11(text):
         fast = _parse_fast(text)
         if fast is not None:
-            return fast
-    return _parse_yaml11(text)
+            return _refuse_deep(fast, text)
+    return _refuse_deep(_parse_yaml11(text), text)
+
+
+def _refuse_deep(parsed: Parsed, text: str) -> Parsed:
+    """Documents nested more than MAX_DEPTH levels become a syntax issue at their first line."""
+    deep = [index for index, value in parsed.documents if _deeper_than(value, MAX_DEPTH)]
+    if not deep:
+        return parsed
+    documents = [(index, value) for index, value in parsed.documents if index not in deep]
+    issues = [Issue(ProblemKind.SYNTAX, document_span(text, index)[0] + 1, 1, f"{TOO_DEEP} (more than {MAX_DEPTH} levels)",
+                    DEEP_HINT) for index in deep]
+    return Parsed(documents, sorted([*parsed.issues, *issues], key=lambda issue: (issue.line, issue.column)))
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """True when `value` nests mappings/lists more than `limit` levels (iterative: safe on any depth)."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+        for child in children:
+            if isinstance(child, dict | list):
+                if depth >= limit:
+                    return True
+                stack.append((child, depth + 1))
+    return False
 
 
 def _parse_json(text: str) -> Parsed:
@@ -113,7 +143,7 @@ def _parse_json(text: str) -> Parsed:
                                         "fix the JSON syntax at this place")])
         return _parse_yaml11(text)
     except RecursionError:
-        return Parsed(issues=[Issue(ProblemKind.SYNTAX, 1, 1, "JSON nested too deeply", "flatten the document")])
+        return Parsed(issues=[Issue(ProblemKind.SYNTAX, 1, 1, f"{TOO_DEEP} (more than {MAX_DEPTH} levels)", DEEP_HINT)])
     if duplicates:
         return _parse_yaml11(text)  # reports each duplicate key with its position
     return Parsed(documents=[(0, value)])
@@ -235,6 +265,8 @@ def _syntax_issue(error: yaml.YAMLError, offset: int, text: str) -> Issue:
     context = getattr(error, "context", None)
     message = f"invalid YAML: {problem}" + (f" ({context})" if context else "")
     hint = "fix the YAML syntax at this place"
+    if problem == TOO_DEEP:
+        return Issue(ProblemKind.SYNTAX, line, 1, f"{TOO_DEEP} (more than {MAX_DEPTH} levels)", DEEP_HINT)
     if _has_tab_near(text, line):
         hint = "indent with spaces: YAML does not allow tabs for indentation"
     elif "could not determine a constructor" in message:

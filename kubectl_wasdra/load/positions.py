@@ -74,7 +74,7 @@ def _compose(text: str, is_json: bool) -> list[tuple[Any, int]]:
     if is_json:
         try:
             return [(yaml.compose(text, Loader=loader), 0)]
-        except yaml.YAMLError:
+        except (yaml.YAMLError, RecursionError):
             return []
     return [(segment.value, segment.line_offset) for segment in walk(text, lambda part: yaml.compose_all(part, Loader=loader))]
 

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     import yaml
 
 _SEPARATOR_RE: Final = re.compile(r"^---(?:[ \t]|$)", re.MULTILINE)
+TOO_DEEP: Final = "document is nested too deeply"
 
 
 @dataclass(frozen=True)
@@ -39,12 +40,25 @@ def walk(text: str, parse: Callable[[str], Iterator[Any]]) -> Iterator[Segment]:
     import yaml
 
     index, offset, rest = 0, 0, text
+    first_index = 0  # index of the first document of `rest`
     while True:
         try:
             for value in parse(rest):
                 yield Segment(index, value, offset)
                 index += 1
             return
+        except RecursionError:
+            # a document nested deeper than Python's stack (the composer recurses per level): report it at its
+            # first line and carry on with the next document
+            start, resume = document_span(rest, index - first_index)
+            yield Segment(index, None, offset + start, yaml.MarkedYAMLError(problem=TOO_DEEP))
+            index += 1
+            if resume is None:
+                return
+            offset += rest.count("\n", 0, resume)
+            rest = rest[resume:]
+            first_index = index
+            continue
         except yaml.YAMLError as exc:
             yield Segment(index, None, offset, exc)
             index += 1
@@ -57,6 +71,27 @@ def walk(text: str, parse: Callable[[str], Iterator[Any]]) -> Iterator[Segment]:
                 return
             offset += rest.count("\n", 0, resume)
             rest = rest[resume:]
+            first_index = index
+
+
+def document_span(text: str, number: int) -> tuple[int, int | None]:
+    """(0-based line where document `number` of `text` starts — its `---`, or the first content line of an implicit
+    first document — and the character offset where the next document starts, or None)."""
+    separators = [match.start() for match in _SEPARATOR_RE.finditer(text)]
+    explicit_first = bool(separators) and not _content_lines(text[: separators[0]])
+    starts = separators if explicit_first else [0, *separators]
+    start = starts[min(number, len(starts) - 1)]
+    following = starts[number + 1] if number + 1 < len(starts) else None
+    line = text.count("\n", 0, start)
+    if start == 0 and not explicit_first:
+        line = min(_content_lines(text[: following if following is not None else len(text)]), default=0)
+    return line, following
+
+
+def _content_lines(text: str) -> list[int]:
+    """0-based numbers of the lines that hold YAML content (not blank, not comments, not directives)."""
+    return [number for number, line in enumerate(text.splitlines())
+            if line.strip() and not line.lstrip().startswith(("#", "%"))]
 
 
 def _next_separator(text: str, after_line: int) -> int | None:

@@ -1,0 +1,203 @@
+"""Hostile input for check, explain and snapshot: each gets a clear message naming file:line:col and a non-zero exit,
+never a traceback, and never hides the results of the other files."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from kubectl_wasdra.cli import main
+from kubectl_wasdra.load import load_paths
+
+ROOT = Path(__file__).resolve().parent.parent
+CLUSTER = ROOT / "fixtures" / "clusters" / "two-racks"
+GOOD = "apiVersion: v1\nkind: Namespace\nmetadata: {name: ok}\nspec: {finalizers: [kubernetes], bogus: 1}\n"
+COMPREHENSIONS = "".join(f"[1,2,3,4,5,6,7,8,9,10].all(v{i}, " for i in range(7)) + "true" + ")" * 7
+
+
+def _cm(data: str) -> str:
+    return f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: x}}\ndata: {data}\n"
+
+
+def _device_class(expression: str) -> str:
+    return ("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: x}\nspec:\n  selectors:\n  - cel:\n"
+            f"      expression: \"{expression}\"\n")
+
+
+def _alias_bomb() -> str:
+    lines = ['  a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, 10):
+        prev, cur = chr(ord("a") + i - 1), chr(ord("a") + i)
+        lines.append(f"  {cur}: &{cur} [" + ",".join([f"*{prev}"] * 9) + "]")
+    return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n" + "\n".join(lines) + "\n"
+
+
+# name -> (file name, content, rule expected on the hostile file)
+CASES: dict[str, tuple[str, str | bytes, str]] = {
+    "malformed": ("bad.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: a\n", "LOAD001"),
+    "alias-bomb": ("bomb.yaml", _alias_bomb(), "LOAD010"),
+    "binary": ("ls.yaml", b"\x7fELF\x02\x01\x01\x00\x00\x00" * 100, "LOAD008"),
+    "utf16": ("u16.yaml", "apiVersion: v1\nkind: Pod\n".encode("utf-16"), "LOAD007"),
+    "latin1": ("l1.yaml", b"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {a: \"caf\xe9\"}\n", "LOAD007"),
+    "wrong-types": ("types.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: [1], labels: 3}\nspec: {containers: {a: 1}}\n",
+                    "SCHEMA001"),
+    "not-a-mapping": ("list.yaml", "- a\n- b\n", "LOAD005"),
+    "unknown-kind": ("crd.yaml", "apiVersion: v1\nkind: Frobnicator\nmetadata: {name: a}\n", "API001"),
+    "deep-flow": ("deep.yaml", _cm("[" * 5000 + "]" * 5000), "LOAD001"),
+    "deep-block": ("deepblock.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n"
+                   + "".join("  " * (i + 1) + "k:\n" for i in range(600)), "LOAD001"),
+    "deep-json": ("deep.json", '{"apiVersion": "v1", "kind": "ConfigMap", "data": ' + "[" * 5000 + "]" * 5000 + "}", "LOAD001"),
+    "deep-just-over-limit": ("deep250.yaml", _cm("[" * 250 + "]" * 250), "LOAD001"),
+    "cel-100k": ("cel.yaml", _device_class("device.driver == 'a' && " * 4200 + "true"), "VALID031"),
+    "cel-comprehensions": ("celx.yaml", _device_class(COMPREHENSIONS), "VALID031"),
+    "tabs": ("tabs.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n\tname: a\n", "LOAD001"),
+    "duplicate-key": ("dup.yaml", "apiVersion: v1\nkind: Pod\nkind: Pod\nmetadata: {name: a}\n", "LOAD002"),
+}
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    out, err = capsys.readouterr()
+    return exit_info.value.code, out, err
+
+
+def _write(path: Path, content: str | bytes) -> Path:
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    return path
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_check_reports_the_hostile_file_and_keeps_the_others(case: str, tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    name, content, rule = CASES[case]
+    hostile = _write(tmp_path / name, content)
+    good = _write(tmp_path / "good.yaml", GOOD)
+    code, out, err = run(["check", str(hostile), str(good), "-o", "json"], capsys)
+    assert code != 0 and err == "", err
+    findings = json.loads(out)["findings"]
+    mine = [f for f in findings if f["file"] == str(hostile)]
+    assert rule in {f["rule"] for f in mine}, mine
+    assert all(f["line"] >= 1 and f["column"] >= 1 and f["message"] for f in mine)
+    assert any(f["file"] == str(good) and f["rule"] == "SCHEMA002" for f in findings)
+
+
+def test_deep_document_between_good_ones_keeps_their_positions(tmp_path: Path) -> None:
+    deep = _cm("[" * 3000 + "]" * 3000)
+    text = "# leading comment\n" + GOOD + "---\n" + deep + "---\n" + GOOD
+    path = _write(tmp_path / "multi.yaml", text)
+    result = load_paths([str(path)])
+    assert [(p.line, p.column, "nested too deeply" in p.message) for p in result.problems] == [(6, 1, True)]
+    assert [d.index for d in result.documents] == [0, 2]
+    assert [d.position(("spec", "bogus")) for d in result.documents] == [(5, 34), (15, 34)]
+
+
+def test_oversized_file_is_skipped_by_size(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    big = tmp_path / "big.yaml"
+    with big.open("wb") as stream:  # 40 MiB, sparse: written in no time
+        stream.truncate(40 * 1024 * 1024)
+    good = _write(tmp_path / "good.yaml", GOOD)
+    code, out, _ = run(["check", str(big), str(good), "-o", "json"], capsys)
+    findings = json.loads(out)["findings"]
+    assert code == 1 and {(f["file"], f["rule"]) for f in findings} == {(str(big), "LOAD009"), (str(good), "SCHEMA002")}
+
+
+def test_huge_integers_do_not_crash(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path / "int.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a}\nspec:\n"
+                  "  replicas: 99999999999999999999999999999999999999999\n  selector: {matchLabels: {a: b}}\n"
+                  "  template:\n    metadata: {labels: {a: b}}\n    spec:\n"
+                  "      containers: [{name: c, image: i, resources: {requests: {cpu: 1e999999999}}}]\n")
+    code, out, err = run(["check", str(path), "-o", "json"], capsys)
+    assert code in (0, 1) and err == "" and json.loads(out)["summary"]["documents"] == 1
+
+
+def test_ten_thousand_tiny_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for i in range(10_000):
+        (tmp_path / f"n{i:05d}.yaml").write_text(f"apiVersion: v1\nkind: Namespace\nmetadata: {{name: n{i}}}\n")
+    (tmp_path / "n00042.yaml").write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: [x]}\n")
+    code, out, _ = run(["check", str(tmp_path), "-o", "json", "-j", "1"], capsys)
+    data = json.loads(out)
+    assert code == 1 and data["summary"]["files"] == 10_000 and data["summary"]["documents"] == 10_000
+    assert [(f["file"], f["line"]) for f in data["findings"]] == [(str(tmp_path / "n00042.yaml"), 3)]
+
+
+def test_symlink_loops_dangling_links_and_fifos(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "sub").mkdir()
+    os.symlink("..", tmp_path / "sub" / "up")  # a directory loop
+    os.symlink("a.yaml", tmp_path / "b.yaml")
+    os.symlink("b.yaml", tmp_path / "a.yaml")  # a file loop
+    os.symlink("/nonexistent/x.yaml", tmp_path / "dangling.yaml")
+    os.mkfifo(tmp_path / "pipe.yaml")  # reading it would block forever
+    _write(tmp_path / "good.yaml", GOOD)
+    for argv in (["check", str(tmp_path)], ["check", f"{tmp_path}/**/*.yaml"]):
+        code, out, _ = run([*argv, "-o", "json"], capsys)
+        findings = json.loads(out)["findings"]
+        by_file = {(Path(f["file"]).name, f["rule"]) for f in findings}
+        assert code == 2
+        assert by_file == {("a.yaml", "LOAD011"), ("b.yaml", "LOAD011"), ("dangling.yaml", "LOAD011"),
+                           ("good.yaml", "SCHEMA002")}
+        assert len(findings) == 4  # the directory loop repeats nothing
+
+
+def test_unreadable_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # root reads a chmod 000 file anyway: make the open fail the way it fails for other users
+    locked = _write(tmp_path / "locked.yaml", GOOD)
+    good = _write(tmp_path / "good.yaml", GOOD)
+    real_open = open
+
+    def guarded_open(file: object, *args: object, **kwargs: object) -> object:
+        if str(file) == str(locked):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr("builtins.open", guarded_open)
+    code, out, _ = run(["check", str(locked), str(good), "-o", "json"], capsys)
+    findings = json.loads(out)["findings"]
+    assert code == 2
+    assert [(f["file"], f["rule"], f["message"]) for f in findings if f["file"] == str(locked)] == [
+        (str(locked), "LOAD011", "cannot read: Permission denied")]
+    assert any(f["file"] == str(good) for f in findings)
+
+
+@pytest.mark.parametrize("stdin", [b"", b"\n  \n"])
+def test_empty_stdin_is_an_error(stdin: bytes, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+    code, out, _ = run(["check", "-", "-o", "json"], capsys)
+    assert code == 2
+    assert [(f["file"], f["line"], f["column"], f["rule"]) for f in json.loads(out)["findings"]] == [("-", 1, 1, "LOAD011")]
+
+
+@pytest.mark.parametrize("case", ["deep-flow", "binary", "malformed", "alias-bomb"])
+def test_explain_names_the_file_in_one_line(case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    name, content, _ = CASES[case]
+    hostile = _write(tmp_path / name, content)
+    code, out, err = run(["explain", "-f", str(hostile), "--snapshot", str(CLUSTER)], capsys)
+    assert code == 2 and out == ""
+    assert len(err.splitlines()) == 1 and err.startswith(f"kubectl-wasdra: error: {hostile}:") and "Traceback" not in err
+    line, column = err.split(f"{hostile}:")[1].split(":")[:2]
+    assert int(line) >= 1 and int(column) >= 1
+
+
+@pytest.mark.parametrize("case", ["binary", "malformed", "deep-flow"])
+def test_snapshot_writes_the_rest_and_exits_2(case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dump = tmp_path / "dump"
+    shutil.copytree(CLUSTER, dump)
+    name, content, _ = CASES[case]
+    hostile = _write(dump / name, content)
+    target = tmp_path / "out.json"
+    code, _, err = run(["snapshot", "--snapshot", str(dump), "-o", str(target)], capsys)
+    problems = [line for line in err.splitlines() if str(hostile) in line]
+    assert code == 2 and problems and all(line.startswith(f"kubectl-wasdra: error: {hostile}:") for line in problems)
+    line, column = problems[0].split(f"{hostile}:")[1].split(":")[:2]
+    assert int(line) >= 1 and int(column) >= 1
+    kinds = {item["kind"] for item in json.loads(target.read_text())["items"]}
+    assert {"Node", "ResourceSlice"} <= kinds
