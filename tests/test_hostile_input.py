@@ -57,6 +57,8 @@ CASES: dict[str, tuple[str, str | bytes, str]] = {
     "cel-100k": ("cel.yaml", _device_class("device.driver == 'a' && " * 4200 + "true"), "VALID031"),
     "cel-comprehensions": ("celx.yaml", _device_class(COMPREHENSIONS), "VALID031"),
     "tabs": ("tabs.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n\tname: a\n", "LOAD001"),
+    "surrogate-yaml": ("sur.yaml", 'apiVersion: v1\nkind: Namespace\nmetadata: {name: "a\\ud800"}\n', "LOAD001"),
+    "surrogate-json": ("sur.json", '{"apiVersion": "v1", "kind": "Namespace", "spec": {"\\udc00": 1}}', "SCHEMA002"),
     "duplicate-key": ("dup.yaml", "apiVersion: v1\nkind: Pod\nkind: Pod\nmetadata: {name: a}\n", "LOAD002"),
 }
 

@@ -49,6 +49,8 @@ def needs_yaml11(text: str) -> bool:
         return True
     if ("<<" in text or "!" in text or "?" in text) and _SPECIAL_SYNTAX.search(text):
         return True
+    if "\\" in text and _SURROGATE_ESCAPE.search(text):
+        return True  # go-yaml, like libyaml, rejects "\ud800": "found invalid Unicode character escape code"
     return bool(_NON_STRING_KEY.search(lines))
 
 
@@ -93,23 +95,71 @@ def looks_like_json(text: str) -> bool:
 def parse_text(text: str, *, is_json: bool) -> Parsed:
     """Documents of `text` (JSON when `is_json`, else a YAML stream) and the issues that stopped any of them."""
     if is_json:
-        return _refuse_deep(_parse_json(text), text)
+        return _screened(_parse_json(text), text, is_json=True)
     if yaml_rs is not None and not needs_yaml11(text):
         fast = _parse_fast(text)
         if fast is not None:
-            return _refuse_deep(fast, text)
-    return _refuse_deep(_parse_yaml11(text), text)
+            return _screened(fast, text, is_json=False)
+    return _screened(_parse_yaml11(text), text, is_json=False)
 
 
-def _refuse_deep(parsed: Parsed, text: str) -> Parsed:
-    """Documents nested more than MAX_DEPTH levels become a syntax issue at their first line."""
-    deep = [index for index, value in parsed.documents if _deeper_than(value, MAX_DEPTH)]
-    if not deep:
-        return parsed
-    documents = [(index, value) for index, value in parsed.documents if index not in deep]
-    issues = [Issue(ProblemKind.SYNTAX, document_span(text, index)[0] + 1, 1, f"{TOO_DEEP} (more than {MAX_DEPTH} levels)",
-                    DEEP_HINT) for index in deep]
-    return Parsed(documents, sorted([*parsed.issues, *issues], key=lambda issue: (issue.line, issue.column)))
+_SURROGATE_ESCAPE: Final = re.compile(r"\\(?:u|U000)[dD][89a-fA-F]")
+_SURROGATES: Final = re.compile("[\ud800-\udfff]")
+
+
+def without_surrogates(value: Any) -> Any:
+    """`value` with every lone UTF-16 surrogate (only an escape such as "\\ud800" makes one) replaced by U+FFFD, as
+    Go's JSON decoder does. Called on documents of at most MAX_DEPTH levels."""
+    if isinstance(value, str):
+        return _SURROGATES.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {without_surrogates(k): without_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [without_surrogates(item) for item in value]
+    return value
+
+
+def _has_surrogates(value: Any) -> bool:
+    if isinstance(value, str):
+        return bool(_SURROGATES.search(value))
+    if isinstance(value, dict):
+        return any(_has_surrogates(k) or _has_surrogates(v) for k, v in value.items())
+    return isinstance(value, list) and any(_has_surrogates(item) for item in value)
+
+
+def _screened(parsed: Parsed, text: str, *, is_json: bool) -> Parsed:
+    """Documents nested more than MAX_DEPTH levels become a syntax issue at their first line. Lone surrogates (which
+    no UTF-8 output or validator takes) become U+FFFD in JSON, as Go's decoder does; in YAML they are a syntax
+    error, as go-yaml says: "found invalid Unicode character escape code"."""
+    issues = list(parsed.issues)
+    documents = []
+    surrogates = "\\" in text and _SURROGATE_ESCAPE.search(text) is not None
+    for index, value in parsed.documents:
+        start = None
+        if _deeper_than(value, MAX_DEPTH):
+            start = document_span(text, index)[0]
+            issues.append(Issue(ProblemKind.SYNTAX, start + 1, 1, f"{TOO_DEEP} (more than {MAX_DEPTH} levels)", DEEP_HINT))
+        elif surrogates and _has_surrogates(value):
+            if is_json:
+                documents.append((index, without_surrogates(value)))
+                continue
+            issues.append(_surrogate_issue(text, document_span(text, index)[0]))
+        else:
+            documents.append((index, value))
+    if len(issues) == len(parsed.issues):
+        return Parsed(documents, issues) if surrogates else parsed
+    return Parsed(documents, sorted(issues, key=lambda issue: (issue.line, issue.column)))
+
+
+def _surrogate_issue(text: str, start_line: int) -> Issue:
+    offset = 0
+    for _ in range(start_line):
+        offset = text.find("\n", offset) + 1
+    match = _SURROGATE_ESCAPE.search(text, offset) or _SURROGATE_ESCAPE.search(text)
+    line = text.count("\n", 0, match.start()) + 1 if match else start_line + 1
+    column = match.start() - text.rfind("\n", 0, match.start()) if match else 1
+    return Issue(ProblemKind.SYNTAX, line, column, "invalid YAML: found invalid Unicode character escape code (a lone "
+                 "UTF-16 surrogate)", "write the character itself, or a valid \\U escape for characters beyond U+FFFF")
 
 
 def _deeper_than(value: Any, limit: int) -> bool:

@@ -88,6 +88,11 @@ def _child(node: Any, step: str | int) -> tuple[Any, Any] | None:
         for key, value in node.value:
             if isinstance(key, yaml.ScalarNode) and key.value == str(step):
                 found = (key, value)  # the last duplicate wins, as it does in the data
+        if found is None and isinstance(step, str) and "\ufffd" in step:  # the data has U+FFFD for lone surrogates
+            from kubectl_wasdra.load.parse import without_surrogates
+
+            found = next((pair for pair in reversed(node.value)
+                          if isinstance(pair[0], yaml.ScalarNode) and without_surrogates(pair[0].value) == step), None)
         if found is None:
             for key, value in node.value:
                 if isinstance(key, yaml.ScalarNode) and key.value == "<<":

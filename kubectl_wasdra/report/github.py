@@ -1,11 +1,15 @@
-"""GitHub Actions workflow commands: one `::error file=..,line=..,col=..::message` annotation per finding.
+"""GitHub Actions workflow commands: one `::error file=..,line=..,col=..::message` annotation per finding, the file
+relative to the repository root so that the annotation lands on the file in the pull request.
 
 Escaping follows the Actions toolkit (@actions/core command.ts): data escapes %, CR, LF; properties also : and ,.
 """
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Final
+
+from kubectl_wasdra.report.safe import printable
 
 if TYPE_CHECKING:
     from kubectl_wasdra.lint.pipeline import CheckReport
@@ -14,22 +18,33 @@ _LEVELS: Final = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def _data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _property(text: str) -> str:
     return _data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def _repo_path(file: str, root: str) -> str:
+    """The path relative to the repository root (annotations attach to files by that path), else as given."""
+    if file == "-":
+        return file
+    relative = os.path.relpath(os.path.realpath(os.path.abspath(file)), root)
+    return file if relative.startswith("..") else relative.replace(os.sep, "/")
+
+
 def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") -> str:
     """Annotation lines, then the summary line."""
+    from kubectl_wasdra.report.sarif import source_root
+
+    root = source_root()
     lines = []
     for f in report.findings:
         message = f"{f.path}: {f.message}" if f.path else f.message
         if f.hint:
             message += f"\n{f.hint}"
         title = _property(f"{f.rule} {f.name}")
-        lines.append(f"::{_LEVELS[str(f.severity)]} file={_property(f.file)},line={f.line},col={f.column},"
+        lines.append(f"::{_LEVELS[str(f.severity)]} file={_property(_repo_path(f.file, root))},line={f.line},col={f.column},"
                      f"title={title}::{_data(message)}")
     lines.append(report.summary.line())
     return "\n".join(lines) + "\n"

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from xml.etree import ElementTree
 
 from kubectl_wasdra.lint.codes import Severity
+from kubectl_wasdra.report.safe import printable
 
 if TYPE_CHECKING:
     from kubectl_wasdra.lint.pipeline import CheckReport
@@ -31,7 +32,7 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
     suite = ElementTree.SubElement(suites, "testsuite", name=f"kubectl-wasdra check (Kubernetes {report.k8s_version})")
     failures = 0
     for file, label in cases:
-        case = ElementTree.SubElement(suite, "testcase", classname=file, name=label)
+        case = ElementTree.SubElement(suite, "testcase", classname=printable(file), name=printable(label))
         findings = by_case.get((file, label), [])
         failing = [f for f in findings if f.severity.rank >= threshold]
         if failing:
@@ -52,4 +53,4 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
 def _line(f: Finding) -> str:
     where = f"{f.file}:{f.line}:{f.column}"
     hint = f" ({f.hint})" if f.hint else ""
-    return f"{where}: {f.severity} {f.rule} {f.name}: {f.path + ': ' if f.path else ''}{f.message}{hint}"
+    return printable(f"{where}: {f.severity} {f.rule} {f.name}: {f.path + ': ' if f.path else ''}{f.message}{hint}")

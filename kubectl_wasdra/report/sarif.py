@@ -14,6 +14,7 @@ from urllib.parse import quote
 
 from kubectl_wasdra import __version__
 from kubectl_wasdra.lint.registry import Rule, all_rules
+from kubectl_wasdra.report.safe import json_safe
 
 if TYPE_CHECKING:
     from kubectl_wasdra.lint.pipeline import CheckReport
@@ -89,4 +90,4 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
             "properties": {"k8sVersion": report.k8s_version},
         }],
     }
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return json_safe(json.dumps(log, indent=2, ensure_ascii=False)) + "\n"

@@ -9,6 +9,8 @@ import textwrap
 from itertools import groupby
 from typing import TYPE_CHECKING, Final
 
+from kubectl_wasdra.report.safe import printable
+
 if TYPE_CHECKING:
     from kubectl_wasdra.lint.pipeline import CheckReport
     from kubectl_wasdra.lint.problem import Finding
@@ -25,13 +27,13 @@ def _rows(report: CheckReport) -> list[tuple[str, list[tuple[Finding, str, list[
     name_w = max((len(f.name) for f in findings), default=0)
     indent = 2 + pos_w + 2 + 7 + 2 + id_w + 1 + name_w + 2
     grouped = []
-    for file, group in groupby(findings, key=lambda f: f.file):
+    for file, group in groupby(findings, key=lambda f: printable(f.file)):
         rows = []
         for f in group:
             head = f"  {f'{f.line}:{f.column}':>{pos_w}}  {f.severity!s:<7}  {f.rule:<{id_w}} {f.name:<{name_w}}  "
-            body = f"{f.path}: {f.message}" if f.path else f.message
+            body = printable(f"{f.path}: {f.message}" if f.path else f.message)
             wrapped = textwrap.wrap(body, max(40, WIDTH - indent)) or [""]
-            hint = textwrap.wrap(f.hint, max(40, WIDTH - indent)) if f.hint else []
+            hint = textwrap.wrap(printable(f.hint), max(40, WIDTH - indent)) if f.hint else []
             rows.append((f, head + wrapped[0], [" " * indent + line for line in wrapped[1:] + hint], len(hint)))
         grouped.append((file, rows))
     return grouped
