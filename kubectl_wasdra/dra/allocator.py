@@ -36,7 +36,7 @@ from kubectl_wasdra.dra.candidates import (
 )
 from kubectl_wasdra.dra.constraints import Constraint, build_constraints
 from kubectl_wasdra.dra.features import DEFAULT_FEATURES, Features
-from kubectl_wasdra.dra.fields import mappings, path, sequence
+from kubectl_wasdra.dra.fields import mappings, path
 from kubectl_wasdra.dra.funnel import Funnel, build_funnel, constraint_count
 from kubectl_wasdra.dra.inventory import Inventory
 from kubectl_wasdra.dra.pools import NodePools
@@ -224,7 +224,7 @@ def _device_result(pick: Pick) -> DeviceResult:
                         subrequest=request.name if request.parent else None, admin_access=request.admin_access,
                         share_id=pick.share_id, consumed_capacity=pick.consumed, tolerations=request.tolerations,
                         binding_conditions=device.binding_conditions,
-                        binding_failure_conditions=tuple(str(c) for c in sequence(device.raw.get("bindingFailureConditions"))))
+                        binding_failure_conditions=device.binding_failure_conditions)
 
 
 def _allocation(claims: Sequence[Mapping[str, Any]], requests: list[list[list[RequestData]]], search: Search,

@@ -65,10 +65,12 @@ class Device:
     _value_error: str | bool | None = False  # False: not computed yet
     key: str = field(init=False)  # driver/pool/device, the DeviceID spelling upstream uses in messages
     binding_conditions: tuple[str, ...] = field(init=False)
+    binding_failure_conditions: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         self.key = f"{self.driver}/{self.pool}/{self.name}"
         self.binding_conditions = tuple(str(c) for c in sequence(self.raw.get("bindingConditions")))
+        self.binding_failure_conditions = tuple(str(c) for c in sequence(self.raw.get("bindingFailureConditions")))
 
     def value_error(self) -> str | None:
         """The device's value conversion error for CEL (views.value_error), computed once."""

@@ -1,9 +1,9 @@
 """Find a node for one pod in one state: filters in order, results shared between identical pods.
 
-Score plugins are not reproduced: a pod goes to the first feasible node in name order within the candidate nodes
-(bin-packing), which decides fit or no-fit the way kube-scheduler does for homogeneous groups.
+Feasible nodes are scored as kube-scheduler's default profile does (scoring.py) and the best one is taken.
 Identical pods (same PodInfo.signature) share static filter results; for pods without spread or inter-pod affinity
-a cursor remembers where the last identical pod went, since usage only grows within a state.
+a cursor remembers the first node that was still feasible for the last identical pod, since usage only grows
+within a state; feasible nodes and their raw scores are shared by pods of one shape while the node is unchanged.
 
 Pods of the same *shape* (pod_shape: the signature with each claim's spec in place of its name, so pods whose claims
 differ only by name share it) share verdicts: a "no node fits" verdict holds until a rollback frees something
@@ -24,6 +24,7 @@ from kubectl_wasdra.sched.filters import DYNAMIC_FILTERS, STATIC_FILTERS
 from kubectl_wasdra.sched.fiterror import FitError
 from kubectl_wasdra.sched.nodeinfo import NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.scoring import best_node, dra_score, num_feasible_nodes_to_find, raw_scores
 from kubectl_wasdra.sched.state import SchedState
 from kubectl_wasdra.sched.status import Status
 
@@ -106,31 +107,129 @@ def _renamed_cached(state: SchedState, status: Status, old: tuple[str, ...], new
 
 
 def find_node(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> str | None:
-    """The node `pod` goes to among `nodes` (a sorted tuple kept alive by the caller), or None if none fits."""
+    """The node `pod` goes to among `nodes` (a sorted tuple kept alive by the caller), or None if none fits.
+
+    As kube-scheduler: filter nodes until numFeasibleNodesToFind are feasible, score those, take the highest total
+    (scoring.py). kube-scheduler starts each search where the previous one stopped, in its own node order, and picks
+    at random among equal scores; we search in name order from the first node that can still be feasible and take
+    the first name among equal scores, so the same inputs always give the same placement.
+    """
     pre_filter = state.pre_filter(pod)
     if pre_filter is not None:
         return None
     shape = pod_shape(pod, state)
     if shape is not None and state.no_fit.get((shape, nodes)) == state.freed:
         return None
-    static = _static_statuses(pod, state)
     key = (pod.signature, id(nodes))
     start = 0 if pod.is_stateful else state.cursors.get(key, 0)
-    for index in range(start, len(nodes)):
-        name = nodes[index]
-        if name in static or _known_failure(state, shape, name, False) is not None:
-            continue
-        status = run_filters(pod, state.node(name))
-        if status is None:
-            if not pod.is_stateful:
-                state.set(state.cursors, key, index)
-            return name
-        _remember_failure(state, shape, name, status, (), False)
-    if not pod.is_stateful:
-        state.set(state.cursors, key, len(nodes))
+    window = _window(state, shape, nodes)
+    if window is not None:
+        fresh = _refresh(pod, state, nodes, shape, window)
+        scores = window.scores
+    else:
+        scores, fresh, end = _feasible(pod, state, nodes, shape, start)
+        if shape is not None:
+            window = state.windows[(shape, nodes)] = _Window(scores, end, state)
+    if not scores:
+        if not pod.is_stateful:
+            state.set(state.cursors, key, len(nodes))
         if start == 0 and shape is not None:
             state.no_fit[(shape, nodes)] = state.freed
-    return None
+        return None
+    if not pod.is_stateful:
+        state.set(state.cursors, key, nodes.index(next(iter(scores))))
+    chosen = best_node(scores) if len(scores) > 1 else next(iter(scores))  # one feasible node: no scoring (schedulePod)
+    return chosen if _prepare_chosen(pod, state, chosen, fresh) else None
+
+
+def _prepare_chosen(pod: PodInfo, state: SchedState, chosen: str, fresh: set[str]) -> bool:
+    """Keep only the chosen node's DRA allocation; a node known feasible from a pod of the same shape is filtered
+    again for this pod so its own allocation is found (False if it fails, which pods of one shape never do)."""
+    if state.dra is None:
+        return True
+    for name in fresh - {chosen}:
+        state.dra.found.pop((id(pod), name), None)
+    return chosen in fresh or run_filters(pod, state.node(chosen)) is None
+
+
+class _Window:
+    """The feasible nodes last scored for one shape (name -> raw scores, in node order) and the index of the last node
+    examined: kept while nothing was freed, so the next pod of that shape only re-filters the nodes changed since
+    (state.changed_nodes; usage only grows, so a node that was not feasible stays so) and tops the window up."""
+
+    __slots__ = ("changes", "end", "freed", "scores", "shared_gen")
+
+    def __init__(self, scores: dict[str, tuple[int, int, int, int]], end: int, state: SchedState) -> None:
+        self.scores, self.end = scores, end
+        self.freed, self.shared_gen, self.changes = state.freed, state.shared_gen, len(state.changed_nodes)
+
+
+def _window(state: SchedState, shape: bytes | None, nodes: tuple[str, ...]) -> _Window | None:
+    if shape is None:
+        return None
+    window = state.windows.get((shape, nodes))
+    if window is None or window.freed != state.freed or window.shared_gen != state.shared_gen:
+        return None
+    return window
+
+
+def _refresh(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], shape: bytes | None, window: _Window) -> set[str]:
+    """Bring the window of the last pod of this shape up to date for `pod`: changed nodes filtered again, then
+    topped up past its end; the nodes whose filters ran for this pod."""
+    scores, fresh = window.scores, set()
+    for name in set(state.changed_nodes[window.changes:]):
+        if name not in scores:
+            continue
+        node = state.node(name)
+        if run_filters(pod, node) is None:
+            found = state.dra.found.get((id(pod), name)) if state.dra is not None else None
+            scores[name] = raw_scores(pod, node, state.nonzero[name], dra_score(found))
+            fresh.add(name)
+        else:
+            del scores[name]
+    window.changes = len(state.changed_nodes)
+    wanted = num_feasible_nodes_to_find(len(nodes))
+    if len(scores) < wanted and window.end + 1 < len(nodes):
+        more, more_fresh, window.end = _feasible(pod, state, nodes, shape, window.end + 1, wanted - len(scores))
+        scores.update(more)
+        fresh |= more_fresh
+    return fresh
+
+
+def _feasible(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], shape: bytes | None, start: int,
+              wanted: int | None = None) -> tuple[dict[str, tuple[int, int, int, int]], set[str], int]:
+    """Raw scores of the first numFeasibleNodesToFind (or `wanted`) feasible nodes from `start` by name, the nodes
+    whose filters ran for this very pod and the index of the last node examined."""
+    static = _static_statuses(pod, state)
+    wanted = num_feasible_nodes_to_find(len(nodes)) if wanted is None else wanted
+    scored: dict[str, tuple[int, int, int, int]] = {}
+    fresh: set[str] = set()
+    index = start - 1
+    node_gen, shared_gen, feasible = state.node_gen, state.shared_gen, state.feasible
+    for index in range(start, len(nodes)):
+        name = nodes[index]
+        if name in static:
+            continue
+        known = feasible.get((shape, name)) if shape is not None else None
+        if known is not None and known[0] == node_gen[name] and known[1] == shared_gen:
+            raw = known[2]
+        elif _known_failure(state, shape, name, False) is not None:
+            continue
+        else:
+            node = state.node(name)
+            status = run_filters(pod, node)
+            if status is not None:
+                _remember_failure(state, shape, name, status, (), False)
+                continue
+            found = state.dra.found.get((id(pod), name)) if state.dra is not None else None
+            raw = raw_scores(pod, node, state.nonzero[name], dra_score(found))
+            fresh.add(name)
+            if shape is not None:
+                feasible[(shape, name)] = (node_gen[name], shared_gen, raw)
+        scored[name] = raw
+        if len(scored) >= wanted:
+            break
+    return scored, fresh, index
 
 
 def _renamed(status: Status, old: tuple[str, ...], new: tuple[str, ...]) -> Status:

@@ -12,6 +12,7 @@ from typing import Any, Final
 
 from kubectl_wasdra.sched.nodeinfo import NodeFacts, NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.scoring import DEFAULT_MEMORY, DEFAULT_MILLI_CPU
 
 PODS: Final = "pods"
 _MISSING: Final = object()
@@ -27,6 +28,7 @@ class SchedState:
         self.node_names: tuple[str, ...] = tuple(sorted(facts))
         self.requested: dict[str, dict[str, int]] = {name: {} for name in facts}
         self.pod_count: dict[str, int] = dict.fromkeys(facts, 0)
+        self.nonzero: dict[str, tuple[int, int]] = dict.fromkeys(facts, (0, 0))  # scoring.py: (millicpu, memory)
         # (namespace, labels, priority, requests) of every pod on a node: spread, inter-pod affinity, preemption
         self.pods: dict[str, tuple[tuple[str, Mapping[str, str], int, Mapping[str, int]], ...]] = dict.fromkeys(facts, ())
         self.placed_by: dict[str, tuple[str, ...]] = dict.fromkeys(facts, ())
@@ -45,6 +47,10 @@ class SchedState:
         self.node_gen: dict[str, int] = dict.fromkeys(facts, 0)
         self.shared_gen = 0
         self.no_fit: dict[tuple[bytes, tuple[str, ...]], int] = {}  # (shape, nodes) -> `freed` when nothing fitted
+        # (shape, node) -> (node_gen, shared_gen, raw scores): feasible nodes shared by pods of one shape
+        self.changed_nodes: list[str] = []  # every node a pod was added to, in order (placement.py windows)
+        self.windows: dict[tuple[bytes, tuple[str, ...]], Any] = {}  # placement.py: feasible nodes last scored per shape
+        self.feasible: dict[tuple[bytes, str], tuple[int, int, tuple[int, int, int, int]]] = {}
         # (shape, node) -> (node_gen, shared_gen, Status, claim names, detailed): failures shared by pods of one shape
         self.verdicts: dict[tuple[bytes, str], tuple[Any, ...]] = {}
         self.interned: dict[tuple[Any, ...], Any] = {}  # placement.py: one object per distinct failure status
@@ -146,8 +152,12 @@ class SchedState:
             requested[resource] = requested.get(resource, 0) + value
         self.tick += 1
         self.node_gen[node_name] = self.tick
+        self.changed_nodes.append(node_name)
         self.set(self.requested, node_name, requested)
         self.set(self.pod_count, node_name, self.pod_count[node_name] + 1)
+        cpu, memory = self.nonzero[node_name]
+        self.set(self.nonzero, node_name, (cpu + (pod.requests.get("cpu") or DEFAULT_MILLI_CPU),
+                                           memory + (pod.requests.get("memory") or DEFAULT_MEMORY)))
         self.set(self.pods, node_name, (*self.pods[node_name], (pod.namespace, pod.labels, pod.priority, pod.requests)))
         if owner is not None and owner not in self.placed_by[node_name]:
             self.set(self.placed_by, node_name, (*self.placed_by[node_name], owner))

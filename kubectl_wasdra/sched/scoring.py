@@ -1,0 +1,142 @@
+"""Score plugins of the default profile and how many feasible nodes kube-scheduler scores.
+
+Upstream (kubernetes/kubernetes, release-1.37):
+- pkg/scheduler/apis/config/v1/default_plugins.go: weights TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1,
+  NodeResourcesBalancedAllocation 1; DynamicResources is added without a weight (the framework uses 1).
+  PodTopologySpread, InterPodAffinity (2) and ImageLocality (1) are not scored here (no images, spread and inter-pod
+  affinity stay filters only).
+- pkg/scheduler/framework/plugins/noderesources/least_allocated.go: NodeResourcesFit's default LeastAllocated
+  strategy, cpu and memory with weight 1: per resource (allocatable - requested) * 100 / allocatable, averaged, with
+  requested = the node's non-zero requests plus the pod's (a pod without a cpu or memory request counts 100m / 200Mi,
+  resource_allocation.go; we apply the defaults per pod, not per container).
+- .../noderesources/balanced_allocation.go: (1 - std of the requested fractions of cpu and memory) * 100, with the
+  pod's real requests added; best-effort pods are skipped.
+- .../tainttoleration/taint_toleration.go: PreferNoSchedule taints the pod does not tolerate, normalized reversed.
+- .../nodeaffinity/node_affinity.go: sum of the weights of matching preferred terms, normalized.
+- .../dynamicresources/dynamicresources.go Score: 8 - i per firstAvailable request served by alternative i, normalized.
+- pkg/scheduler/schedule_one.go numFeasibleNodesToFind: all nodes below 100; else 50 - nodes/125 percent (at least
+  5%) of the nodes, at least 100.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from operator import itemgetter
+from typing import Any, Final
+
+from kubectl_wasdra.kube.selectors import matches_node_selector
+from kubectl_wasdra.kube.taints import tolerates
+from kubectl_wasdra.sched.nodeinfo import NodeInfo
+from kubectl_wasdra.sched.podinfo import PodInfo
+
+MAX_NODE_SCORE: Final = 100  # framework.MaxNodeScore
+WEIGHT_FIT: Final = 1
+WEIGHT_BALANCED: Final = 1
+WEIGHT_TAINTS: Final = 3
+WEIGHT_AFFINITY: Final = 2
+WEIGHT_DRA: Final = 1
+DEFAULT_MILLI_CPU: Final = 100  # pkg/scheduler/util/pod_resources.go DefaultMilliCPURequest
+DEFAULT_MEMORY: Final = 200 * 1024 * 1024  # DefaultMemoryRequest
+MIN_FEASIBLE_NODES: Final = 100  # schedule_one.go minFeasibleNodesToFind
+MIN_FEASIBLE_PERCENTAGE: Final = 5  # minFeasibleNodesPercentageToFind
+
+
+def num_feasible_nodes_to_find(num_all_nodes: int, percentage: int = 0) -> int:
+    """How many feasible nodes kube-scheduler looks for before it stops filtering (`percentage` 0: adaptive)."""
+    if num_all_nodes < MIN_FEASIBLE_NODES:
+        return num_all_nodes
+    if percentage <= 0:
+        percentage = max(50 - num_all_nodes // 125, MIN_FEASIBLE_PERCENTAGE)
+    return max(num_all_nodes * percentage // 100, MIN_FEASIBLE_NODES)
+
+
+def nonzero_requests(requests: Mapping[str, int]) -> tuple[int, int]:
+    """(millicpu, memory bytes) a pod counts with for LeastAllocated: defaults where it requests none."""
+    return requests.get("cpu") or DEFAULT_MILLI_CPU, requests.get("memory") or DEFAULT_MEMORY
+
+
+def _least_allocated(requested: int, allocatable: int) -> int:
+    if allocatable <= 0 or requested > allocatable:
+        return 0
+    return (allocatable - requested) * MAX_NODE_SCORE // allocatable
+
+
+def _balanced(pod: PodInfo, node: NodeInfo) -> int:
+    if not pod.requests.get("cpu") and not pod.requests.get("memory"):
+        return 0  # best-effort pods are skipped (PreScore returns Skip)
+    fractions = []
+    for resource in ("cpu", "memory"):
+        allocatable = node.facts.allocatable.get(resource, 0)
+        if allocatable:
+            fractions.append(min((node.requested.get(resource, 0) + pod.requests.get(resource, 0)) / allocatable, 1.0))
+    std = abs(fractions[0] - fractions[1]) / 2 if len(fractions) == 2 else 0.0
+    return int((1 - std) * MAX_NODE_SCORE)
+
+
+def resource_score(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int, int]) -> int:
+    """NodeResourcesFit (LeastAllocated) plus NodeResourcesBalancedAllocation, weighted (neither is normalized)."""
+    cpu, memory = nonzero_requests(pod.requests)
+    allocatable = node.facts.allocatable
+    fit = (_least_allocated(node_nonzero[0] + cpu, allocatable.get("cpu", 0))
+           + _least_allocated(node_nonzero[1] + memory, allocatable.get("memory", 0))) // 2
+    return WEIGHT_FIT * fit + WEIGHT_BALANCED * _balanced(pod, node)
+
+
+def intolerable_prefer_no_schedule(pod: PodInfo, node: NodeInfo) -> int:
+    """TaintToleration's raw score: PreferNoSchedule taints of the node no (PreferNoSchedule or any-effect)
+    toleration of the pod tolerates."""
+    tolerations = [t for t in pod.tolerations if isinstance(t, Mapping) and t.get("effect") in (None, "", "PreferNoSchedule")]
+    return sum(1 for taint in node.facts.taints if isinstance(taint, Mapping) and taint.get("effect") == "PreferNoSchedule"
+               and not any(tolerates(t, taint) for t in tolerations))
+
+
+def preferred_affinity(pod: PodInfo, node: NodeInfo) -> int:
+    """NodeAffinity's raw score: the weights of the pod's preferred terms the node matches."""
+    affinity = pod.spec.get("affinity")
+    node_affinity = affinity.get("nodeAffinity") if isinstance(affinity, Mapping) else None
+    terms = node_affinity.get("preferredDuringSchedulingIgnoredDuringExecution") if isinstance(node_affinity, Mapping) else None
+    total = 0
+    for term in terms if isinstance(terms, list) else ():
+        preference = term.get("preference") if isinstance(term, Mapping) else None
+        weight = term.get("weight") if isinstance(term, Mapping) else None
+        if isinstance(preference, Mapping) and isinstance(weight, int) and weight > 0 \
+                and matches_node_selector({"nodeSelectorTerms": [preference]}, node.facts.node):
+            total += weight
+    return total
+
+
+def _normalized(raw: int, maximum: int, reverse: bool) -> int:
+    """helper.DefaultNormalizeScore for one node."""
+    if maximum == 0:
+        return MAX_NODE_SCORE if reverse else 0
+    score = MAX_NODE_SCORE * raw // maximum
+    return MAX_NODE_SCORE - score if reverse else score
+
+
+def best_node(scored: Mapping[str, tuple[int, int, int, int]]) -> str:
+    """The node with the highest weighted total among `scored` (name -> (resources, taints, affinity, dra), in node
+    order). kube-scheduler picks at random among equal totals (selectHost); we pick the first, so results are
+    reproducible."""
+    names, raws = list(scored), list(scored.values())
+    resources = list(map(itemgetter(0), raws))
+    max_taints, max_affinity, max_dra = (max(map(itemgetter(i), raws)) for i in (1, 2, 3))
+    if not (max_taints or max_affinity or max_dra):  # the normalized plugins give every node the same score
+        return names[resources.index(max(resources))]  # index() finds the first of equal totals
+    totals = [res + WEIGHT_TAINTS * _normalized(taints, max_taints, True)
+              + WEIGHT_AFFINITY * _normalized(affinity, max_affinity, False) + WEIGHT_DRA * _normalized(dra, max_dra, False)
+              for res, taints, affinity, dra in raws]
+    return names[totals.index(max(totals))]
+
+
+def raw_scores(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int, int], dra_score: int) -> tuple[int, int, int, int]:
+    """(resources, PreferNoSchedule taints, preferred affinity, DRA) of `pod` on a feasible `node`."""
+    return (resource_score(pod, node, node_nonzero), intolerable_prefer_no_schedule(pod, node),
+            preferred_affinity(pod, node), dra_score)
+
+
+def dra_score(found: Any) -> int:
+    """The DynamicResources raw score of an allocation the filter found (0 without one)."""
+    allocation = getattr(found, "allocation", None)
+    if allocation is None:
+        return 0
+    return int(getattr(allocation[1], "prioritized_list_score", 0))

@@ -1,0 +1,76 @@
+"""Scoring as the 1.37 default profile does it: LeastAllocated, BalancedAllocation, PreferNoSchedule taints,
+preferred node affinity, prioritized-list DRA scores, numFeasibleNodesToFind, ties broken by node name."""
+
+from __future__ import annotations
+
+import pytest
+from builders import device_class, node, pod, resource_slice, snapshot, taint
+from builders import run_all as run
+
+from kubectl_wasdra.sched.scoring import num_feasible_nodes_to_find
+
+GPU = "gpu.example.com"
+
+
+@pytest.mark.parametrize(("nodes", "expected"), [(5, 5), (99, 99), (100, 100), (500, 230), (1000, 420), (5000, 500),
+                                                 (6000, 300)],
+                         ids=["tiny", "just-below-min", "min", "500-adaptive-46pct", "1000-42pct", "5000-10pct", "6000-min-5pct"])
+def test_num_feasible_nodes_to_find(nodes, expected):
+    assert num_feasible_nodes_to_find(nodes) == expected
+
+
+def test_explicit_percentage_still_finds_at_least_100():
+    assert num_feasible_nodes_to_find(1000, 5) == 100
+    assert num_feasible_nodes_to_find(1000, 50) == 500
+
+
+def test_least_allocated_prefers_the_emptier_node_not_the_first_by_name():
+    busy = pod("busy", cpu="6", memory="8Gi", node_name="a")
+    cluster = snapshot(node("a", cpu="8", memory="32Gi"), node("b", cpu="8", memory="32Gi"), busy)
+    result = run(cluster, pod("new", cpu="1", memory="1Gi"))["new"]
+    assert result.placement == {"default/new": "b"}
+
+
+def test_equal_scores_go_to_the_first_node_by_name():
+    cluster = snapshot(node("b"), node("a"), node("c"))
+    assert run(cluster, pod("new"))["new"].placement == {"default/new": "a"}
+
+
+def test_identical_pods_spread_over_identical_nodes():
+    cluster = snapshot(*(node(f"n{i}", cpu="8", memory="32Gi") for i in range(3)))
+    results = run(cluster, *(pod(f"p{i}", cpu="2", memory="4Gi", created=f"2026-01-01T00:00:0{i}Z") for i in range(3)))
+    assert sorted(results[f"p{i}"].placement[f"default/p{i}"] for i in range(3)) == ["n0", "n1", "n2"]
+
+
+def test_balanced_allocation_prefers_the_node_whose_cpu_and_memory_stay_even():
+    # LeastAllocated alone would pick a (59 against 58); b keeps cpu and memory even (balanced 100 against 80)
+    cluster = snapshot(node("a", cpu="10", memory="10Gi"), node("b", cpu="10", memory="10Gi"),
+                       pod("cpu-heavy", cpu="4", memory="0", node_name="a"),
+                       pod("even", cpu="2200m", memory="2252Mi", node_name="b"))
+    result = run(cluster, pod("new", cpu="2", memory="2Gi"))["new"]
+    assert result.placement == {"default/new": "b"}
+
+
+def test_prefer_no_schedule_taint_steers_away():
+    cluster = snapshot(node("a", taints=[taint("dedicated", "x", "PreferNoSchedule")]), node("b"))
+    assert run(cluster, pod("new"))["new"].placement == {"default/new": "b"}
+    tolerant = pod("tolerant", tolerations=[{"key": "dedicated", "operator": "Exists", "effect": "PreferNoSchedule"}])
+    assert run(cluster, tolerant)["tolerant"].placement == {"default/tolerant": "a"}
+
+
+def test_preferred_node_affinity_wins_over_name_order():
+    cluster = snapshot(node("a"), node("b", labels={"disk": "ssd"}))
+    affinity = {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+        {"weight": 10, "preference": {"matchExpressions": [{"key": "disk", "operator": "In", "values": ["ssd"]}]}}]}}
+    assert run(cluster, pod("new", affinity=affinity))["new"].placement == {"default/new": "b"}
+
+
+def test_prioritized_list_prefers_the_node_serving_the_first_alternative():
+    template = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+                "metadata": {"name": "gpus", "namespace": "default"},
+                "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "firstAvailable": [
+                    {"name": "four", "deviceClassName": GPU, "count": 4},
+                    {"name": "one", "deviceClassName": GPU, "count": 1}]}]}}}}
+    cluster = snapshot(device_class(GPU, GPU), node("a"), node("b"), resource_slice("a", GPU, 1), resource_slice("b", GPU, 4))
+    result = run(cluster, template, pod("new", claims=[{"name": "gpu", "resourceClaimTemplateName": "gpus"}]))["new"]
+    assert result.placement == {"default/new": "b"}
