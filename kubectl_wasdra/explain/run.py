@@ -64,20 +64,19 @@ def _check_document(doc: Any) -> None:
         raise LoadError(f"{data.get('kind')} has no metadata.name", where=where.format(file=doc.file, line=line, column=column),
                         hint="give the object a name")
     for pod in build_overlay([data]).objects:
+        if pod.get("kind") == "Pod":
+            try:
+                build_pod_info(pod)
+            except (QuantityError, ValueError, TypeError, AttributeError) as exc:
+                path = ("spec", "template", "spec") if data.get("kind") == "Job" else ("spec",)
+                line, column = doc.position(path)
+                raise LoadError(f'{data.get("kind")} "{meta["name"]}": {exc}', hint="fix the pod spec (resources, claims)",
+                                where=where.format(file=doc.file, line=line, column=column)) from exc
         problem = shape_problem(pod)
         if problem is not None:  # the snapshot could not index it (a namespace that is not a string, ...)
             line, column = doc.position(problem[0] if pod.get("kind") == data.get("kind") else ("spec",))
             raise LoadError(f'{data.get("kind")} "{meta["name"]}": {problem[1]}', hint="fix the field",
                             where=where.format(file=doc.file, line=line, column=column))
-        if pod.get("kind") != "Pod":
-            continue
-        try:
-            build_pod_info(pod)
-        except (QuantityError, ValueError, TypeError, AttributeError) as exc:
-            path = ("spec", "template", "spec") if data.get("kind") == "Job" else ("spec",)
-            line, column = doc.position(path)
-            raise LoadError(f'{data.get("kind")} "{meta["name"]}": {exc}', hint="fix the pod spec (resources, claims)",
-                            where=where.format(file=doc.file, line=line, column=column)) from exc
 
 
 def load_manifests(files: Sequence[str]) -> Overlay:
