@@ -25,6 +25,8 @@ from kubectl_wasdra.cli_options import (
     SNAPSHOT_OPTION,
     CommonOptions,
     common_options,
+    complete_releases,
+    complete_rules,
 )
 from kubectl_wasdra.errors import UsageError, WasdraError
 
@@ -64,7 +66,7 @@ def write(text: str) -> None:
 
 
 @cli.command("check")
-@click.argument("paths", nargs=-1, required=True, metavar="PATH... | -")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH... | -", type=click.Path())
 @common_options
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes for large inputs (default: all cores).")
@@ -121,7 +123,8 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | Non
 
 
 @cli.command("gates")
-@click.option("--k8s-version", default=None, metavar="VERSION", help="Release to list (default: newest known).")
+@click.option("--k8s-version", default=None, metavar="VERSION", shell_complete=complete_releases,
+              help="Release to list (default: newest known).")
 @click.option("--area", type=click.Choice(("scheduling", "dra", "node", "autoscaling", "apiserver")), default=None,
               help="Only gates of this area.")
 @click.option("--diff", nargs=2, metavar="FROM TO", default=None, help="Gates that differ between two releases.")
@@ -178,7 +181,7 @@ def _check_snapshot(common: CommonOptions) -> Any:
 
 
 @cli.command("rules")
-@click.argument("rule_id", required=False, metavar="[ID|NAME|FAMILY]")
+@click.argument("rule_id", required=False, metavar="[ID|NAME|FAMILY]", shell_complete=complete_rules)
 @click.option("-o", "--output", type=click.Choice(("text", "json")), default="text", show_default=True, help="Output format.")
 def rules_command(rule_id: str | None, output: str) -> int:
     """The rule catalogue: IDs, names, severities and each rule's documentation.
@@ -196,7 +199,7 @@ def rules_command(rule_id: str | None, output: str) -> int:
 
 
 @cli.command("explain")
-@click.option("-f", "--filename", "files", multiple=True, required=True, metavar="PATH",
+@click.option("-f", "--filename", "files", multiple=True, required=True, metavar="PATH", type=click.Path(),
               help="Manifests to dry-run (files, directories, globs, - for stdin).")
 @click.option("--no-suggestions", is_flag=True, help="Skip the suggestions (each costs one more simulation).")
 @common_options
@@ -265,7 +268,8 @@ def _render_explain(report: Any, output: str) -> str:
 
 
 @cli.command("snapshot")
-@click.option("-o", "--output", "output", metavar="FILE", help="Write here (JSON if named *.json, else YAML); default stdout.")
+@click.option("-o", "--output", "output", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Write here (JSON if named *.json, else YAML); default stdout.")
 @click.option("--anonymize", is_flag=True, help="Replace node names, namespaces, pod names and label values consistently.")
 @SNAPSHOT_OPTION
 @LIVE_OPTION
@@ -341,6 +345,21 @@ def completion_command(shell: str) -> int:
     script = completion_class(cli, {}, "kubectl-wasdra", "_KUBECTL_WASDRA_COMPLETE").source()
     write(script if script.endswith("\n") else script + "\n")
     return EXIT_OK
+
+
+def kubectl_complete(argv: list[str] | None = None) -> None:
+    """`kubectl_complete-wasdra`: kubectl (1.26+) runs it to complete `kubectl wasdra ...` — the plugin's words, then the
+    word being completed; it prints one candidate per line (value, tab, help) and cobra's directive `:4` (no file
+    completion) or `:0` (let the shell complete file names)."""
+    from click.shell_completion import ShellComplete
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    incomplete = args.pop() if args else ""
+    items = ShellComplete(cli, {}, "kubectl-wasdra", "_KUBECTL_WASDRA_COMPLETE").get_completions(args, incomplete)
+    lines = [item.value + (f"\t{item.help}" if item.help else "") for item in items if item.type == "plain"]
+    files = any(item.type in ("file", "dir") for item in items)
+    sys.stdout.write("".join(f"{line}\n" for line in lines) + (":0\n" if files else ":4\n"))
+    sys.exit(EXIT_OK)
 
 
 def _click_error_line(exc: click.ClickException) -> str:

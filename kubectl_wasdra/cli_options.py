@@ -101,11 +101,43 @@ def build_common(kwargs: dict[str, Any]) -> CommonOptions:
     )
 
 
+def complete_releases(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion for --k8s-version: the supported releases, and "auto" where the command can read a cluster."""
+    from kubectl_wasdra.catalog.releases import SUPPORTED
+
+    auto = ("auto",) if any(p.name == "live" for p in ctx.command.params) else ()
+    return [value for value in (*(str(r) for r in SUPPORTED), *auto) if value.startswith(incomplete)]
+
+
+def complete_gates(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion for --feature-gates: `Name=` for the gates of the newest release, then `=true`/`=false`."""
+    from kubectl_wasdra.catalog.gates import gate_table
+
+    done, _, last = incomplete.rpartition(",")
+    prefix = f"{done}," if done else ""
+    name, sep, _ = last.partition("=")
+    if sep:
+        return [f"{prefix}{name}={value}" for value in ("true", "false")]
+    return [f"{prefix}{gate}=" for gate in gate_table(NEWEST).gates if gate.startswith(name)]
+
+
+def complete_rules(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion for rule selections: rule IDs and families."""
+    from kubectl_wasdra.lint.registry import rule_infos
+
+    infos = rule_infos()
+    done, _, last = incomplete.rpartition(",")
+    prefix = f"{done}," if done else ""
+    names = sorted({info.family for info in infos} | {info.id for info in infos})
+    return [f"{prefix}{name}" for name in names if name.startswith(last.upper())]
+
+
 K8S_VERSION_OPTION: Final = click.option(
-    "--k8s-version", default=str(NEWEST), show_default=True, metavar="VERSION[S]",
+    "--k8s-version", default=str(NEWEST), show_default=True, metavar="VERSION[S]", shell_complete=complete_releases,
     help='Target Kubernetes release 1.33-1.37; a list "1.35,1.37" or range "1.33..1.37" checks several; "auto" = the server\'s.')
 FEATURE_GATES_OPTION: Final = click.option(
-    "--feature-gates", multiple=True, metavar="NAME=BOOL,...", help="Feature gates set on the cluster (component syntax).")
+    "--feature-gates", multiple=True, metavar="NAME=BOOL,...", shell_complete=complete_gates,
+    help="Feature gates set on the cluster (component syntax).")
 RUNTIME_CONFIG_OPTION: Final = click.option(
     "--runtime-config", multiple=True, metavar="GROUP/VERSION=BOOL,...",
     help="API versions enabled on kube-apiserver, e.g. scheduling.k8s.io/v1beta1=true (kube-apiserver syntax).")
@@ -117,8 +149,10 @@ FAIL_ON_OPTION: Final = click.option(
     "--fail-on", type=click.Choice(FAIL_ON), default="error", show_default=True,
     help="Exit 1 when a finding has at least this severity.")
 SELECT_OPTION: Final = click.option(
-    "--select", multiple=True, metavar="RULES", help="Only these rules: ALL, a family (GATE), an ID (GATE001) or a name.")
-IGNORE_OPTION: Final = click.option("--ignore", multiple=True, metavar="RULES", help="Skip these rules (same forms as --select).")
+    "--select", multiple=True, metavar="RULES", shell_complete=complete_rules,
+    help="Only these rules: ALL, a family (GATE), an ID (GATE001) or a name.")
+IGNORE_OPTION: Final = click.option("--ignore", multiple=True, metavar="RULES", shell_complete=complete_rules,
+                                    help="Skip these rules (same forms as --select).")
 SCHEMA_LOCATION_OPTION: Final = click.option(
     "--schema-location", multiple=True, metavar="DIR", type=click.Path(exists=True, file_okay=True),
     help="Extra schemas: {kind}_{version}.json files (kubeconform naming) or CRD YAML files.")
