@@ -54,9 +54,10 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 
 def use_color(stream: Any = None) -> bool:
-    """Colour only on a TTY and never with NO_COLOR (decided once, here)."""
+    """Colour only on a TTY, never with NO_COLOR, never on a dumb terminal (decided once, here)."""
     stream = stream or sys.stdout
-    return bool(getattr(stream, "isatty", lambda: False)()) and "NO_COLOR" not in os.environ
+    return (bool(getattr(stream, "isatty", lambda: False)()) and "NO_COLOR" not in os.environ
+            and os.environ.get("TERM") != "dumb")
 
 
 def write(text: str) -> None:

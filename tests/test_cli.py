@@ -109,6 +109,9 @@ def test_no_color_when_not_a_tty_or_no_color(capsys: pytest.CaptureFixture[str],
     monkeypatch.setenv("NO_COLOR", "1")
     assert not cli_module.use_color(Terminal())
     monkeypatch.delenv("NO_COLOR")
+    monkeypatch.setenv("TERM", "dumb")
+    assert not cli_module.use_color(Terminal())
+    monkeypatch.setenv("TERM", "xterm-256color")
     assert cli_module.use_color(Terminal())
 
 
