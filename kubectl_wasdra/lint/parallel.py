@@ -44,10 +44,17 @@ def document_findings_parallel(documents: Sequence[Document], rules: Sequence[Ru
     from concurrent.futures import ProcessPoolExecutor
 
     slices = [tuple(rest[i::workers]) for i in range(workers)]
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
-                             initializer=_init_worker, initargs=(documents, rules, ctx)) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                               initializer=_init_worker, initargs=(documents, rules, ctx))
+    try:
         for part in pool.map(_check_slice, slices):
             findings.extend(part)
+    except BaseException:  # Ctrl-C (or a failure): stop the workers now rather than let them finish their slices
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return findings
 
 
@@ -60,7 +67,11 @@ def _warm_up_indexes(documents: Sequence[Document]) -> list[int]:
 
 
 def _init_worker(documents: Sequence[Document], rules: Sequence[Rule], ctx: CheckContext) -> None:
-    """Runs in each forked worker: the arguments arrive by fork (not pickled)."""
+    """Runs in each forked worker: the arguments arrive by fork (not pickled). Ctrl-C reaches the whole process group;
+    only the main process answers it (one line, exit 130), so workers ignore it instead of printing tracebacks."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER_STATE.update(documents=documents, rules=rules, ctx=ctx)
 
 
