@@ -6,6 +6,7 @@ each reason of each rejecting node counts once; "<count> <reason>" strings are s
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -38,6 +39,10 @@ class FitError:
 
     def histogram(self) -> tuple[ReasonCount, ...]:
         """Distinct reasons with node counts, in kube-scheduler's order (sorted "<count> <message>" strings)."""
+        return self._histogram
+
+    @functools.cached_property
+    def _histogram(self) -> tuple[ReasonCount, ...]:  # computed once: messages and diagnoses all read it
         seen: dict[str, list[Any]] = {}
         for node in sorted(self.statuses):
             for status in self.statuses[node].all_reasons():

@@ -10,6 +10,7 @@ node rejected for devices keeps its reason: freeing claims is not simulated). Po
 
 from __future__ import annotations
 
+import functools
 from typing import Final
 
 from kubectl_wasdra.reasons import Reason
@@ -26,6 +27,12 @@ NEVER: Final = "not eligible due to preemptionPolicy=Never."
 NOT_HELPFUL: Final = "Preemption is not helpful for scheduling"
 NO_VICTIMS: Final = "No preemption victims found for incoming pod"
 _RESOURCE_REASONS: Final = (Reason.INSUFFICIENT_RESOURCE, Reason.TOO_MANY_PODS)
+
+
+@functools.cache
+def _not_helpful(reason: Reason) -> Status:
+    """One shared "not helpful" status per reason (statuses are immutable)."""
+    return Status.unresolvable(reason, NOT_HELPFUL)
 
 
 def _without_victims(pod: PodInfo, node: NodeInfo) -> tuple[Status | None, int]:
@@ -55,7 +62,7 @@ def post_filter_message(pod: PodInfo, error: FitError, state: SchedState) -> tup
         if status is None:
             continue
         if status.code is Code.UNRESOLVABLE:
-            statuses[name] = Status.unresolvable(status.reason, NOT_HELPFUL)
+            statuses[name] = _not_helpful(status.reason)
         elif any(s.reason not in _RESOURCE_REASONS for s in status.all_reasons()):
             statuses[name] = status
         else:
