@@ -53,3 +53,15 @@ def test_kubectl_plugin_list_shows_it(plugin_path: dict[str, str]) -> None:
     result = subprocess.run([KUBECTL, "plugin", "list"], capture_output=True, text=True, env=env, check=False)
     assert result.returncode == 0, result.stderr
     assert f"{first}/kubectl-wasdra" in result.stdout
+
+
+@pytest.mark.parametrize(("argv", "code"), [
+    (["check", str(ROOT / "fixtures" / "manifests" / "check-broken")], 1),
+    (["check", "--bogus", "x.yaml"], 2),
+    (["check", str(ROOT / "fixtures" / "manifests" / "check"), "--k8s-version", "1.99"], 2),
+], ids=["findings", "bad-flag", "bad-version"])
+def test_kubectl_passes_exit_codes_and_one_line_errors(argv: list[str], code: int, plugin_path: dict[str, str]) -> None:
+    result = subprocess.run([KUBECTL, "wasdra", *argv], capture_output=True, text=True, env=plugin_path, check=False)
+    assert result.returncode == code, result.stderr
+    if code == 2:  # usage reads as the kubectl plugin (kubectl sets KUBECTL_PATH)
+        assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("kubectl wasdra: error: ")
