@@ -3,7 +3,7 @@ failures, the others go to system-out. Jenkins, GitLab and GitHub test reporters
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import TYPE_CHECKING
 from xml.etree import ElementTree
 
@@ -13,6 +13,7 @@ from kubectl_wasdra.report.safe import printable
 if TYPE_CHECKING:
     from kubectl_wasdra.lint.pipeline import CheckReport
     from kubectl_wasdra.lint.problem import Finding
+    from kubectl_wasdra.load import Document
 
 
 def _threshold(fail_on: str) -> int:
@@ -23,10 +24,15 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
     """The testsuites document, pretty-printed."""
     from kubectl_wasdra.lint.pipeline import document_label
 
+    labels = [(d.file, document_label(d), d) for d in report.documents]
+    twins = Counter((file, label) for file, label, _ in labels)
+    twins = Counter({key: count for key, count in twins.items() if count > 1})
     by_case: dict[tuple[str, str], list[Finding]] = defaultdict(list)
     for finding in report.findings:
-        by_case[(finding.file, finding.object or "(file)")].append(finding)
-    cases = list(dict.fromkeys([(d.file, document_label(d)) for d in report.documents] + list(by_case)))
+        key = (finding.file, finding.object or "(file)")
+        by_case[_twin_case(finding, labels) if key in twins else key].append(finding)
+    cases = list(dict.fromkeys([(file, _case_name(label, doc, twins[(file, label)])) for file, label, doc in labels]
+                               + list(by_case)))
     threshold = _threshold(fail_on)
     suites = ElementTree.Element("testsuites", name="kubectl-wasdra")
     suite = ElementTree.SubElement(suites, "testsuite", name=f"kubectl-wasdra check (Kubernetes {report.k8s_version})")
@@ -48,6 +54,23 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
     suite.set("skipped", "0")
     ElementTree.indent(suites)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(suites, encoding="unicode") + "\n"
+
+
+def _case_name(label: str, document: Document, twins: int) -> str:
+    """The object's label; objects of one file with the same label (kind and name) also get their document number."""
+    if not twins:
+        return label
+    return f"{label} (document {document.index + 1}" + (f", item {document.item + 1})" if document.item is not None else ")")
+
+
+def _twin_case(finding: Finding, labels: list[tuple[str, str, Document]]) -> tuple[str, str]:
+    """The test case of a finding whose label several objects of its file share: the last of them starting at or
+    before the finding's line."""
+    candidates = [(doc.position()[0], label, doc) for file, label, doc in labels
+                  if file == finding.file and label == finding.object]
+    before = [c for c in candidates if c[0] <= finding.line] or candidates[:1]
+    _, label, doc = max(before, key=lambda c: c[0])
+    return finding.file, _case_name(label, doc, 2)
 
 
 def _line(f: Finding) -> str:

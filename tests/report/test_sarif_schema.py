@@ -134,3 +134,13 @@ def test_github_paths_are_relative_to_the_repository(capsys: pytest.CaptureFixtu
     files = {part.split(",")[0] for part in out.split("file=")[1:]}
     assert files == {os.path.relpath(BROKEN / name, ROOT) for name in ("train.yaml", "serve.yaml")} or \
         all(f.startswith("fixtures/manifests/check-broken/") for f in files)
+
+
+def test_junit_objects_with_the_same_name_stay_separate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    namespace = "apiVersion: v1\nkind: Namespace\nmetadata: {name: twin}\n"
+    path = tmp_path / "twins.yaml"
+    path.write_text(namespace + "---\n" + namespace + "spec: {bogus: 1}\n---\n" + namespace)
+    _, out = run(["check", str(path), "-o", "junit"], capsys)
+    cases = ElementTree.fromstring(out).find("testsuite").findall("testcase")
+    assert [(c.get("name"), c.find("failure") is not None) for c in cases] == [
+        ("Namespace twin (document 1)", False), ("Namespace twin (document 2)", True), ("Namespace twin (document 3)", False)]
