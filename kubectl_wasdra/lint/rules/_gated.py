@@ -27,15 +27,19 @@ APISERVER = "kube-apiserver"
 NEEDS_SERVED_API: Final = frozenset({"GATE", "VALID"})
 
 
-@functools.lru_cache(maxsize=4096)
 def api_unavailable(doc: Document, ctx: CheckContext) -> bool:
     """True when a built-in apiVersion/kind of `doc` is not served, or not enabled, by `ctx`'s release with its
     --runtime-config and gates (what API001/API002 report); False for CRDs and documents without apiVersion/kind."""
+    if not isinstance(doc.api_version, str) or not isinstance(doc.kind, str) or not doc.api_version or not doc.kind:
+        return False
+    return _api_unavailable(doc.api_version, doc.kind, ctx)
+
+
+@functools.lru_cache(maxsize=1024)
+def _api_unavailable(api_version: str, kind: str, ctx: CheckContext) -> bool:
     from kubectl_wasdra.catalog.apis import api_status
 
-    if not doc.api_version or not doc.kind:
-        return False
-    status = api_status(ctx.release, doc.api_version, doc.kind, ctx.runtime_config, ctx.gate_enabled)
+    status = api_status(ctx.release, api_version, kind, ctx.runtime_config, ctx.gate_enabled)
     return status.known_group and not (status.served and status.enabled)
 
 
