@@ -58,14 +58,21 @@ def _convert(node: Any) -> Any:
 
 
 def _crd_schemas(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    spec = document.get("spec") or {}
-    group, kind = spec.get("group"), (spec.get("names") or {}).get("kind")
+    """The schemas of a CRD's versions; a malformed CRD (wrong types anywhere) gives what is well-formed, if anything."""
+    spec = _mapping(document.get("spec"))
+    group, kind = spec.get("group"), _mapping(spec.get("names")).get("kind")
+    versions = spec.get("versions") if isinstance(spec.get("versions"), list) else []
     found = {}
-    for version in spec.get("versions") or []:
-        schema = ((version.get("schema") or {}).get("openAPIV3Schema")) if isinstance(version, dict) else None
-        if group and kind and isinstance(schema, dict):
-            found[f"{group}/{version['name']}/{kind}"] = crd_to_json_schema(schema)
+    for version in versions:
+        entry = _mapping(version)
+        schema = _mapping(entry.get("schema")).get("openAPIV3Schema")
+        if isinstance(group, str) and isinstance(kind, str) and isinstance(entry.get("name"), str) and isinstance(schema, dict):
+            found[f"{group}/{entry['name']}/{kind}"] = crd_to_json_schema(schema)
     return found
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def _read_crds(path: Path) -> dict[str, dict[str, Any]]:
@@ -85,7 +92,8 @@ def crd_index(locations: tuple[str, ...]) -> Mapping[str, dict[str, Any]]:
     schemas: dict[str, dict[str, Any]] = {}
     for location in locations:
         root = Path(location)
-        files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.suffix in (".yaml", ".yml", ".json"))
+        files = [root] if root.is_file() else sorted(
+            p for p in root.rglob("*") if p.suffix in (".yaml", ".yml", ".json") and p.is_file())  # no FIFOs
         for path in files:
             if path.suffix in (".yaml", ".yml") or (path.suffix == ".json" and _mentions_crd(path)):
                 schemas.update(_read_crds(path))
@@ -117,9 +125,14 @@ def user_validator(locations: tuple[str, ...], key: str) -> CompiledSchema | Non
     path = _json_file(locations, group, version, kind)
     if path is not None:
         try:
-            schema = json.loads(path.read_text())
+            schema = json.loads(path.read_bytes())
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"schema is not valid JSON: {exc.msg}", where=f"{path}:{exc.lineno}:{exc.colno}",
+                             hint="fix the JSON syntax at this place") from exc
         except (OSError, ValueError) as exc:
-            raise UsageError(f"cannot read schema: {exc}", where=str(path), hint="pass a JSON schema file") from exc
+            raise UsageError(f"cannot read schema: {exc}", where=f"{path}:1:1", hint="pass a UTF-8 JSON schema file") from exc
+        if not isinstance(schema, dict):
+            raise UsageError("schema is not a JSON object", where=f"{path}:1:1", hint="pass a JSON schema file")
         return _compile(schema, str(path))
     crd = crd_index(locations).get(key)
     return _compile(crd, key) if crd is not None else None
