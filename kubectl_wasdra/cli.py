@@ -256,6 +256,9 @@ def _require_cluster(common: CommonOptions) -> None:
         raise UsageError("no cluster given", where="--snapshot", hint="pass --snapshot PATH or --live")
     if common.output not in ("text", "json"):
         raise UsageError(f'output "{common.output}" is not available for explain', where="-o", hint="use -o text or -o json")
+    if common.releases is not None and len(common.releases) > 1:
+        raise UsageError("explain simulates one release at a time", where="--k8s-version",
+                         hint=f"give one release, e.g. --k8s-version {common.releases[-1]}")
 
 
 def _render_explain(report: Any, output: str) -> str:

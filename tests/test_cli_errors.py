@@ -29,3 +29,13 @@ def test_usage_errors_are_one_line(argv: list[str], needle: str, capsys: pytest.
     assert len(lines) == 1, err
     assert lines[0].startswith("kubectl-wasdra: error: ") and needle in lines[0]
     assert "Usage:" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", [["explain", "-f", "x.yaml"], ["explain-pending"]])
+def test_explain_refuses_several_releases(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main([*command, "--snapshot", ".", "--k8s-version", "1.35,1.37"])
+    _, err = capsys.readouterr()
+    assert exit_info.value.code == 2
+    assert err == ("kubectl-wasdra: error: --k8s-version: explain simulates one release at a time — give one release, "
+                   "e.g. --k8s-version 1.37\n")
