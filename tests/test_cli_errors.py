@@ -39,3 +39,16 @@ def test_explain_refuses_several_releases(command: list[str], capsys: pytest.Cap
     assert exit_info.value.code == 2
     assert err == ("kubectl-wasdra: error: --k8s-version: explain simulates one release at a time — give one release, "
                    "e.g. --k8s-version 1.37\n")
+
+
+@pytest.mark.parametrize(("argv", "expected"), [
+    (["--upgrade-from", "1.35", "-o", "sarif"],
+     'kubectl-wasdra: error: -o: output "sarif" is not available with --upgrade-from — use -o text or -o json'),
+    (["--upgrade-from", "1.99"], "kubectl-wasdra: error: --upgrade-from: Kubernetes 1.99 is not supported — use one of "
+                                 "1.33, 1.34, 1.35, 1.36, 1.37"),
+], ids=["format", "release"])
+def test_upgrade_from_errors(argv: list[str], expected: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["check", "x.yaml", *argv])
+    out, err = capsys.readouterr()
+    assert exit_info.value.code == 2 and out == "" and err.splitlines() == [expected]
