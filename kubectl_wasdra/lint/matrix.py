@@ -17,6 +17,7 @@ from typing import Any, Final
 from kubectl_wasdra.catalog.field_gates import POD_TEMPLATE_PREFIXES, checked_fields, find_present, parse_pattern
 from kubectl_wasdra.catalog.gates import effective_gates
 from kubectl_wasdra.catalog.releases import SUPPORTED, Release
+from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.codes import Severity
 from kubectl_wasdra.lint.pipeline import CheckOptions, CheckReport, check_documents, document_label
 from kubectl_wasdra.lint.problem import Finding, format_path
@@ -24,6 +25,7 @@ from kubectl_wasdra.lint.registry import all_rules, select_rules
 from kubectl_wasdra.load import Document, load_paths
 
 _RELEASE_PREFIX: Final = re.compile(r"^\[(\d+\.\d+)\] ")
+_NOT_AVAILABLE: Final = frozenset({codes.API_NOT_SERVED.id, codes.API_NOT_ENABLED.id})
 
 
 @dataclass(frozen=True)
@@ -182,7 +184,9 @@ def run_upgrade(options: CheckOptions, source: Release) -> UpgradeReport:
     before = _keyed(check_documents(documents, rules, options.context(source)))
     after = _keyed(check_documents(documents, rules, options.context(target)))
     items = [_item(f, "breaks") for key, f in after.items() if key not in before and f.severity is Severity.ERROR]
-    items += [_item(f, "fixed") for key, f in before.items() if key not in after and f.severity is Severity.ERROR]
+    unserved = {(f.file, f.object) for f in after.values() if f.rule in _NOT_AVAILABLE}   # nothing else is judged there
+    items += [_item(f, "fixed") for key, f in before.items()
+              if key not in after and f.severity is Severity.ERROR and (f.file, f.object) not in unserved]
     reported = {(i.file, i.path) for i in items if i.rule == "GATE001"}
     for document in documents:
         items += list(_renames(document, source, target))

@@ -119,3 +119,15 @@ def test_cli_multi_release_json_has_releases_and_matrix(manifests: str) -> None:
     assert claim["changes"]["1.37"] == []
     single = json.loads(CliRunner().invoke(cli, ["check", manifests, "--k8s-version", "1.37", "-o", "json"]).output)
     assert list(single) == ["k8sVersion", "findings", "summary"]   # one release: DESIGN's shape exactly
+
+
+def test_upgrade_does_not_call_unserved_objects_fixed(tmp_path: Path) -> None:
+    path = tmp_path / "wl.yaml"
+    path.write_text("apiVersion: scheduling.k8s.io/v1alpha1\nkind: Workload\nmetadata: {name: train}\nspec:\n"
+                    "  podGroups:\n  - name: workers\n    policy: {}\n")
+    options = CheckOptions(paths=(str(path),), releases=(R137,), runtime_config={"scheduling.k8s.io/v1alpha1": True},
+                           feature_gates={"GenericWorkload": True})
+    report = run_upgrade(options, R135)
+    changes = {(i.change, i.rule) for i in report.items}
+    assert ("breaks", "API001") in changes                    # v1alpha1 is gone in 1.37
+    assert not any(change == "fixed" for change, _ in changes)    # its 1.35 VALID001 is not "fixed", just unjudged
