@@ -186,7 +186,7 @@ def _check_snapshot(common: CommonOptions) -> Any:
     snapshot, problems = load_snapshot(list(common.snapshot))
     if problems:
         first = problems[0]
-        raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
+        raise LoadError(first.message, where=f"{first.file}:{max(first.line, 1)}:{max(first.column, 1)}", hint=first.hint)
     return snapshot
 
 

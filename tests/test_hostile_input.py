@@ -203,3 +203,12 @@ def test_snapshot_writes_the_rest_and_exits_2(case: str, tmp_path: Path, capsys:
     assert int(line) >= 1 and int(column) >= 1
     kinds = {item["kind"] for item in json.loads(target.read_text())["items"]}
     assert {"Node", "ResourceSlice"} <= kinds
+
+
+def test_check_with_a_broken_snapshot_names_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dump = tmp_path / "dump"
+    shutil.copytree(CLUSTER, dump)
+    _write(dump / "ls.yaml", CASES["binary"][1])
+    code, out, err = run(["check", str(ROOT / "fixtures" / "manifests" / "check"), "--snapshot", str(dump)], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith(f"kubectl-wasdra: error: {dump / 'ls.yaml'}:1:1: ") and len(err.splitlines()) == 1
