@@ -139,17 +139,32 @@ def find_node(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> str | 
     if not pod.is_stateful:
         state.set(state.cursors, key, nodes.index(next(iter(scores))))
     chosen = best_node(scores) if len(scores) > 1 else next(iter(scores))  # one feasible node: no scoring (schedulePod)
-    return chosen if _prepare_chosen(pod, state, chosen, fresh) else None
+    return chosen if _prepare_chosen(pod, state, chosen, fresh, shape) else None
 
 
-def _prepare_chosen(pod: PodInfo, state: SchedState, chosen: str, fresh: set[str]) -> bool:
-    """Keep only the chosen node's DRA allocation; a node known feasible from a pod of the same shape is filtered
-    again for this pod so its own allocation is found (False if it fails, which pods of one shape never do)."""
-    if state.dra is None:
+def _prepare_chosen(pod: PodInfo, state: SchedState, chosen: str, fresh: set[str], shape: bytes | None) -> bool:
+    """Keep only the chosen node's DRA allocation. On a node known feasible from a pod of the same shape, that pod's
+    allocation is reused with this pod's claims, or the filters run again for this pod (False if they fail, which
+    pods of one shape never do)."""
+    if state.dra is None or not pod.claims_or_extended:
         return True
     for name in fresh - {chosen}:
         state.dra.found.pop((id(pod), name), None)
-    return chosen in fresh or run_filters(pod, state.node(chosen)) is None
+    if chosen in fresh:
+        return True
+    twin = state.twins.get((shape, chosen)) if shape is not None else None
+    if twin is not None and twin[0] == state.node_gen[chosen] and twin[1] == state.shared_gen \
+            and state.dra.retarget(pod, chosen, twin[2]):
+        return True
+    return run_filters(pod, state.node(chosen)) is None
+
+
+def _passed(pod: PodInfo, state: SchedState, shape: bytes | None, name: str, node: NodeInfo) -> tuple[int, int, int, int]:
+    """Raw scores of a node the filters just let `pod` onto; its DRA allocation is kept for pods of the same shape."""
+    found = state.dra.found.get((id(pod), name)) if state.dra is not None else None
+    if found is not None and shape is not None:
+        state.twins[(shape, name)] = (state.node_gen[name], state.shared_gen, found)
+    return raw_scores(pod, node, state.nonzero[name], dra_score(found))
 
 
 class _Window:
@@ -182,8 +197,7 @@ def _refresh(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], shape: byt
             continue
         node = state.node(name)
         if run_filters(pod, node) is None:
-            found = state.dra.found.get((id(pod), name)) if state.dra is not None else None
-            scores[name] = raw_scores(pod, node, state.nonzero[name], dra_score(found))
+            scores[name] = _passed(pod, state, shape, name, node)
             fresh.add(name)
         else:
             del scores[name]
@@ -221,8 +235,7 @@ def _feasible(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], shape: by
             if status is not None:
                 _remember_failure(state, shape, name, status, (), False)
                 continue
-            found = state.dra.found.get((id(pod), name)) if state.dra is not None else None
-            raw = raw_scores(pod, node, state.nonzero[name], dra_score(found))
+            raw = _passed(pod, state, shape, name, node)
             fresh.add(name)
             if shape is not None:
                 feasible[(shape, name)] = (node_gen[name], shared_gen, raw)

@@ -50,6 +50,7 @@ class SchedState:
         # (shape, node) -> (node_gen, shared_gen, raw scores): feasible nodes shared by pods of one shape
         self.changed_nodes: list[str] = []  # every node a pod was added to, in order (placement.py windows)
         self.windows: dict[tuple[bytes, tuple[str, ...]], Any] = {}  # placement.py: feasible nodes last scored per shape
+        self.twins: dict[tuple[bytes, str], tuple[int, int, Any]] = {}  # (shape, node) -> gens and a DRA allocation
         self.feasible: dict[tuple[bytes, str], tuple[int, int, tuple[int, int, int, int]]] = {}
         # (shape, node) -> (node_gen, shared_gen, Status, claim names, detailed): failures shared by pods of one shape
         self.verdicts: dict[tuple[bytes, str], tuple[Any, ...]] = {}

@@ -9,6 +9,7 @@ for the claims not yet allocated ("cannot allocate all claims") and checks alloc
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any, Final
 
 from kubectl_wasdra.kube.selectors import matches_node_selector
@@ -172,6 +173,23 @@ class DraState:
         for key, devices, node_selector in _claim_results(outcome.allocation, self.claims_of(pod)):
             setter(self.allocated, key, node_selector)
             setter(self.devices, key, devices)
+        return True
+
+    def retarget(self, pod: PodInfo, node_name: str, twin: Outcome | None) -> bool:
+        """Reuse the allocation a pod of the same shape got on an unchanged node for `pod` (the same devices, `pod`'s
+        own claims), as if the filter had just found it; False when that cannot be done safely (no allocation,
+        shared devices with share IDs, claims that do not line up)."""
+        allocation = getattr(twin, "allocation", None)
+        if allocation is None:
+            return False
+        result = allocation[1]
+        if any(r.share_id for claim in result.claims for r in claim.results):
+            return False
+        pending = [c for c in self.claims_of(pod) if _allocated_selector(self, c) is False]
+        if len(pending) != len(result.claims):
+            return False
+        claims = tuple(replace(done, claim=self._stored(c.claim)) for done, c in zip(result.claims, pending, strict=True))
+        self.found[(id(pod), node_name)] = Outcome(True, allocation=(tuple(pending), replace(result, claims=claims)))
         return True
 
     def has_shared_devices(self) -> bool:
