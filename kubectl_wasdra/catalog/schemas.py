@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import functools
 import json
+import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -86,6 +87,7 @@ def _closure(definitions: Mapping[str, Any], root: str) -> dict[str, Any]:
         while stack:
             node = stack.pop()
             if isinstance(node, dict):
+                _bound_integers(node)
                 ref = node.get("$ref")
                 if isinstance(ref, str) and ref.startswith("#/$defs/"):
                     pending.append(ref[len("#/$defs/"):])
@@ -93,6 +95,18 @@ def _closure(definitions: Mapping[str, Any], root: str) -> dict[str, Any]:
             elif isinstance(node, list):
                 stack.extend(node)
     return found
+
+
+_INT64: Final = (-(2**63), 2**63 - 1)
+
+
+def _bound_integers(node: dict[str, Any]) -> None:
+    """Integer fields are Go int32/int64: no value beyond 64 bits decodes (the schemas carry no `format`, so int32
+    fields get the int64 bound too). Idempotent: the shared definitions may be bounded in place."""
+    kinds = node.get("type")
+    if kinds == "integer" or (isinstance(kinds, list) and "integer" in kinds and "string" not in kinds):
+        node.setdefault("minimum", _INT64[0])
+        node.setdefault("maximum", _INT64[1])
 
 
 def compile_schema(schema: Mapping[str, Any]) -> CompiledSchema:
@@ -159,6 +173,13 @@ def describe(error: Any, schema: Mapping[str, Any], data: Any) -> Violation:
     path = tuple(int(p) if isinstance(p, int) else p for p in error.instance_path)
     kind = error.kind
     name = getattr(kind, "name", "")
+    actual = _value_at(data, path)
+    if isinstance(actual, float) and not math.isfinite(actual):
+        return Violation("type", path, f"the number is too large: it reads as {actual}",
+                         "use a smaller number, or quote the value if it is meant as a string", at="value")
+    if name in ("maximum", "minimum") and getattr(kind, "limit", None) in _INT64:
+        return Violation("other", path, f"{error.instance} does not fit in a 64-bit integer",
+                         "Kubernetes integer fields are int32 or int64; use a smaller value", at="value")
     if name == "additionalProperties":
         return _unknown(path, list(kind.unexpected), schema)
     if name == "required":
@@ -200,6 +221,16 @@ def _wrong_type(path: tuple[str | int, ...], expected: list[str], value: Any) ->
         hint = "quote it: unquoted digits are read as a number"
     return Violation("type", path, f"expected {wanted}, got {got} {shown}" if shown != got else f"expected {wanted}, got {got}",
                      hint, at="value")
+
+
+def _value_at(data: Any, path: tuple[str | int, ...]) -> Any:
+    for step in path:
+        found = (isinstance(data, dict) and step in data) or (
+            isinstance(data, list) and isinstance(step, int) and -len(data) <= step < len(data))
+        if not found:
+            return None
+        data = data[step]
+    return data
 
 
 def _json_type(value: Any) -> str:
