@@ -47,6 +47,7 @@ CASES: dict[str, tuple[str, str | bytes, str]] = {
     "latin1": ("l1.yaml", b"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {a: \"caf\xe9\"}\n", "LOAD007"),
     "wrong-types": ("types.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: [1], labels: 3}\nspec: {containers: {a: 1}}\n",
                     "SCHEMA001"),
+    "type-meta-types": ("meta.yaml", "apiVersion: 5\nkind: [Pod]\nmetadata: {name: a}\n", "LOAD003"),
     "not-a-mapping": ("list.yaml", "- a\n- b\n", "LOAD005"),
     "unknown-kind": ("crd.yaml", "apiVersion: v1\nkind: Frobnicator\nmetadata: {name: a}\n", "API001"),
     "deep-flow": ("deep.yaml", _cm("[" * 5000 + "]" * 5000), "LOAD001"),
@@ -219,3 +220,10 @@ def test_check_with_a_broken_snapshot_names_the_file(tmp_path: Path, capsys: pyt
     code, out, err = run(["check", str(ROOT / "fixtures" / "manifests" / "check"), "--snapshot", str(dump)], capsys)
     assert code == 2 and out == ""
     assert err.startswith(f"kubectl-wasdra: error: {dump / 'ls.yaml'}:1:1: ") and len(err.splitlines()) == 1
+
+
+def test_type_meta_of_the_wrong_type_points_at_the_value(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path / "meta.yaml", "apiVersion: v1\nkind: 7\nmetadata: {name: a}\n")
+    _, out, _ = run(["check", str(path), "-o", "json"], capsys)
+    assert [(f["rule"], f["line"], f["column"], f["path"], f["message"]) for f in json.loads(out)["findings"]] == [
+        ("LOAD004", 2, 7, "kind", "must be a string, not a number")]

@@ -159,6 +159,14 @@ def _has_type_meta(document: Document, problems: list[LoadProblem]) -> bool:
     if not missing:
         return True
     kind = ProblemKind.MISSING_API_VERSION if "apiVersion" in missing else ProblemKind.MISSING_KIND
+    wrong = [field for field in missing if document.data.get(field) is not None and not isinstance(document.data[field], str)]
+    if wrong:  # present but not a string: point at the value
+        field = wrong[0]
+        line, column = document.position((field,), "value")
+        problems.append(LoadProblem(document.file, line, column,
+                                    f"must be a string, not a {_type_name(document.data[field])}",
+                                    'write it as in "apiVersion: v1" and "kind: Pod"', kind, (field,)))
+        return False
     line, column = document.position()
     what = " and ".join(missing)
     problems.append(LoadProblem(document.file, line, column, f"document has no {what}",
