@@ -100,6 +100,7 @@ class DraState:
         self.found: dict[tuple[int, str], Outcome] = {}
         self._by_node: dict[str, tuple[str, ...]] | None = None
         self._shared: bool | None = None
+        self._free_count: dict[str, tuple[int | None, int]] = {}  # node -> (node generation, unallocated local devices)
 
     @property
     def usage(self) -> Any:
@@ -119,7 +120,7 @@ class DraState:
     def allocate(self, claims: list[Any], node: NodeInfo) -> Outcome:
         """Ask the allocator for devices for `claims` on `node` against the current usage. While looking for a node
         (not explaining one), a node with fewer unallocated devices than the claims need is rejected without asking."""
-        if not node.state.diagnosing and self._too_few_devices(claims, node.name):
+        if not node.state.diagnosing and self._too_few_devices(claims, node.name, node.state.node_gen.get(node.name)):
             return Outcome(False, reason=Reason.DEVICES_ALLOCATED.value, message=CANNOT_ALLOCATE)
         return _allocate([self._stored(c.claim) for c in claims], tuple(claims), node.facts.node, self.inventory,
                          self.usage, self.features)
@@ -135,15 +136,19 @@ class DraState:
             found = self._as_stored[id(claim)] = (claim, stored)
         return found[1]
 
-    def _too_few_devices(self, claims: list[Any], node_name: str) -> bool:
+    def _too_few_devices(self, claims: list[Any], node_name: str, generation: int | None) -> bool:
         """True when the node's unallocated devices cannot cover the devices the claims ask for (an upper bound:
-        only node-local slices, exact counts, no admin access; anything else answers False)."""
+        only node-local slices, exact counts, no admin access; anything else answers False). The free count is
+        kept per node while its `generation` (SchedState.node_gen) is unchanged: only node-local devices count."""
         devices = self._local_devices().get(node_name) if self.usage is not None else None
         needed = _device_count(claims)
         if devices is None or needed is None:
             return False
-        is_exclusive = self.usage.is_exclusive
-        return sum(1 for key in devices if not is_exclusive(key)) < needed
+        cached = self._free_count.get(node_name)
+        if cached is None or cached[0] != generation or generation is None:
+            is_exclusive = self.usage.is_exclusive
+            cached = self._free_count[node_name] = (generation, sum(1 for key in devices if not is_exclusive(key)))
+        return cached[1] < needed
 
     def _local_devices(self) -> dict[str, tuple[str, ...]]:
         if self._by_node is None:
