@@ -51,6 +51,8 @@ def cli(ctx: click.Context, debug: bool) -> None:
     """
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
+    if debug:  # library code re-raises what it would otherwise turn into an internal-error finding
+        os.environ["KUBECTL_WASDRA_DEBUG"] = "1"
 
 
 def use_color(stream: Any = None) -> bool:

@@ -6,12 +6,14 @@ documents. Findings are sorted by (file, line, column, rule) so output is byte-f
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Final
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
+from kubectl_wasdra.errors import WasdraError
 from kubectl_wasdra.lint.codes import RuleInfo, Severity
 from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.docset import DocumentSet
@@ -147,8 +149,9 @@ def run_check(options: CheckOptions) -> CheckReport:
         findings.extend(set_findings(loaded.documents, rules, ctx))
     findings = load_findings(loaded.problems, rules, options.profile)
     findings.extend(merge_releases(per_release, options.releases))
+    internal = any(f.hint == INTERNAL_ERROR_HINT for f in findings)
     return CheckReport(tuple(options.releases), tuple(sorted(set(findings), key=finding_order)), loaded.documents, loaded.files,
-                       fatal=any(p.fatal for p in loaded.problems))
+                       fatal=internal or any(p.fatal for p in loaded.problems))
 
 
 def load_findings(problems: Iterable[LoadProblem], rules: Sequence[Rule], profile: str) -> list[Finding]:
@@ -177,12 +180,20 @@ def document_findings(documents: Sequence[Document], rules: Sequence[Rule], ctx:
 
     for document in documents:
         unavailable = api_unavailable(document, ctx)  # API001/API002 report it; GATE/VALID would only cascade
+        crashed: set[str] = set()  # rules sharing one analysis fail together: report the failure once
         for implemented, severity in document_rules:
             if unavailable and implemented.info.family in NEEDS_SERVED_API:
                 continue
-            for problem in implemented.check(document, ctx):
-                findings.append(_stamp(implemented.info, severity, document, problem.path, problem.message,
-                                       problem.hint, problem.at, problem.position))
+            try:
+                for problem in implemented.check(document, ctx):
+                    findings.append(_stamp(implemented.info, severity, document, problem.path, problem.message,
+                                           problem.hint, problem.at, problem.position))
+            except WasdraError:
+                raise  # the tool cannot do its job (a bad --schema-location file ...): exit 2 with its one line
+            except Exception as exc:  # one rule failing on one object never loses the other findings
+                if f"{type(exc).__name__}: {exc}" not in crashed:
+                    crashed.add(f"{type(exc).__name__}: {exc}")
+                    findings.append(_internal_error(implemented.info, document, exc))
     return findings
 
 
@@ -192,10 +203,32 @@ def set_findings(documents: Sequence[Document], rules: Sequence[Rule], ctx: Chec
     docset = DocumentSet(tuple(documents))
     for implemented in (r for r in rules if r.scope == "set"):
         severity = severity_of(implemented.info, ctx.profile)
-        for problem in implemented.check(docset, ctx):
-            findings.append(_stamp(implemented.info, severity, problem.document, problem.path, problem.message,
-                                   problem.hint, problem.at, getattr(problem, "position", None)))
+        try:
+            for problem in implemented.check(docset, ctx):
+                findings.append(_stamp(implemented.info, severity, problem.document, problem.path, problem.message,
+                                       problem.hint, problem.at, getattr(problem, "position", None)))
+        except WasdraError:
+            raise
+        except Exception as exc:
+            if not documents:
+                raise
+            findings.append(_internal_error(implemented.info, documents[0], exc, whole_set=True))
     return findings
+
+
+INTERNAL_ERROR_HINT: Final = "this is a bug in kubectl-wasdra: please report it with the object (exit code 2)"
+
+
+def _internal_error(info: RuleInfo, document: Document, exc: Exception, *, whole_set: bool = False) -> Finding:
+    """A rule that crashed, as an error finding at the object (for set rules: at the first object) that makes the
+    run exit 2; `KUBECTL_WASDRA_DEBUG=1` (set by --debug) re-raises for the traceback."""
+    if os.environ.get("KUBECTL_WASDRA_DEBUG"):
+        raise exc
+    line, column = document.position()
+    scope = "the cross-object checks" if whole_set else "this object"
+    message = f"internal error in {info.id} while checking {scope}: {type(exc).__name__}: {exc}"
+    return Finding(document.file, line, column, info.id, info.name, Severity.ERROR, "", message, INTERNAL_ERROR_HINT,
+                   document_label(document))
 
 
 def _stamp(info: RuleInfo, severity: Severity, document: Document, path: tuple[str | int, ...], message: str,
