@@ -19,7 +19,7 @@ from sched_synthetic import claim_pod, cluster, template, to_snapshot
 
 from kubectl_wasdra.catalog.releases import NEWEST
 from kubectl_wasdra.sched.admission import all_on
-from kubectl_wasdra.sched.simulate import Simulation
+from kubectl_wasdra.sched.simulation import Simulation
 
 
 def main() -> None:

@@ -25,7 +25,7 @@ from sched_synthetic import to_snapshot
 
 from kubectl_wasdra.catalog.releases import NEWEST
 from kubectl_wasdra.sched.admission import all_on
-from kubectl_wasdra.sched.simulate import Simulation
+from kubectl_wasdra.sched.simulation import Simulation
 
 
 def claim(index: int) -> dict[str, Any]:

@@ -133,7 +133,7 @@ def run_all(cluster: ClusterSnapshot, *objects: Mapping[str, Any], gates: Any = 
     """{entry name: GroupResult} of every queue entry after overlaying `objects` (every workload gate on by default)."""
     from kubectl_wasdra.catalog.releases import NEWEST
     from kubectl_wasdra.sched.admission import all_on
-    from kubectl_wasdra.sched.simulate import Simulation
+    from kubectl_wasdra.sched.simulation import Simulation
 
     results = Simulation(cluster.overlay([dict(o) for o in objects]), gates or all_on(NEWEST)).run()
     return {r.name: r for r in results}

@@ -31,3 +31,23 @@ def test_check_on_a_small_file_does_not_import_heavy_modules(tmp_path: Path) -> 
     loaded = [m for m in report["modules"] if any(m == h or m.startswith(h + ".") for h in HEAVY)]
     assert loaded == []
     assert "rich" not in report["modules"]  # only the coloured text renderer needs rich
+
+
+def test_check_on_a_cel_selector_loads_cel_but_not_the_allocator(tmp_path: Path) -> None:
+    manifest = tmp_path / "gpu-class.yaml"
+    manifest.write_text((ROOT / "fixtures" / "manifests" / "check" / "gpu-class.yaml").read_text())
+    result = subprocess.run([sys.executable, "-c", SCRIPT, "check", str(manifest), "-o", "json"], capture_output=True,
+                            text=True, check=False, cwd=tmp_path)
+    report = json.loads(result.stderr.strip().splitlines()[-1])
+    assert report["code"] in (0, 1), result.stdout
+    assert "kubectl_wasdra.dra.cel" in report["modules"]
+    allocator = {"kubectl_wasdra.dra.allocation", "kubectl_wasdra.dra.allocator", "kubectl_wasdra.dra.search",
+                 "kubectl_wasdra.dra.candidates", "kubectl_wasdra.dra.inventory", "kubectl_wasdra.sched"}
+    assert allocator.isdisjoint(report["modules"])
+
+
+def test_sched_simulate_stays_the_function_after_the_simulation_module_loads() -> None:
+    import kubectl_wasdra.sched.simulation  # noqa: F401
+    from kubectl_wasdra.sched import simulate
+
+    assert callable(simulate) and not isinstance(simulate, type(sys))

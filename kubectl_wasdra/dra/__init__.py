@@ -13,12 +13,28 @@ Public API (sched/ and cross-checks use these; the CEL runtime loads only when a
     cel.compile_selector(expression, release=None, *, consumable_capacity=None, list_attributes=True)
 """
 
-from kubectl_wasdra.dra.allocation import Allocation, AllocationFailure, ClaimAllocation, DeviceResult
-from kubectl_wasdra.dra.allocator import allocate_claims
-from kubectl_wasdra.dra.features import Features
-from kubectl_wasdra.dra.funnel import Funnel, FunnelStage
-from kubectl_wasdra.dra.inventory import Inventory, build_inventory
-from kubectl_wasdra.dra.usage import DeviceUsage
+from __future__ import annotations
 
-__all__ = ["Allocation", "AllocationFailure", "ClaimAllocation", "DeviceResult", "DeviceUsage", "Features", "Funnel",
-           "FunnelStage", "Inventory", "allocate_claims", "build_inventory"]
+import importlib
+from typing import Any
+
+# Public name -> submodule holding it; loaded on first access so `import kubectl_wasdra.dra.cel` (lint's CEL rule)
+# does not pull in the allocator.
+_PUBLIC = {"Allocation": "allocation", "AllocationFailure": "allocation", "ClaimAllocation": "allocation",
+           "DeviceResult": "allocation", "allocate_claims": "allocator", "Features": "features", "Funnel": "funnel",
+           "FunnelStage": "funnel", "Inventory": "inventory", "build_inventory": "inventory", "DeviceUsage": "usage"}
+
+__all__ = sorted(_PUBLIC)
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's submodule on first use (PEP 562)."""
+    if name not in _PUBLIC:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_PUBLIC[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_PUBLIC))

@@ -17,7 +17,7 @@ from kubectl_wasdra.explain.recorded import Recorded, condition, group_condition
 from kubectl_wasdra.explain.run import load_cluster
 from kubectl_wasdra.sched.admission import make_gates
 from kubectl_wasdra.sched.result import GroupResult
-from kubectl_wasdra.sched.simulate import Simulation
+from kubectl_wasdra.sched.simulation import Simulation
 
 TARGET_KINDS: Final = {"pod": "Pod", "pods": "Pod", "po": "Pod", "podgroup": "PodGroup", "podgroups": "PodGroup",
                        "pg": "PodGroup", "workload": "Workload", "workloads": "Workload"}

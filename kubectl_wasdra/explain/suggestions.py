@@ -15,7 +15,7 @@ from kubectl_wasdra.explain.model import Suggestion
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.admission import GENERIC_WORKLOAD, Gates
 from kubectl_wasdra.sched.result import GroupResult
-from kubectl_wasdra.sched.simulate import Simulation
+from kubectl_wasdra.sched.simulation import Simulation
 
 MAX_EXTRA_NODES: Final = 64
 MAX_FREE_TRIES: Final = 3  # allocated claims tried by free_devices (each try is one more simulation)

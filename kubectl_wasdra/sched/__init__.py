@@ -1,6 +1,6 @@
 """The embedded scheduler: filters, pod groups (gang, topology, composite), the queue and `simulate`.
 
-Entry points: `sched.simulate.Simulation(snapshot, gates).run()` -> list[GroupResult], and `simulate()` below.
+Entry points: `sched.simulation.Simulation(snapshot, gates).run()` -> list[GroupResult], and `simulate()` below.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from typing import Any
 
 
 def simulate(snapshot: Any, groups: Any = None, release: Any = None, gates: Any = None) -> Any:
-    """sched.simulate.simulate, imported on first use so importing the package stays cheap."""
+    """sched.simulation.simulate, imported on first use so importing the package stays cheap."""
     from kubectl_wasdra.catalog.releases import NEWEST
-    from kubectl_wasdra.sched.simulate import simulate as run
+    from kubectl_wasdra.sched.simulation import simulate as run
 
     return run(snapshot, groups, release or NEWEST, gates)

@@ -15,7 +15,7 @@ from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.state import SchedState
 
 if TYPE_CHECKING:
-    from kubectl_wasdra.sched.simulate import Simulation
+    from kubectl_wasdra.sched.simulation import Simulation
 
 CANNOT_SATISFY: Final = "minGroupCount ({m}) cannot be satisfied: {s} scheduled, {r} remaining"
 

@@ -9,7 +9,7 @@ from builders import run_all as run
 from kubectl_wasdra.catalog.releases import NEWEST
 from kubectl_wasdra.dra.features import DEFAULT_FEATURES, Features, drop_disabled_fields
 from kubectl_wasdra.sched.admission import all_on, make_gates
-from kubectl_wasdra.sched.simulate import Simulation
+from kubectl_wasdra.sched.simulation import Simulation
 
 NIC = "nic.example.com"
 

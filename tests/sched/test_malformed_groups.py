@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from kubectl_wasdra.catalog.releases import NEWEST
 from kubectl_wasdra.errors import WasdraError
 from kubectl_wasdra.sched.admission import all_on
-from kubectl_wasdra.sched.simulate import simulate
+from kubectl_wasdra.sched.simulation import simulate
 
 ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = ROOT / "fixtures" / "manifests" / "explain" / "train-gang-racks.yaml"

@@ -11,7 +11,7 @@ from kubectl_wasdra.cluster.files import load_snapshot
 from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.admission import all_on
-from kubectl_wasdra.sched.simulate import Simulation
+from kubectl_wasdra.sched.simulation import Simulation
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "sched"
 CODES = sorted(p.name for p in FIXTURES.iterdir() if p.is_dir() and p.name in Reason._value2member_map_)

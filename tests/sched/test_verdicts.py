@@ -8,7 +8,7 @@ from builders import run_all as run
 from kubectl_wasdra.catalog.releases import NEWEST
 from kubectl_wasdra.sched.admission import all_on
 from kubectl_wasdra.sched.placement import diagnose_pod, find_node, pod_shape
-from kubectl_wasdra.sched.simulate import Simulation
+from kubectl_wasdra.sched.simulation import Simulation
 
 GPU = "gpu.example.com"
 NUMA = "resource.kubernetes.io/numaNode"

@@ -126,7 +126,7 @@ def groups_not_fitting(docs: DocumentSet, ctx: CheckContext) -> Iterator[NoFitNo
     from kubectl_wasdra.explain.diagnose import diagnose
     from kubectl_wasdra.explain.suggestions import suggest
     from kubectl_wasdra.sched.admission import make_gates
-    from kubectl_wasdra.sched.simulate import Simulation
+    from kubectl_wasdra.sched.simulation import Simulation
 
     if ctx.snapshot is None:
         return
