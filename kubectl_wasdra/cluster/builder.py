@@ -12,6 +12,7 @@ from typing import Any
 
 from kubectl_wasdra.cluster.convert import needs_conversion, to_v1
 from kubectl_wasdra.cluster.header import merge_headers
+from kubectl_wasdra.cluster.shape import Problem, shape_problem
 from kubectl_wasdra.cluster.snapshot import ClusterSnapshot, SnapshotHeader, object_key, with_default_namespace
 from kubectl_wasdra.load.document import LoadProblem
 
@@ -25,13 +26,18 @@ class SnapshotBuilder:
     converted: Counter[str] = field(default_factory=Counter)
     header: SnapshotHeader = field(default_factory=SnapshotHeader)
 
-    def add(self, obj: dict[str, Any]) -> None:
-        """Add one well-formed object (shape.shape_problem passed), converting DRA objects to resource.k8s.io/v1."""
+    def add(self, obj: Any) -> Problem | None:
+        """Add one object, converting DRA objects to resource.k8s.io/v1; a malformed one (shape.shape_problem: kind,
+        apiVersion or metadata.name not a string, ...) is left out and its problem returned for the caller to report."""
+        problem = shape_problem(obj)
+        if problem is not None:
+            return problem
         if needs_conversion(obj):
             self.converted[obj["apiVersion"]] += 1
             obj = to_v1(obj)
         obj = with_default_namespace(obj)
         self.objects.setdefault(obj["kind"], {})[object_key(obj)] = obj
+        return None
 
     def add_header(self, header: SnapshotHeader) -> None:
         self.header = merge_headers(self.header, header)

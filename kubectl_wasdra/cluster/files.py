@@ -18,7 +18,7 @@ from typing import Any, Final
 from kubectl_wasdra.cluster.builder import SnapshotBuilder, paused_gc
 from kubectl_wasdra.cluster.decode import DecodeError, decode_json, decode_yaml, is_json_text, split_yaml_documents
 from kubectl_wasdra.cluster.header import header_from_object, is_header
-from kubectl_wasdra.cluster.shape import Path, shape_problem
+from kubectl_wasdra.cluster.shape import Path
 from kubectl_wasdra.cluster.snapshot import SNAPSHOT_KINDS, ClusterSnapshot
 from kubectl_wasdra.errors import SnapshotError
 from kubectl_wasdra.load.document import LoadProblem, ProblemKind
@@ -108,13 +108,12 @@ def _collect(file: str, documents: list[Any], source: SourceText, line_offset: i
                 _report(file, found, (problem[0],), f"{problem[1]} (field ignored)", source, line_offset, collector,
                         skipped=False)
             continue
-        if isinstance(data, dict) and data.get("kind") not in _WANTED and isinstance(data.get("kind"), str):
+        kind = data.get("kind") if isinstance(data, dict) else None
+        if isinstance(kind, str) and kind not in _WANTED:
             continue
-        problem = shape_problem(data) if not isinstance(data, dict) or "kind" in data else ((), "kind is missing")
+        problem = collector.add(data) if not isinstance(data, dict) or "kind" in data else ((), "kind is missing")
         if problem is not None:
             _report(file, found, problem[0], problem[1], source, line_offset, collector)
-            continue
-        collector.add(data)
 
 
 def _flatten(documents: list[Any]) -> Iterator[_Found]:
@@ -149,7 +148,8 @@ def _describe(data: Any) -> str:
     if not isinstance(data, dict):
         return "document"
     meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
-    kind, name, namespace = data.get("kind") or "object", meta.get("name"), meta.get("namespace")
+    kind = data["kind"] if isinstance(data.get("kind"), str) and data["kind"] else "object"
+    name, namespace = meta.get("name"), meta.get("namespace")
     if not isinstance(name, str):
         return str(kind)
     return f'{kind} "{namespace}/{name}"' if isinstance(namespace, str) and namespace else f'{kind} "{name}"'

@@ -31,7 +31,6 @@ import orjson
 import urllib3
 
 from kubectl_wasdra.cluster.builder import SnapshotBuilder
-from kubectl_wasdra.cluster.shape import shape_problem
 from kubectl_wasdra.cluster.snapshot import CLUSTER_SCOPED_KINDS, SNAPSHOT_KINDS, ClusterSnapshot, SnapshotHeader
 from kubectl_wasdra.errors import ClusterReadError, UsageError
 
@@ -374,9 +373,7 @@ def _read_kind(reader: _Reader, kind: str, resources: Mapping[tuple[str, str], l
     for item in items:
         if kind == "Event" and not _is_wanted_event(item):
             continue
-        if shape_problem(item) is None:
-            builder.add(item)
-        else:
+        if builder.add(item) is not None:
             skipped += 1
     notify(Progress(kind, len(items), done=True))
     if skipped:

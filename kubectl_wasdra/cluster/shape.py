@@ -26,15 +26,16 @@ def shape_problem(obj: Any) -> Problem | None:
 
 
 def _problems(obj: dict[str, Any]) -> Iterator[Problem]:
-    if not isinstance(obj.get("apiVersion"), str) or not obj["apiVersion"]:
-        yield ("apiVersion",), "apiVersion is missing"
-        return
+    for key in ("kind", "apiVersion"):
+        if not isinstance(obj.get(key), str) or not obj[key]:
+            yield (key,), _missing_string(key, obj.get(key))
+            return
     meta = obj.get("metadata")
     if not isinstance(meta, dict):
-        yield ("metadata",), "metadata is missing or not an object"
+        yield ("metadata",), "metadata is missing" if meta is None else f"metadata must be an object, got {_type(meta)}"
         return
     if not isinstance(meta.get("name"), str) or not meta["name"]:
-        yield ("metadata", "name"), "metadata.name is missing"
+        yield ("metadata", "name"), _missing_string("metadata.name", meta.get("name"))
     if meta.get("namespace") is not None and not isinstance(meta["namespace"], str):
         yield ("metadata", "namespace"), "metadata.namespace must be a string"
     for part in ("spec", "status"):
@@ -44,6 +45,12 @@ def _problems(obj: dict[str, Any]) -> Iterator[Problem]:
     check = _KIND_CHECKS.get(obj["kind"]) if isinstance(obj.get("kind"), str) else None
     if check is not None:
         yield from check(obj.get("spec") or {}, obj.get("status") or {})
+
+
+def _missing_string(field: str, value: Any) -> str:
+    if value is None or value == "":
+        return f"{field} is missing"
+    return f"{field} must be a string, got {_type(value)}"
 
 
 def _type(value: Any) -> str:
