@@ -65,12 +65,12 @@ def _load_file(file: str, collector: SnapshotBuilder) -> None:
     try:
         raw = FsPath(file).read_bytes()
     except OSError as exc:
-        collector.problems.append(LoadProblem(file, 0, 0, f"cannot read: {exc.strerror}", kind=ProblemKind.UNREADABLE))
+        collector.problems.append(LoadProblem(file, 1, 1, f"cannot read: {exc.strerror}", kind=ProblemKind.UNREADABLE))
         return
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        collector.problems.append(LoadProblem(file, 0, 0, "not UTF-8 text", "save the file as UTF-8",
+        collector.problems.append(LoadProblem(file, 1, 1, "not UTF-8 text", "save the file as UTF-8",
                                               kind=ProblemKind.NOT_UTF8))
         return
     is_json = is_json_text(file, text)
@@ -78,7 +78,7 @@ def _load_file(file: str, collector: SnapshotBuilder) -> None:
         documents = decode_json(raw.removeprefix(b"\xef\xbb\xbf")) if is_json else decode_yaml(text)
     except DecodeError as exc:
         if is_json:
-            collector.problems.append(LoadProblem(file, exc.line, exc.column, exc.message, "fix the JSON syntax"))
+            collector.problems.append(LoadProblem(file, *_at(exc), exc.message, "fix the JSON syntax"))
             return
         _salvage_documents(file, text, collector)
         return
@@ -91,11 +91,16 @@ def _salvage_documents(file: str, text: str, collector: SnapshotBuilder) -> None
         try:
             documents = decode_yaml(part)
         except DecodeError as exc:
-            line = first_line + max(exc.line, 1) - 1
-            collector.problems.append(LoadProblem(file, line, exc.column, f"YAML syntax error: {exc.message}",
+            line, column = _at(exc)
+            collector.problems.append(LoadProblem(file, first_line + line - 1, column, f"YAML syntax error: {exc.message}",
                                                   "fix the syntax; the other documents were loaded"))
             continue
         _collect(file, documents[:1], SourceText(part), first_line - 1, collector)
+
+
+def _at(exc: DecodeError) -> tuple[int, int]:
+    """The 1-based (line, column) of a decode error; line 1 / column 1 where the parser gave none (0)."""
+    return max(exc.line, 1), max(exc.column, 1)
 
 
 def _collect(file: str, documents: list[Any], source: SourceText, line_offset: int, collector: SnapshotBuilder) -> None:
