@@ -53,6 +53,8 @@ _PLAIN_KEYS: Final = (re.compile(rf"\n[ \t]*+(?:-[ \t]++)*+{_KEY_WORD}", re.MULT
 _FIRST_KEY: Final = re.compile(rf"[ \t]*+(?:-[ \t]++)*+{_KEY_WORD}", re.MULTILINE)
 _SPECIAL_SYNTAX: Final = re.compile(r"<<|\s!|^!|^[ \t]*\?(?:\s|$)", re.MULTILINE)
 _DOCUMENT_MARKER: Final = re.compile(r"^(?:---|\.\.\.)(?:[ \t]|$)", re.MULTILINE)
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
 _LEADING: Final = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\n)*(?:---(?:[ \t]+[^\n]*)?\n)?")
 
 
@@ -87,12 +89,26 @@ def decode_json(data: bytes | str) -> list[Any]:
         while offset < end and text[offset] in " \t\r\n":
             offset += 1
         if offset >= end:
-            return values
+            break
         try:
             value, offset = decoder.raw_decode(text, offset)
         except json.JSONDecodeError as exc:
             raise DecodeError(exc.msg, exc.lineno, exc.colno) from None
         values.append(value)
+    # orjson refuses a lone surrogate escape ("\ud800x"); Go's encoding/json decodes each one as U+FFFD
+    # (encoding/json decode.go unquoteBytes), and so do we
+    return replace_surrogates(values) if _SURROGATE_ESCAPE.search(text) else values
+
+
+def replace_surrogates(value: Any) -> Any:
+    """`value` with every lone surrogate in its strings and keys replaced by U+FFFD (strings without one unchanged)."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value) if _SURROGATE.search(value) else value
+    if isinstance(value, dict):
+        return {replace_surrogates(key): replace_surrogates(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [replace_surrogates(item) for item in value]
+    return value
 
 
 def decode_yaml(text: str) -> list[Any]:

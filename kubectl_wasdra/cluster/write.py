@@ -13,6 +13,7 @@ from typing import Any, Final
 import orjson
 import yaml
 
+from kubectl_wasdra.cluster.decode import replace_surrogates
 from kubectl_wasdra.cluster.header import header_to_object
 from kubectl_wasdra.cluster.snapshot import SNAPSHOT_KINDS, ClusterSnapshot
 from kubectl_wasdra.errors import SnapshotError
@@ -56,11 +57,18 @@ for _tag, _pattern, _first in _DUMP_RESOLVERS:
 def render_snapshot(snapshot: ClusterSnapshot, *, as_json: bool) -> bytes:
     """The snapshot file's bytes (UTF-8)."""
     document = snapshot_list(snapshot)
+    try:
+        return _render(document, as_json=as_json)
+    except (TypeError, UnicodeEncodeError) as exc:
+        if "surrogates not allowed" not in str(exc):
+            raise SnapshotError(f"cannot write the snapshot as {'JSON' if as_json else 'YAML'}: {exc}") from None
+    # a lone surrogate (from a reader that kept one) is not UTF-8: written as U+FFFD, as Go's encoders do
+    return _render(replace_surrogates(document), as_json=as_json)
+
+
+def _render(document: dict[str, Any], *, as_json: bool) -> bytes:
     if as_json:
-        try:
-            return orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
-        except TypeError as exc:
-            raise SnapshotError(f"cannot write the snapshot as JSON: {exc}") from None
+        return orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
     text = yaml.dump(document, Dumper=_KubeDumper, sort_keys=False, default_flow_style=False, allow_unicode=True, width=1 << 16)
     return text.encode("utf-8")
 
