@@ -48,7 +48,7 @@ def scale_to_zero_without_object_metrics(doc: Document, ctx: CheckContext) -> It
     if doc.kind != HPA or doc.get(("spec", "minReplicas")) != 0 or isinstance(doc.get(("spec", "minReplicas")), bool):
         return
     metrics = doc.get(("spec", "metrics"))
-    if isinstance(metrics, list) and any(isinstance(m, dict) and m.get("type") in ZERO_METRICS for m in metrics):
+    if isinstance(metrics, list) and any(isinstance(m, dict) and str(m.get("type")) in ZERO_METRICS for m in metrics):
         return
     path = ("spec", "metrics") if isinstance(metrics, list) else ("spec", "minReplicas")
     yield Problem(path, f"minReplicas is 0: {ZERO_MESSAGE}",

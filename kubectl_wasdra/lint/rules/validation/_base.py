@@ -48,6 +48,11 @@ def as_dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def as_str(value: Any) -> str | None:
+    """A name or other string field; any other type counts as absent (SCHEMA001 reports it)."""
+    return value if isinstance(value, str) else None
+
+
 def too_many(items: Any, limit: int, path: Path, what: str) -> Violation | None:
     """Kubernetes' field.TooMany: at most `limit` entries."""
     if isinstance(items, (list, dict)) and len(items) > limit:
@@ -72,11 +77,12 @@ def one_of(parent: dict[str, Any], fields: Sequence[str], path: Path, *, require
 
 
 def duplicates(items: Sequence[Any], key: Any, path: Path, what: str) -> Iterator[Violation]:
-    """field.Duplicate for list entries whose `key(item)` repeats."""
-    seen: set[Any] = set()
+    """field.Duplicate for list entries whose `key(item)` repeats; a key that is not a string counts as absent
+    (SCHEMA001 reports its type)."""
+    seen: set[str] = set()
     for index, item in enumerate(items):
         value = key(item)
-        if value is None:
+        if not isinstance(value, str):
             continue
         if value in seen:
             yield Violation(Check.DUPLICATE, (*path, index), f'duplicate {what} "{value}"',

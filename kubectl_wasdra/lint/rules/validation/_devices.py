@@ -86,8 +86,10 @@ def quantity(value: Any, path: Path) -> tuple[Decimal | None, Violation | None]:
 
 
 def label_name(value: Any, path: Path, what: str) -> Iterator[Violation]:
-    """A required DNS label (request names, device names, counter names)."""
-    if not isinstance(value, str) or not value:
+    """A required DNS label (request names, device names, counter names); any other type is SCHEMA001's finding."""
+    if value is not None and not isinstance(value, str):
+        return
+    if not value:
         yield Violation(Check.REQUIRED, path, f"{what} is required")
     elif error := dns_label_error(value):
         yield Violation(Check.NAME, path, f'invalid {what} "{value}": {error}', at="value")

@@ -18,6 +18,7 @@ from kubectl_wasdra.lint.rules.validation._base import (
     Violation,
     as_dict,
     as_list,
+    as_str,
     duplicates,
     is_int,
     one_of,
@@ -201,7 +202,7 @@ def _derived_list(items: Any, path: Path, request: str, used: dict[str, set[str]
         return
     parent = request.split("/", 1)[0]
     for index, attribute in enumerate(as_list(items)):
-        attr_name = as_dict(attribute).get("name")
+        attr_name = as_str(as_dict(attribute).get("name"))
         if not attr_name:
             continue
         targets = used.get("", set()) | used.get(request, set()) | used.get(parent, set())

@@ -19,6 +19,7 @@ from kubectl_wasdra.lint.rules.validation._base import (
     Violation,
     as_dict,
     as_list,
+    as_str,
     duplicates,
     is_int,
     too_many,
@@ -64,7 +65,7 @@ def validate_slice(data: dict[str, Any], version: str, release: Release) -> Iter
                         hint="publish counter sets and devices in separate slices of the same pool")
     yield from _counter_sets(shared, (*path, "sharedCounters"), release)
     per_device = spec.get("perDeviceNodeSelection") is True
-    counter_sets = {as_dict(s).get("name"): as_dict(as_dict(s).get("counters")) for s in as_list(shared)}
+    counter_sets = {as_str(as_dict(s).get("name")): as_dict(as_dict(s).get("counters")) for s in as_list(shared)}
     limit = _device_limit(devices, version, release)
     if (v := too_many(devices, limit, (*path, "devices"), "devices")) is not None:
         yield v
@@ -93,7 +94,9 @@ def _device_limit(devices: list[Any], version: str, release: Release) -> int:
 
 def _pool(pool: dict[str, Any], path: Path) -> Iterator[Violation]:
     name = pool.get("name")
-    if not isinstance(name, str) or not name:
+    if name is not None and not isinstance(name, str):
+        pass  # SCHEMA001 reports the type
+    elif not name:
         yield Violation(Check.REQUIRED, (*path, "name"), "pool name is required")
     elif len(name) > POOL_NAME_MAX:
         yield Violation(Check.LIMIT, (*path, "name"), f"must be no more than {POOL_NAME_MAX} characters", at="value")
@@ -258,7 +261,7 @@ def _counter_references(items: Any, path: Path, counter_sets: dict[Any, dict[str
     """1.33/1.34: a device consumes counters of a set defined in the same slice's sharedCounters."""
     for index, consumption in enumerate(as_list(items)):
         consumption = as_dict(consumption)
-        name = consumption.get("counterSet")
+        name = as_str(consumption.get("counterSet"))
         if name not in counter_sets:
             known = ", ".join(sorted(str(n) for n in counter_sets if n)) or "none"
             yield Violation(Check.COUNTER_REFERENCE, (*path, index, "counterSet"),

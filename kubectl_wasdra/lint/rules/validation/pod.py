@@ -11,7 +11,7 @@ from typing import Any
 
 from kubectl_wasdra.catalog.field_gates import POD_TEMPLATE_PREFIXES
 from kubectl_wasdra.catalog.releases import Release
-from kubectl_wasdra.lint.rules.validation._base import Check, Path, Violation, as_dict, as_list, duplicates
+from kubectl_wasdra.lint.rules.validation._base import Check, Path, Violation, as_dict, as_list, as_str, duplicates
 from kubectl_wasdra.lint.rules.validation._groups import claim_reference
 from kubectl_wasdra.lint.rules.validation._names import dns_subdomain_error
 
@@ -31,16 +31,16 @@ def validate_pod_spec(spec: dict[str, Any], path: Path, release: Release) -> Ite
     for index, claim in enumerate(claims):
         yield from claim_reference(as_dict(claim), (*path, "resourceClaims", index))
     yield from duplicates(claims, lambda c: as_dict(c).get("name"), (*path, "resourceClaims"), "claim name")
-    yield from _container_claims(spec, path, {as_dict(c).get("name") for c in claims})
+    yield from _container_claims(spec, path, {as_str(as_dict(c).get("name")) for c in claims} - {None})
     yield from _group_link(spec, path, release)
 
 
-def _container_claims(spec: dict[str, Any], path: Path, names: set[Any]) -> Iterator[Violation]:
+def _container_claims(spec: dict[str, Any], path: Path, names: set[str | None]) -> Iterator[Violation]:
     for list_name in CONTAINER_LISTS:
         for c_index, container in enumerate(as_list(spec.get(list_name))):
             for r_index, ref in enumerate(as_list(as_dict(as_dict(container).get("resources")).get("claims"))):
-                name = as_dict(ref).get("name")
-                if name not in names:
+                name = as_str(as_dict(ref).get("name"))
+                if name is not None and name not in names:
                     yield Violation(Check.REQUEST_REFERENCE, (*path, list_name, c_index, "resources", "claims", r_index, "name"),
                                     f'"{name}" must be one of the names in pod.spec.resourceClaims',
                                     hint=f'add a spec.resourceClaims entry named "{name}"', at="value")
