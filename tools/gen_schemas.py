@@ -4,8 +4,9 @@
 Source: the `*-local-strict` schemas of the PyPI package kubernetes-validate 1.37.0 (kubernetes-json-schema, built from
 each release's OpenAPI; strict = additionalProperties: false). Per release one file: `kinds` maps "apiVersion/Kind" to
 a definition name, `$defs` holds the definitions reachable from those kinds with descriptions and x-kubernetes-*
-annotations dropped and references made local. IntOrString and Quantity become plain type unions (their upstream
-`oneOf` of two nullable types rejects null).
+annotations dropped and references made local; `format: int32` / `int64` on integers becomes minimum/maximum
+(the API server rejects a value out of the type's range; validators ignore `format`). IntOrString and Quantity
+become plain type unions (their upstream `oneOf` of two nullable types rejects null).
 
     python tools/gen_schemas.py            # rewrite schemas/
     python tools/gen_schemas.py --check    # exit 1 when schemas/ is out of date
@@ -28,6 +29,7 @@ REPLACED = {
 }
 KEEP = ("type", "properties", "additionalProperties", "items", "required", "enum", "oneOf", "anyOf", "allOf", "$ref",
         "minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength", "pattern")
+INTEGER_RANGES = {"int32": (-2**31, 2**31 - 1), "int64": (-2**63, 2**63 - 1)}
 
 
 def source_dir(release: str) -> Path:
@@ -60,7 +62,16 @@ def compact(node: Any) -> Any:
             result[key] = {name: compact(sub) for name, sub in value.items()}
         else:
             result[key] = compact(value)
-    return result
+    return {**result, **integer_range(node)}
+
+
+def integer_range(node: dict[str, Any]) -> dict[str, int]:
+    """minimum/maximum for an integer with format int32/int64, keeping any tighter bound the schema states."""
+    kinds = node.get("type")
+    if node.get("format") not in INTEGER_RANGES or "integer" not in (kinds if isinstance(kinds, list) else [kinds]):
+        return {}
+    low, high = INTEGER_RANGES[node["format"]]
+    return {"minimum": max(low, node.get("minimum", low)), "maximum": min(high, node.get("maximum", high))}
 
 
 def references(node: Any) -> set[str]:

@@ -1,0 +1,40 @@
+"""An integer outside its OpenAPI format's range (int32 ports, int64 counts) is a SCHEMA finding, as the API server
+rejects it; the generated schemas carry the range as minimum/maximum."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kubectl_wasdra.cli import main
+
+POD = """apiVersion: v1
+kind: Pod
+metadata: {{name: p, namespace: default}}
+spec:
+  containers: [{{name: c, image: i, ports: [{{containerPort: {port}}}]}}]
+"""
+
+
+def _findings(tmp_path: Path, capsys: pytest.CaptureFixture[str], port: int, release: str) -> list[dict]:
+    manifest = tmp_path / "pod.yaml"
+    manifest.write_text(POD.format(port=port))
+    with pytest.raises(SystemExit):
+        main(["check", str(manifest), "-o", "json", "--k8s-version", release])
+    return json.loads(capsys.readouterr().out)["findings"]
+
+
+@pytest.mark.parametrize("release", ["1.33", "1.37"])
+@pytest.mark.parametrize("port", [99999999999, 2**31, -2**31 - 1])
+def test_an_int32_out_of_range_is_a_schema_finding(port: int, release: str, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    findings = _findings(tmp_path, capsys, port, release)
+    assert [(f["rule"], f["path"], f["line"]) for f in findings] == [
+        ("SCHEMA005", "spec.containers[0].ports[0].containerPort", 5)]
+    assert "2147483647" in findings[0]["message"] or "-2147483648" in findings[0]["message"]
+
+
+def test_the_largest_int32_is_fine(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert not [f for f in _findings(tmp_path, capsys, 2**31 - 1, "1.37") if f["rule"].startswith("SCHEMA")]
