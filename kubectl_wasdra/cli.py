@@ -107,16 +107,11 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | Non
                            stdin=sys.stdin.buffer if "-" in paths else None, jobs=jobs, snapshot=snapshot,
                            simulate=simulate)
     if upgrade_from is not None:
-        from kubectl_wasdra.catalog.releases import Release
         from kubectl_wasdra.lint.matrix import upgrade_output
 
         if common.output not in ("text", "json"):
             raise UsageError(f'output "{common.output}" is not available with --upgrade-from', where="-o",
                              hint="use -o text or -o json")
-        try:
-            Release.parse(upgrade_from)
-        except UsageError as exc:
-            raise UsageError(exc.message, where="--upgrade-from", hint=exc.hint) from None
         text, code = upgrade_output(options, upgrade_from, common.output)
         write(text)
         return code

@@ -293,7 +293,11 @@ def upgrade_output(options: CheckOptions, upgrade_from: str, output: str) -> tup
     """Rendered upgrade report and exit code (1 when something breaks) for `check --upgrade-from`."""
     from kubectl_wasdra.errors import UsageError
 
-    source = Release.parse(upgrade_from)
+    try:
+        source = Release.parse(upgrade_from)
+    except UsageError as exc:
+        raise UsageError(exc.message, where="--upgrade-from", hint=exc.hint and exc.hint.replace("--k8s-version",
+                                                                                                  "--upgrade-from")) from None
     if len(options.releases) != 1 or not source < options.releases[0]:
         raise UsageError(f"--upgrade-from {source} needs one newer --k8s-version", where="--upgrade-from",
                          hint=f"e.g. --upgrade-from {source} --k8s-version {SUPPORTED[-1]}")

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from kubectl_wasdra.catalog.releases import Release
-from kubectl_wasdra.cli import cli
+from kubectl_wasdra.cli import cli, main
 from kubectl_wasdra.errors import UsageError
 from kubectl_wasdra.lint.matrix import build_matrix, matrix_as_dict, render_matrix_text, run_upgrade, upgrade_output
 from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
@@ -94,6 +94,16 @@ def test_upgrade_one_minor_no_skew_warning(manifests: str) -> None:
 def test_upgrade_needs_newer_target(manifests: str) -> None:
     with pytest.raises(UsageError):
         upgrade_output(CheckOptions(paths=(manifests,), releases=(R135,)), "1.37", "text")
+
+
+@pytest.mark.parametrize("version", ["1.99", "banana"])
+def test_a_bad_upgrade_from_names_that_flag(version: str, manifests: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(UsageError) as error:
+        upgrade_output(CheckOptions(paths=(manifests,), releases=(R137,)), version, "text")
+    assert error.value.where == "--upgrade-from" and "--k8s-version" not in str(error.value)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["check", manifests, "--upgrade-from", version, "--k8s-version", "1.37"])
+    assert exit_info.value.code == 2 and "error: --upgrade-from: " in capsys.readouterr().err
 
 
 def test_cli_multi_release_prints_matrix(manifests: str) -> None:
