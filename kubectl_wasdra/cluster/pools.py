@@ -124,20 +124,27 @@ def rule_expressions(rule: Mapping[str, Any], classes: Mapping[str, Mapping[str,
     """The CEL expressions a 1.33/1.34 rule's device must satisfy: its class's selectors, then its own; () for a rule
     without class or selectors (or a class without selectors); None when the named DeviceClass does not exist (no
     device can satisfy the selectors of a missing class, so the rule selects nothing)."""
-    selector = (rule.get("spec") or {}).get("deviceSelector") or {}
+    spec = rule.get("spec")
+    selector = spec.get("deviceSelector") if isinstance(spec, Mapping) else None
+    if not isinstance(selector, Mapping):
+        return ()
     expressions: list[str] = []
     class_name = selector.get("deviceClassName")
     if class_name:
-        device_class = classes.get(class_name)
-        if device_class is None:
+        device_class = classes.get(class_name) if isinstance(class_name, str) else None
+        if not isinstance(device_class, Mapping):
             return None
-        expressions.extend(_cel(device_class.get("spec", {}).get("selectors")))
+        class_spec = device_class.get("spec")
+        expressions.extend(_cel(class_spec.get("selectors") if isinstance(class_spec, Mapping) else None))
     expressions.extend(_cel(selector.get("selectors")))
     return tuple(expressions)
 
 
 def _cel(selectors: Any) -> list[str]:
-    return [str((item.get("cel") or {}).get("expression") or "") for item in selectors or () if isinstance(item, Mapping)]
+    if not isinstance(selectors, list):
+        return []
+    return [str(cel.get("expression") or "") if isinstance(cel := item.get("cel"), Mapping) else ""
+            for item in selectors if isinstance(item, Mapping)]
 
 
 def is_unresolved_rule(rule: Mapping[str, Any], classes: Mapping[str, Mapping[str, Any]] | None = None) -> bool:

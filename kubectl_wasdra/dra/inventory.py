@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final
 
+from kubectl_wasdra.cluster.pools import rule_expressions
 from kubectl_wasdra.dra.fields import integer, mapping, mappings, path, sequence, text
 from kubectl_wasdra.dra.views import DeviceView, value_error
+from kubectl_wasdra.errors import CelCompileError, CelRuntimeError
 from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
 from kubectl_wasdra.kube.selectors import labels_of, matches_node_selector
 
@@ -192,15 +194,36 @@ def _rule_matches(rule: Mapping[str, Any], device: Device) -> bool:
                for key, value in (("driver", device.driver), ("pool", device.pool), ("device", device.name)))
 
 
-def _apply_taint_rules(slices: Sequence[Slice], rules: Sequence[Mapping[str, Any]]) -> None:
-    """Append each DeviceTaintRule's taint to every matching device (tracker.go; no selector = every device)."""
+def evaluate_selector(expression: str, driver: str, device: Mapping[str, Any]) -> bool:
+    """A CEL device selector on a raw device dict (cluster.pools.SelectorEvaluator, for
+    ClusterSnapshot.with_selector_evaluator); CelCompileError/CelRuntimeError when it cannot be evaluated."""
+    from kubectl_wasdra.dra.cel import compile_selector
+
+    return compile_selector(expression).matches(DeviceView(driver, device, text(device.get("name"))))
+
+
+def _selected(expressions: tuple[str, ...], device: Device) -> bool:
+    """Every CEL expression selects the device; one that fails to compile or evaluate does not (pools._selected)."""
+    from kubectl_wasdra.dra.cel import compile_selector
+
+    try:
+        return all(compile_selector(expression).matches(device.view) for expression in expressions)
+    except (CelCompileError, CelRuntimeError):
+        return False
+
+
+def _apply_taint_rules(slices: Sequence[Slice], rules: Sequence[Mapping[str, Any]],
+                       classes: Mapping[str, Mapping[str, Any]]) -> None:
+    """Append each DeviceTaintRule's taint to every matching device (tracker.go; no selector = every device). A 1.33/1.34
+    rule naming a DeviceClass or CEL selectors takes only devices all of them select; a missing class selects none."""
     for rule in rules:
         taint = path(rule, "spec", "taint")
-        if not isinstance(taint, Mapping) or not taint:
+        expressions = rule_expressions(rule, classes) if isinstance(rule, Mapping) else None
+        if not isinstance(taint, Mapping) or not taint or expressions is None:
             continue
         for slice_ in slices:
             for device in slice_.devices:
-                if _rule_matches(rule, device):
+                if _rule_matches(rule, device) and (not expressions or _selected(expressions, device)):
                     device.taints = (*device.taints, {**taint, "rule": _name(rule)})
 
 
@@ -215,8 +238,8 @@ class Inventory:
         self.views: dict[tuple[Any, ...], DeviceView] = {}
         self.slices: tuple[Slice, ...] = tuple(sorted((build_slice(obj, self.views) for obj in slices
                                                        if isinstance(obj, Mapping)), key=lambda s: s.name))
-        _apply_taint_rules(self.slices, taint_rules)
         self.classes: dict[str, Mapping[str, Any]] = {_name(obj): obj for obj in classes if isinstance(obj, Mapping)}
+        _apply_taint_rules(self.slices, taint_rules, self.classes)
         self.admin_namespaces = frozenset(_name(ns) for ns in namespaces
                                           if labels_of(ns).get(ADMIN_ACCESS_LABEL) == "true")
         self.slices_on_node: dict[str, list[Slice]] = {}
