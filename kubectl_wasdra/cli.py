@@ -226,7 +226,7 @@ def explain_command(files: tuple[str, ...], no_suggestions: bool, common: Common
 
     _require_cluster(common)
     common = _resolve_auto(common)
-    options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=common.release,
+    options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              suggestions=not no_suggestions, live_options=common)
     report = run_explain(options)
@@ -249,7 +249,7 @@ def explain_pending_command(target: str | None, common: CommonOptions) -> int:
 
     _require_cluster(common)
     common = _resolve_auto(common)
-    options = PendingOptions(target=target, snapshot=common.snapshot, live=common.live, release=common.release,
+    options = PendingOptions(target=target, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              namespace=None if common.all_namespaces else common.namespace, live_options=common)
     report = run_explain_pending(options)
@@ -265,6 +265,11 @@ def _require_cluster(common: CommonOptions) -> None:
     if common.releases is not None and len(common.releases) > 1:
         raise UsageError("explain simulates one release at a time", where="--k8s-version",
                          hint=f"give one release, e.g. --k8s-version {common.releases[-1]}")
+
+
+def _explain_release(common: CommonOptions) -> Any:
+    """The one release to simulate; None for `--k8s-version auto` still open (explain reads the snapshot header)."""
+    return common.release if common.releases is not None else None
 
 
 def _render_explain(report: Any, output: str) -> str:

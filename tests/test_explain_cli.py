@@ -83,3 +83,47 @@ def test_explain_pending_agrees_with_the_recorded_event():
     assert group["recorded"][2]["time"] == "2026-11-29T21:50:00Z"
     assert group["agree"]["verdict"] == "yes"
     assert group["reasons"][-1]["message"] == "Insufficient cpu" and group["reasons"][-1]["count"] == 2
+
+
+HOSTILE = ('apiVersion: v1\nkind: Pod\nmetadata: {name: "p\\e[31mRED\\x9b2J", namespace: default}\n'
+           "spec: {containers: [{name: c, image: x, resources: {requests: {cpu: '1'}}}]}\n")
+
+
+@pytest.mark.parametrize("output", ["text", "json"])
+def test_control_characters_in_names_are_escaped(tmp_path, output):
+    manifest = tmp_path / "red.yaml"
+    manifest.write_text(HOSTILE)
+    result = _invoke("explain", "-f", str(manifest), "--snapshot", CLUSTER, "-o", output)
+    assert "\x1b" not in result.output and "\x9b" not in result.output
+    if output == "text":
+        assert "Pod default/p\\x1b[31mRED\\x9b2J — fits" in result.output
+    else:
+        assert json.loads(result.output)["groups"][0]["name"] == "p\x1b[31mRED\x9b2J"
+
+
+def _cluster_with_header(tmp_path, server_version):
+    import shutil
+
+    cluster = tmp_path / "cluster"
+    shutil.copytree(CLUSTER, cluster)
+    if server_version:
+        (cluster / "header.yaml").write_text("apiVersion: kubectl-wasdra.io/v1\nkind: WasdraSnapshotHeader\n"
+                                             f"metadata: {{name: snapshot}}\nserverVersion: {server_version}\n")
+    return str(cluster)
+
+
+def test_auto_version_uses_the_snapshot_header(tmp_path):
+    cluster = _cluster_with_header(tmp_path, "v1.35.2")
+    result = _invoke("explain", "-f", DEMO, "--snapshot", cluster, "--k8s-version", "auto", "-o", "json", "--no-suggestions")
+    assert json.loads(result.output)["k8sVersion"] == "1.35"
+    result = _invoke("explain-pending", "--snapshot", cluster, "-A", "--k8s-version", "auto", "-o", "json")
+    assert json.loads(result.output)["k8sVersion"] == "1.35"
+
+
+def test_auto_version_without_a_header_says_what_it_assumed(tmp_path):
+    cluster = _cluster_with_header(tmp_path, None)
+    result = _invoke("explain", "-f", DEMO, "--snapshot", cluster, "--k8s-version", "auto", "--no-suggestions")
+    assert result.output.splitlines()[0].startswith("--k8s-version auto: the snapshot records no server version, so "
+                                                    "Kubernetes 1.37 is assumed")
+    result = _invoke("explain", "-f", DEMO, "--snapshot", cluster, "--no-suggestions")
+    assert "assumed" not in result.output

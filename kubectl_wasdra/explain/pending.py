@@ -14,7 +14,7 @@ from kubectl_wasdra.errors import UsageError
 from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.recorded import Recorded, condition, group_condition, latest_failed_scheduling, read_events
-from kubectl_wasdra.explain.run import load_cluster
+from kubectl_wasdra.explain.run import load_cluster, resolve_release
 from kubectl_wasdra.sched.admission import make_gates
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.simulation import Simulation
@@ -38,7 +38,7 @@ class PendingOptions:
     target: str | None = None
     snapshot: Sequence[str] = ()
     live: bool = False
-    release: Release = NEWEST
+    release: Release | None = NEWEST  # None: --k8s-version auto, the snapshot header's server version
     feature_gates: Mapping[str, bool] = field(default_factory=dict)
     runtime_config: Mapping[str, bool] = field(default_factory=dict)
     namespace: str | None = None
@@ -130,8 +130,9 @@ def compare(ours: GroupDiagnosis, recorded: list[Recorded]) -> tuple[str, str]:
 def run_explain_pending(options: PendingOptions) -> ExplainReport:
     """Diagnoses of the pending entries selected by target and namespace, each with the cluster's own record."""
     target = parse_target(options.target)
-    gates = make_gates(options.release, options.feature_gates, options.runtime_config)
     snapshot = load_cluster(options)
+    release, assumed = resolve_release(options.release, snapshot)
+    gates = make_gates(release, options.feature_gates, options.runtime_config)
     events = read_events(options.snapshot) if options.snapshot else list(snapshot.of_kind("Event"))
     groups = []
     for result in Simulation(snapshot, gates).run():
@@ -144,9 +145,9 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
         diagnosis.agreement = compare(diagnosis, diagnosis.recorded)
         groups.append(diagnosis)
     if target is None and not groups:
-        return ExplainReport(str(options.release), [], ["nothing is Pending" + (f" in {options.namespace}"
-                                                                                 if options.namespace else "")])
+        return ExplainReport(str(release), [], [*assumed, "nothing is Pending" + (f" in {options.namespace}"
+                                                                                   if options.namespace else "")])
     if target is not None and not groups:
         raise UsageError(f"no pending {target[0]} named \"{target[1]}\"", where="TARGET",
                          hint="list pending pods with kubectl get pods --field-selector status.phase=Pending")
-    return ExplainReport(str(options.release), groups)
+    return ExplainReport(str(release), groups, assumed)

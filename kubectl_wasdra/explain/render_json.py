@@ -7,6 +7,7 @@ from typing import Any
 import orjson
 
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
+from kubectl_wasdra.report.safe import json_safe
 
 
 def group_json(group: GroupDiagnosis) -> dict[str, Any]:
@@ -29,4 +30,4 @@ def group_json(group: GroupDiagnosis) -> dict[str, Any]:
 def render_json(report: ExplainReport) -> str:
     """The report as indented JSON text ending with a newline."""
     data = {"k8sVersion": report.k8s_version, "groups": [group_json(g) for g in report.groups]}
-    return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
+    return json_safe(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()) + "\n"

@@ -1,5 +1,6 @@
 """Text view of an ExplainReport: a summary line per group, kube-scheduler's own line, per-domain attempts, DRA
-funnels, who took the capacity, the placement map and verified suggestions. rich is imported here only."""
+funnels, who took the capacity, the placement map and verified suggestions. rich is imported here only. Every line
+goes through report.safe.printable: names come from manifests and snapshots and may hold control characters."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from rich.markup import escape
 
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.placement_map import LEGEND
+from kubectl_wasdra.report.safe import printable
 
 MAX_LINES = 16  # pods and claims listed per group in text; JSON lists all
 
@@ -29,7 +31,8 @@ def _summary(group: GroupDiagnosis) -> str:
         facts.append(f"Pending for {group.pending_for}")
     suffix = f" ({', '.join(facts)})" if facts else ""
     color = "green" if group.fits else "red"
-    return f"[bold]{escape(f'{group.kind} {group.namespace}/{group.name}')}[/] — [{color}]{verdict}[/]{escape(suffix)}"
+    title = printable(f"{group.kind} {group.namespace}/{group.name}")
+    return f"[bold]{escape(title)}[/] — [{color}]{verdict}[/]{escape(printable(suffix))}"
 
 
 def _placement_lines(group: GroupDiagnosis) -> list[str]:
@@ -109,7 +112,7 @@ def group_markup(group: GroupDiagnosis) -> list[str]:
     if group.fits and group.pod_message:
         body += ["  the pods that stay pending, as kube-scheduler words it:", f"    {group.pod_message}"]
     body += _map_lines(group) + _suggestion_lines(group)
-    return [_summary(group), *(escape(line) for line in body)]
+    return [_summary(group), *(escape(printable(line)) for line in body)]
 
 
 def render_text(report: ExplainReport, *, color: bool = False, width: int = 130) -> str:
@@ -120,7 +123,7 @@ def render_text(report: ExplainReport, *, color: bool = False, width: int = 130)
     console = Console(file=buffer, force_terminal=color, no_color=not color, width=width, highlight=False,
                       soft_wrap=True, emoji=False)
     for note in report.notes:
-        console.print(escape(note))
+        console.print(escape(printable(note)))
     for index, group in enumerate(report.groups):
         if index:
             console.print()

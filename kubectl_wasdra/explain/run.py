@@ -32,7 +32,7 @@ class ExplainOptions:
     files: Sequence[str]
     snapshot: Sequence[str] = ()
     live: bool = False
-    release: Release = NEWEST
+    release: Release | None = NEWEST  # None: --k8s-version auto, the snapshot header's server version
     feature_gates: Mapping[str, bool] = field(default_factory=dict)
     runtime_config: Mapping[str, bool] = field(default_factory=dict)
     suggestions: bool = True
@@ -52,6 +52,20 @@ def load_cluster(options: Any) -> ClusterSnapshot:
         first = problems[0]
         raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
     return snapshot
+
+
+def resolve_release(release: Release | None, snapshot: ClusterSnapshot) -> tuple[Release, list[str]]:
+    """The release to simulate and notes: `release`, or for auto (None) the snapshot header's server version, else the
+    newest supported release with a note saying it was assumed."""
+    if release is not None:
+        return release, []
+    from kubectl_wasdra.cluster.header import server_release
+
+    found = server_release(snapshot.header.server_version)
+    if found is not None:
+        return found, []
+    return NEWEST, [f"--k8s-version auto: the snapshot records no server version, so Kubernetes {NEWEST} is assumed "
+                    "(pass --k8s-version to choose)"]
 
 
 def _check_document(doc: Any) -> None:
@@ -149,8 +163,10 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
 
 def run_explain(options: ExplainOptions) -> ExplainReport:
     """The explanation of every group the manifests define, against the snapshot or live cluster."""
-    gates = make_gates(options.release, options.feature_gates, options.runtime_config)
     overlay = load_manifests(options.files)
-    snapshot = load_cluster(options).overlay(list(overlay.objects))
+    cluster = load_cluster(options)
+    release, assumed = resolve_release(options.release, cluster)
+    gates = make_gates(release, options.feature_gates, options.runtime_config)
+    snapshot = cluster.overlay(list(overlay.objects))
     groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True)
-    return ExplainReport(str(options.release), groups, notes)
+    return ExplainReport(str(release), groups, [*assumed, *notes])
