@@ -56,9 +56,10 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 
 def use_color(stream: Any = None) -> bool:
-    """Colour only on a TTY, never with NO_COLOR, never on a dumb terminal (decided once, here)."""
+    """Colour only on a TTY, never with a non-empty NO_COLOR (no-color.org: an empty one does not count), never on a
+    dumb terminal (decided once, here)."""
     stream = stream or sys.stdout
-    return (bool(getattr(stream, "isatty", lambda: False)()) and "NO_COLOR" not in os.environ
+    return (bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
             and os.environ.get("TERM") != "dumb")
 
 

@@ -106,8 +106,11 @@ def test_no_color_when_not_a_tty_or_no_color(capsys: pytest.CaptureFixture[str],
         def isatty(self) -> bool:
             return True
 
+    monkeypatch.setenv("TERM", "xterm-256color")
     monkeypatch.setenv("NO_COLOR", "1")
     assert not cli_module.use_color(Terminal())
+    monkeypatch.setenv("NO_COLOR", "")  # no-color.org: only a non-empty value disables colour
+    assert cli_module.use_color(Terminal())
     monkeypatch.delenv("NO_COLOR")
     monkeypatch.setenv("TERM", "dumb")
     assert not cli_module.use_color(Terminal())
