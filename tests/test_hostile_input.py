@@ -123,11 +123,11 @@ def test_huge_integers_do_not_crash(tmp_path: Path, capsys: pytest.CaptureFixtur
     findings = json.loads(out)["findings"]
     assert code == 1 and err == ""
     assert [(f["line"], f["column"], f["message"]) for f in findings] == [
-        (5, 13, "1e+41 does not fit in a 64-bit integer"), (10, 68, "the number is too large: it reads as inf")]
+        (5, 13, "1e+41 does not fit in a 32-bit integer"), (10, 68, "the number is too large: it reads as inf")]
     path.write_text(path.read_text().replace("99999999999999999999999999999999999999999", "9223372036854775808"))
     code, out, _ = run(["check", str(path), "-o", "json", "--select", "SCHEMA005"], capsys)
     assert code == 1 and [f["message"] for f in json.loads(out)["findings"]] == [
-        "9223372036854775808 does not fit in a 64-bit integer"]
+        "9223372036854775808 does not fit in a 32-bit integer"]
 
 
 def test_ten_thousand_tiny_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -98,11 +98,13 @@ def _closure(definitions: Mapping[str, Any], root: str) -> dict[str, Any]:
 
 
 _INT64: Final = (-(2**63), 2**63 - 1)
+_INT32: Final = (-(2**31), 2**31 - 1)  # tools/gen_schemas.py turns `format: int32` into these bounds
 
 
 def _bound_integers(node: dict[str, Any]) -> None:
-    """Integer fields are Go int32/int64: no value beyond 64 bits decodes (the schemas carry no `format`, so int32
-    fields get the int64 bound too). Idempotent: the shared definitions may be bounded in place."""
+    """Integer fields are Go int32/int64: no value beyond 64 bits decodes (built-in schemas already carry their
+    int32/int64 bounds; this covers --schema-location schemas without them). Idempotent: the shared definitions may be
+    bounded in place."""
     kinds = node.get("type")
     if kinds == "integer" or (isinstance(kinds, list) and "integer" in kinds and "string" not in kinds):
         node.setdefault("minimum", _INT64[0])
@@ -177,8 +179,9 @@ def describe(error: Any, schema: Mapping[str, Any], data: Any) -> Violation:
     if isinstance(actual, float) and not math.isfinite(actual):
         return Violation("type", path, f"the number is too large: it reads as {actual}",
                          "use a smaller number, or quote the value if it is meant as a string", at="value")
-    if name in ("maximum", "minimum") and getattr(kind, "limit", None) in _INT64:
-        return Violation("other", path, f"{error.instance} does not fit in a 64-bit integer",
+    if name in ("maximum", "minimum") and (limit := getattr(kind, "limit", None)) in (*_INT64, *_INT32):
+        bits = 64 if limit in _INT64 else 32
+        return Violation("other", path, f"{error.instance} does not fit in a {bits}-bit integer",
                          "Kubernetes integer fields are int32 or int64; use a smaller value", at="value")
     if name == "additionalProperties":
         return _unknown(path, list(kind.unexpected), schema)
