@@ -41,17 +41,19 @@ class ExplainOptions:
 
 def load_cluster(options: Any) -> ClusterSnapshot:
     """The snapshot from --snapshot files, or read live; problems in snapshot files stop the run (exit 2)."""
+    from kubectl_wasdra.dra.inventory import evaluate_selector  # DeviceTaintRules that select by class or CEL
+
     if getattr(options, "live", False):
         from kubectl_wasdra.cluster.live import read_live
 
-        return read_live(options.live_options)
+        return read_live(options.live_options).with_selector_evaluator(evaluate_selector)
     from kubectl_wasdra.cluster.files import load_snapshot
 
     snapshot, problems = load_snapshot(list(options.snapshot))
     if problems:
         first = problems[0]
         raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
-    return snapshot
+    return snapshot.with_selector_evaluator(evaluate_selector)
 
 
 def resolve_release(release: Release | None, snapshot: ClusterSnapshot) -> tuple[Release, list[str]]:
