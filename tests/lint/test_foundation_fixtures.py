@@ -5,19 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from foundation_fixture_runner import case_id, cases, expected, findings
+from fixture_runner import case_id, cases, check_case
 
 from kubectl_wasdra.catalog.releases import Release
 
-CASES = cases(("LOAD", "API", "SCHEMA"))
 
-
-@pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
+@pytest.mark.parametrize("case", cases("LOAD", "API", "SCHEMA"), ids=case_id)
 def test_fixture(case: tuple[Path, Release]) -> None:
-    path, release = case
-    rule = path.parent.name
-    got = findings(path, release, rule)
-    if path.name.startswith("good"):
-        assert got == []
-    else:
-        assert got and got == expected(path)
+    check_case(case)

@@ -7,7 +7,7 @@ import re
 from collections import Counter
 
 import pytest
-from foundation_fixture_runner import FIXTURES
+from fixture_runner import FIXTURES
 
 from kubectl_wasdra.errors import UsageError
 from kubectl_wasdra.lint import codes

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cross_harness import ROOT, case_id, cases, check_case, report
+from fixture_runner import ROOT, case_id, cases, check_case, report
 
 from kubectl_wasdra.catalog.releases import Release
 

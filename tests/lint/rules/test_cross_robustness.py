@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import copy
-from typing import Any
-
-from cross_harness import CLUSTERS, FIXTURES, snapshot_at
+from fixture_runner import CLUSTERS, FIXTURES, replaced, snapshot_at, value_paths
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,35 +19,15 @@ GARBAGE = st.one_of(st.none(), st.integers(-3, 3), st.text(max_size=3), st.boole
                     st.just([1, "x", None]), st.just({"a": [None]}))
 
 
-def _paths(node: Any, prefix: tuple = ()) -> list[tuple]:
-    found = [prefix] if prefix else []
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += _paths(value, (*prefix, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            found += _paths(value, (*prefix, index))
-    return found
-
-
-def _replace(data: dict, path: tuple, value: Any) -> dict:
-    data = copy.deepcopy(data)
-    node = data
-    for step in path[:-1]:
-        node = node[step]
-    node[path[-1]] = value
-    return data
-
-
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_garbage_anywhere_does_not_crash(data: st.DataObject) -> None:
     from dataclasses import replace
 
     document = data.draw(st.sampled_from(DOCUMENTS))
-    paths = _paths(document.data)
+    paths = value_paths(document.data)
     path = data.draw(st.sampled_from(paths))
-    broken = replace(document, data=_replace(document.data, path, data.draw(GARBAGE)))
+    broken = replace(document, data=replaced(document.data, path, data.draw(GARBAGE)))
     others = [d for d in DOCUMENTS if d.file == document.file and d is not document]
     ctx = CheckContext(release=Release(1, 37), snapshot=snapshot_at(str(CLUSTERS / "two-racks")), simulate=True)
     check_documents([broken, *others], OWN, ctx)

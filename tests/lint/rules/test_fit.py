@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cross_harness import CLUSTERS, ROOT, case_id, cases, check_case, report, snapshot_at
+from fixture_runner import CLUSTERS, ROOT, case_id, cases, check_case, report, snapshot_at
 
 from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.lint.pipeline import CheckOptions, run_check

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cross_harness import ROOT, case_id, cases, check_case, report
+from fixture_runner import ROOT, case_id, cases, check_case, report
 
 from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.lint.rules._pods import job_pod_count

@@ -2,37 +2,28 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
+from fixture_runner import FIXTURES, case_id, cases, check_case, findings, module_rules
 
 from kubectl_wasdra.catalog.gates import effective_gates
 from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.lint.registry import rule_infos
 from kubectl_wasdra.lint.rules._gated import present_gated_fields
 
-_spec = importlib.util.spec_from_file_location("fixture_harness", Path(__file__).parent / "validation" / "fixture_harness.py")
-harness = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(harness)
-
-CASES = harness.fixture_cases("GATE")
+CASES = cases("GATE")
 R135, R136, R137 = Release(1, 35), Release(1, 36), Release(1, 37)
 
 
-@pytest.mark.parametrize("case", CASES, ids=harness.case_id)
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_fixture(case: tuple[Path, Release]) -> None:
-    path, release = case
-    rule = path.parent.name
-    got = [f for f in harness.findings(path, release) if f[0] == rule]
-    if path.name.startswith("good"):
-        assert got == []
-    else:
-        assert got and got == harness.expected(path)
+    check_case(case)
 
 
 def test_every_gate_rule_has_fixtures_for_three_releases() -> None:
-    gate_ids = {r.info.id for r in harness.own_rules() if r.info.family == "GATE"}
-    assert len(gate_ids) == 4 and gate_ids <= harness.rule_ids()
+    gate_ids = {r.info.id for r in module_rules("gates", "validation") if r.info.family == "GATE"}
+    assert len(gate_ids) == 4 and gate_ids <= {info.id for info in rule_infos()}
     releases = {str(release) for _, release in CASES}
     assert {"1.35", "1.36", "1.37"} <= releases
 
@@ -98,12 +89,12 @@ def test_profiles_table() -> None:
     ("experimental", [("GATE004", 14, 3)]),
 ])
 def test_same_manifest_per_profile(tmp_path: Path, profile: str, expected: list[tuple[str, int, int]]) -> None:
-    source = harness.FIXTURES / "GATE001" / "bad-137-v1beta1.yaml"
+    source = FIXTURES / "GATE001" / "bad-137-v1beta1.yaml"
     text = source.read_text().replace("# releases: 1.37", f"# releases: 1.37\n# profile: {profile}", 1)
     path = tmp_path / "pg.yaml"
     path.write_text(text.replace("# expect:", "# was:"))
     shift = [(rule, line + 1, column) for rule, line, column in expected]     # one header line added
-    assert [f for f in harness.findings(path, R137) if f[0].startswith("GATE")] == shift
+    assert [f for f in findings(path, R137) if f[0].startswith("GATE")] == shift
 
 
 @pytest.mark.parametrize(("note", "text"), [

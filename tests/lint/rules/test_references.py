@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cross_harness import ROOT, case_id, cases, check_case, report
+from fixture_runner import ROOT, case_id, cases, check_case, report, snapshot_at
 
 from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
@@ -41,8 +41,6 @@ def test_snapshot_objects_resolve_references(tmp_path: Path) -> None:
     manifest.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ml}\nspec:\n  resourceClaims:\n"
                         "  - {name: g, resourceClaimTemplateName: rack-fabric}\n"
                         "  containers: [{name: c, image: x, resources: {claims: [{name: g}]}}]\n")
-    from cross_harness import snapshot_at
-
     snapshot = snapshot_at(str(ROOT / "fixtures" / "clusters" / "two-racks"))
     names = {(o["metadata"].get("namespace"), o["metadata"]["name"]) for o in snapshot.of_kind("ResourceClaimTemplate")}
     namespace, name = sorted(names)[0]
@@ -101,8 +99,6 @@ def test_upstream_folder_has_no_false_missing_reference(folder: Path) -> None:
 
 def test_kinds_the_snapshot_did_not_read_stay_warnings(tmp_path: Path) -> None:
     # dra-basic has DeviceClasses but no ResourceClaimTemplates and no header saying what was read
-    from cross_harness import snapshot_at
-
     manifest = tmp_path / "claims.yaml"
     manifest.write_text(
         "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  resourceClaims: [{name: g, resourceClaimTemplateName: t}]\n"

@@ -3,13 +3,12 @@ for validation, and only SCHEMA001 reports its type."""
 
 from __future__ import annotations
 
-import copy
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
+from fixture_runner import replaced, value_paths
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -57,32 +56,12 @@ DOCUMENTS = load_paths([str(p) for p in sorted((ROOT / "fixtures" / "lint").glob
 GARBAGE = st.sampled_from([["x"], [{"a": 1}], {"a": 1}, {"a": [None]}, 7, -1, 1.5, True, None, ""])
 
 
-def _paths(node: Any, prefix: tuple = ()) -> list[tuple]:
-    found = [prefix] if prefix else []
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += _paths(value, (*prefix, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            found += _paths(value, (*prefix, index))
-    return found
-
-
-def _replace(data: dict, path: tuple, value: Any) -> dict:
-    data = copy.deepcopy(data)
-    node = data
-    for step in path[:-1]:
-        node = node[step]
-    node[path[-1]] = value
-    return data
-
-
 @settings(max_examples=50, deadline=None)
 @given(st.data())
 def test_wrong_types_anywhere_in_valid_fixtures_are_no_internal_error(data: st.DataObject) -> None:
     document = data.draw(st.sampled_from(DOCUMENTS))
-    path = data.draw(st.sampled_from(_paths(document.data)))
-    broken = replace(document, data=_replace(document.data, path, data.draw(GARBAGE)))
+    path = data.draw(st.sampled_from(value_paths(document.data)))
+    broken = replace(document, data=replaced(document.data, path, data.draw(GARBAGE)))
     others = [d for d in DOCUMENTS if d.file == document.file and d is not document]
     release = data.draw(st.sampled_from([Release(1, 33), Release(1, 35), Release(1, 37)]))
     findings = check_documents([broken, *others], RULES, CheckContext(release=release))

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from fixture_harness import own_rules
+from fixture_runner import module_rules
 
 from kubectl_wasdra.catalog.releases import SUPPORTED, Release
 from kubectl_wasdra.lint.context import CheckContext
@@ -33,6 +33,7 @@ KNOWN_INVALID = {
 KNOWN_INVALID_BEFORE_135 = ("partitionable", "compatibilitygroups", "countersets", "distinct", "consumablecapacity")
 # Before 1.36 DRAConsumableCapacity is alpha (off): selectors on device.allowMultipleAllocations do not compile.
 KNOWN_INVALID_BEFORE_136 = ("deviceclass-consumablecapacity",)
+OWN = module_rules("gates", "validation")
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +45,7 @@ def documents() -> tuple:
 
 @pytest.mark.parametrize("release", SUPPORTED, ids=str)
 def test_corpus_verdicts(documents: tuple, release: Release) -> None:
-    findings = check_documents(documents, own_rules(), CheckContext(release=release))
+    findings = check_documents(documents, OWN, CheckContext(release=release))
     unexpected = sorted({f.file for f in findings if f.rule.startswith("VALID")
                          and not any(name in f.file for name in KNOWN_INVALID)
                          and not (release < Release(1, 35) and any(k in f.file for k in KNOWN_INVALID_BEFORE_135))
@@ -53,6 +54,6 @@ def test_corpus_verdicts(documents: tuple, release: Release) -> None:
 
 
 def test_corpus_gate_findings_follow_defaults(documents: tuple) -> None:
-    by_release = {r: {f.path for f in check_documents(documents, own_rules(), CheckContext(release=r)) if f.rule == "GATE001"
+    by_release = {r: {f.path for f in check_documents(documents, OWN, CheckContext(release=r)) if f.rule == "GATE001"
                       and "capacity" in f.path} for r in (Release(1, 35), Release(1, 36))}
     assert by_release[Release(1, 35)] and not by_release[Release(1, 36)]   # DRAConsumableCapacity: alpha off -> beta on
