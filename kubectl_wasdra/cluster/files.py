@@ -4,7 +4,7 @@ Accepted: `List`s (`kind: List` or `<Kind>List`, whose items may omit apiVersion
 concatenated JSON values, directories of such files (recursive, *.yaml/*.yml/*.json, sorted), and the snapshot header
 object (cluster/header.py). DRA objects of any version 1.33-1.37 serve are converted to resource.k8s.io/v1 (convert.py);
 kinds the simulator does not read are skipped silently. A malformed object is reported with file:line:col and left out; the
-rest loads. Positions are computed only for reported objects, by FOUNDATION's position index (load/positions.py).
+rest loads. Positions are computed only for reported objects, by the loader's position index (load/positions.py).
 """
 
 from __future__ import annotations

@@ -177,7 +177,7 @@ VALID_ADMIN_ACCESS_NAMESPACE: Final = RuleInfo(
     id="VALID016", name="admin-access-namespace-not-labelled", severity=Severity.ERROR,
     summary="a request asks for adminAccess in a namespace without the resource.kubernetes.io/admin-access label")
 
-# ---- CROSS: REF, GANG, FIT and the HPA rule (lint/rules/references.py, gang.py, fit.py, autoscaling.py) ------------
+# ---- cross-object rules: REF, GANG, FIT and the HPA rule (lint/rules/references.py, gang.py, fit.py, autoscaling.py) ----
 # REF: references between objects of the manifest set (and the snapshot when given).
 REF_CLAIM_TEMPLATE_NOT_FOUND: Final = RuleInfo(
     id="REF001", name="claim-template-not-found", severity=Severity.WARNING,
@@ -254,4 +254,4 @@ FIT_GATE_OFF_IN_CLUSTER: Final = RuleInfo(
 VALID_SCALE_TO_ZERO_METRICS: Final = RuleInfo(
     id="VALID050", name="scale-to-zero-without-object-metrics", severity=Severity.ERROR,
     summary="HPA minReplicas 0 without an Object or External metric (resource metrics cannot scale from zero)")
-# ---- end CROSS --------------------------------------------------------------------------------------------------------
+# ---- end of cross-object rules ------------------------------------------------------------
