@@ -13,10 +13,10 @@ from typing import Any, Final
 import orjson
 import yaml
 
-from kubectl_wasdra.cluster.decode import replace_surrogates
 from kubectl_wasdra.cluster.header import header_to_object
 from kubectl_wasdra.cluster.snapshot import SNAPSHOT_KINDS, ClusterSnapshot
 from kubectl_wasdra.errors import SnapshotError
+from kubectl_wasdra.load.parse import without_surrogates
 
 
 def snapshot_items(snapshot: ClusterSnapshot) -> Iterator[dict[str, Any]]:
@@ -63,7 +63,7 @@ def render_snapshot(snapshot: ClusterSnapshot, *, as_json: bool) -> bytes:
         if "surrogates not allowed" not in str(exc):
             raise SnapshotError(f"cannot write the snapshot as {'JSON' if as_json else 'YAML'}: {exc}") from None
     # a lone surrogate (from a reader that kept one) is not UTF-8: written as U+FFFD, as Go's encoders do
-    return _render(replace_surrogates(document), as_json=as_json)
+    return _render(without_surrogates(document), as_json=as_json)
 
 
 def _render(document: dict[str, Any], *, as_json: bool) -> bytes:

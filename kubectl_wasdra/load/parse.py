@@ -32,13 +32,17 @@ except ImportError:  # pragma: no cover - optional accelerator
 # bare CR), each beginning with a literal and using possessive quantifiers: a pattern starting with `\s`, tried at
 # every space, took 7 s on a 72 MiB snapshot; these take about 0.6 s.
 _YAML11_WORD: Final = (r"(?=[yYnNoO0-9+_-])(?:[yYnN]|[yY]es|YES|[nN]o|NO|[oO]n|ON|[oO]ff|OFF"  # YAML 1.1 booleans
-                       r"|[-+]?0[0-9_]+|[-+]?_[0-9_]+|[-+]?[0-9_]{19,})"  # octal, leading underscore, beyond 64 bits
+                       r"|[-+]?0[0-9_]+|[-+]?_[0-9_]+|[-+]?[0-9_]{19,}"  # octal, leading underscore, beyond 64 bits
+                       r"|[-+]?[0-9][0-9_]*_[0-9_]*(?:\.[0-9_]*)?"  # digits with underscores (go-yaml drops them)
+                       r"|[-+]?0[bo][0-7_]+|[-+]?0x[0-9a-fA-F]*_[0-9a-fA-F_]*)"  # 0b/0o, hex with underscores
                        r"(?=[ \t\r]*(?:$|#|,|\]|\}|:(?:\s|$)))")
 _YAML11_SCALARS: Final = tuple(re.compile(start + _YAML11_WORD, re.MULTILINE) for start in (
     r":[ \t]++", r"\n[ \t]*+(?:-[ \t]++)*+", r"\[[ \t]*+", r"\{[ \t]*+", r",[ \t]*+", r"\r[ \t]*+"))
 _SPECIAL_SYNTAX: Final = re.compile(r"<<|\s!|^!|^[ \t]*\?(?:\s|$)", re.MULTILINE)
-_NON_STRING_KEY: Final = re.compile(  # searched in "\n" + text
-    r"\n[ \t-]*+(?=[-+.0-9~tTfFnN])(?:[-+]?\.?[0-9][^:\n]*|~|(?:[tT]rue|TRUE|[fF]alse|FALSE|[nN]ull|NULL)[ \t]*):(?:\s|$)")
+_NON_STRING_KEY_WORD: Final = (r"(?=[-+.0-9~tTfFnN])(?:[-+]?\.?[0-9][^:\n,{}\[\]]*|~|(?:[tT]rue|TRUE|[fF]alse|FALSE"
+                                r"|[nN]ull|NULL)[ \t]*):(?:\s|$)")
+_NON_STRING_KEYS: Final = tuple(re.compile(start + _NON_STRING_KEY_WORD) for start in (  # searched in "\n" + text
+    r"\n[ \t-]*+", r"\{[ \t]*+", r",[ \t]*+"))  # block keys, flow keys
 
 
 def needs_yaml11(text: str) -> bool:
@@ -51,7 +55,7 @@ def needs_yaml11(text: str) -> bool:
         return True
     if "\\" in text and _SURROGATE_ESCAPE.search(text):
         return True  # go-yaml, like libyaml, rejects "\ud800": "found invalid Unicode character escape code"
-    return bool(_NON_STRING_KEY.search(lines))
+    return any(pattern.search(lines) for pattern in _NON_STRING_KEYS)
 
 
 _DOC_SEPARATOR: Final = re.compile(r"^---(?:[ \t]|$)", re.MULTILINE)

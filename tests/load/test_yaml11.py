@@ -103,3 +103,19 @@ def test_plain_manifests_take_the_fast_path_and_tricky_ones_do_not() -> None:
     assert not needs_yaml11("apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n")
     assert needs_yaml11("env:\n- name: A\n  value: yes\n")
     assert needs_yaml11("defaultMode: 0644\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("a: 1_000\n", {"a": 1000}), ("a: 0b101\n", {"a": 5}), ("a: {true: x}\n", {"a": {"true": "x"}}),
+     ("a: [1, y]\n", {"a": [1, True]})],
+    ids=["underscore-int", "binary-int", "flow-bool-key", "flow-bool-value"],
+)
+def test_snapshot_decoder_and_loader_agree_on_yaml11_scalars(text: str, expected: dict) -> None:
+    """Snapshots (cluster/decode.py) and manifests (load/parse.py) share one YAML 1.1 test and read alike."""
+    from kubectl_wasdra.cluster.decode import decode_yaml
+    from kubectl_wasdra.load.parse import needs_yaml11, parse_text
+
+    assert needs_yaml11(text)
+    assert decode_yaml(text) == [expected]
+    assert [value for _, value in parse_text(text, is_json=False).documents] == [expected]
