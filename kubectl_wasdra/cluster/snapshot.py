@@ -192,5 +192,3 @@ def with_default_namespace(obj: dict[str, Any]) -> dict[str, Any]:
         return obj
     return {**obj, "metadata": {**meta, "namespace": "default"}}
 
-
-EMPTY_SNAPSHOT: Final = ClusterSnapshot(objects=MappingProxyType({}))

@@ -49,15 +49,6 @@ def parse_quantity(value: str | int | float | Decimal) -> Decimal:
     return base.scaleb(exponent)
 
 
-def is_quantity(value: object) -> bool:
-    """True if `value` parses as a quantity."""
-    try:
-        parse_quantity(value)  # type: ignore[arg-type]
-    except QuantityError:
-        return False
-    return True
-
-
 def milli_value(quantity: Decimal) -> int:
     """The value in milli-units, rounded up as Quantity.MilliValue does for CPU requests."""
     with localcontext() as ctx:
