@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from types import MappingProxyType
 from typing import Any
 
@@ -69,3 +70,16 @@ def to_snapshot(objects: list[dict[str, Any]]) -> ClusterSnapshot:
     for obj in objects:
         by_kind.setdefault(obj["kind"], []).append(obj)
     return ClusterSnapshot(objects=MappingProxyType({kind: tuple(objs) for kind, objs in by_kind.items()}))
+
+
+def timed_run(snapshot: ClusterSnapshot) -> tuple[list[Any], float, float]:
+    """A whole-queue simulation with all of the newest release's gates on: (results, preparation s, scheduling s)."""
+    from kubectl_wasdra.catalog.releases import NEWEST
+    from kubectl_wasdra.sched.admission import all_on
+    from kubectl_wasdra.sched.simulation import Simulation
+
+    start = time.perf_counter()
+    sim = Simulation(snapshot, all_on(NEWEST))
+    prepared = time.perf_counter()
+    results = sim.run()
+    return results, prepared - start, time.perf_counter() - prepared

@@ -14,18 +14,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gen_cluster import GPU, generate
-from sched_synthetic import to_snapshot
-
-from kubectl_wasdra.catalog.releases import NEWEST
-from kubectl_wasdra.sched.admission import all_on
-from kubectl_wasdra.sched.simulation import Simulation
+from sched_synthetic import timed_run, to_snapshot
 
 
 def claim(index: int) -> dict[str, Any]:
@@ -53,16 +48,11 @@ def main() -> int:
     args = parser.parse_args()
     objects = generate(args.nodes, 8, 10, args.fill, max(args.nodes // 16, 1))
     objects += [claim(i) for i in range((args.pods + 4) // 5)] + [pod(i) for i in range(args.pods)]
-    snapshot = to_snapshot(objects)
-    start = time.perf_counter()
-    sim = Simulation(snapshot, all_on(NEWEST))
-    prepared = time.perf_counter()
-    results = sim.run()
-    done = time.perf_counter()
+    results, prepare, schedule = timed_run(to_snapshot(objects))
     pending = [r for r in results if r.entry.kind == "Pod" and r.entry.namespace == "ml"]
     unfit = sum(1 for r in pending if not r.fits)
-    print(f"nodes={args.nodes} pods={args.pods} fill={args.fill} unfit={unfit} prepare={prepared - start:.2f}s "
-          f"schedule+diagnose={done - prepared:.2f}s -> {len(pending) / (done - prepared):.0f} pods/s")
+    print(f"nodes={args.nodes} pods={args.pods} fill={args.fill} unfit={unfit} prepare={prepare:.2f}s "
+          f"schedule+diagnose={schedule:.2f}s -> {len(pending) / schedule:.0f} pods/s")
     print(f"  first: {pending[0].message if pending else '-'}")
     print(f"rerun: python bench/sched_unfit.py --nodes {args.nodes} --pods {args.pods} --fill {args.fill}")
     return 0
