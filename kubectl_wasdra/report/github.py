@@ -6,7 +6,6 @@ Escaping follows the Actions toolkit (@actions/core command.ts): data escapes %,
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Final
 
 from kubectl_wasdra.report.safe import printable
@@ -25,17 +24,10 @@ def _property(text: str) -> str:
     return _data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def _repo_path(file: str, root: str) -> str:
-    """The path relative to the repository root (annotations attach to files by that path), else as given."""
-    if file == "-":
-        return file
-    relative = os.path.relpath(os.path.realpath(os.path.abspath(file)), root)
-    return file if relative.startswith("..") else relative.replace(os.sep, "/")
-
-
 def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") -> str:
-    """Annotation lines, then the summary line."""
-    from kubectl_wasdra.report.sarif import source_root
+    """Annotation lines, then the summary line. Files are named relative to the repository root (annotations attach
+    to files by that path), else as given."""
+    from kubectl_wasdra.report.sarif import repo_relative, source_root
 
     root = source_root()
     lines = []
@@ -44,7 +36,8 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
         if f.hint:
             message += f"\n{f.hint}"
         title = _property(f"{f.rule} {f.name}")
-        lines.append(f"::{_LEVELS[str(f.severity)]} file={_property(_repo_path(f.file, root))},line={f.line},col={f.column},"
+        file = f.file if f.file == "-" else repo_relative(f.file, root) or f.file
+        lines.append(f"::{_LEVELS[str(f.severity)]} file={_property(file)},line={f.line},col={f.column},"
                      f"title={title}::{_data(message)}")
     lines.append(report.summary.line())
     return "\n".join(lines) + "\n"

@@ -39,11 +39,14 @@ def artifact_uri(file: str, root: str | None = None) -> str:
     become absolute file:// URIs."""
     if file == "-":
         return "stdin"
-    absolute = os.path.realpath(os.path.abspath(file))
-    relative = os.path.relpath(absolute, root or source_root())
-    if relative.startswith(".."):
-        return PurePath(absolute).as_uri()
-    return quote(PurePath(relative).as_posix())
+    relative = repo_relative(file, root or source_root())
+    return PurePath(os.path.realpath(os.path.abspath(file))).as_uri() if relative is None else quote(relative)
+
+
+def repo_relative(file: str, root: str) -> str | None:
+    """`file` relative to the repository root `root` with POSIX separators, or None when it lies outside."""
+    relative = os.path.relpath(os.path.realpath(os.path.abspath(file)), root)
+    return None if relative.startswith("..") else PurePath(relative).as_posix()
 
 
 def _rule_descriptor(rule: Rule) -> dict[str, Any]:
