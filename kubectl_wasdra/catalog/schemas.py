@@ -50,11 +50,6 @@ def schema_set(release: Release) -> SchemaSet:
     return SchemaSet(release, raw["kinds"], raw["$defs"])
 
 
-def served_kinds(release: Release) -> frozenset[str]:
-    """"apiVersion/Kind" of every built-in kind the release's OpenAPI describes."""
-    return frozenset(schema_set(release).kinds)
-
-
 def type_key(data: Mapping[str, Any]) -> str | None:
     api_version, kind = data.get("apiVersion"), data.get("kind")
     return f"{api_version}/{kind}" if isinstance(api_version, str) and isinstance(kind, str) else None

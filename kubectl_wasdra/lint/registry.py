@@ -9,9 +9,8 @@ from __future__ import annotations
 import difflib
 import functools
 import importlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any, Literal, TypeVar
 
 from kubectl_wasdra.errors import UsageError
@@ -63,11 +62,6 @@ def all_rules() -> tuple[Rule, ...]:
 def rule_infos() -> tuple[RuleInfo, ...]:
     """Every RuleInfo declared in lint/codes.py (implemented or not), in declaration order."""
     return tuple(value for value in vars(codes).values() if isinstance(value, RuleInfo))
-
-
-@functools.cache
-def rules_by_id() -> Mapping[str, Rule]:
-    return MappingProxyType({r.info.id: r for r in all_rules()})
 
 
 def find_info(key: str) -> RuleInfo:

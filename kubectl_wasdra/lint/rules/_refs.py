@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubectl_wasdra.lint.docset import DocumentSet
-from kubectl_wasdra.lint.rules._pods import of_kind, pod_claims, pod_sources
+from kubectl_wasdra.lint.rules._pods import of_kind, pod_sources
 from kubectl_wasdra.load import Document, Path
 
 CLAIM_SOURCES = (("resourceClaimTemplateName", "ResourceClaimTemplate"), ("resourceClaimName", "ResourceClaim"))
@@ -152,7 +152,3 @@ def template_names(workload: Mapping[str, Any]) -> frozenset[str]:
     walk(workload.get("spec"))
     return frozenset(names)
 
-
-def claims_of_pod(spec: Mapping[str, Any]) -> dict[str, tuple[int, Mapping[str, Any]]]:
-    """Pod claim name -> (index, entry)."""
-    return {entry["name"]: (index, entry) for index, entry in pod_claims(spec) if isinstance(entry.get("name"), str)}
