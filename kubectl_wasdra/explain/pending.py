@@ -13,7 +13,7 @@ from kubectl_wasdra.catalog.releases import NEWEST, Release
 from kubectl_wasdra.errors import UsageError
 from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
-from kubectl_wasdra.explain.recorded import Recorded, condition, group_condition, latest_failed_scheduling, read_events
+from kubectl_wasdra.explain.recorded import Recorded, condition, group_condition, latest_failed_scheduling
 from kubectl_wasdra.explain.run import load_cluster, resolve_release
 from kubectl_wasdra.sched.admission import make_gates
 from kubectl_wasdra.sched.result import GroupResult
@@ -133,7 +133,7 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
     snapshot = load_cluster(options)
     release, assumed = resolve_release(options.release, snapshot)
     gates = make_gates(release, options.feature_gates, options.runtime_config)
-    events = read_events(options.snapshot) if options.snapshot else list(snapshot.of_kind("Event"))
+    events = list(snapshot.of_kind("Event"))  # snapshot files and live reads both keep Events (cluster/snapshot.py)
     groups = []
     for result in Simulation(snapshot, gates).run():
         if not _matches(result, target, options.namespace):

@@ -1,11 +1,10 @@
 """What the cluster itself recorded about pending pods and groups: the PodScheduled condition, the group's
-scheduled condition, and the latest FailedScheduling event (Events read from the snapshot files, or live)."""
+scheduled condition, and the latest FailedScheduling event (the snapshot's Events, from its files or read live)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 _GROUP_CONDITIONS = ("PodGroupInitiallyScheduled", "PodGroupScheduled")
@@ -19,37 +18,6 @@ class Recorded:
     reason: str
     message: str
     time: str = ""
-
-
-def _items(value: Any) -> Iterator[Mapping[str, Any]]:
-    if isinstance(value, list):
-        for item in value:
-            yield from _items(item)
-    elif isinstance(value, dict):
-        if isinstance(value.get("items"), list) and str(value.get("kind", "")).endswith("List"):
-            for item in value["items"]:
-                if isinstance(item, dict):
-                    yield {"kind": value["kind"][:-4] or item.get("kind", ""), **item} if value["kind"] != "List" else item
-        else:
-            yield value
-
-
-def read_events(paths: Sequence[str]) -> list[Mapping[str, Any]]:
-    """Event objects in the snapshot files (core/v1 or events.k8s.io/v1); unreadable files are skipped here."""
-    from kubectl_wasdra.cluster.decode import DecodeError, decode_json, decode_yaml, is_json_text
-    from kubectl_wasdra.cluster.files import expand_paths
-
-    events = []
-    for file in expand_paths(paths):
-        try:
-            text = Path(file).read_text(encoding="utf-8-sig")
-            if "Event" not in text:
-                continue
-            documents = decode_json(text) if is_json_text(file, text) else decode_yaml(text)
-        except (OSError, UnicodeDecodeError, DecodeError):
-            continue
-        events.extend(obj for doc in documents for obj in _items(doc) if obj.get("kind") == "Event")
-    return events
 
 
 def _event_time(event: Mapping[str, Any]) -> str:

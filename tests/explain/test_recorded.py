@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from kubectl_wasdra.explain.recorded import condition, latest_failed_scheduling, read_events
+from kubectl_wasdra.cluster.files import load_snapshot
+from kubectl_wasdra.explain.recorded import condition, latest_failed_scheduling
 
 
 def test_events_from_an_event_list_without_item_kinds(tmp_path):
@@ -13,7 +14,9 @@ def test_events_from_an_event_list_without_item_kinds(tmp_path):
         "- {metadata: {name: b}, involvedObject: {kind: Pod, name: p, namespace: ml}, reason: FailedScheduling,"
         " message: new, lastTimestamp: '2026-01-02T00:00:00Z'}\n"
         "- {metadata: {name: c}, involvedObject: {kind: Pod, name: q, namespace: ml}, reason: Scheduled, message: x}\n")
-    events = read_events([str(tmp_path)])
+    snapshot, problems = load_snapshot([str(tmp_path)])
+    assert problems == ()
+    events = list(snapshot.of_kind("Event"))
     assert len(events) == 3
     assert latest_failed_scheduling(events, "Pod", "ml", "p").message == "new"
     assert latest_failed_scheduling(events, "Pod", "ml", "q") is None
