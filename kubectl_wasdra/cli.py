@@ -178,14 +178,9 @@ def _check_snapshot(common: CommonOptions) -> Any:
         from kubectl_wasdra.cluster.live import read_live
 
         return read_live(common)
-    from kubectl_wasdra.cluster.files import load_snapshot
-    from kubectl_wasdra.errors import LoadError
+    from kubectl_wasdra.cluster.files import read_snapshot
 
-    snapshot, problems = load_snapshot(list(common.snapshot))
-    if problems:
-        first = problems[0]
-        raise LoadError(first.message, where=f"{first.file}:{max(first.line, 1)}:{max(first.column, 1)}", hint=first.hint)
-    return snapshot
+    return read_snapshot(list(common.snapshot))
 
 
 @cli.command("rules")

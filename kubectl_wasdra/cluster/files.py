@@ -20,7 +20,7 @@ from kubectl_wasdra.cluster.decode import DecodeError, decode_json, decode_yaml,
 from kubectl_wasdra.cluster.header import header_from_object, is_header
 from kubectl_wasdra.cluster.shape import Path
 from kubectl_wasdra.cluster.snapshot import SNAPSHOT_KINDS, ClusterSnapshot
-from kubectl_wasdra.errors import SnapshotError
+from kubectl_wasdra.errors import LoadError, SnapshotError
 from kubectl_wasdra.load.document import LoadProblem, ProblemKind
 from kubectl_wasdra.load.positions import SourceText
 
@@ -59,6 +59,16 @@ def load_snapshot(paths: Sequence[str]) -> tuple[ClusterSnapshot, tuple[LoadProb
         for file in files:
             _load_file(file, collector)
     return collector.build(), tuple(collector.problems)
+
+
+def read_snapshot(paths: Sequence[str]) -> ClusterSnapshot:
+    """The snapshot in `paths` for a run that needs all of it: the first file problem raises LoadError naming
+    file:line:col (exit 2)."""
+    snapshot, problems = load_snapshot(paths)
+    if problems:
+        first = problems[0]
+        raise LoadError(first.message, where=f"{first.file}:{max(first.line, 1)}:{max(first.column, 1)}", hint=first.hint)
+    return snapshot
 
 
 def _load_file(file: str, collector: SnapshotBuilder) -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_wasdra.cluster.files import load_snapshot
-from kubectl_wasdra.errors import SnapshotError
+from kubectl_wasdra.cluster.files import load_snapshot, read_snapshot
+from kubectl_wasdra.errors import LoadError, SnapshotError
 
 NODES_YAML = """\
 apiVersion: v1
@@ -70,6 +70,15 @@ def test_list_with_broken_item_reports_position_and_loads_the_rest(tmp_path: Pat
     problem = problems[0]
     assert (problem.file, problem.line, problem.column) == (file, 16, 29)
     assert 'Node "n2"' in problem.message and '"oops" is not a quantity' in problem.message
+
+
+def test_read_snapshot_stops_at_the_first_problem_with_its_position(tmp_path: Path) -> None:
+    file = _write(tmp_path, "nodes.yaml", NODES_YAML)
+    with pytest.raises(LoadError) as caught:
+        read_snapshot([file])
+    assert caught.value.where == f"{file}:16:29" and '"oops" is not a quantity' in str(caught.value)
+    good = _write(tmp_path, "good/nodes.yaml", NODES_YAML.replace("memory: oops", "memory: 1Gi"))
+    assert [n["metadata"]["name"] for n in read_snapshot([good]).of_kind("Node")] == ["n1", "n2"]
 
 
 def test_multi_document_conversion_and_ignored_kinds(tmp_path: Path) -> None:
