@@ -18,10 +18,6 @@ _SUBDOMAIN_RE: Final = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-
 _C_IDENTIFIER_RE: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _QUALIFIED_NAME_PART_RE: Final = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
 _DRIVER_RE: Final = re.compile(r"^([a-zA-Z0-9][-a-zA-Z0-9_.]{0,61})?[a-zA-Z0-9]$")
-_SEMVER_RE: Final = re.compile(
-    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
-    r"(-(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*)?"
-    r"(\+[0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$")
 
 
 def dns_label_error(value: str) -> str | None:
@@ -101,10 +97,6 @@ def label_key_error(value: str) -> str | None:
         return ("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with "
                 "an alphanumeric character")
     return None
-
-
-def is_semver(value: str) -> bool:
-    return bool(_SEMVER_RE.match(value))
 
 
 def extended_resource_name_error(value: str) -> str | None:

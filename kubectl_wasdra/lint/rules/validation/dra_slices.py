@@ -27,7 +27,6 @@ from kubectl_wasdra.lint.rules.validation._base import (
 from kubectl_wasdra.lint.rules.validation._names import (
     dns_subdomain_error,
     driver_name_error,
-    is_semver,
     qualified_name_error,
 )
 
@@ -203,7 +202,10 @@ def _attribute_name_hint(name: str) -> str:
 
 
 def _is_semver(value: Any) -> bool:
-    return isinstance(value, str) and is_semver(value)
+    """The CEL library's semver parser (strict semver.org 2.0.0, as upstream's blang/semver), loaded only for versions."""
+    from kubectl_wasdra.dra.values import is_semver_text
+
+    return isinstance(value, str) and is_semver_text(value)
 
 
 def _taints(items: Any, path: Path, release: Release) -> Iterator[Violation]:
