@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from kubectl_wasdra.kube.resources import is_terminal, node_allocatable, pod_requests
+from kubectl_wasdra.kube.selectors import labels_of
 
 
 @dataclass(frozen=True, order=True)
@@ -84,7 +85,7 @@ def build_node_index(nodes: Sequence[dict[str, Any]], pods: Sequence[dict[str, A
     by_name = {_name(node): node for node in nodes}
     labels: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for name, node in by_name.items():
-        for key, value in ((node.get("metadata") or {}).get("labels") or {}).items():
+        for key, value in labels_of(node).items():
             labels[key][str(value)].append(name)
     by_node: dict[str, list[dict[str, Any]]] = defaultdict(list)
     by_group: dict[GroupRef, list[dict[str, Any]]] = defaultdict(list)
