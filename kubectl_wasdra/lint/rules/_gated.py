@@ -75,6 +75,16 @@ def present_gated_fields(data: dict[str, Any], api_version: str, kind: str, rele
             yield GatedField(path, field, gate, state.table.get(gate), not off)
 
 
+@functools.lru_cache(maxsize=64)
+def document_gated_fields(doc: Document, ctx: CheckContext) -> tuple[GatedField, ...]:
+    """present_gated_fields of `doc` under `ctx`'s release and gates, walked once per document and shared by the GATE
+    rules, the VALID family (which skips dropped fields) and FIT006; () without gates or apiVersion/kind (the
+    experimental profile turns every gate on: lint/context.py)."""
+    if ctx.gates is None or not doc.api_version or not doc.kind:
+        return ()
+    return tuple(present_gated_fields(doc.data, doc.api_version, doc.kind, ctx.release, ctx.gates))
+
+
 @functools.cache
 def _plan(release: Release, api_version: str, kind: str) -> tuple[tuple[str, ...], tuple[FieldGate, ...]]:
     """(gates the whole kind needs, gated fields to walk) for one release and kind, computed once."""

@@ -28,7 +28,7 @@ from kubectl_wasdra.lint.rules._fitting import (
     selector_expressions,
 )
 from kubectl_wasdra.lint.rules._gangs import groups
-from kubectl_wasdra.lint.rules._gated import APISERVER, components_text, effect_text, present_gated_fields
+from kubectl_wasdra.lint.rules._gated import APISERVER, components_text, document_gated_fields, effect_text
 from kubectl_wasdra.lint.rules._objects import ObjectIndex
 from kubectl_wasdra.lint.rules._pods import as_mapping, of_kind, pod_sources
 from kubectl_wasdra.lint.rules._refs import claim_documents
@@ -325,7 +325,7 @@ def gated_field_off_in_cluster(doc: Document, ctx: CheckContext) -> Iterator[Pro
     state = ctx.gates
     if not live or state is None or not doc.api_version or not doc.kind:
         return
-    for hit in present_gated_fields(doc.data, doc.api_version, doc.kind, ctx.release, state):
+    for hit in document_gated_fields(doc, ctx):
         if not hit.enabled:
             continue  # off for the target release already: GATE001's finding
         for gate in hit.field.gates_all:

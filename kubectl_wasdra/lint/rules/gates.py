@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kubectl_wasdra.catalog.gates import GateState
 from kubectl_wasdra.lint import codes, profiles
 from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.problem import Problem
@@ -17,18 +16,11 @@ from kubectl_wasdra.lint.rules._gated import (
     GatedField,
     components_text,
     disabled_message,
+    document_gated_fields,
     enable_hint,
-    present_gated_fields,
     stage_text,
 )
 from kubectl_wasdra.load import Document
-
-
-def _hits(doc: Document, ctx: CheckContext) -> Iterator[GatedField]:
-    state: GateState | None = ctx.gates       # every gate on under the experimental profile (lint/context.py)
-    if state is None or not doc.api_version or not doc.kind:
-        return
-    yield from present_gated_fields(doc.data, doc.api_version, doc.kind, ctx.release, state)
 
 
 @rule(codes.GATE_FIELD_OFF)
@@ -58,7 +50,7 @@ def gated_field_off(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     """
     if not profiles.is_active(codes.GATE_FIELD_OFF, ctx.profile):
         return
-    for hit in _hits(doc, ctx):
+    for hit in document_gated_fields(doc, ctx):
         if not hit.enabled:
             yield Problem(hit.path, disabled_message(hit, ctx.release), enable_hint(hit))
 
@@ -86,7 +78,7 @@ def gated_field_alpha(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     """
     if not profiles.is_active(codes.GATE_FIELD_ALPHA, ctx.profile):
         return
-    for hit in _hits(doc, ctx):
+    for hit in document_gated_fields(doc, ctx):
         if hit.enabled and hit.info is not None and hit.info.stage == "alpha":
             yield Problem(hit.path, _describe(hit, ctx, "needs alpha feature gate"),
                           "production clusters should not rely on alpha features: remove the field")
@@ -114,7 +106,7 @@ def gated_field_beta_off(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     """
     if not profiles.is_active(codes.GATE_FIELD_BETA_OFF, ctx.profile):
         return
-    for hit in _hits(doc, ctx):
+    for hit in document_gated_fields(doc, ctx):
         if hit.enabled and hit.info is not None and hit.info.stage == "beta" and not hit.info.default:
             yield Problem(hit.path, _describe(hit, ctx, "needs feature gate"),
                           f"make sure {hit.gate} is on in every target cluster, or remove the field")
@@ -142,7 +134,7 @@ def gated_field_prerelease(doc: Document, ctx: CheckContext) -> Iterator[Problem
     """
     if not profiles.is_active(codes.GATE_FIELD_PRERELEASE, ctx.profile):
         return
-    for hit in _hits(doc, ctx):
+    for hit in document_gated_fields(doc, ctx):
         if hit.info is not None and hit.info.is_prerelease:
             yield Problem(hit.path, _describe(hit, ctx, "uses feature gate"), f"enable {hit.gate} where this manifest is applied")
 

@@ -70,12 +70,9 @@ def _document_violations(doc: Document, release: Release) -> tuple[Violation, ..
 @functools.lru_cache(maxsize=64)
 def _dropped_paths(doc: Document, ctx: CheckContext) -> tuple[tuple[str | int, ...], ...]:
     """Paths of gated fields the release drops on create (GATE001 reports them): validation never sees them."""
-    from kubectl_wasdra.lint.rules._gated import present_gated_fields
+    from kubectl_wasdra.lint.rules._gated import document_gated_fields
 
-    if ctx.gates is None or not doc.api_version or not doc.kind:
-        return ()
-    return tuple(hit.path for hit in present_gated_fields(doc.data, doc.api_version, doc.kind, ctx.release, ctx.gates)
-                 if not hit.enabled and hit.field.effect == "dropped")
+    return tuple(hit.path for hit in document_gated_fields(doc, ctx) if not hit.enabled and hit.field.effect == "dropped")
 
 
 def _problems(doc: Document, ctx: CheckContext, check: Check) -> Iterator[Problem]:
