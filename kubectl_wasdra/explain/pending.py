@@ -83,7 +83,7 @@ def _topics(text: str) -> set[str]:
     return {topic for pattern, topic in _TOPICS if pattern.search(text)}
 
 
-def _recorded(result: GroupResult, snapshot: Any, events: list[Mapping[str, Any]]) -> list[Recorded]:
+def _recorded(result: GroupResult, snapshot: Any, events: Mapping[tuple[str, str, str], Recorded]) -> list[Recorded]:
     out: list[Recorded] = []
     group = result.entry.group
     if group is not None and group.kind == "PodGroup":
@@ -95,7 +95,7 @@ def _recorded(result: GroupResult, snapshot: Any, events: list[Mapping[str, Any]
         found = condition(pod.pod, ("PodScheduled",))
         if found is not None:
             out.append(found)
-        event = latest_failed_scheduling(events, "Pod", pod.namespace, pod.name)
+        event = events.get(("Pod", pod.namespace, pod.name))
         if event is not None:
             out.append(event)
     return out
@@ -133,7 +133,7 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
     snapshot = load_cluster(options)
     release, assumed = resolve_release(options.release, snapshot)
     gates = make_gates(release, options.feature_gates, options.runtime_config)
-    events = list(snapshot.of_kind("Event"))  # snapshot files and live reads both keep Events (cluster/snapshot.py)
+    events = latest_failed_scheduling(snapshot.of_kind("Event"))  # files and live reads both keep Events (cluster/snapshot.py)
     groups = []
     for result in Simulation(snapshot, gates).run():
         if not _matches(result, target, options.namespace):

@@ -26,19 +26,23 @@ def _event_time(event: Mapping[str, Any]) -> str:
                or event.get("deprecatedLastTimestamp") or (event.get("metadata") or {}).get("creationTimestamp") or "")
 
 
-def latest_failed_scheduling(events: Iterable[Mapping[str, Any]], kind: str, namespace: str, name: str) -> Recorded | None:
-    """The newest FailedScheduling event about one object."""
-    best: Recorded | None = None
+def latest_failed_scheduling(events: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str, str], Recorded]:
+    """The newest FailedScheduling event per (kind, namespace, name) of the object it is about; of two as new, the later
+    one in `events` wins. Built once, so looking up every pending pod does not scan every event again."""
+    latest: dict[tuple[str, str, str], Recorded] = {}
     for event in events:
         involved = event.get("involvedObject") or event.get("regarding") or {}
-        if (event.get("reason") != "FailedScheduling" or involved.get("kind") != kind or involved.get("name") != name
-                or (involved.get("namespace") or "default") != namespace):
+        if event.get("reason") != "FailedScheduling" or not isinstance(involved, Mapping):
+            continue
+        key = (involved.get("kind"), involved.get("namespace") or "default", involved.get("name"))
+        if not all(isinstance(part, str) for part in key):
             continue
         text = str(event.get("message") or event.get("note") or "")
         record = Recorded("event", "FailedScheduling", text, _event_time(event))
+        best = latest.get(key)
         if best is None or record.time >= best.time:
-            best = record
-    return best
+            latest[key] = record
+    return latest
 
 
 def condition(obj: Mapping[str, Any], types: Iterable[str]) -> Recorded | None:

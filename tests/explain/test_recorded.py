@@ -18,8 +18,9 @@ def test_events_from_an_event_list_without_item_kinds(tmp_path):
     assert problems == ()
     events = list(snapshot.of_kind("Event"))
     assert len(events) == 3
-    assert latest_failed_scheduling(events, "Pod", "ml", "p").message == "new"
-    assert latest_failed_scheduling(events, "Pod", "ml", "q") is None
+    latest = latest_failed_scheduling(events)
+    assert latest[("Pod", "ml", "p")].message == "new"
+    assert latest.get(("Pod", "ml", "q")) is None
 
 
 def test_condition_only_when_false():
