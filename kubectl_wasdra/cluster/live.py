@@ -16,11 +16,12 @@ Upstream: kubectl's list/discovery behaviour (k8s.io/client-go rest, discovery; 
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import email.utils
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
@@ -312,37 +313,44 @@ def server_release(options: LiveOptions | Any) -> Any:
     """The catalog Release of the live server (GET /version only), for `--k8s-version auto`; see header.server_release."""
     from kubectl_wasdra.cluster.header import server_release as release_of
 
+    reader = _connect(options)
+    with _reachable():
+        version = _server_version(reader)
+    return release_of(version)
+
+
+def _connect(options: LiveOptions | Any) -> _Reader:
+    """A reader for LiveOptions or the CLI's flags (LiveOptions.from_flags)."""
     if not isinstance(options, LiveOptions):
         options = LiveOptions.from_flags(options)
-    reader = _Reader(_client(options), options)
+    return _Reader(_client(options), options)
+
+
+@contextlib.contextmanager
+def _reachable() -> Iterator[None]:
+    """A connection failure (no answer at all) as ClusterReadError."""
     try:
-        version = _server_version(reader)
+        yield
     except urllib3.exceptions.HTTPError as exc:
         raise ClusterReadError(f"cannot reach the cluster: {type(exc).__name__}",
                                hint="check the cluster address in the kubeconfig") from None
-    return release_of(version)
 
 
 def read_live(options: LiveOptions | Any, progress: Callable[[Progress], None] | None = None) -> ClusterSnapshot:
     """A read-only snapshot of the cluster; kinds that cannot be read are listed in `header.gaps` with the reason.
     `options` is LiveOptions or the CLI's flags (LiveOptions.from_flags). Raises UsageError for a bad kubeconfig or
     context and ClusterReadError when the cluster cannot be reached at all."""
-    if not isinstance(options, LiveOptions):
-        options = LiveOptions.from_flags(options)
     notify = progress or (lambda _event: None)
-    reader = _Reader(_client(options), options)
-    try:
+    reader = _connect(options)
+    with _reachable():
         version = _server_version(reader)
         served, resources = _discover(reader)
-    except urllib3.exceptions.HTTPError as exc:
-        raise ClusterReadError(f"cannot reach the cluster: {type(exc).__name__}",
-                               hint="check the cluster address in the kubeconfig") from None
     builder = SnapshotBuilder()
     gaps: dict[str, str] = {}
     gates, why = _feature_gates(reader)
     if why:
         gaps[FEATURE_GATES_GAP] = why
-    for kind in options.kinds:
+    for kind in reader.options.kinds:
         gap = _read_kind(reader, kind, resources, builder, notify)
         if gap:
             gaps[kind] = gap
