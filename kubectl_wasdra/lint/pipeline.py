@@ -18,6 +18,7 @@ from kubectl_wasdra.lint.codes import RuleInfo, Severity
 from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import Finding, format_path
+from kubectl_wasdra.lint.profiles import severity_for
 from kubectl_wasdra.lint.registry import Rule, all_rules, select_rules
 from kubectl_wasdra.load import DEFAULT_MAX_BYTES, Document, LoadProblem, load_paths
 
@@ -117,15 +118,6 @@ def finding_order(finding: Finding) -> tuple[str, int, int, str, str, str, str, 
             finding.object)
 
 
-def severity_of(info: RuleInfo, profile: str) -> Severity:
-    """The rule's severity under `--profile` (lint/profiles.py when present, else the rule's default)."""
-    try:
-        from kubectl_wasdra.lint.profiles import severity_for
-    except ImportError:
-        return info.severity
-    return Severity(severity_for(info, profile))
-
-
 def document_label(document: Document) -> str:
     """"PodGroup ml/train", "DeviceClass gpu" or "document 3" — how findings and test cases name an object."""
     name = document.name
@@ -162,7 +154,7 @@ def load_findings(problems: Iterable[LoadProblem], rules: Sequence[Rule], profil
         owner = next((r for r in load_rules if r.check(problem)), None)
         if owner is not None:
             findings.append(Finding(problem.file, problem.line, problem.column, owner.info.id, owner.info.name,
-                                    severity_of(owner.info, profile), format_path(problem.path), problem.message,
+                                    severity_for(owner.info, profile), format_path(problem.path), problem.message,
                                     problem.hint))
     return findings
 
@@ -175,7 +167,7 @@ def check_documents(documents: Sequence[Document], rules: Sequence[Rule], ctx: C
 def document_findings(documents: Sequence[Document], rules: Sequence[Rule], ctx: CheckContext) -> list[Finding]:
     """Findings of the document-scope rules, document by document."""
     findings: list[Finding] = []
-    document_rules = [(r, severity_of(r.info, ctx.profile)) for r in rules if r.scope == "document"]
+    document_rules = [(r, severity_for(r.info, ctx.profile)) for r in rules if r.scope == "document"]
     from kubectl_wasdra.lint.rules._gated import NEEDS_SERVED_API, api_unavailable
 
     for document in documents:
@@ -202,7 +194,7 @@ def set_findings(documents: Sequence[Document], rules: Sequence[Rule], ctx: Chec
     findings: list[Finding] = []
     docset = DocumentSet(tuple(documents))
     for implemented in (r for r in rules if r.scope == "set"):
-        severity = severity_of(implemented.info, ctx.profile)
+        severity = severity_for(implemented.info, ctx.profile)
         try:
             for problem in implemented.check(docset, ctx):
                 findings.append(_stamp(implemented.info, severity, problem.document, problem.path, problem.message,
