@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from typing import Any, Final
 
 from kubectl_wasdra.catalog.gates import GateChange, GateInfo, gate_diff, gate_table, keps_without_gate
-from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.catalog.releases import NEWEST, Release
 
 SHORT: Final = {"kube-apiserver": "apiserver", "kube-scheduler": "scheduler", "kube-controller-manager": "kcm",
                 "kubelet": "kubelet", "kube-proxy": "kube-proxy"}
@@ -37,7 +36,7 @@ def render_table(release: Release, area: str | None, output: str) -> str:
                _default(g), _components(g), g.since) for g in rows]
     lines = _align(table)
     missing = [(kep, name) for kep, name, _ in keps_without_gate()]
-    if missing and release == max(gate_table_releases()):
+    if missing and release == NEWEST:
         lines += ["", "KEPs tracked for this release with no gate in the code: "
                   + ", ".join(f"{kep} {name}" for kep, name in missing)]
     return "\n".join(lines) + "\n"
@@ -51,11 +50,6 @@ def render_diff(before: Release, after: Release, area: str | None, output: str) 
     table = [("KEP", "gate", "area", str(before), str(after))]
     table += [(str(c.kep or "-"), c.name, c.area, _state(c.before), _state(c.after)) for c in changes]
     return "\n".join(_align(table)) + "\n"
-
-
-def gate_table_releases() -> Sequence[Release]:
-    from kubectl_wasdra.catalog.releases import SUPPORTED
-    return SUPPORTED
 
 
 def _state(info: GateInfo | None) -> str:
