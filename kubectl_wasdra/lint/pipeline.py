@@ -198,7 +198,7 @@ def set_findings(documents: Sequence[Document], rules: Sequence[Rule], ctx: Chec
         try:
             for problem in implemented.check(docset, ctx):
                 findings.append(_stamp(implemented.info, severity, problem.document, problem.path, problem.message,
-                                       problem.hint, problem.at, getattr(problem, "position", None)))
+                                       problem.hint, problem.at))
         except WasdraError:
             raise
         except Exception as exc:
