@@ -243,11 +243,22 @@ def compile_selector(expression: str, release: Release | None = None, *, consuma
     if not isinstance(expression, str):
         raise CelCompileError(f"CEL expression must be a string, not {type(expression).__name__}", 1, 1)
     allow_multiple = _allow_multiple(release) if consumable_capacity is None else consumable_capacity
-    return _compile(expression, allow_multiple, list_attributes)
+    compiled = _compile(expression, allow_multiple, list_attributes)
+    if isinstance(compiled, CelCompileError):
+        raise CelCompileError(compiled.message, compiled.line, compiled.column, hint=compiled.hint)
+    return compiled
 
 
 @functools.lru_cache(maxsize=4096)
-def _compile(expression: str, allow_multiple: bool, list_attributes: bool = True) -> CompiledSelector:
+def _compile(expression: str, allow_multiple: bool, list_attributes: bool = True) -> CompiledSelector | CelCompileError:
+    """The compiled selector, or its compile error: both cached, as an invalid selector recurs for every device."""
+    try:
+        return _build(expression, allow_multiple, list_attributes)
+    except CelCompileError as exc:
+        return exc
+
+
+def _build(expression: str, allow_multiple: bool, list_attributes: bool) -> CompiledSelector:
     if not expression.strip():
         raise CelCompileError("CEL expression empty (unsupported selector type?)", 1, 1)
     if len(expression) > MAX_EXPRESSION_LENGTH:
