@@ -8,6 +8,7 @@ are imported only here, lazily.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -267,7 +268,9 @@ def does_not_fit_now(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProble
                          at="value")
 
 
+@functools.lru_cache(maxsize=8)
 def _served(ctx: CheckContext) -> frozenset[str]:
+    """The snapshot's served group/versions, built once per check context rather than per document."""
     return frozenset(ctx.snapshot.header.served) if ctx.snapshot is not None else frozenset()
 
 
