@@ -43,13 +43,12 @@ class NodeFacts:
 class NodeInfo:
     """One node in one simulation state: static facts plus what is requested on it and which pods run there."""
 
-    __slots__ = ("facts", "pod_count", "pods", "requested", "state")
+    __slots__ = ("facts", "pods", "requested", "state")
 
-    def __init__(self, facts: NodeFacts, requested: Mapping[str, int], pod_count: int,
-                 pods: tuple[tuple[Any, ...], ...], state: SchedState) -> None:
+    def __init__(self, facts: NodeFacts, requested: Mapping[str, int], pods: tuple[tuple[Any, ...], ...],
+                 state: SchedState) -> None:
         self.facts = facts
         self.requested = requested
-        self.pod_count = pod_count
         self.pods = pods  # (namespace, labels, priority, requests) of every pod on the node
         self.state = state
 
@@ -57,6 +56,11 @@ class NodeInfo:
     def name(self) -> str:
         """The node's name."""
         return self.facts.name
+
+    @property
+    def pod_count(self) -> int:
+        """How many pods run on the node."""
+        return len(self.pods)
 
     def free(self, resource: str) -> int:
         """Allocatable minus requested for one resource (may be negative when the snapshot is over-committed)."""

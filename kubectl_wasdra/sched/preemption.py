@@ -45,7 +45,7 @@ def _without_victims(pod: PodInfo, node: NodeInfo) -> tuple[Status | None, int]:
         for resource, value in requests.items():
             requested[resource] = requested.get(resource, 0) - value
     survivors = tuple(p for p in node.pods if p[2] >= pod.priority)
-    trial = NodeInfo(node.facts, requested, node.pod_count - len(victims), survivors, node.state)
+    trial = NodeInfo(node.facts, requested, survivors, node.state)
     return node_resources_fit.filter_node(pod, trial), len(victims)
 
 

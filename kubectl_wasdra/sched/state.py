@@ -27,7 +27,6 @@ class SchedState:
         self.domains: dict[str, dict[str, tuple[str, ...]]] = {}  # label key -> value -> nodes; static
         self.node_names: tuple[str, ...] = tuple(sorted(facts))
         self.requested: dict[str, dict[str, int]] = {name: {} for name in facts}
-        self.pod_count: dict[str, int] = dict.fromkeys(facts, 0)
         self.nonzero: dict[str, tuple[int, int]] = dict.fromkeys(facts, (0, 0))  # scoring.py: (millicpu, memory)
         # (namespace, labels, priority, requests) of every pod on a node: spread, inter-pod affinity, preemption
         self.pods: dict[str, tuple[tuple[str, Mapping[str, str], int, Mapping[str, int]], ...]] = dict.fromkeys(facts, ())
@@ -128,7 +127,7 @@ class SchedState:
         """The NodeInfo view of `name` in this state (cached until the node changes)."""
         view = self._views.get(name)
         if view is None:
-            view = NodeInfo(self.facts[name], self.requested[name], self.pod_count[name], self.pods[name], self)
+            view = NodeInfo(self.facts[name], self.requested[name], self.pods[name], self)
             self._views[name] = view
         return view
 
@@ -155,7 +154,6 @@ class SchedState:
         self.node_gen[node_name] = self.tick
         self.changed_nodes.append(node_name)
         self.set(self.requested, node_name, requested)
-        self.set(self.pod_count, node_name, self.pod_count[node_name] + 1)
         cpu, memory = self.nonzero[node_name]
         self.set(self.nonzero, node_name, (cpu + (pod.requests.get("cpu") or DEFAULT_MILLI_CPU),
                                            memory + (pod.requests.get("memory") or DEFAULT_MEMORY)))
