@@ -20,7 +20,8 @@ _STYLES: Final = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
 def _rows(report: CheckReport) -> list[tuple[str, list[tuple[Finding, str, list[str], int]]]]:
-    """Per file: (finding, head, continuation lines, how many of those are the hint), columns aligned over the report."""
+    """Per file (stdin named so): (finding, head, continuation lines, how many of those are the hint), columns aligned
+    over the report."""
     findings = report.findings
     pos_w = max((len(f"{f.line}:{f.column}") for f in findings), default=0)
     id_w = max((len(f.rule) for f in findings), default=0)
@@ -35,7 +36,7 @@ def _rows(report: CheckReport) -> list[tuple[str, list[tuple[Finding, str, list[
             wrapped = textwrap.wrap(body, max(40, WIDTH - indent)) or [""]
             hint = textwrap.wrap(printable(f.hint), max(40, WIDTH - indent)) if f.hint else []
             rows.append((f, head + wrapped[0], [" " * indent + line for line in wrapped[1:] + hint], len(hint)))
-        grouped.append((file, rows))
+        grouped.append(("stdin" if file == "-" else file, rows))
     return grouped
 
 
@@ -46,7 +47,7 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
         return _render_rich(report, grouped)
     lines: list[str] = []
     for file, rows in grouped:
-        lines.append("stdin" if file == "-" else file)
+        lines.append(file)
         for _, head, rest, _ in rows:
             lines.append(head)
             lines.extend(rest)
@@ -66,7 +67,7 @@ def _render_rich(report: CheckReport, grouped: list) -> str:
     console = Console(file=buffer, force_terminal=True, color_system="standard", width=WIDTH + 10, soft_wrap=True,
                       highlight=False)
     for file, rows in grouped:
-        console.print(Text("stdin" if file == "-" else file, style="bold underline"))
+        console.print(Text(file, style="bold underline"))
         for finding, head, rest, hint_lines in rows:
             text = Text(head)
             text.highlight_words([f" {finding.severity!s} "], style=_STYLES[str(finding.severity)])

@@ -91,6 +91,14 @@ def test_text_colour_when_asked() -> None:
     assert "\x1b[" in render(_report(FINDINGS), "text", color=True)
 
 
+def test_text_names_stdin_as_stdin_with_and_without_colour() -> None:
+    finding = Finding("-", 4, 2, "SCHEMA002", "unknown-field", Severity.ERROR, "spec.bogus", 'unknown field "bogus"')
+    report = CheckReport((Release(1, 37),), (finding,), (), ("-",))
+    assert render(report, "text").splitlines()[0] == "stdin"
+    coloured = render(report, "text", color=True)
+    assert "stdin" in coloured.splitlines()[0] and "-\n" not in coloured
+
+
 def test_clean_report_prints_only_the_summary() -> None:
     assert render(_report(), "text") == "1 file, 2 documents: 0 errors, 0 warnings\n"
 
