@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 Path = tuple[str | int, ...]
+# resource.k8s.io versions whose device requests are flat (v1beta2 and v1 nest them under `exactly`)
+FLAT_VERSIONS: Final = frozenset({"v1alpha3", "v1beta1"})
 
 
 class Check(StrEnum):

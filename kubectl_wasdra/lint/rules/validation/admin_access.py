@@ -19,8 +19,7 @@ from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import SetProblem
 from kubectl_wasdra.lint.registry import rule
 from kubectl_wasdra.lint.rules._gated import api_unavailable
-from kubectl_wasdra.lint.rules.validation._base import as_dict, as_list
-from kubectl_wasdra.lint.rules.validation.cel import FLAT_VERSIONS
+from kubectl_wasdra.lint.rules.validation._base import FLAT_VERSIONS, as_dict, as_list
 from kubectl_wasdra.load import Document
 
 LABEL_KEY: Final = "resource.kubernetes.io/admin-access"

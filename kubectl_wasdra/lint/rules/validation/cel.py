@@ -12,9 +12,8 @@ import re
 from collections.abc import Iterator
 from typing import Any, Final
 
-from kubectl_wasdra.lint.rules.validation._base import Path, as_dict, as_list
+from kubectl_wasdra.lint.rules.validation._base import FLAT_VERSIONS, Path, as_dict, as_list
 
-FLAT_VERSIONS = frozenset({"v1alpha3", "v1beta1"})
 # comprehension macros (cel-go parser macros plus the two-variable ones of the ext library)
 _COMPREHENSION: Final = re.compile(
     r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|\.\s*(?P<macro>all|exists_one|exists|map|filter|transformList|transformMap'

@@ -13,6 +13,7 @@ from typing import Any, Final
 from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.lint.rules.validation import _devices
 from kubectl_wasdra.lint.rules.validation._base import (
+    FLAT_VERSIONS,
     Check,
     Path,
     Violation,
@@ -32,7 +33,6 @@ DEVICE_CONFIG_MAX: Final = 32         # resource.DeviceConfigMaxSize
 FIRST_AVAILABLE_MAX: Final = 8        # resource.FirstAvailableDeviceRequestMaxSize
 DERIVED_ATTRIBUTES_MAX: Final = 32    # v1.37.0 OpenAPI: "The maximum number of derived attributes is 32"
 ALLOCATION_MODES: Final = ("ExactCount", "All")
-FLAT_VERSIONS: Final = frozenset({"v1alpha3", "v1beta1"})
 DISTINCT_ATTRIBUTE_SINCE: Final = Release(1, 34)
 
 
