@@ -38,6 +38,14 @@ def _requirement_matches(labels: Mapping[str, str], key: str, operator: str, val
     return False
 
 
+def _requirements_match(labels: Mapping[str, str], expressions: Sequence[Mapping[str, Any]]) -> bool:
+    """Every requirement (key, operator, values) of a matchExpressions / matchFields list holds (ANDed)."""
+    for expr in expressions:
+        if not _requirement_matches(labels, expr.get("key", ""), expr.get("operator", ""), expr.get("values") or ()):
+            return False
+    return True
+
+
 def matches_label_selector(selector: Mapping[str, Any] | None, labels: Mapping[str, str]) -> bool:
     """metav1.LabelSelector semantics: None matches nothing, {} matches everything, terms are ANDed."""
     if selector is None:
@@ -45,10 +53,7 @@ def matches_label_selector(selector: Mapping[str, Any] | None, labels: Mapping[s
     for key, value in (selector.get("matchLabels") or {}).items():
         if labels.get(key) != value:
             return False
-    for expr in selector.get("matchExpressions") or ():
-        if not _requirement_matches(labels, expr.get("key", ""), expr.get("operator", ""), expr.get("values") or ()):
-            return False
-    return True
+    return _requirements_match(labels, selector.get("matchExpressions") or ())
 
 
 def _term_matches(term: Mapping[str, Any], node: Mapping[str, Any]) -> bool:
@@ -57,15 +62,9 @@ def _term_matches(term: Mapping[str, Any], node: Mapping[str, Any]) -> bool:
     fields = term.get("matchFields") or ()
     if not expressions and not fields:
         return False
-    labels = labels_of(node)
-    for expr in expressions:
-        if not _requirement_matches(labels, expr.get("key", ""), expr.get("operator", ""), expr.get("values") or ()):
-            return False
-    name_fields = {"metadata.name": (node.get("metadata") or {}).get("name", "")}
-    for expr in fields:
-        if not _requirement_matches(name_fields, expr.get("key", ""), expr.get("operator", ""), expr.get("values") or ()):
-            return False
-    return True
+    if not _requirements_match(labels_of(node), expressions):
+        return False
+    return not fields or _requirements_match({"metadata.name": (node.get("metadata") or {}).get("name", "")}, fields)
 
 
 def matches_node_selector(selector: Mapping[str, Any] | None, node: Mapping[str, Any]) -> bool:
