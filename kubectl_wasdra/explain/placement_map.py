@@ -5,7 +5,7 @@ Drawn only where a picture says more: nodes with DRA devices, at most MAX_NODES 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
@@ -44,24 +44,21 @@ def _group_devices(result: GroupResult) -> tuple[set[tuple[str, str, str]], set[
     return mine, earlier
 
 
-def _cells(slices: list[Mapping[str, Any]], mine: set, used: set, rule_tainted: set) -> str:
+def _cells(slices: Sequence[Mapping[str, Any]], mine: set, used: set) -> str:
+    """One cell per device; `slices` carry DeviceTaintRule taints in their devices' taints (ClusterSnapshot.slices_by_node)."""
     cells = []
     for item in slices:
         spec = item.get("spec") or {}
         for device in spec.get("devices") or ():
             key = (spec.get("driver", ""), (spec.get("pool") or {}).get("name", ""), device.get("name", ""))
-            tainted = key in rule_tainted or any(t.get("effect") in _SCHEDULING_EFFECTS for t in device.get("taints") or ())
+            tainted = any(t.get("effect") in _SCHEDULING_EFFECTS for t in device.get("taints") or ())
             cells.append(THIS if key in mine else USED if key in used else TAINTED if tainted else FREE)
     return " ".join("".join(cells[i:i + 4]) for i in range(0, len(cells), 4))
 
 
 def build_map(snapshot: ClusterSnapshot, result: GroupResult, key: str | None) -> list[tuple[str, list[tuple[str, str]]]]:
     """[(domain value, [(node, cells)])] for the nodes worth showing, or [] when there is nothing to draw."""
-    by_node: dict[str, list[Mapping[str, Any]]] = {}
-    for item in snapshot.of_kind("ResourceSlice"):
-        node = (item.get("spec") or {}).get("nodeName")
-        if node:
-            by_node.setdefault(node, []).append(item)
+    by_node = snapshot.slices_by_node[0]
     if not by_node or result.state is None:
         return []
     best = result.outcome.best if result.outcome is not None else None
@@ -73,10 +70,8 @@ def build_map(snapshot: ClusterSnapshot, result: GroupResult, key: str | None) -
         return []
     mine, earlier = _group_devices(result)
     used = _allocated_in_snapshot(snapshot) | earlier
-    rule_tainted = {device for device, taints in snapshot.rule_taints.items()
-                    if any(taint.get("effect") in _SCHEDULING_EFFECTS for _, taint in taints)}
     rows: dict[str, list[tuple[str, str]]] = {}
     for node in nodes:
         value = result.state.facts[node].labels.get(key, "-") if key else ""
-        rows.setdefault(value, []).append((node, _cells(by_node[node], mine, used, rule_tainted)))
+        rows.setdefault(value, []).append((node, _cells(by_node[node], mine, used)))
     return sorted(rows.items())
