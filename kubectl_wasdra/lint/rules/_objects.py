@@ -7,6 +7,7 @@ upstream examples, which often set the namespace on one object only, free of fal
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -19,6 +20,7 @@ from kubectl_wasdra.load import Document
 
 if TYPE_CHECKING:
     from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+    from kubectl_wasdra.lint.context import CheckContext
 
 CLUSTER_SCOPED = frozenset({"DeviceClass", "PriorityClass", "Node", "Namespace", "ResourceSlice", "DeviceTaintRule"})
 
@@ -92,3 +94,9 @@ class ObjectIndex:
         if document is not None:
             return document.data
         return self.in_cluster(kind, name, namespace)
+
+
+@functools.lru_cache(maxsize=4)
+def object_index(docs: DocumentSet, ctx: CheckContext) -> ObjectIndex:
+    """The ObjectIndex of a check's documents and snapshot, built once and shared by all its set rules."""
+    return ObjectIndex(docs, ctx.snapshot)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.rules._devices import cluster_devices
 from kubectl_wasdra.lint.rules._fitting import pod_never_matches
-from kubectl_wasdra.lint.rules._objects import ObjectIndex
+from kubectl_wasdra.lint.rules._objects import ObjectIndex, object_index
 from kubectl_wasdra.lint.rules._pods import as_mapping, document_pod_sources, latest_documents
 from kubectl_wasdra.load import Document
 
@@ -88,7 +88,7 @@ def _owners(docs: DocumentSet, ctx: CheckContext) -> tuple[dict[tuple[str, str, 
 
     owners: dict[tuple[str, str, str], Document] = {}
     objects: list[dict] = []
-    index = ObjectIndex(docs, ctx.snapshot)
+    index = object_index(docs, ctx)
     for document in latest_documents(docs):
         if not _well_formed(document.data, shape_problem) or _never_fits(document, ctx, index):
             continue  # malformed objects are LOAD/SCHEMA findings; the simulator reads only well-formed ones

@@ -15,7 +15,7 @@ from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import Problem, SetProblem
 from kubectl_wasdra.lint.registry import rule
-from kubectl_wasdra.lint.rules._objects import Found, ObjectIndex
+from kubectl_wasdra.lint.rules._objects import Found, object_index
 from kubectl_wasdra.lint.rules._pods import of_kind
 from kubectl_wasdra.load import Document
 
@@ -71,7 +71,7 @@ def scale_target_not_found(docs: DocumentSet, ctx: CheckContext) -> Iterator[Set
     ## Fix
     Point `scaleTargetRef` at the workload's exact kind and name.
     """
-    index = ObjectIndex(docs, ctx.snapshot)
+    index = object_index(docs, ctx)
     for document in of_kind(docs, HPA):
         target = document.get(("spec", "scaleTargetRef"))
         if not isinstance(target, dict):

@@ -30,7 +30,7 @@ from kubectl_wasdra.lint.rules._fitting import (
 )
 from kubectl_wasdra.lint.rules._gangs import groups
 from kubectl_wasdra.lint.rules._gated import APISERVER, components_text, document_gated_fields, effect_text
-from kubectl_wasdra.lint.rules._objects import ObjectIndex
+from kubectl_wasdra.lint.rules._objects import ObjectIndex, object_index
 from kubectl_wasdra.lint.rules._pods import as_mapping, of_kind, pod_sources
 from kubectl_wasdra.lint.rules._refs import claim_documents
 from kubectl_wasdra.load import Document
@@ -76,7 +76,7 @@ def selector_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iterator
     """
     if not _has_devices(ctx):
         return
-    devices, index = cluster_devices(ctx.snapshot), ObjectIndex(docs, ctx.snapshot)
+    devices, index = cluster_devices(ctx.snapshot), object_index(docs, ctx)
     for document in claim_documents(docs):
         for path, alternatives in request_alternatives(document.kind, document.data):
             results = [_matches(devices, index, request, ctx) for _, request in alternatives]
@@ -193,7 +193,7 @@ def _gang_domains(docs: DocumentSet, ctx: CheckContext, allocatable: Mapping[str
     if snapshot is None:
         return
     devices = cluster_devices(snapshot) if _has_devices(ctx) else None
-    index = ObjectIndex(docs, snapshot)
+    index = object_index(docs, ctx)
     extended = dra_extended_resources(snapshot, [d.data for d in of_kind(docs, "DeviceClass")])
     for group in groups(docs):
         if group.min_count is None or not group.members:
@@ -220,7 +220,7 @@ def _gang_domains(docs: DocumentSet, ctx: CheckContext, allocatable: Mapping[str
 
 
 def _device_counts(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProblem]:
-    devices, index = cluster_devices(ctx.snapshot), ObjectIndex(docs, ctx.snapshot)
+    devices, index = cluster_devices(ctx.snapshot), object_index(docs, ctx)
     for document in claim_documents(docs):
         for _, alternatives in request_alternatives(document.kind, document.data):
             bounds = []

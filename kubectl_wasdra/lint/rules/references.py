@@ -13,7 +13,7 @@ from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import SetProblem
 from kubectl_wasdra.lint.registry import rule
-from kubectl_wasdra.lint.rules._objects import Found, ObjectIndex
+from kubectl_wasdra.lint.rules._objects import Found, object_index
 from kubectl_wasdra.lint.rules._pods import as_list, as_mapping, containers, pod_claims, pod_sources
 from kubectl_wasdra.lint.rules._priority import differ, resolve_priority
 from kubectl_wasdra.lint.rules._refs import (
@@ -42,7 +42,7 @@ def _missing_hint(ref: Reference, found: Found) -> str:
 
 def _check(docs: DocumentSet, ctx: CheckContext, references: Iterable[Reference], kinds: tuple[str, ...],
            wanted: Found) -> Iterator[SetProblem]:
-    index = ObjectIndex(docs, ctx.snapshot)
+    index = object_index(docs, ctx)
     for ref in references:
         if ref.kind in kinds and index.find(ref.kind, ref.name, ref.namespace) is wanted:
             yield SetProblem(ref.document, ref.path, _missing_message(ref, wanted), _missing_hint(ref, wanted),
@@ -165,7 +165,7 @@ def pod_group_template_not_found(docs: DocumentSet, ctx: CheckContext) -> Iterat
     ## Fix
     Use one of the Workload's `podGroupTemplates[].name`.
     """
-    index = ObjectIndex(docs, ctx.snapshot)
+    index = object_index(docs, ctx)
     for ref, template_path, template in workload_references(docs):
         workload = index.get("Workload", ref.name, ref.namespace)
         if workload is None or template is None or template_path is None:
@@ -249,7 +249,7 @@ def group_claim_mismatch(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetPr
     ## Fix
     Copy the PodGroup's claim entry into the pod spec unchanged.
     """
-    index = ObjectIndex(docs, ctx.snapshot)
+    index = object_index(docs, ctx)
     for source in pod_sources(docs):
         if not source.group_name:
             continue
@@ -286,7 +286,7 @@ def group_priority_mismatch(docs: DocumentSet, ctx: CheckContext) -> Iterator[Se
     ## Fix
     Give the pods (or their template) the PodGroup's priorityClassName.
     """
-    index = ObjectIndex(docs, ctx.snapshot)
+    index = object_index(docs, ctx)
     for source in pod_sources(docs):
         if not source.group_name:
             continue
