@@ -183,14 +183,12 @@ def _device_taint(verifier: Verifier) -> Mapping[str, Any] | None:
     nodes = {node for error in list(verifier.result.pod_errors.values())[:1]
              for node, status in error.statuses.items() if status.reason is Reason.DEVICE_TAINTED}
     counts: Counter[tuple[str, str, str]] = Counter()
-    for item in snapshot.of_kind("ResourceSlice"):
+    for item in snapshot.tainted_slices:  # DeviceTaintRule taints are in the devices' taints there
         spec = item.get("spec") or {}
         if spec.get("nodeName") not in nodes:
             continue
         for device in spec.get("devices") or ():
-            key = (spec.get("driver", ""), (spec.get("pool") or {}).get("name", ""), device.get("name", ""))
-            taints = [*(device.get("taints") or ()), *(t for _, t in snapshot.rule_taints.get(key, ()))]
-            counts.update((t.get("key", ""), str(t.get("value", "")), t.get("effect", "")) for t in taints
+            counts.update((t.get("key", ""), str(t.get("value", "")), t.get("effect", "")) for t in device.get("taints") or ()
                           if t.get("effect") in ("NoSchedule", "NoExecute"))
     if not counts:
         return None
