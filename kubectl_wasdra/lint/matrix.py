@@ -8,6 +8,7 @@ core/v1/types.go (release-1.35 .. release-1.37).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from kubectl_wasdra.catalog.field_gates import POD_TEMPLATE_PREFIXES, checked_fields, find_present, parse_pattern
-from kubectl_wasdra.catalog.gates import effective_gates
+from kubectl_wasdra.catalog.gates import GateState, effective_gates
 from kubectl_wasdra.catalog.releases import SUPPORTED, Release
 from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.codes import Severity
@@ -234,8 +235,8 @@ def _gate_defaults(document: Document, source: Release, target: Release, overrid
     """Gated fields whose gate is on in one release and off in the other (a default moved, or the gate appeared)."""
     if not document.api_version or not document.kind:
         return
-    before_state = effective_gates(source, {k: v for k, v in overrides.items() if k in _known(source)})
-    after_state = effective_gates(target, {k: v for k, v in overrides.items() if k in _known(target)})
+    given = tuple(overrides.items())
+    before_state, after_state = _upgrade_gates(source, given), _upgrade_gates(target, given)
     seen = {f.pattern for f in checked_fields(source, document.api_version, document.kind)}
     for field in checked_fields(target, document.api_version, document.kind):
         for path in find_present(document.data, field.pattern):
@@ -256,9 +257,13 @@ def _gate_defaults(document: Document, source: Release, target: Release, overrid
                               None if now else f"enable {field.gate} on the upgraded cluster, or remove the field")
 
 
-def _known(release: Release) -> frozenset[str]:
+@functools.cache
+def _upgrade_gates(release: Release, overrides: tuple[tuple[str, bool], ...]) -> GateState:
+    """The release's gate state under the overrides it knows (computed once per release, not per document)."""
     from kubectl_wasdra.catalog.gates import META_GATES, gate_table
-    return frozenset(gate_table(release).gates) | frozenset(META_GATES)
+
+    known = frozenset(gate_table(release).gates) | frozenset(META_GATES)
+    return effective_gates(release, {k: v for k, v in overrides if k in known})
 
 
 def render_upgrade_text(report: UpgradeReport) -> str:
