@@ -255,7 +255,7 @@ def _compile(expression: str, allow_multiple: bool, list_attributes: bool = True
     try:
         return _build(expression, allow_multiple, list_attributes)
     except CelCompileError as exc:
-        return exc
+        return exc.with_traceback(None)  # cached: keep no frames alive
 
 
 def _build(expression: str, allow_multiple: bool, list_attributes: bool) -> CompiledSelector:
