@@ -77,10 +77,6 @@ def _items(values: tuple[str, ...] | str | None) -> list[str]:
     return [item.strip() for value in values for item in value.split(",") if item.strip()]
 
 
-def _split_list(values: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(_items(values))
-
-
 def _releases(text: str) -> tuple[Release, ...] | None:
     return None if text.strip().lower() == "auto" else parse_release_list(text)
 
@@ -94,7 +90,7 @@ def build_common(kwargs: dict[str, Any]) -> CommonOptions:
         feature_gates=parse_feature_gates(kwargs.pop("feature_gates")),
         runtime_config=_frozen(parse_runtime_config(_items(kwargs.pop("runtime_config")))),
         profile=kwargs.pop("profile"), output=kwargs.pop("output"), fail_on=kwargs.pop("fail_on"),
-        select=_split_list(kwargs.pop("select")), ignore=_split_list(kwargs.pop("ignore")),
+        select=tuple(_items(kwargs.pop("select"))), ignore=tuple(_items(kwargs.pop("ignore"))),
         schema_locations=tuple(kwargs.pop("schema_location")), snapshot=tuple(kwargs.pop("snapshot")),
         live=kwargs.pop("live"), kubeconfig=kwargs.pop("kubeconfig"), context=kwargs.pop("context"),
         namespace=kwargs.pop("namespace"), all_namespaces=kwargs.pop("all_namespaces"),
