@@ -6,11 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
 
 if TYPE_CHECKING:
+    from kubectl_wasdra.catalog.gates import GateState
     from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
 
 
@@ -32,24 +33,14 @@ class CheckContext:
     simulate: bool = False  # check --simulate: FIT004 runs the explain simulation against `snapshot`
 
     @cached_property
-    def gates(self) -> Any:
-        """Effective feature-gate state for this release with the overrides (`.enabled(name) -> bool`); None when
-        the gate catalogue is not available."""
-        try:
-            from kubectl_wasdra.catalog.gates import all_gates_on, effective_gates
-        except ImportError:
-            return None
-        state = effective_gates(self.release, self.feature_gates)  # validates --feature-gates in every profile
+    def gates(self) -> GateState:
+        """Effective feature-gate state for this release with the overrides (`.enabled(name) -> bool`)."""
+        from kubectl_wasdra.catalog.gates import all_gates_on, effective_gates
         from kubectl_wasdra.lint.profiles import assumes_all_gates_on
 
+        state = effective_gates(self.release, self.feature_gates)  # validates --feature-gates in every profile
         return all_gates_on(self.release) if assumes_all_gates_on(self.profile) else state
 
-    def gate_enabled(self, name: str) -> bool | None:
-        """Whether gate `name` is on; None when unknown (no catalogue, or the gate is not in this release)."""
-        gates = self.gates
-        if gates is None:
-            return None
-        try:
-            return bool(gates.enabled(name))
-        except (KeyError, LookupError, ValueError):
-            return None
+    def gate_enabled(self, name: str) -> bool:
+        """Whether gate `name` is on (a gate this release does not register is off)."""
+        return self.gates.enabled(name)

@@ -78,9 +78,9 @@ def present_gated_fields(data: dict[str, Any], api_version: str, kind: str, rele
 @functools.lru_cache(maxsize=64)
 def document_gated_fields(doc: Document, ctx: CheckContext) -> tuple[GatedField, ...]:
     """present_gated_fields of `doc` under `ctx`'s release and gates, walked once per document and shared by the GATE
-    rules, the VALID family (which skips dropped fields) and FIT006; () without gates or apiVersion/kind (the
-    experimental profile turns every gate on: lint/context.py)."""
-    if ctx.gates is None or not doc.api_version or not doc.kind:
+    rules, the VALID family (which skips dropped fields) and FIT006; () without apiVersion/kind (the experimental
+    profile turns every gate on: lint/context.py)."""
+    if not doc.api_version or not doc.kind:
         return ()
     return tuple(present_gated_fields(doc.data, doc.api_version, doc.kind, ctx.release, ctx.gates))
 

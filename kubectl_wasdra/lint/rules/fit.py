@@ -326,7 +326,7 @@ def gated_field_off_in_cluster(doc: Document, ctx: CheckContext) -> Iterator[Pro
     """
     live = ctx.snapshot.header.feature_gates if ctx.snapshot is not None else {}
     state = ctx.gates
-    if not live or state is None or not doc.api_version or not doc.kind:
+    if not live or not doc.api_version or not doc.kind:
         return
     for hit in document_gated_fields(doc, ctx):
         if not hit.enabled:

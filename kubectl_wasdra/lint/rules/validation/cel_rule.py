@@ -101,8 +101,6 @@ def cel_compile_error(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     kubernetes/kubernetes staging/src/k8s.io/dynamic-resource-allocation/cel/compile.go,
     pkg/apis/resource/validation/validation.go (validateCELSelector, CELSelectorExpressionMaxCost)
     """
-    state = ctx.gates
-    consumable = state.enabled("DRAConsumableCapacity") if state is not None else None
-    for path, expression, error in compile_errors(doc, ctx.release, consumable):
+    for path, expression, error in compile_errors(doc, ctx.release, ctx.gates.enabled("DRAConsumableCapacity")):
         yield Problem(path, f'{error.message} (in "{error_context(expression, error)}")', error.hint or HINT, "value",
                       error_position(doc, path, expression, error))
