@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Final
 
 from kubectl_wasdra.catalog.data import read_yaml
-from kubectl_wasdra.catalog.releases import SUPPORTED, Release
+from kubectl_wasdra.catalog.releases import SUPPORTED, Release, minor_key
 from kubectl_wasdra.errors import UsageError
 
 # strconv.ParseBool, as used for --runtime-config values
@@ -122,7 +122,7 @@ class ApiStatus:
     @property
     def deprecated(self) -> bool:
         deprecated = self.info.deprecated if self.info else None
-        return bool(deprecated and _minor(deprecated) <= (self.release.major, self.release.minor))
+        return bool(deprecated and minor_key(deprecated) <= (self.release.major, self.release.minor))
 
     def not_served_message(self) -> str:
         where = f"served in {format_releases(self.served_in)}" if self.served_in else \
@@ -187,11 +187,6 @@ def _closest_kind(release: Release, api_version: str, kind: str) -> tuple[str, s
 def _newest_first(version: str) -> tuple[int, ...]:
     """Sort key putting v1beta2 before v1beta1 (and v2 before v1)."""
     return tuple(-int(n) for n in re.findall(r"\d+", version))
-
-
-def _minor(text: str) -> tuple[int, int]:
-    major, _, minor = str(text).partition(".")
-    return int(major), int(minor)
 
 
 def _needs(info: ApiVersionInfo, kind: str) -> str:

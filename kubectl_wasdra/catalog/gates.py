@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Final
 
 from kubectl_wasdra.catalog.data import read_yaml
-from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.catalog.releases import Release, minor_key
 from kubectl_wasdra.errors import UsageError
 
 DATA_FILE: Final = "rules/feature-gates.yaml"
@@ -89,20 +89,15 @@ class GateState:
         return name in self.overrides
 
 
-def _minor(text: object) -> tuple[int, int]:
-    major, minor = str(text).split(".")
-    return int(major), int(minor)
-
-
 def _stage_at(raw: Mapping, release: Release) -> Mapping | None:
     """The stage entry of one raw gate that holds in `release`, or None if the gate is not registered then."""
     key = (release.major, release.minor)
     removed = raw.get("removed_in")
-    if removed is not None and key >= _minor(removed):
+    if removed is not None and key >= minor_key(removed):
         return None
     current = None
     for stage in raw.get("stages") or ():
-        if _minor(stage["from"]) <= key:
+        if minor_key(stage["from"]) <= key:
             current = stage
     return current
 
@@ -112,7 +107,7 @@ def _history(raw: Mapping, release: Release) -> tuple[tuple[str, str], ...]:
     history: list[tuple[str, str]] = []
     for stage in raw.get("stages") or ():
         name = STAGE_NAMES.get(stage["stage"], stage["stage"])
-        if _minor(stage["from"]) <= key and (not history or history[-1][1] != name):
+        if minor_key(stage["from"]) <= key and (not history or history[-1][1] != name):
             history.append((str(stage["from"]), name))
     return tuple(history)
 
@@ -130,7 +125,7 @@ def _why_absent(raw: Mapping, release: Release) -> str:
     removed, stages = raw.get("removed_in"), raw.get("stages") or ()
     if raw.get("status") == "not-in-code" or not stages:
         return f"{raw['name']} is named by KEP-{raw.get('kep')} but no Kubernetes release registers it"
-    if removed is not None and key >= _minor(removed):
+    if removed is not None and key >= minor_key(removed):
         merged = f"; it was merged into {raw['replaced_by']}" if raw.get("replaced_by") else ""
         return f"{raw['name']} was removed in {removed}{merged}"
     return f"{raw['name']} first exists in {stages[0]['from']}"

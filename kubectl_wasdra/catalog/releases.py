@@ -47,6 +47,12 @@ SUPPORTED: Final[tuple[Release, ...]] = tuple(Release(1, minor) for minor in ran
 NEWEST: Final = SUPPORTED[-1]
 
 
+def minor_key(text: object) -> tuple[int, int]:
+    """(major, minor) of a release named in the catalogue data ("1.32"), which may lie outside SUPPORTED."""
+    major, minor = str(text).split(".")
+    return int(major), int(minor)
+
+
 def parse_release_list(text: str) -> tuple[Release, ...]:
     """Parse "1.37", "1.35,1.37" or a range "1.35..1.37" (or "1.35-1.37") into sorted releases."""
     releases: set[Release] = set()
