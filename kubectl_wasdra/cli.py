@@ -174,13 +174,15 @@ def _resolve_auto(common: CommonOptions, snapshot: Any = None) -> CommonOptions:
 
 def _check_snapshot(common: CommonOptions) -> Any:
     """The cluster for check --snapshot/--live, read once; a snapshot file that does not load is exit 2 with file:line:col."""
+    from kubectl_wasdra.dra.inventory import with_device_selectors
+
     if common.live:
         from kubectl_wasdra.cluster.live import read_live
 
-        return read_live(common)
+        return with_device_selectors(read_live(common))
     from kubectl_wasdra.cluster.files import read_snapshot
 
-    return read_snapshot(list(common.snapshot))
+    return with_device_selectors(read_snapshot(list(common.snapshot)))
 
 
 @cli.command("rules")

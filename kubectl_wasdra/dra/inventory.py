@@ -202,6 +202,12 @@ def evaluate_selector(expression: str, driver: str, device: Mapping[str, Any]) -
     return compile_selector(expression).matches(DeviceView(driver, device, text(device.get("name"))))
 
 
+def with_device_selectors(snapshot: ClusterSnapshot) -> ClusterSnapshot:
+    """`snapshot` whose view of DeviceTaintRules (rule_taints, tainted_slices) selects devices by class and CEL exactly
+    as this inventory does: every command that reads a cluster for the simulator loads it through here."""
+    return snapshot.with_selector_evaluator(evaluate_selector)
+
+
 def _selected(expressions: tuple[str, ...], device: Device) -> bool:
     """Every CEL expression selects the device; one that fails to compile or evaluate does not (pools._selected)."""
     from kubectl_wasdra.dra.cel import compile_selector

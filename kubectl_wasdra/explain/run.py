@@ -41,19 +41,15 @@ class ExplainOptions:
 
 def load_cluster(options: Any) -> ClusterSnapshot:
     """The snapshot from --snapshot files, or read live; problems in snapshot files stop the run (exit 2)."""
-    from kubectl_wasdra.dra.inventory import evaluate_selector  # DeviceTaintRules that select by class or CEL
+    from kubectl_wasdra.dra.inventory import with_device_selectors
 
     if getattr(options, "live", False):
         from kubectl_wasdra.cluster.live import read_live
 
-        return read_live(options.live_options).with_selector_evaluator(evaluate_selector)
-    from kubectl_wasdra.cluster.files import load_snapshot
+        return with_device_selectors(read_live(options.live_options))
+    from kubectl_wasdra.cluster.files import read_snapshot
 
-    snapshot, problems = load_snapshot(list(options.snapshot))
-    if problems:
-        first = problems[0]
-        raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
-    return snapshot.with_selector_evaluator(evaluate_selector)
+    return with_device_selectors(read_snapshot(list(options.snapshot)))
 
 
 def resolve_release(release: Release | None, snapshot: ClusterSnapshot) -> tuple[Release, list[str]]:
