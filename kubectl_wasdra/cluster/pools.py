@@ -162,8 +162,11 @@ def is_unresolved_rule(rule: Mapping[str, Any], classes: Mapping[str, Mapping[st
 def rule_matches(rule: Mapping[str, Any], driver: str, pool: str, device: str) -> bool:
     """True when a DeviceTaintRule's driver/pool/device selector fields select the device (unset fields match; no
     selector matches all); the 1.33/1.34 class and CEL fields are rule_expressions' job."""
-    selector = (rule.get("spec") or {}).get("deviceSelector") or {}
-    return all(selector.get(field) in (None, value) for field, value in
+    spec = rule.get("spec")
+    selector = spec.get("deviceSelector") if isinstance(spec, Mapping) else None
+    if not isinstance(selector, Mapping):
+        return True  # no selector (or a malformed one validation reports): the rule selects every device
+    return all(not selector.get(field) or selector.get(field) == value for field, value in
                (("driver", driver), ("pool", pool), ("device", device)))
 
 

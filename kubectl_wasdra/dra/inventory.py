@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final
 
-from kubectl_wasdra.cluster.pools import rule_expressions
+from kubectl_wasdra.cluster.pools import rule_expressions, rule_matches
 from kubectl_wasdra.dra.fields import integer, mapping, mappings, path, sequence, text
 from kubectl_wasdra.dra.views import DeviceView, value_error
 from kubectl_wasdra.errors import CelCompileError, CelRuntimeError
@@ -188,12 +188,6 @@ def build_slice(obj: Mapping[str, Any], views: dict[tuple[Any, ...], DeviceView]
     return slice_
 
 
-def _rule_matches(rule: Mapping[str, Any], device: Device) -> bool:
-    selector = mapping(path(rule, "spec", "deviceSelector"))
-    return all(not selector.get(key) or selector.get(key) == value
-               for key, value in (("driver", device.driver), ("pool", device.pool), ("device", device.name)))
-
-
 def evaluate_selector(expression: str, driver: str, device: Mapping[str, Any]) -> bool:
     """A CEL device selector on a raw device dict (cluster.pools.SelectorEvaluator, for
     ClusterSnapshot.with_selector_evaluator); CelCompileError/CelRuntimeError when it cannot be evaluated."""
@@ -229,7 +223,9 @@ def _apply_taint_rules(slices: Sequence[Slice], rules: Sequence[Mapping[str, Any
             continue
         for slice_ in slices:
             for device in slice_.devices:
-                if _rule_matches(rule, device) and (not expressions or _selected(expressions, device)):
+                if not rule_matches(rule, device.driver, device.pool, device.name):
+                    continue
+                if not expressions or _selected(expressions, device):
                     device.taints = (*device.taints, {**taint, "rule": _name(rule)})
 
 
