@@ -13,7 +13,8 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final
 
 from kubectl_wasdra.kube.quantity import QuantityError, format_quantity
-from kubectl_wasdra.lint.rules._pods import PodSource, as_list, as_mapping, containers
+from kubectl_wasdra.lint.rules._pods import PodSource, containers
+from kubectl_wasdra.lint.rules.validation._base import as_dict, as_list
 from kubectl_wasdra.load import Path
 
 if TYPE_CHECKING:
@@ -61,10 +62,10 @@ def request_alternatives(kind: str | None, data: Mapping[str, Any]
 
 def selector_expressions(obj: Mapping[str, Any] | None) -> list[str]:
     """The CEL expressions of `obj["selectors"]` (a request, subrequest or DeviceClass spec)."""
-    selectors = as_mapping(obj).get("selectors")
+    selectors = as_dict(obj).get("selectors")
     found = []
     for selector in selectors if isinstance(selectors, list) else []:
-        expression = as_mapping(selector.get("cel")).get("expression") if isinstance(selector, dict) else None
+        expression = as_dict(selector.get("cel")).get("expression") if isinstance(selector, dict) else None
         if isinstance(expression, str):
             found.append(expression)
     return found
@@ -109,7 +110,7 @@ def pod_never_matches(spec: Mapping[str, Any], namespace: str | None, devices: C
 def dra_extended_resources(snapshot: ClusterSnapshot, manifest_classes: Sequence[Mapping[str, Any]] = ()) -> frozenset[str]:
     """Extended resource names DeviceClasses of the cluster and the manifests provide (explicit extendedResourceName)."""
     classes = (*snapshot.of_kind("DeviceClass"), *manifest_classes)
-    names = (as_mapping(c.get("spec")).get("extendedResourceName") for c in classes)
+    names = (as_dict(c.get("spec")).get("extendedResourceName") for c in classes)
     return frozenset(n for n in names if isinstance(n, str))
 
 
@@ -231,7 +232,7 @@ def constraint_problems(kind: str | None, data: Mapping[str, Any], devices: Clus
     for _, alternatives in request_alternatives(kind, data):
         if len(alternatives) == 1:
             path, request = alternatives[0]
-            name = as_mapping(data_at(data, path[:-1])).get("name") if path[-1] == "exactly" else request.get("name")
+            name = as_dict(data_at(data, path[:-1])).get("name") if path[-1] == "exactly" else request.get("name")
             if isinstance(name, str):
                 matched[name] = request_matches(devices, index, request, release)
     base: Path = ("spec", "devices") if kind == "ResourceClaim" else ("spec", "spec", "devices")

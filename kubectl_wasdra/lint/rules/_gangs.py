@@ -16,14 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubectl_wasdra.lint.docset import DocumentSet
-from kubectl_wasdra.lint.rules._pods import (
-    PodSource,
-    as_mapping,
-    document_pod_sources,
-    latest_documents,
-    of_kind,
-    pod_sources,
-)
+from kubectl_wasdra.lint.rules._pods import PodSource, document_pod_sources, latest_documents, of_kind, pod_sources
+from kubectl_wasdra.lint.rules.validation._base import as_dict
 from kubectl_wasdra.load import Document, Path
 
 POLICY_FIELDS = ("schedulingPolicy", "policy")  # 1.36+ / 1.35
@@ -47,7 +41,7 @@ class GangGroup:
 
     def topology_keys(self) -> Iterator[tuple[Path, str]]:
         """(path, key) of schedulingConstraints.topology[].key."""
-        topology = as_mapping(self.spec.get("schedulingConstraints")).get("topology")
+        topology = as_dict(self.spec.get("schedulingConstraints")).get("topology")
         for index, item in enumerate(topology if isinstance(topology, list) else []):
             key = item.get("key") if isinstance(item, dict) else None
             if isinstance(key, str) and key:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from kubectl_wasdra.lint.docset import DocumentSet
+from kubectl_wasdra.lint.rules.validation._base import as_dict, as_list
 from kubectl_wasdra.load import Document, Path
 
 # kind -> (path of the pod template spec, path of the replica count); count None = unknown (DaemonSet, PodTemplate)
@@ -102,16 +103,6 @@ def of_kind(docs: DocumentSet, kind: str) -> tuple[Document, ...]:
     return tuple(d for d in docs.of_kind(kind) if is_builtin(d))
 
 
-def as_mapping(value: Any) -> Mapping[str, Any]:
-    """`value` when it is a mapping, else an empty one (malformed fields are SCHEMA's to report)."""
-    return value if isinstance(value, dict) else {}
-
-
-def as_list(value: Any) -> list[Any]:
-    """`value` when it is a list, else an empty one."""
-    return value if isinstance(value, list) else []
-
-
 def _int(value: Any, default: int) -> int | None:
     if value is None:
         return default
@@ -155,7 +146,7 @@ def _job_sources(document: Document) -> Iterator[PodSource | None]:
         for index, replicated in enumerate(as_list(document.get(("spec", "replicatedJobs")))):
             if not isinstance(replicated, dict):
                 continue
-            job_spec = as_mapping(as_mapping(replicated.get("template")).get("spec"))
+            job_spec = as_dict(as_dict(replicated.get("template")).get("spec"))
             replicas, per_job = _int(replicated.get("replicas"), 1), job_pod_count(job_spec)
             count = replicas * per_job if replicas is not None and per_job is not None else None
             yield _source(document, ("spec", "replicatedJobs", index, "template", "spec", "template"), count,
@@ -176,15 +167,15 @@ def _lws_sources(document: Document) -> Iterator[PodSource | None]:
 
 
 def _kubeflow_sources(document: Document, field: str) -> Iterator[PodSource | None]:
-    for role, replica_spec in as_mapping(document.get(("spec", field))).items():
-        replicas = _int(as_mapping(replica_spec).get("replicas"), 1)
+    for role, replica_spec in as_dict(document.get(("spec", field))).items():
+        replicas = _int(as_dict(replica_spec).get("replicas"), 1)
         yield _source(document, ("spec", field, role, "template"), replicas, ("spec", field, role, "replicas"),
                       document.kind or "")
 
 
 def _volcano_sources(document: Document) -> Iterator[PodSource | None]:
     for index, task in enumerate(as_list(document.get(("spec", "tasks")))):
-        replicas = as_mapping(task).get("replicas")
+        replicas = as_dict(task).get("replicas")
         count = replicas if isinstance(replicas, int) and not isinstance(replicas, bool) and replicas >= 0 else None
         yield _source(document, ("spec", "tasks", index, "template"), count, ("spec", "tasks", index, "replicas"),
                       "Volcano Job")

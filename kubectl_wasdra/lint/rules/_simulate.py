@@ -17,7 +17,8 @@ from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.rules._devices import cluster_devices
 from kubectl_wasdra.lint.rules._fitting import pod_never_matches
 from kubectl_wasdra.lint.rules._objects import ObjectIndex, object_index
-from kubectl_wasdra.lint.rules._pods import as_mapping, document_pod_sources, latest_documents
+from kubectl_wasdra.lint.rules._pods import document_pod_sources, latest_documents
+from kubectl_wasdra.lint.rules.validation._base import as_dict
 from kubectl_wasdra.load import Document
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ def _readable(obj: dict) -> bool:
         elif obj.get("kind") in ("PodGroup", "CompositePodGroup"):
             group_from_object(obj)
     except MALFORMED:
-        LOG.debug("left out of the simulation: %s %s", obj.get("kind"), as_mapping(obj.get("metadata")).get("name"))
+        LOG.debug("left out of the simulation: %s %s", obj.get("kind"), as_dict(obj.get("metadata")).get("name"))
         return False
     return True
 

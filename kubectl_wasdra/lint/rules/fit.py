@@ -31,8 +31,9 @@ from kubectl_wasdra.lint.rules._fitting import (
 from kubectl_wasdra.lint.rules._gangs import groups
 from kubectl_wasdra.lint.rules._gated import APISERVER, components_text, document_gated_fields, effect_text
 from kubectl_wasdra.lint.rules._objects import ObjectIndex, object_index
-from kubectl_wasdra.lint.rules._pods import as_mapping, of_kind, pod_sources
+from kubectl_wasdra.lint.rules._pods import of_kind, pod_sources
 from kubectl_wasdra.lint.rules._refs import claim_documents
+from kubectl_wasdra.lint.rules.validation._base import as_dict
 from kubectl_wasdra.load import Document
 
 if TYPE_CHECKING:
@@ -160,7 +161,7 @@ def can_never_fit(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProblem]:
     if snapshot.of_kind("Node"):
         from kubectl_wasdra.kube.resources import node_allocatable
 
-        allocatable = {as_mapping(node.get("metadata")).get("name", ""): node_allocatable(node)
+        allocatable = {as_dict(node.get("metadata")).get("name", ""): node_allocatable(node)
                        for node in snapshot.of_kind("Node")}
         never = False
         extended = dra_extended_resources(snapshot, [d.data for d in of_kind(docs, "DeviceClass")])
@@ -179,8 +180,8 @@ def _domains(snapshot: ClusterSnapshot, key: str | None) -> dict[str, list[str]]
     """Node names per value of label `key` (one domain "" of every node without a key); unlabelled nodes are in none."""
     domains: dict[str, list[str]] = {}
     for node in snapshot.of_kind("Node"):
-        meta = as_mapping(node.get("metadata"))
-        value = "" if key is None else as_mapping(meta.get("labels")).get(key)
+        meta = as_dict(node.get("metadata"))
+        value = "" if key is None else as_dict(meta.get("labels")).get(key)
         if value is not None:
             domains.setdefault(value, []).append(meta.get("name", ""))
     return domains

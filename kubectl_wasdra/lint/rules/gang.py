@@ -16,7 +16,8 @@ from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import SetProblem
 from kubectl_wasdra.lint.registry import rule
 from kubectl_wasdra.lint.rules._gangs import groups
-from kubectl_wasdra.lint.rules._pods import PodSource, as_list, containers, of_kind
+from kubectl_wasdra.lint.rules._pods import PodSource, containers, of_kind
+from kubectl_wasdra.lint.rules.validation._base import as_list
 
 DEFAULT_SCHEDULER: Final = "default-scheduler"
 # what the per-pod filters read; pods of a gang should agree on all of it (names and env do not matter)

@@ -14,7 +14,7 @@ from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import SetProblem
 from kubectl_wasdra.lint.registry import rule
 from kubectl_wasdra.lint.rules._objects import Found, object_index
-from kubectl_wasdra.lint.rules._pods import as_list, as_mapping, containers, pod_claims, pod_sources
+from kubectl_wasdra.lint.rules._pods import containers, pod_claims, pod_sources
 from kubectl_wasdra.lint.rules._priority import differ, resolve_priority
 from kubectl_wasdra.lint.rules._refs import (
     CLAIM_SOURCES,
@@ -25,6 +25,7 @@ from kubectl_wasdra.lint.rules._refs import (
     template_names,
     workload_references,
 )
+from kubectl_wasdra.lint.rules.validation._base import as_dict, as_list
 
 
 def _missing_message(ref: Reference, found: Found) -> str:
@@ -199,8 +200,8 @@ def unused_pod_claim(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProble
     """
     del ctx
     for source in pod_sources(docs):
-        lists = [as_mapping(c.get("resources")).get("claims") for _, _, c in containers(source.spec)]
-        lists.append(as_mapping(source.spec.get("resources")).get("claims"))
+        lists = [as_dict(c.get("resources")).get("claims") for _, _, c in containers(source.spec)]
+        lists.append(as_dict(source.spec.get("resources")).get("claims"))
         used = {str(claim.get("name")) for claims in lists for claim in as_list(claims) if isinstance(claim, dict)}
         for index, entry in pod_claims(source.spec):
             name = entry.get("name")
@@ -253,7 +254,7 @@ def group_claim_mismatch(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetPr
     for source in pod_sources(docs):
         if not source.group_name:
             continue
-        candidates = [as_mapping(group.get("spec")).get("resourceClaims") for group in
+        candidates = [as_dict(group.get("spec")).get("resourceClaims") for group in
                       index.candidates("PodGroup", source.group_name, source.namespace)]
         candidates = [claims for claims in candidates if isinstance(claims, list) and claims]
         if not candidates:
