@@ -39,7 +39,8 @@ def document_findings_parallel(documents: Sequence[Document], rules: Sequence[Ru
         return document_findings(documents, rules, ctx)
     warm = _warm_up_indexes(documents)
     findings = document_findings([documents[i] for i in warm], rules, ctx)
-    rest = [i for i in range(len(documents)) if i not in set(warm)]
+    done = set(warm)
+    rest = [i for i in range(len(documents)) if i not in done]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
