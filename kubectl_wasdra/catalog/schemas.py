@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from kubectl_wasdra.catalog.data import read_data
 from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.load.document import value_at
 
 _DRAFT: Final = "https://json-schema.org/draft/2020-12/schema"
 _SHOWN_FIELDS: Final = 8
@@ -170,7 +171,7 @@ def describe(error: Any, schema: Mapping[str, Any], data: Any) -> Violation:
     path = tuple(int(p) if isinstance(p, int) else p for p in error.instance_path)
     kind = error.kind
     name = getattr(kind, "name", "")
-    actual = _value_at(data, path)
+    actual = value_at(data, path)
     if isinstance(actual, float) and not math.isfinite(actual):
         return Violation("type", path, f"the number is too large: it reads as {actual}",
                          "use a smaller number, or quote the value if it is meant as a string", at="value")
@@ -219,16 +220,6 @@ def _wrong_type(path: tuple[str | int, ...], expected: list[str], value: Any) ->
         hint = "quote it: unquoted digits are read as a number"
     return Violation("type", path, f"expected {wanted}, got {got} {shown}" if shown != got else f"expected {wanted}, got {got}",
                      hint, at="value")
-
-
-def _value_at(data: Any, path: tuple[str | int, ...]) -> Any:
-    for step in path:
-        found = (isinstance(data, dict) and step in data) or (
-            isinstance(data, list) and isinstance(step, int) and -len(data) <= step < len(data))
-        if not found:
-            return None
-        data = data[step]
-    return data
 
 
 def _json_type(value: Any) -> str:

@@ -54,6 +54,19 @@ class LoadProblem:
         return self.kind is ProblemKind.UNREADABLE
 
 
+def value_at(data: Any, path: Path, default: Any = None) -> Any:
+    """The value at `path` (keys and list indices) inside plain data, or `default` when any step is missing."""
+    node: Any = data
+    for step in path:
+        if isinstance(step, int):
+            if not isinstance(node, list) or not -len(node) <= step < len(node):
+                return default
+        elif not isinstance(node, dict) or step not in node:
+            return default
+        node = node[step]
+    return node
+
+
 @dataclass(frozen=True, eq=False)
 class Document:
     """One Kubernetes object from a file: `index` is the document number in the file (0-based); `item` the position
@@ -107,15 +120,7 @@ class Document:
 
     def get(self, path: Path, default: Any = None) -> Any:
         """The value at `path` (keys and list indices), or `default` when any step is missing."""
-        node: Any = self.data
-        for step in path:
-            if isinstance(step, int):
-                if not isinstance(node, list) or not -len(node) <= step < len(node):
-                    return default
-            elif not isinstance(node, dict) or step not in node:
-                return default
-            node = node[step]
-        return node
+        return value_at(self.data, path, default)
 
     def has(self, path: Path) -> bool:
         """True when every step of `path` exists (a present `null` counts)."""

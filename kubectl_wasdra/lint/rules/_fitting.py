@@ -16,6 +16,7 @@ from kubectl_wasdra.kube.quantity import QuantityError, format_quantity
 from kubectl_wasdra.lint.rules._pods import PodSource, containers
 from kubectl_wasdra.lint.rules.validation._base import as_dict, as_list
 from kubectl_wasdra.load import Path
+from kubectl_wasdra.load.document import value_at
 
 if TYPE_CHECKING:
     from kubectl_wasdra.catalog.releases import Release
@@ -232,11 +233,11 @@ def constraint_problems(kind: str | None, data: Mapping[str, Any], devices: Clus
     for _, alternatives in request_alternatives(kind, data):
         if len(alternatives) == 1:
             path, request = alternatives[0]
-            name = as_dict(data_at(data, path[:-1])).get("name") if path[-1] == "exactly" else request.get("name")
+            name = as_dict(value_at(data, path[:-1])).get("name") if path[-1] == "exactly" else request.get("name")
             if isinstance(name, str):
                 matched[name] = request_matches(devices, index, request, release)
     base: Path = ("spec", "devices") if kind == "ResourceClaim" else ("spec", "spec", "devices")
-    constraints = data_at(data, (*base, "constraints"))
+    constraints = value_at(data, (*base, "constraints"))
     for position, constraint in enumerate(constraints if isinstance(constraints, list) else []):
         attribute = constraint.get("matchAttribute") if isinstance(constraint, dict) else None
         if not isinstance(attribute, str) or "/" not in attribute:
@@ -247,16 +248,3 @@ def constraint_problems(kind: str | None, data: Mapping[str, Any], devices: Clus
             if found and not any(_has_attribute(device, attribute) for device in found):
                 yield ConstraintProblem((*base, "constraints", position, "matchAttribute"), attribute, name)
                 break
-
-
-def data_at(data: Mapping[str, Any], path: Path) -> Any:
-    """The value at `path` inside plain data, or None."""
-    node: Any = data
-    for step in path:
-        if isinstance(step, int):
-            node = node[step] if isinstance(node, list) and -len(node) <= step < len(node) else None
-        else:
-            node = node.get(step) if isinstance(node, dict) else None
-        if node is None:
-            return None
-    return node

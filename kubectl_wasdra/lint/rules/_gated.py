@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 from kubectl_wasdra.catalog.field_gates import FieldGate, checked_fields, find_present, kind_gates
 from kubectl_wasdra.catalog.gates import GateInfo, GateState
 from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.load.document import value_at
 
 if TYPE_CHECKING:
     from kubectl_wasdra.lint.context import CheckContext
@@ -68,7 +69,7 @@ def present_gated_fields(data: dict[str, Any], api_version: str, kind: str, rele
         if not _prefix_exists(data, field.pattern):
             continue
         for path in find_present(data, field.pattern):
-            if field.when_value is not None and _value_at(data, path) != field.when_value:
+            if field.when_value is not None and value_at(data, path) != field.when_value:
                 continue
             off = [g for g in field.gates_all if not state.enabled(g)]
             gate = off[0] if off else field.gate
@@ -102,12 +103,6 @@ def _prefix_exists(data: Any, pattern: tuple[str, ...]) -> bool:
             return False
         data = data[step]
     return True
-
-
-def _value_at(data: Any, path: tuple[str | int, ...]) -> Any:
-    for step in path:
-        data = data[step]
-    return data
 
 
 def stage_text(info: GateInfo | None, release: Release) -> str:
