@@ -24,6 +24,8 @@ from kubectl_wasdra.cli_options import (
     NAMESPACE_OPTION,
     SNAPSHOT_OPTION,
     CommonOptions,
+    cluster_timeout_options,
+    cluster_timeouts,
     common_options,
     complete_releases,
     complete_rules,
@@ -290,8 +292,9 @@ def _render_explain(report: Any, output: str) -> str:
 @CONTEXT_OPTION
 @NAMESPACE_OPTION
 @ALL_NAMESPACES_OPTION
+@cluster_timeout_options
 def snapshot_command(output: str | None, anonymize: bool, snapshot: tuple[str, ...], live: bool, kubeconfig: str | None,
-                     context: str | None, namespace: str | None, all_namespaces: bool) -> int:
+                     context: str | None, namespace: str | None, all_namespaces: bool, **timeouts: str) -> int:
     """Dump the objects the simulator needs (read-only) as one portable List plus a header, for offline use and bug reports.
 
     Reads every namespace unless -n NS is given. Types the cluster does not serve, or does not let you read, are listed
@@ -307,7 +310,8 @@ def snapshot_command(output: str | None, anonymize: bool, snapshot: tuple[str, .
     from kubectl_wasdra.cluster.export import SnapshotOptions, export_snapshot
 
     options = SnapshotOptions(output=output, anonymize=anonymize, snapshot=snapshot, live=live, kubeconfig=kubeconfig,
-                              context=context, namespace=None if all_namespaces else namespace)
+                              context=context, namespace=None if all_namespaces else namespace,
+                              **cluster_timeouts(timeouts))
     with _progress_display(enabled=live) as progress:
         result = export_snapshot(options, progress)
     for problem in result.problems:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+from kubectl_wasdra.cluster.timeouts import DEFAULT_READ_DEADLINE, DEFAULT_REQUEST_TIMEOUT
 from kubectl_wasdra.errors import UsageError
 from kubectl_wasdra.load.document import LoadProblem
 
@@ -22,6 +23,8 @@ class SnapshotOptions:
     kubeconfig: str | None = None
     context: str | None = None
     namespace: str | None = None
+    request_timeout: float | None = DEFAULT_REQUEST_TIMEOUT
+    read_deadline: float | None = DEFAULT_READ_DEADLINE
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,8 @@ def export_snapshot(options: SnapshotOptions, progress: Callable[[Any], None] | 
         from kubectl_wasdra.cluster.live import LiveOptions, read_live
 
         snapshot = read_live(LiveOptions(kubeconfig=options.kubeconfig, context=options.context,
-                                         namespace=options.namespace), progress)
+                                         namespace=options.namespace, request_timeout=options.request_timeout,
+                                         read_deadline=options.read_deadline), progress)
     else:
         from kubectl_wasdra.cluster.files import load_snapshot
 
