@@ -231,7 +231,7 @@ def explain_command(files: tuple[str, ...], no_suggestions: bool, common: Common
                              suggestions=not no_suggestions, live_options=common)
     report = run_explain(options)
     write(_render_explain(report, common.output))
-    return EXIT_OK if report.all_fit else EXIT_FINDINGS
+    return _explain_exit(report)
 
 
 @cli.command("explain-pending")
@@ -254,6 +254,13 @@ def explain_pending_command(target: str | None, common: CommonOptions) -> int:
                              namespace=None if common.all_namespaces else common.namespace, live_options=common)
     report = run_explain_pending(options)
     write(_render_explain(report, common.output))
+    return _explain_exit(report)
+
+
+def _explain_exit(report: Any) -> int:
+    """2 when a verdict is unknown (the cluster read has gaps it depends on), else 1 when a group does not fit."""
+    if report.has_unknown:
+        return EXIT_ERROR
     return EXIT_OK if report.all_fit else EXIT_FINDINGS
 
 
@@ -325,7 +332,19 @@ def snapshot_command(output: str | None, anonymize: bool, snapshot: tuple[str, .
     else:
         counts = ", ".join(f"{len(objs)} {kind}" for kind, objs in result.snapshot.objects.items() if objs)
         click.echo(f"wrote {output}: {counts or 'no objects'}", err=True)
+    if _nothing_read(result.snapshot):
+        click.echo(f"{PROG}: error: nothing could be read from the cluster but its version — see the reasons above",
+                   err=True)
+        return EXIT_ERROR
     return EXIT_ERROR if result.problems else EXIT_OK  # what loaded is written; the files that did not are the error
+
+
+def _nothing_read(snapshot: Any) -> bool:
+    """True when a snapshot holds no object and some kind was not read for a reason other than not being served."""
+    from kubectl_wasdra.cluster.gaps import NOT_SERVED
+
+    blocked = [why for why in snapshot.header.gaps.values() if not str(why).startswith(NOT_SERVED)]
+    return bool(blocked) and not any(snapshot.objects.values())
 
 
 @contextlib.contextmanager
@@ -390,9 +409,22 @@ def _click_error_line(exc: click.ClickException) -> str:
     return f"{where + ': ' if where else ''}{what} — see '{ctx.command_path} --help'"
 
 
+def _exit_on_sigterm() -> None:
+    """SIGTERM ends the process through SystemExit (exit 143), so exit handlers run: the kubernetes client library
+    removes the client certificate and key files it wrote only then."""
+    import signal
+
+    def terminate(signum: int, _frame: Any) -> None:
+        sys.exit(128 + signum)
+
+    with contextlib.suppress(ValueError):  # not the main thread (embedded use): leave signals alone
+        signal.signal(signal.SIGTERM, terminate)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: one error boundary mapping exceptions to one line and an exit code."""
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    _exit_on_sigterm()
     try:
         code = cli.main(args=argv, prog_name=PROG, standalone_mode=False, complete_var="_KUBECTL_WASDRA_COMPLETE")
     except click.exceptions.Exit as exc:

@@ -67,6 +67,7 @@ class GroupDiagnosis:
     pending_for: str = ""  # explain-pending: how long the oldest pod has waited (snapshot time - creation)
     recorded: list[Any] = field(default_factory=list)  # explain-pending: what the cluster recorded (Recorded)
     agreement: tuple[str, str] | None = None  # explain-pending: ("yes" | "no" | "unknown", why)
+    unknown: str | None = None  # no verdict: a kind it depends on could not be read from the cluster (why)
 
 
 @dataclass
@@ -76,8 +77,14 @@ class ExplainReport:
     k8s_version: str
     groups: list[GroupDiagnosis]
     notes: list[str] = field(default_factory=list)
+    gaps: Mapping[str, str] = field(default_factory=dict)  # the snapshot header's gaps: kind -> why it was not read
 
     @property
     def all_fit(self) -> bool:
         """True when every group fits (exit 0)."""
         return all(group.fits for group in self.groups)
+
+    @property
+    def has_unknown(self) -> bool:
+        """True when some verdict could not be given because the cluster read has gaps (exit 2)."""
+        return any(group.unknown for group in self.groups)

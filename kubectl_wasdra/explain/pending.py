@@ -10,11 +10,13 @@ from datetime import datetime
 from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
-from kubectl_wasdra.errors import UsageError
+from kubectl_wasdra.cluster.gaps import unread_kinds
+from kubectl_wasdra.errors import ClusterReadError, UsageError
 from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.recorded import Recorded, condition, group_condition, latest_failed_scheduling
 from kubectl_wasdra.explain.run import load_cluster, resolve_release
+from kubectl_wasdra.explain.unknown import mark_unknown
 from kubectl_wasdra.sched.admission import make_gates
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.simulation import Simulation
@@ -134,11 +136,18 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
     release, assumed = resolve_release(options.release, snapshot)
     gates = make_gates(release, options.feature_gates, options.runtime_config)
     events = latest_failed_scheduling(snapshot.of_kind("Event"))  # files and live reads both keep Events (cluster/snapshot.py)
+    unread = unread_kinds(snapshot.header.gaps)
+    if "Pod" in unread:
+        raise ClusterReadError(f"cannot tell what is Pending: Pods could not be read from the cluster ({unread['Pod']})",
+                               hint="read with a user that may list pods in every namespace (kubectl auth can-i list pods -A)")
     groups = []
     for result in Simulation(snapshot, gates).run():
         if not _matches(result, target, options.namespace):
             continue
         diagnosis = diagnose(result)
+        if mark_unknown(diagnosis, result, unread):
+            groups.append(diagnosis)
+            continue
         diagnosis.recorded = _recorded(result, snapshot, events)
         created = min((p.created for p in result.entry.pods if p.created), default="")
         diagnosis.pending_for = _age(created, snapshot.header.taken_at)
@@ -146,8 +155,9 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
         groups.append(diagnosis)
     if target is None and not groups:
         return ExplainReport(str(release), [], [*assumed, "nothing is Pending" + (f" in {options.namespace}"
-                                                                                   if options.namespace else "")])
+                                                                                   if options.namespace else "")],
+                             gaps=dict(snapshot.header.gaps))
     if target is not None and not groups:
         raise UsageError(f"no pending {target[0]} named \"{target[1]}\"", where="TARGET",
                          hint="list pending pods with kubectl get pods --field-selector status.phase=Pending")
-    return ExplainReport(str(release), groups, assumed)
+    return ExplainReport(str(release), groups, assumed, gaps=dict(snapshot.header.gaps))

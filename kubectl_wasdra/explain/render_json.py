@@ -6,6 +6,7 @@ from typing import Any
 
 import orjson
 
+from kubectl_wasdra.cluster.gaps import gap_list
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.report.safe import json_safe
 
@@ -20,6 +21,9 @@ def group_json(group: GroupDiagnosis) -> dict[str, Any]:
         "reasons": [{"code": r.code, "message": r.message, "count": r.count, "details": dict(r.details)} for r in group.reasons],
         "suggestions": [{"kind": s.kind, "message": s.message, "outcome": s.outcome} for s in group.suggestions],
     }
+    if group.unknown is not None:
+        data["fits"] = None
+        data["unknown"] = group.unknown
     if group.agreement is not None:
         data["recorded"] = [{"source": r.source, "reason": r.reason, "message": r.message, "time": r.time}
                             for r in group.recorded]
@@ -29,5 +33,7 @@ def group_json(group: GroupDiagnosis) -> dict[str, Any]:
 
 def render_json(report: ExplainReport) -> str:
     """The report as indented JSON text ending with a newline."""
-    data = {"k8sVersion": report.k8s_version, "groups": [group_json(g) for g in report.groups]}
+    data: dict[str, Any] = {"k8sVersion": report.k8s_version, "groups": [group_json(g) for g in report.groups]}
+    if report.gaps:  # only then: a complete read keeps DESIGN's shape exactly
+        data["gaps"] = gap_list(report.gaps)
     return json_safe(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()) + "\n"

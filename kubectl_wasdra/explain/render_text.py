@@ -8,6 +8,7 @@ import io
 
 from rich.markup import escape
 
+from kubectl_wasdra.cluster.gaps import unread_kinds as unread_gaps
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.placement_map import LEGEND
 from kubectl_wasdra.report.safe import printable
@@ -16,6 +17,9 @@ MAX_LINES = 16  # pods and claims listed per group in text; JSON lists all
 
 
 def _summary(group: GroupDiagnosis) -> str:
+    if group.unknown is not None:
+        title = printable(f"{group.kind} {group.namespace}/{group.name}")
+        return f"[bold]{escape(title)}[/] — [yellow]unknown[/]: {escape(printable(group.unknown))}"
     verdict = "fits" if group.fits else "does NOT fit"
     facts = []
     if group.policy:
@@ -108,6 +112,8 @@ def _recorded_lines(group: GroupDiagnosis) -> list[str]:
 def group_markup(group: GroupDiagnosis) -> list[str]:
     """rich markup lines for one group."""
     body = _recorded_lines(group)
+    if group.unknown is not None:
+        return [_summary(group), *(escape(printable(line)) for line in body)]
     body += _placement_lines(group) if group.fits else _why_lines(group)
     if group.fits and group.pod_message:
         body += ["  the pods that stay pending, as kube-scheduler words it:", f"    {group.pod_message}"]
@@ -122,6 +128,8 @@ def render_text(report: ExplainReport, *, color: bool = False, width: int = 130)
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=color, no_color=not color, width=width, highlight=False,
                       soft_wrap=True, emoji=False)
+    for kind, why in unread_gaps(report.gaps).items():
+        console.print(escape(printable(f"not read from the cluster: {kind}: {why}")))
     for note in report.notes:
         console.print(escape(printable(note)))
     for index, group in enumerate(report.groups):

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
+from kubectl_wasdra.cluster.gaps import unread_kinds
 from kubectl_wasdra.cluster.shape import shape_problem
 from kubectl_wasdra.cluster.snapshot import SNAPSHOT_KINDS, ClusterSnapshot
 from kubectl_wasdra.errors import LoadError
@@ -16,6 +17,7 @@ from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis, ReasonIt
 from kubectl_wasdra.explain.overlay import Overlay, build_overlay
 from kubectl_wasdra.explain.placement_map import build_map
 from kubectl_wasdra.explain.suggestions import suggest
+from kubectl_wasdra.explain.unknown import mark_unknown
 from kubectl_wasdra.kube.quantity import QuantityError
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.admission import GENERIC_WORKLOAD, Gates, make_gates
@@ -140,12 +142,17 @@ def _podless(sim: Simulation, overlay: Overlay, seen: set[tuple[str, str]]) -> l
 def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *, with_suggestions: bool = True,
                     notes: bool = False) -> Any:
     """Diagnoses of the overlay's groups in queue order, with placement maps and (optionally) suggestions; with
-    `notes`, (diagnoses, notes about objects the simulation left out)."""
+    `notes`, (diagnoses, notes about objects the simulation left out). A verdict that depends on a kind the snapshot's
+    header says was not read is unknown (explain/unknown.py)."""
+    unread = unread_kinds(snapshot.header.gaps)
     sim = Simulation(snapshot, gates)
     results = [r for r in sim.run() if _is_ours(r, overlay)]
     out = []
     for result in results:
         diagnosis = diagnose(result)
+        if mark_unknown(diagnosis, result, unread):
+            out.append(diagnosis)
+            continue
         key = result.entry.topology_key or (result.entry.group.topology_keys[0] if result.entry.group and
                                             result.entry.group.topology_keys else None)
         wants_devices = any(p.claims_or_extended for c in [result, *result.children] for p in c.entry.pods)
@@ -167,4 +174,4 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
     gates = make_gates(release, options.feature_gates, options.runtime_config)
     snapshot = cluster.overlay(list(overlay.objects))
     groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True)
-    return ExplainReport(str(release), groups, [*assumed, *notes])
+    return ExplainReport(str(release), groups, [*assumed, *notes], gaps=dict(cluster.header.gaps))
