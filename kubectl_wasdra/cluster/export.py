@@ -54,6 +54,9 @@ def export_snapshot(options: SnapshotOptions, progress: Callable[[Any], None] | 
         from kubectl_wasdra.cluster.files import load_snapshot
 
         snapshot, problems = load_snapshot(list(options.snapshot))
+    from kubectl_wasdra.cluster.allowlist import allowed_snapshot
+
+    snapshot = allowed_snapshot(snapshot)  # only what the simulator reads is ever written (no env, secrets, ...)
     if options.anonymize:
         from kubectl_wasdra.cluster.anonymize import anonymize
 
