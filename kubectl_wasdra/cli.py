@@ -65,6 +65,22 @@ def use_color(stream: Any = None) -> bool:
             and os.environ.get("TERM") != "dumb")
 
 
+def on_ci() -> bool:
+    """True in a CI job (GitHub Actions sets GITHUB_ACTIONS=true; most CI systems set CI), decided here only."""
+    ci = os.environ.get("CI", "").strip().lower()
+    return os.environ.get("GITHUB_ACTIONS") == "true" or ci not in ("", "0", "false", "no")
+
+
+def ci_safe(text: str, output: str) -> str:
+    """Human text output with workflow commands (`::error::` at a line start) neutralised when on CI; other formats
+    (JSON, SARIF, JUnit, and -o github, whose commands are meant) unchanged."""
+    if output != "text" or not on_ci():
+        return text
+    from kubectl_wasdra.report.safe import neutralise_workflow_commands
+
+    return neutralise_workflow_commands(text)
+
+
 def write(text: str) -> None:
     """Write a rendered report to stdout as is."""
     sys.stdout.write(text)
@@ -123,10 +139,11 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | Non
         from kubectl_wasdra.lint.matrix import render_check_json
         write(render_check_json(report))
     else:
-        write(render(report, common.output, color=use_color() and common.output == "text", fail_on=common.fail_on))
+        write(ci_safe(render(report, common.output, color=use_color() and common.output == "text", fail_on=common.fail_on),
+                      common.output))
     if len(options.releases) > 1 and common.output == "text":
         from kubectl_wasdra.lint.matrix import build_matrix, render_matrix_text
-        write(render_matrix_text(build_matrix(report)))
+        write(ci_safe(render_matrix_text(build_matrix(report)), common.output))
     if report.fatal:
         return EXIT_ERROR
     return EXIT_FINDINGS if report.fails(common.fail_on) else EXIT_OK
@@ -286,7 +303,7 @@ def _render_explain(report: Any, output: str) -> str:
         return render_json(report)
     from kubectl_wasdra.explain.render_text import render_text
 
-    return render_text(report, color=use_color())
+    return ci_safe(render_text(report, color=use_color()), output)
 
 
 @cli.command("snapshot")
