@@ -117,14 +117,14 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | Non
     from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
     from kubectl_wasdra.report import render
 
-    snapshot = _check_snapshot(common) if common.snapshot or common.live else None
+    snapshot, left_out = _check_snapshot(common) if common.snapshot or common.live else (None, ())
     common = _resolve_auto(common, snapshot)
 
     options = CheckOptions(paths=paths, releases=common.releases or (common.release,), feature_gates=common.feature_gates,
                            runtime_config=common.runtime_config, profile=common.profile, select=common.select,
                            ignore=common.ignore, schema_locations=common.schema_locations,
                            stdin=sys.stdin.buffer if "-" in paths else None, jobs=jobs, snapshot=snapshot,
-                           simulate=simulate)
+                           simulate=simulate, snapshot_problems=tuple(left_out))
     if upgrade_from is not None:
         from kubectl_wasdra.lint.matrix import upgrade_output
 
@@ -191,17 +191,14 @@ def _resolve_auto(common: CommonOptions, snapshot: Any = None) -> CommonOptions:
     return dataclasses.replace(common, releases=(release,)) if release is not None else common
 
 
-def _check_snapshot(common: CommonOptions) -> Any:
-    """The cluster for check --snapshot/--live, read once; a snapshot file that does not load is exit 2 with file:line:col."""
-    from kubectl_wasdra.dra.inventory import with_device_selectors
+def _check_snapshot(common: CommonOptions) -> tuple[Any, tuple[Any, ...]]:
+    """The cluster for check --snapshot/--live, read once, and the malformed snapshot objects left out of it (reported
+    as findings); a snapshot file that does not load at all is exit 2 with file:line:col."""
+    from types import SimpleNamespace
 
-    if common.live:
-        from kubectl_wasdra.cluster.live import read_live
+    from kubectl_wasdra.explain.run import load_cluster_leaving_out
 
-        return with_device_selectors(read_live(common))
-    from kubectl_wasdra.cluster.files import read_snapshot
-
-    return with_device_selectors(read_snapshot(list(common.snapshot)))
+    return load_cluster_leaving_out(SimpleNamespace(live=common.live, live_options=common, snapshot=common.snapshot))
 
 
 @cli.command("rules")
@@ -245,7 +242,7 @@ def explain_command(files: tuple[str, ...], no_suggestions: bool, common: Common
     common = _resolve_auto(common)
     options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
-                             suggestions=not no_suggestions, live_options=common)
+                             suggestions=not no_suggestions, live_options=common, job_pod_cap=_job_pod_cap())
     report = run_explain(options)
     write(_render_explain(report, common.output))
     return _explain_exit(report)
@@ -274,9 +271,23 @@ def explain_pending_command(target: str | None, common: CommonOptions) -> int:
     return _explain_exit(report)
 
 
+def _job_pod_cap() -> int:
+    """WASDRA_MAX_JOB_PODS (a positive integer), else the default cap of pods materialised per Job."""
+    from kubectl_wasdra.explain.overlay import MAX_JOB_PODS
+
+    value = os.environ.get("WASDRA_MAX_JOB_PODS", "").strip()
+    if not value:
+        return MAX_JOB_PODS
+    if not value.isdigit() or int(value) < 1:
+        raise UsageError(f'WASDRA_MAX_JOB_PODS="{value}" is not a positive integer', where="WASDRA_MAX_JOB_PODS",
+                         hint=f"unset it for the default of {MAX_JOB_PODS}")
+    return int(value)
+
+
 def _explain_exit(report: Any) -> int:
-    """2 when a verdict is unknown (the cluster read has gaps it depends on), else 1 when a group does not fit."""
-    if report.has_unknown:
+    """2 when a verdict is unknown (the cluster read has gaps it depends on) or an object was left out as malformed,
+    else 1 when a group does not fit."""
+    if report.has_unknown or report.left_out:
         return EXIT_ERROR
     return EXIT_OK if report.all_fit else EXIT_FINDINGS
 

@@ -60,15 +60,20 @@ def test_explain_pending_shows_the_cluster_record():
     assert group["agree"]["verdict"] in ("yes", "no")
 
 
-def test_bad_manifest_names_file_line_column(tmp_path):
-    from kubectl_wasdra.errors import LoadError
-
+def test_bad_manifest_names_file_line_column_and_the_run_goes_on(tmp_path):
     manifest = tmp_path / "bad.yaml"
     manifest.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: bad}\nspec:\n  containers:\n"
-                        "  - {name: c, image: x, resources: {requests: {cpu: lots}}}\n")
-    with pytest.raises(LoadError) as info:
-        _invoke("explain", "-f", str(manifest), "--snapshot", CLUSTER)
-    assert str(info.value).startswith(f"{manifest}:4:1: Pod \"bad\": \"lots\" is not a quantity")
+                        "  - {name: c, image: x, resources: {requests: {cpu: lots}}}\n---\n"
+                        "apiVersion: v1\nkind: Pod\nmetadata: {name: worse}\nspec:\n  containers:\n"
+                        "  - {name: c, image: x, resources: {requests: {cpu: .inf}}}\n---\n"
+                        "apiVersion: v1\nkind: Pod\nmetadata: {name: small, namespace: default}\n"
+                        "spec: {containers: [{name: c, image: x, resources: {requests: {cpu: '1'}}}]}\n")
+    result = _invoke("explain", "-f", str(manifest), "--snapshot", CLUSTER)
+    assert result.return_value == 2, "objects were left out"
+    lines = result.output.splitlines()
+    assert lines[0].startswith(f"left out: {manifest}:4:1: Pod \"bad\": \"lots\" is not a quantity")
+    assert lines[1].startswith(f"left out: {manifest}:11:1: Pod \"worse\": inf is not a quantity")
+    assert "Pod default/small — fits" in result.output
 
 
 def test_explain_pending_agrees_with_the_recorded_event():

@@ -71,6 +71,18 @@ def read_snapshot(paths: Sequence[str]) -> ClusterSnapshot:
     return snapshot
 
 
+def read_snapshot_leaving_out(paths: Sequence[str]) -> tuple[ClusterSnapshot, tuple[LoadProblem, ...]]:
+    """The snapshot in `paths` and every malformed object that was left out of it (each at file:line:col), for a run
+    that goes on without them; a problem with a whole file (unreadable, not UTF-8, a syntax error) still raises
+    LoadError (exit 2), since a whole file of objects would be missing."""
+    snapshot, problems = load_snapshot(paths)
+    whole = [p for p in problems if p.kind is not ProblemKind.NOT_AN_OBJECT]
+    if whole:
+        first = whole[0]
+        raise LoadError(first.message, where=f"{first.file}:{max(first.line, 1)}:{max(first.column, 1)}", hint=first.hint)
+    return snapshot, problems
+
+
 def _load_file(file: str, collector: SnapshotBuilder) -> None:
     try:
         raw = FsPath(file).read_bytes()

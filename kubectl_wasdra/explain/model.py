@@ -78,6 +78,7 @@ class ExplainReport:
     groups: list[GroupDiagnosis]
     notes: list[str] = field(default_factory=list)
     gaps: Mapping[str, str] = field(default_factory=dict)  # the snapshot header's gaps: kind -> why it was not read
+    left_out: list[Any] = field(default_factory=list)  # LoadProblems of the objects left out (malformed), each reported
 
     @property
     def all_fit(self) -> bool:

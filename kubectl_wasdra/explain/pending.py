@@ -15,7 +15,7 @@ from kubectl_wasdra.errors import ClusterReadError, UsageError
 from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.recorded import Recorded, condition, group_condition, latest_failed_scheduling
-from kubectl_wasdra.explain.run import load_cluster, resolve_release
+from kubectl_wasdra.explain.run import load_cluster_leaving_out, resolve_release
 from kubectl_wasdra.explain.unknown import mark_unknown
 from kubectl_wasdra.sched.admission import make_gates
 from kubectl_wasdra.sched.result import GroupResult
@@ -132,7 +132,7 @@ def compare(ours: GroupDiagnosis, recorded: list[Recorded]) -> tuple[str, str]:
 def run_explain_pending(options: PendingOptions) -> ExplainReport:
     """Diagnoses of the pending entries selected by target and namespace, each with the cluster's own record."""
     target = parse_target(options.target)
-    snapshot = load_cluster(options)
+    snapshot, left_out = load_cluster_leaving_out(options)
     release, assumed = resolve_release(options.release, snapshot)
     gates = make_gates(release, options.feature_gates, options.runtime_config)
     events = latest_failed_scheduling(snapshot.of_kind("Event"))  # files and live reads both keep Events (cluster/snapshot.py)
@@ -156,8 +156,8 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
     if target is None and not groups:
         return ExplainReport(str(release), [], [*assumed, "nothing is Pending" + (f" in {options.namespace}"
                                                                                    if options.namespace else "")],
-                             gaps=dict(snapshot.header.gaps))
+                             gaps=dict(snapshot.header.gaps), left_out=list(left_out))
     if target is not None and not groups:
         raise UsageError(f"no pending {target[0]} named \"{target[1]}\"", where="TARGET",
                          hint="list pending pods with kubectl get pods --field-selector status.phase=Pending")
-    return ExplainReport(str(release), groups, assumed, gaps=dict(snapshot.header.gaps))
+    return ExplainReport(str(release), groups, assumed, gaps=dict(snapshot.header.gaps), left_out=list(left_out))

@@ -7,6 +7,7 @@ from typing import Any
 import orjson
 
 from kubectl_wasdra.cluster.gaps import gap_list
+from kubectl_wasdra.explain.left_out import problem_json
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.report.safe import json_safe
 
@@ -36,4 +37,12 @@ def render_json(report: ExplainReport) -> str:
     data: dict[str, Any] = {"k8sVersion": report.k8s_version, "groups": [group_json(g) for g in report.groups]}
     if report.gaps:  # only then: a complete read keeps DESIGN's shape exactly
         data["gaps"] = gap_list(report.gaps)
-    return json_safe(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()) + "\n"
+    if report.left_out:
+        data["leftOut"] = [problem_json(problem) for problem in report.left_out]
+    try:
+        text = orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()
+    except TypeError:  # an integer beyond 64 bits (a quantity such as 1e309 is valid): the standard encoder takes it
+        import json
+
+        text = json.dumps(data, indent=2, ensure_ascii=False)
+    return json_safe(text) + "\n"

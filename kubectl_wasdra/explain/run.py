@@ -14,11 +14,12 @@ from kubectl_wasdra.cluster.snapshot import SNAPSHOT_KINDS, ClusterSnapshot
 from kubectl_wasdra.errors import LoadError
 from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis, ReasonItem
-from kubectl_wasdra.explain.overlay import Overlay, build_overlay
+from kubectl_wasdra.explain.overlay import MAX_JOB_PODS, Overlay, build_overlay
 from kubectl_wasdra.explain.placement_map import build_map
 from kubectl_wasdra.explain.suggestions import suggest
 from kubectl_wasdra.explain.unknown import mark_unknown
 from kubectl_wasdra.kube.quantity import QuantityError
+from kubectl_wasdra.load.document import LoadProblem
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.admission import GENERIC_WORKLOAD, Gates, make_gates
 from kubectl_wasdra.sched.podinfo import build_pod_info
@@ -39,19 +40,30 @@ class ExplainOptions:
     runtime_config: Mapping[str, bool] = field(default_factory=dict)
     suggestions: bool = True
     live_options: Any = None
+    job_pod_cap: int = MAX_JOB_PODS  # pods materialised per Job (explain/overlay.py)
 
 
 def load_cluster(options: Any) -> ClusterSnapshot:
     """The snapshot from --snapshot files, or read live; problems in snapshot files stop the run (exit 2)."""
+    snapshot, problems = load_cluster_leaving_out(options)
+    if problems:
+        first = problems[0]
+        raise LoadError(first.message, where=f"{first.file}:{max(first.line, 1)}:{max(first.column, 1)}", hint=first.hint)
+    return snapshot
+
+
+def load_cluster_leaving_out(options: Any) -> tuple[ClusterSnapshot, tuple[LoadProblem, ...]]:
+    """The snapshot from --snapshot files (with the malformed objects left out of it, each reported), or read live."""
     from kubectl_wasdra.dra.inventory import with_device_selectors
 
     if getattr(options, "live", False):
         from kubectl_wasdra.cluster.live import read_live
 
-        return with_device_selectors(read_live(options.live_options))
-    from kubectl_wasdra.cluster.files import read_snapshot
+        return with_device_selectors(read_live(options.live_options)), ()
+    from kubectl_wasdra.cluster.files import read_snapshot_leaving_out
 
-    return with_device_selectors(read_snapshot(list(options.snapshot)))
+    snapshot, problems = read_snapshot_leaving_out(list(options.snapshot))
+    return with_device_selectors(snapshot), problems
 
 
 def resolve_release(release: Release | None, snapshot: ClusterSnapshot) -> tuple[Release, list[str]]:
@@ -68,44 +80,57 @@ def resolve_release(release: Release | None, snapshot: ClusterSnapshot) -> tuple
                     "(pass --k8s-version to choose)"]
 
 
-def _check_document(doc: Any) -> None:
+def _check_document(doc: Any) -> LoadProblem | None:
     """LoadError (file:line:col) for a manifest the simulator cannot read: no name, or requests that do not parse."""
     data = doc.data
-    where = "{file}:{line}:{column}"
     meta = data.get("metadata")
     if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
         line, column = doc.position(("metadata",))
-        raise LoadError(f"{data.get('kind')} has no metadata.name", where=where.format(file=doc.file, line=line, column=column),
-                        hint="give the object a name")
-    for pod in build_overlay([data]).objects:
+        return LoadProblem(doc.file, line, column, f"{data.get('kind')} has no metadata.name", "give the object a name")
+    for pod in build_overlay([data], job_pod_cap=1).objects:  # a Job's pods are alike: one tells
         if pod.get("kind") == "Pod":
             try:
                 build_pod_info(pod)
             except (QuantityError, ValueError, TypeError, AttributeError) as exc:
                 path = ("spec", "template", "spec") if data.get("kind") == "Job" else ("spec",)
                 line, column = doc.position(path)
-                raise LoadError(f'{data.get("kind")} "{meta["name"]}": {exc}', hint="fix the pod spec (resources, claims)",
-                                where=where.format(file=doc.file, line=line, column=column)) from exc
+                return LoadProblem(doc.file, line, column, f'{data.get("kind")} "{meta["name"]}": {exc}',
+                                   "fix the pod spec (resources, claims)")
         problem = shape_problem(pod)
         if problem is not None:  # the snapshot could not index it (a namespace that is not a string, ...)
             line, column = doc.position(problem[0] if pod.get("kind") == data.get("kind") else ("spec",))
-            raise LoadError(f'{data.get("kind")} "{meta["name"]}": {problem[1]}', hint="fix the field",
-                            where=where.format(file=doc.file, line=line, column=column))
+            return LoadProblem(doc.file, line, column, f'{data.get("kind")} "{meta["name"]}": {problem[1]}', "fix the field")
+    return None
 
 
 def load_manifests(files: Sequence[str]) -> Overlay:
-    """The manifests' objects as an overlay; a file that does not load stops the run with file:line:col."""
+    """The manifests' objects as an overlay; a file or object that does not load stops the run with file:line:col."""
+    overlay, problems = load_manifests_leaving_out(files)
+    if problems:
+        first = problems[0]
+        raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
+    return overlay
+
+
+def load_manifests_leaving_out(files: Sequence[str], job_pod_cap: int = MAX_JOB_PODS) -> tuple[Overlay, list[LoadProblem]]:
+    """The manifests' objects as an overlay without the ones the simulator cannot read, and every such object's
+    problem (file:line:col); a file that does not load at all stops the run."""
     from kubectl_wasdra.load import load_paths
 
     loaded = load_paths(list(files))
     if loaded.problems:
         first = loaded.problems[0]
         raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
-    documents = [doc for doc in loaded.documents if isinstance(doc.data, dict)]
-    for doc in documents:
-        if doc.data.get("kind") in (*SNAPSHOT_KINDS, "Job"):
-            _check_document(doc)
-    return build_overlay(doc.data for doc in documents)
+    documents, problems = [], []
+    for doc in loaded.documents:
+        if not isinstance(doc.data, dict):
+            continue
+        problem = _check_document(doc) if doc.data.get("kind") in (*SNAPSHOT_KINDS, "Job") else None
+        if problem is None:
+            documents.append(doc)
+        else:
+            problems.append(problem)
+    return build_overlay((doc.data for doc in documents), job_pod_cap=job_pod_cap), problems
 
 
 def _is_ours(result: GroupResult, overlay: Overlay) -> bool:
@@ -168,10 +193,11 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
 
 def run_explain(options: ExplainOptions) -> ExplainReport:
     """The explanation of every group the manifests define, against the snapshot or live cluster."""
-    overlay = load_manifests(options.files)
-    cluster = load_cluster(options)
+    overlay, left_out = load_manifests_leaving_out(options.files, options.job_pod_cap)
+    cluster, skipped = load_cluster_leaving_out(options)
     release, assumed = resolve_release(options.release, cluster)
     gates = make_gates(release, options.feature_gates, options.runtime_config)
     snapshot = cluster.overlay(list(overlay.objects))
     groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True)
-    return ExplainReport(str(release), groups, [*assumed, *notes], gaps=dict(cluster.header.gaps))
+    return ExplainReport(str(release), groups, [*assumed, *overlay.capped, *notes], gaps=dict(cluster.header.gaps),
+                         left_out=[*left_out, *skipped])

@@ -7,7 +7,7 @@ Quantities are exact (Decimal), never float.
 from __future__ import annotations
 
 import math
-from decimal import ROUND_CEILING, ROUND_UP, Context, Decimal, InvalidOperation, localcontext
+from decimal import ROUND_CEILING, ROUND_UP, Context, Decimal, localcontext
 from typing import Final
 
 _BINARY: Final = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}

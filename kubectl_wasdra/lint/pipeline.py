@@ -49,6 +49,7 @@ class CheckOptions:
     max_bytes: int = DEFAULT_MAX_BYTES
     jobs: int | None = None
     simulate: bool = False
+    snapshot_problems: tuple[LoadProblem, ...] = ()  # malformed snapshot objects left out: reported as LOAD findings
 
     def context(self, release: Release) -> CheckContext:
         from kubectl_wasdra.catalog.gates import overrides_for  # one flag set over several releases (gates come and go)
@@ -148,7 +149,7 @@ def run_check(options: CheckOptions) -> CheckReport:
     per_release = [document_findings_parallel(loaded.documents, rules, ctx, options.jobs) for ctx in contexts]
     for findings, ctx in zip(per_release, contexts, strict=True):
         findings.extend(set_findings(loaded.documents, rules, ctx))
-    findings = load_findings(loaded.problems, rules, options.profile)
+    findings = load_findings([*loaded.problems, *options.snapshot_problems], rules, options.profile)
     findings.extend(merge_releases(per_release, options.releases))
     internal = any(f.hint == INTERNAL_ERROR_HINT for f in findings)
     return CheckReport(tuple(options.releases), tuple(sorted(set(findings), key=finding_order)), loaded.documents, loaded.files,

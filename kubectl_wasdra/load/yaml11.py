@@ -125,6 +125,8 @@ def _key_string(key: Any) -> str:
         return "true" if key else "false"
     if isinstance(key, float):
         return {float("inf"): ".inf", float("-inf"): "-.inf"}.get(key, ".nan" if key != key else repr(key))
+    if key is None:
+        return "null"
     return key if isinstance(key, str) else str(key)
 
 
@@ -132,6 +134,9 @@ KubeConstructor.add_constructor("tag:yaml.org,2002:bool", KubeConstructor.constr
 KubeConstructor.add_constructor(INT_TAG, KubeConstructor.construct_yaml_int)
 KubeConstructor.add_constructor(FLOAT_TAG, KubeConstructor.construct_yaml_float)
 KubeConstructor.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
+# go-yaml v2 decodes !!set into a map whose values are null (a Python set is not JSON data)
+KubeConstructor.add_constructor("tag:yaml.org,2002:set",
+                                lambda loader, node: dict.fromkeys(loader.construct_mapping(node, deep=True)))
 # go-yaml v2 decodes !!binary into a string when the target is interface{}
 KubeConstructor.add_constructor("tag:yaml.org,2002:binary",
                                 lambda loader, node: loader.construct_yaml_binary(node).decode("utf-8", "replace"))

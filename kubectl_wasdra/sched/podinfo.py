@@ -88,7 +88,8 @@ class PodInfo:
 
 def _signature(info: PodInfo, claims: Any) -> bytes:
     spec = info.spec
-    parts = (sorted(info.requests.items()), info.tolerations, info.node_name, spec.get("nodeSelector"),
+    requests = sorted((name, value if -(2**63) <= value < 2**63 else str(value)) for name, value in info.requests.items())
+    parts = (requests, info.tolerations, info.node_name, spec.get("nodeSelector"),
              (spec.get("affinity") or {}).get("nodeAffinity"), claims, info.group, info.namespace)
     return orjson.dumps(parts, option=orjson.OPT_SORT_KEYS)
 
