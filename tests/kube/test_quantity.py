@@ -16,7 +16,8 @@ def test_parse_quantity(text: str, expected: Decimal) -> None:
 
 
 @pytest.mark.parametrize("text", ["", "1.2.3", "8GB", "abc", " 1", "1ki", "1e", "1m5", "1 ", "0x10", "1_000",
-                                  "1e9223372036854775808", "1e3.5", "--1", "Gx", float("inf"), float("-inf"), float("nan"), Decimal("NaN")], ids=str)
+                                  "1e9223372036854775808", "1e3.5", "--1", "Gx", float("inf"), float("-inf"), float("nan"),
+                                  Decimal("NaN")], ids=str)
 def test_parse_quantity_rejects(text: str) -> None:
     with pytest.raises(QuantityError):
         parse_quantity(text)
@@ -34,7 +35,8 @@ def test_format_quantity(text: str, binary: bool, out: str) -> None:
 
 # What resource.ParseQuantity (apimachinery/pkg/api/resource/quantity.go, suffix.go) accepts, and the value it gives
 @pytest.mark.parametrize(("value", "expected"), [
-    ("-", Decimal(0)), (".", Decimal(0)), ("Gi", Decimal(0)), ("0Ki", Decimal(0)), ("+", Decimal(0)), ("1.", Decimal(1)), (".5", Decimal("0.5")),
+    ("-", Decimal(0)), (".", Decimal(0)), ("Gi", Decimal(0)), ("0Ki", Decimal(0)), ("+", Decimal(0)), ("1.", Decimal(1)),
+    (".5", Decimal("0.5")),
     ("5.Gi", Decimal(5 * 2**30)), ("1e+5", Decimal(100000)), ("1E3", Decimal(1000)), ("1e999", Decimal("1e999")),
     ("1e309", Decimal("1e309")), ("1e-12", Decimal("1e-9")), ("-1e-12", Decimal("-1e-9")),
     ("1.0000000001", Decimal("1.000000001")),
