@@ -8,10 +8,12 @@ from __future__ import annotations
 import contextlib
 import copy
 import functools
+import resource
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -29,8 +31,23 @@ ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = (None, "", 0, -1, 2**63, -(2**63) - 1, 10**400, 1e309, float("-inf"), float("nan"), 1e-309, 0.5, True,
            "1e309", "-1e309", "1e2147483647", "1e-400", ".inf", "Gi", "-", ".", "16Ei", "1e9223372036854775808", "NaN",
            [], {}, [None], {"": None}, {"a": {"b": None}}, "x\n::error::pwned\u202e\u2028", "\x00\x1b[31m")
-SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, database=None,
+SETTINGS = settings(max_examples=250, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _bounded_memory() -> Iterator[None]:
+    """A mutation that makes the simulator materialise without bound ends in MemoryError (a failure), not in a machine
+    out of memory: the address space is capped at 3 GiB above what the test process holds while these tests run."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    with open("/proc/self/statm") as handle:
+        held = int(handle.read().split()[0]) * resource.getpagesize()
+    cap = held + (3 << 30)
+    resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY else min(cap, hard), hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 @functools.cache
