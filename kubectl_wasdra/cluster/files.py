@@ -37,6 +37,11 @@ class _Found:
     data: Any
 
 
+# One snapshot file is read whole into memory and parsed (about 8x its size at peak): 1 GiB files would need ~8 GiB.
+# A 5,000-node cluster is ~114 MiB of JSON. Larger clusters: one file per kind in a directory.
+MAX_SNAPSHOT_FILE_BYTES: Final = 512 << 20
+
+
 def expand_paths(paths: Sequence[str]) -> list[str]:
     """The files to read: files as given, directories walked recursively for *.yaml/*.yml/*.json (sorted)."""
     files: list[str] = []
@@ -85,9 +90,16 @@ def read_snapshot_leaving_out(paths: Sequence[str]) -> tuple[ClusterSnapshot, tu
 
 def _load_file(file: str, collector: SnapshotBuilder) -> None:
     try:
-        raw = FsPath(file).read_bytes()
+        with open(file, "rb") as handle:  # at most one byte past the cap: /dev/zero or an endless pipe ends here
+            raw = handle.read(MAX_SNAPSHOT_FILE_BYTES + 1)
     except OSError as exc:
         collector.problems.append(LoadProblem(file, 1, 1, f"cannot read: {exc.strerror}", kind=ProblemKind.UNREADABLE))
+        return
+    if len(raw) > MAX_SNAPSHOT_FILE_BYTES:
+        collector.problems.append(LoadProblem(
+            file, 1, 1, f"larger than the cap of {MAX_SNAPSHOT_FILE_BYTES >> 20} MiB for one snapshot file",
+            "split the snapshot into one file per kind in a directory (each file is capped, not the directory)",
+            kind=ProblemKind.UNREADABLE))
         return
     try:
         text = raw.decode("utf-8-sig")
