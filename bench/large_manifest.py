@@ -52,7 +52,8 @@ def main() -> None:
     size = path.stat().st_size
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "kubectl_wasdra", "check", str(path), "-o", "json", *(["-j", str(args.jobs)] if args.jobs else [])],
+    jobs = ["-j", str(args.jobs)] if args.jobs else []
+    done = subprocess.run([sys.executable, "-m", "kubectl_wasdra", "check", str(path), "-o", "json", *jobs],
                           env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
     wall = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
@@ -60,7 +61,8 @@ def main() -> None:
     print(f"  wall {wall:.1f} s, {args.pods / wall:,.0f} documents/s, peak RSS {peak:,.0f} MiB")
     if done.stderr.strip():
         print(f"  stderr: {done.stderr.strip().splitlines()[0]}")
-    print(f"rerun: python bench/large_manifest.py --pods {args.pods} --out {args.out}" + (f" --jobs {args.jobs}" if args.jobs else ""))
+    rerun = f"python bench/large_manifest.py --pods {args.pods} --out {args.out}"
+    print("rerun: " + rerun + (f" --jobs {args.jobs}" if args.jobs else ""))
 
 
 if __name__ == "__main__":

@@ -354,6 +354,10 @@ def snapshot_command(output: str | None, anonymize: bool, snapshot: tuple[str, .
         click.echo(f"{PROG}: error: {where}: {problem.message}" + (f" — {problem.hint}" if problem.hint else ""), err=True)
     for kind, why in sorted(result.snapshot.header.gaps.items()):
         click.echo(f"{PROG}: not read: {kind}: {why}", err=True)
+    if anonymize:
+        replaced = ", ".join(f"{count} {what}" for what, count in result.replaced.items()) or "nothing"
+        click.echo(f"{PROG}: anonymized: replaced {replaced}; dropped managedFields, resourceVersions, annotations the "
+                   "simulator does not read, IPs, images, commands and environment", err=True)
     if result.data is not None:
         sys.stdout.buffer.write(result.data)
         sys.stdout.flush()

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
@@ -34,6 +34,7 @@ class SnapshotExport:
     snapshot: ClusterSnapshot
     data: bytes | None
     problems: tuple[LoadProblem, ...]
+    replaced: Mapping[str, int] = field(default_factory=dict)  # --anonymize: distinct originals replaced, per sort
 
 
 def export_snapshot(options: SnapshotOptions, progress: Callable[[Any], None] | None = None) -> SnapshotExport:
@@ -57,11 +58,12 @@ def export_snapshot(options: SnapshotOptions, progress: Callable[[Any], None] | 
     from kubectl_wasdra.cluster.allowlist import allowed_snapshot
 
     snapshot = allowed_snapshot(snapshot)  # only what the simulator reads is ever written (no env, secrets, ...)
+    replaced: dict[str, int] = {}
     if options.anonymize:
-        from kubectl_wasdra.cluster.anonymize import anonymize
+        from kubectl_wasdra.cluster.anonymize import anonymize_with_report
 
-        snapshot = anonymize(snapshot)
+        snapshot, replaced = anonymize_with_report(snapshot)
     if options.output is None:
-        return SnapshotExport(snapshot, render_snapshot(snapshot, as_json=False), problems)
+        return SnapshotExport(snapshot, render_snapshot(snapshot, as_json=False), problems, replaced)
     write_snapshot(snapshot, options.output)
-    return SnapshotExport(snapshot, None, problems)
+    return SnapshotExport(snapshot, None, problems, replaced)
