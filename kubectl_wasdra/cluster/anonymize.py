@@ -146,6 +146,9 @@ def _references(value: Any, names: Anonymizer) -> Any:
             out[key] = mapper(names, item)
         elif key in ("requests", "limits") and isinstance(item, dict):
             out[key] = {_extended_name(name, names): amount for name, amount in item.items()}
+        elif key == "conditions" and isinstance(item, list):  # free text: node and pod names inside are replaced
+            out[key] = [{**c, "message": names.in_text(c["message"])} if isinstance(c, dict) and isinstance(
+                c.get("message"), str) else c for c in item]
         else:
             out[key] = _references(item, names)
     return out
