@@ -11,10 +11,8 @@ from click.testing import CliRunner
 from fake_apiserver import FakeApiServer, Fault, serve, write_kubeconfig
 
 from kubectl_wasdra.cli import cli
-from kubectl_wasdra.cluster.files import load_snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
-FIXTURE = ROOT / "fixtures" / "clusters" / "two-racks"
 POD = """apiVersion: v1
 kind: Pod
 metadata: {name: wants-a-label, namespace: default}
@@ -25,12 +23,6 @@ spec:
 FORBIDDEN = {path: Fault(status=403, times=999) for path in ("/api/v1/nodes", "/api/v1/pods")}
 REDIRECTED = {path: Fault(redirect="http://127.0.0.1:9/", times=999) for path in ("/api/v1/nodes", "/api/v1/pods")}
 
-
-@pytest.fixture(scope="module")
-def offline():
-    snapshot, problems = load_snapshot([str(FIXTURE)])
-    assert problems == ()
-    return snapshot
 
 
 def _run(tmp_path: Path, offline, faults: dict[str, Fault], args: list[str]):

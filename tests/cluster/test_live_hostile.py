@@ -11,21 +11,13 @@ import pytest
 from fake_apiserver import FakeApiServer, Fault, serve, write_kubeconfig
 
 from kubectl_wasdra.cluster import body
-from kubectl_wasdra.cluster.files import load_snapshot
 from kubectl_wasdra.cluster.live import LiveOptions, read_live
 from kubectl_wasdra.cluster.live_auth import NOT_A_TERMINAL
 from kubectl_wasdra.cluster.timeouts import parse_duration
 from kubectl_wasdra.errors import ClusterReadError, UsageError
 
-FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "clusters" / "two-racks"
 TOKEN = "sekret-token-do-not-print"
 
-
-@pytest.fixture(scope="module")
-def offline():
-    snapshot, problems = load_snapshot([str(FIXTURE)])
-    assert problems == ()
-    return snapshot
 
 
 def _options(tmp_path: Path, url: str, **extra: object) -> LiveOptions:
