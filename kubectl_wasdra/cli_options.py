@@ -15,8 +15,8 @@ from typing import Any, Final, TypeVar
 import click
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release, parse_release_list
-from kubectl_wasdra.cluster.timeouts import DEFAULT_READ_DEADLINE, DEFAULT_REQUEST_TIMEOUT, parse_duration
 from kubectl_wasdra.errors import UsageError
+from kubectl_wasdra.kube.durations import parse_duration
 
 F = TypeVar("F", bound=Callable[..., Any])
 OUTPUT_FORMATS: Final = ("text", "json", "sarif", "junit", "github")
@@ -50,8 +50,8 @@ class CommonOptions:
     context: str | None = None
     namespace: str | None = None
     all_namespaces: bool = False
-    request_timeout: float | None = DEFAULT_REQUEST_TIMEOUT  # seconds per request to a cluster (None: no limit)
-    read_deadline: float | None = DEFAULT_READ_DEADLINE  # seconds for one whole cluster read (None: no limit)
+    request_timeout: float | None = 30.0  # seconds per request to a cluster (None: no limit); cluster/timeouts.py
+    read_deadline: float | None = 300.0  # seconds for one whole cluster read (None: no limit); cluster/timeouts.py
 
     @property
     def release(self) -> Release:
@@ -177,6 +177,7 @@ CLUSTER_TIMEOUT_OPTIONS: Final = (REQUEST_TIMEOUT_OPTION, READ_DEADLINE_OPTION)
 
 def cluster_timeouts(kwargs: dict[str, Any]) -> dict[str, float | None]:
     """Pop --request-timeout and --read-deadline out of a command's kwargs, parsed to seconds (None: no limit)."""
+
     return {"request_timeout": parse_duration(kwargs.pop("request_timeout")),
             "read_deadline": parse_duration(kwargs.pop("read_deadline"), flag="--read-deadline")}
 

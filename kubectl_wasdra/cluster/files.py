@@ -81,11 +81,17 @@ def read_snapshot_leaving_out(paths: Sequence[str]) -> tuple[ClusterSnapshot, tu
     that goes on without them; a problem with a whole file (unreadable, not UTF-8, a syntax error) still raises
     LoadError (exit 2), since a whole file of objects would be missing."""
     snapshot, problems = load_snapshot(paths)
-    whole = [p for p in problems if p.kind is not ProblemKind.NOT_AN_OBJECT]
+    whole = [p for p in problems if p.kind is not ProblemKind.NOT_AN_OBJECT or not _is_object_problem(p)]
     if whole:
         first = whole[0]
         raise LoadError(first.message, where=f"{first.file}:{max(first.line, 1)}:{max(first.column, 1)}", hint=first.hint)
     return snapshot, problems
+
+
+def _is_object_problem(problem: LoadProblem) -> bool:
+    """A problem inside one object (a field), as opposed to a document that is no object at all (a binary or text
+    file that is not a snapshot), which stands for the whole file."""
+    return bool(problem.path) or not problem.message.startswith("document:")
 
 
 def _load_file(file: str, collector: SnapshotBuilder) -> None:

@@ -8,52 +8,18 @@ a bare integer is seconds, else time.ParseDuration; "0" means no timeout), Go's 
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
-from kubectl_wasdra.errors import UsageError
+from kubectl_wasdra.kube.durations import parse_duration
+
+__all__ = ["CONNECT_TIMEOUT", "DEFAULT_READ_DEADLINE", "DEFAULT_REQUEST_TIMEOUT", "Deadline", "parse_duration"]
 
 DEFAULT_REQUEST_TIMEOUT: Final = 30.0  # seconds per request (kubectl: none; a hung server must not hang a CI job)
 DEFAULT_READ_DEADLINE: Final = 300.0  # seconds for one whole live read (version, discovery, every list)
 CONNECT_TIMEOUT: Final = 3.0  # seconds to open a connection: an unreachable server is reported within this
-# Go time.ParseDuration units, in seconds
-_UNITS: Final = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
-_TERM: Final = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)")
-# client-go's message for a value it cannot parse (client_config.go)
-_INVALID: Final = ("invalid timeout value. Timeout must be a single integer in seconds, or an integer followed by a "
-                   "corresponding time unit (e.g. 1s | 2m | 3h)")
-
-
-def parse_duration(text: str, *, flag: str = "--request-timeout") -> float | None:
-    """Seconds from kubectl's timeout syntax ("0", "30", "30s", "1m", "1h2m3.5s"); None for 0 (no limit).
-    UsageError names the flag for anything else (negative values included)."""
-    value = text.strip()
-    if re.fullmatch(r"\d+", value):
-        seconds = float(int(value))
-    else:
-        seconds = _go_duration(value)
-        if seconds is None:
-            raise UsageError(_INVALID, where=flag, hint='e.g. "0" (no limit), "30s", "1m"')
-    return None if seconds == 0 else seconds
-
-
-def _go_duration(value: str) -> float | None:
-    if value in ("0", "+0", "-0"):
-        return 0.0
-    body = value[1:] if value[:1] == "+" else value
-    if not body or body.startswith("-"):
-        return None
-    position, total = 0, 0.0
-    while position < len(body):
-        match = _TERM.match(body, position)
-        if match is None:
-            return None
-        total += float(match.group(1)) * _UNITS[match.group(2)]
-        position = match.end()
-    return total
 
 
 @dataclass

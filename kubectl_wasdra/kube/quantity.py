@@ -77,7 +77,7 @@ def _interpret(text: str, positive: bool, number: str, suffix: str) -> Decimal:
     """The value of a scanned quantity: suffix applied, rounded up to 1n, BinarySI capped, as quantity.go does."""
     whole, _, fraction = number.partition(".")
     if not _valid_suffix(suffix):
-        raise QuantityError(f'"{text}": unknown suffix "{suffix}" ({_FORMS})')
+        raise QuantityError(f'"{text}" is not a quantity: unknown suffix "{suffix}" ({_FORMS})')
     if (whole + fraction).strip("0") == "":
         return Decimal(0)
     with localcontext(_WIDE):

@@ -14,7 +14,6 @@ from types import MappingProxyType
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
-from kubectl_wasdra.cluster.gaps import unread_kinds
 from kubectl_wasdra.errors import WasdraError
 from kubectl_wasdra.lint.codes import RuleInfo, Severity
 from kubectl_wasdra.lint.context import CheckContext
@@ -153,7 +152,16 @@ def run_check(options: CheckOptions) -> CheckReport:
     findings.extend(merge_releases(per_release, options.releases))
     internal = any(f.hint == INTERNAL_ERROR_HINT for f in findings)
     return CheckReport(tuple(options.releases), tuple(sorted(set(findings), key=finding_order)), loaded.documents, loaded.files,
-                       fatal=internal or any(p.fatal for p in loaded.problems) or bool(unread_kinds(gaps)), gaps=gaps)
+                       fatal=internal or any(p.fatal for p in loaded.problems) or _blocks(gaps), gaps=gaps)
+
+
+def _blocks(gaps: Mapping[str, str]) -> bool:
+    """True when a gap leaves cluster checks without data they need (cluster/gaps.py); imported only with a cluster."""
+    if not gaps:
+        return False
+    from kubectl_wasdra.cluster.gaps import unread_kinds
+
+    return bool(unread_kinds(gaps))
 
 
 def _without_unread_cluster(options: CheckOptions) -> tuple[Mapping[str, str], CheckOptions]:
@@ -161,6 +169,8 @@ def _without_unread_cluster(options: CheckOptions) -> tuple[Mapping[str, str], C
     read (a FIT or REF verdict on a partial read would be a guess; the report lists the gaps and exits 2)."""
     if options.snapshot is None:
         return {}, options
+    from kubectl_wasdra.cluster.gaps import unread_kinds
+
     gaps = dict(options.snapshot.header.gaps)
     if unread_kinds(gaps):
         return gaps, dataclasses.replace(options, snapshot=None, simulate=False)

@@ -59,6 +59,8 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
 
 def gap_lines(report: CheckReport) -> list[str]:
     """One line per kind the cluster read could not read that a verdict needs (cluster/gaps.py), first in the report."""
+    if not report.gaps:
+        return []
     from kubectl_wasdra.cluster.gaps import unread_kinds
 
     return [printable(f"not read from the cluster: {kind}: {why} — cluster checks (FIT, REF010, GANG004) were skipped")
