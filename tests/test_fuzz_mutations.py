@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = (None, "", 0, -1, 2**63, -(2**63) - 1, 10**400, 1e309, float("-inf"), float("nan"), 1e-309, 0.5, True,
            "1e309", "-1e309", "1e2147483647", "1e-400", ".inf", "Gi", "-", ".", "16Ei", "1e9223372036854775808", "NaN",
            [], {}, [None], {"": None}, {"a": {"b": None}}, "x\n::error::pwned\u202e\u2028", "\x00\x1b[31m")
-SETTINGS = settings(max_examples=250, deadline=None, derandomize=True, database=None,
+SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
