@@ -132,3 +132,17 @@ def test_auto_version_without_a_header_says_what_it_assumed(tmp_path):
                                                     "Kubernetes 1.37 is assumed")
     result = _invoke("explain", "-f", DEMO, "--snapshot", cluster, "--no-suggestions")
     assert "assumed" not in result.output
+
+
+def test_job_parallelism_is_capped_with_a_note(tmp_path, monkeypatch):
+    """A Job with parallelism 2147483647 is not expanded until memory runs out: the cap and how to raise it are named."""
+    monkeypatch.setenv("WASDRA_MAX_JOB_PODS", "3")
+    manifest = tmp_path / "job.yaml"
+    manifest.write_text("apiVersion: batch/v1\nkind: Job\nmetadata: {name: big, namespace: default}\nspec:\n"
+                        "  parallelism: 2147483647\n  template:\n    spec:\n      restartPolicy: Never\n"
+                        "      containers: [{name: c, image: x, resources: {requests: {cpu: '1'}}}]\n")
+    result = _invoke("explain", "-f", str(manifest), "--snapshot", CLUSTER, "-o", "json", "--no-suggestions")
+    groups = json.loads(result.output)["groups"]
+    assert sorted(g["name"] for g in groups) == ["big-0", "big-1", "big-2"]
+    text = _invoke("explain", "-f", str(manifest), "--snapshot", CLUSTER, "--no-suggestions").output
+    assert "parallelism 2147483647 is above the cap of 3 pods per Job" in text and "WASDRA_MAX_JOB_PODS" in text
