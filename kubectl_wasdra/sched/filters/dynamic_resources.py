@@ -45,7 +45,8 @@ def _failure_status(failure: Any) -> Status:
     details = {"funnel": getattr(failure, "summary", "")} if getattr(failure, "summary", "") else {}
     if getattr(failure, "fatal", False):
         return Status(Code.ERROR, reason, str(getattr(failure, "message", CANNOT_ALLOCATE)), details, NAME)
-    return Status.unresolvable(reason, CANNOT_ALLOCATE, NAME, **details)
+    # per-node allocator errors keep their own text (dynamicresources.go Filter: ErrFailedAllocationOnNode)
+    return Status.unresolvable(reason, str(getattr(failure, "node_message", "") or CANNOT_ALLOCATE), NAME, **details)
 
 
 def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
@@ -73,12 +74,12 @@ def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
 class Outcome:
     """What the allocator said for one pod on one node: ok with an allocation, or a failure with its funnel."""
 
-    __slots__ = ("allocation", "fatal", "message", "ok", "reason", "summary")
+    __slots__ = ("allocation", "fatal", "message", "node_message", "ok", "reason", "summary")
 
     def __init__(self, ok: bool, allocation: Any = None, reason: str = "", message: str = "", summary: str = "",
-                 fatal: bool = False) -> None:
+                 fatal: bool = False, node_message: str = CANNOT_ALLOCATE) -> None:
         self.ok, self.allocation, self.reason, self.message = ok, allocation, reason, message
-        self.summary, self.fatal = summary, fatal
+        self.summary, self.fatal, self.node_message = summary, fatal, node_message
 
 
 class DraState:
@@ -151,17 +152,26 @@ class DraState:
         return cached[1] < needed
 
     def _local_devices(self) -> dict[str, tuple[str, ...]]:
+        """Node-local device keys per node, for nodes where counting devices is a true bound. Left out: nodes with a
+        device allowing multiple allocations (it serves several requests and claims: only its capacity decides) and
+        nodes whose pools might be invalid (counters, pools of several slices, repeated device names: the allocator
+        then answers "invalid resource pools were encountered", not "cannot allocate all claims")."""
         if self._by_node is None:
             by_node: dict[str, list[str]] = {}
+            skip: set[str] = set()
             for item in self.snapshot.of_kind("ResourceSlice"):
                 spec = item.get("spec") or {}
                 if not spec.get("nodeName") or spec.get("perDeviceNodeSelection"):
                     by_node = {}  # devices reachable from several nodes: no simple bound
                     break
-                pool = (spec.get("pool") or {}).get("name", "")
+                pool = spec.get("pool") or {}
+                devices = [d for d in spec.get("devices") or () if isinstance(d, Mapping)]
+                if _not_countable(spec, pool, devices):
+                    skip.add(spec["nodeName"])
                 by_node.setdefault(spec["nodeName"], []).extend(
-                    f"{spec.get('driver', '')}/{pool}/{d.get('name', '')}" for d in spec.get("devices") or ())
-            self._by_node = {node: tuple(keys) for node, keys in by_node.items()}
+                    f"{spec.get('driver', '')}/{pool.get('name', '')}/{d.get('name', '')}" for d in devices)
+            self._by_node = {node: tuple(keys) for node, keys in by_node.items()
+                             if node not in skip and len(set(keys)) == len(keys)}
         return self._by_node
 
     def remember(self, pod: PodInfo, node_name: str, outcome: Outcome) -> None:
@@ -225,6 +235,12 @@ class DraState:
             namespace, name = str(meta.get("namespace") or ""), str(meta.get("name") or "")
             refs.append(f"{namespace}/{name}" if namespace else name)
         return tuple(refs)
+
+
+def _not_countable(spec: Mapping[str, Any], pool: Mapping[str, Any], devices: list[Mapping[str, Any]]) -> bool:
+    """True when a node-local slice makes a device count meaningless as a bound (see DraState._local_devices)."""
+    return (pool.get("resourceSliceCount", 1) != 1 or bool(spec.get("sharedCounters"))
+            or any(d.get("allowMultipleAllocations") is True or d.get("consumesCounters") for d in devices))
 
 
 def _device_count(claims: list[Any]) -> int | None:
@@ -297,7 +313,7 @@ def _allocate(claims: list[Mapping[str, Any]], resolved: tuple[Any, ...], node: 
     if isinstance(result, allocator.Allocation):
         return Outcome(True, allocation=(resolved, result))
     return Outcome(False, reason=str(result.reason), message=str(result.message), summary=_funnel_text(result),
-                   fatal=bool(result.fatal))
+                   fatal=bool(result.fatal), node_message=str(result.node_message))
 
 
 def _apply(allocation: Any, usage: Any) -> Any:
