@@ -125,7 +125,7 @@ def _prepare(claims: Sequence[Mapping[str, Any]], node: Mapping[str, Any], pools
         if minimum > MAX_RESULTS:
             raise AllocationError(Reason.NO_MATCHING_DEVICES, f"claim {ref}: number of requested devices {minimum} "
                                   f"exceeds the claim limit of {MAX_RESULTS}")
-        built = build_constraints(mappings(path(claim, "spec", "devices", "constraints")))
+        built = build_constraints(mappings(path(claim, "spec", "devices", "constraints")), features.list_type_attributes)
         if isinstance(built, str):
             raise AllocationError(Reason.CONSTRAINT_UNSATISFIABLE, f"claim {ref}, {built}")
         constraints.append(built)
