@@ -16,6 +16,7 @@ from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.recorded import Recorded, condition, group_condition, latest_failed_scheduling
 from kubectl_wasdra.explain.run import load_cluster, resolve_release
 from kubectl_wasdra.sched.admission import make_gates
+from kubectl_wasdra.sched.gate_model import unmodelled_notes
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.simulation import Simulation
 
@@ -150,4 +151,4 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
     if target is not None and not groups:
         raise UsageError(f"no pending {target[0]} named \"{target[1]}\"", where="TARGET",
                          hint="list pending pods with kubectl get pods --field-selector status.phase=Pending")
-    return ExplainReport(str(release), groups, assumed)
+    return ExplainReport(str(release), groups, [*assumed, *unmodelled_notes(options.feature_gates or {}, gates.enabled_gates)])

@@ -19,6 +19,7 @@ from kubectl_wasdra.explain.suggestions import suggest
 from kubectl_wasdra.kube.quantity import QuantityError
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.admission import GENERIC_WORKLOAD, Gates, make_gates
+from kubectl_wasdra.sched.gate_model import unmodelled_notes
 from kubectl_wasdra.sched.podinfo import build_pod_info
 from kubectl_wasdra.sched.queue import WAITING_MIN_COUNT
 from kubectl_wasdra.sched.result import GroupResult
@@ -167,4 +168,5 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
     gates = make_gates(release, options.feature_gates, options.runtime_config)
     snapshot = cluster.overlay(list(overlay.objects))
     groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True)
-    return ExplainReport(str(release), groups, [*assumed, *notes])
+    ignored = unmodelled_notes(options.feature_gates or {}, gates.enabled_gates)
+    return ExplainReport(str(release), groups, [*assumed, *ignored, *notes])

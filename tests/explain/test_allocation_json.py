@@ -44,3 +44,18 @@ def test_check_and_explain_agree_on_a_pool_made_invalid_by_another_nodes_slice()
     check = _invoke("check", str(INVALID_POD), "--snapshot", str(INVALID), "-o", "json")
     findings = [f for f in json.loads(check.output)["findings"] if f["rule"] == "FIT004"]
     assert len(findings) == 1 and "invalid resource pools were encountered (2 nodes)" in findings[0]["message"]
+
+
+def test_a_gate_the_simulator_does_not_model_is_reported_not_accepted_silently() -> None:
+    result = _invoke("explain", "-f", str(SHARED / "pod.yaml"), "--snapshot", str(SHARED / "cluster.yaml"),
+                     "--no-suggestions", "-o", "json", "--feature-gates",
+                     "SchedulerAsyncPreemption=false,DRAListTypeAttributes=true")
+    notes = json.loads(result.output)["notes"]
+    assert notes == ["feature gate SchedulerAsyncPreemption=false is not modelled by the simulator: the verdicts are "
+                     "computed without it (kube-scheduler may decide differently)"]
+
+
+def test_gates_table_says_which_gates_the_simulator_models() -> None:
+    rows = {g["gate"]: g["simulator"] for g in json.loads(_invoke("gates", "-o", "json").output)["gates"]}
+    assert rows["DRAListTypeAttributes"] == "modelled" and rows["DRAConsumableCapacity"] == "modelled"
+    assert rows["SchedulerAsyncPreemption"] == "not modelled"

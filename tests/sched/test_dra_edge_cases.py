@@ -53,3 +53,30 @@ def test_invalid_slice_for_another_node_makes_the_pool_invalid_here() -> None:
                   gates=all_on(NEWEST))
     assert not results["p"].fits
     assert "invalid resource pools were encountered" in results["p"].message
+
+
+def _gates(**overrides: bool):  # type: ignore[no-untyped-def]
+    gates = all_on(NEWEST)
+    return type(gates)(gates.release, {**gates.enabled_gates, **overrides}, gates.runtime_config)
+
+
+def test_device_taint_rules_taint_nothing_when_their_gate_is_off() -> None:
+    rule = {"apiVersion": "resource.k8s.io/v1beta2", "kind": "DeviceTaintRule", "metadata": {"name": "drain"},
+            "spec": {"deviceSelector": {"driver": NIC},
+                     "taint": {"key": "maintenance", "value": "true", "effect": "NoSchedule"}}}
+    cluster = snapshot(node("n0"), device_class(NIC, NIC), _slice("n0-nic", "n0", [{"name": "nic-0"}]), rule)
+    claims = [{"name": "a", "resourceClaimName": "a"}]
+    assert not run(cluster, _claim("a"), pod("p", claims=claims), gates=_gates(DRADeviceTaintRules=True))["p"].fits
+    assert run(cluster, _claim("a"), pod("p", claims=claims), gates=_gates(DRADeviceTaintRules=False))["p"].fits
+
+
+def test_list_typed_numa_attribute_aligns_two_devices_only_with_the_gate() -> None:
+    devices = [{"name": "nic-0", "attributes": {"numa": {"ints": [0, 1]}}},
+               {"name": "nic-1", "attributes": {"numa": {"ints": [1, 2]}}}]
+    claim = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "a", "namespace": "default"},
+             "spec": {"devices": {"requests": [{"name": "nic", "exactly": {"deviceClassName": NIC, "count": 2}}],
+                                  "constraints": [{"matchAttribute": f"{NIC}/numa"}]}}}
+    cluster = snapshot(node("n0"), device_class(NIC, NIC), _slice("n0-nic", "n0", devices))
+    claims = [{"name": "a", "resourceClaimName": "a"}]
+    assert run(cluster, claim, pod("p", claims=claims), gates=_gates(DRAListTypeAttributes=True))["p"].fits
+    assert not run(cluster, claim, pod("p", claims=claims), gates=_gates(DRAListTypeAttributes=False))["p"].fits

@@ -289,7 +289,8 @@ def build_dra_state(snapshot: Any, resolve: Any, extended_names: frozenset[str],
     from kubectl_wasdra.dra.usage import DeviceUsage
 
     usage = DeviceUsage.from_claims(snapshot.of_kind("ResourceClaim"))
-    return DraState(snapshot, build_inventory(snapshot), usage, extended_names, resolve, features)
+    inventory = build_inventory(snapshot, taint_rules=enabled is None or enabled("DRADeviceTaintRules"))
+    return DraState(snapshot, inventory, usage, extended_names, resolve, features)
 
 
 def _funnel_text(failure: Any) -> str:
