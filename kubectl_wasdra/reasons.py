@@ -46,3 +46,5 @@ class Reason(StrEnum):
     # pools and state
     POOL_INCOMPLETE = "PoolIncomplete"
     BINDING_CONDITIONS_PENDING = "BindingConditionsPending"
+    # scheduler configuration (--scheduler-config)
+    NOT_SCHEDULED_BY_THIS_SCHEDULER = "NotScheduledByThisScheduler"

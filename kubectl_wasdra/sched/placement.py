@@ -24,13 +24,17 @@ from kubectl_wasdra.sched.filters import DYNAMIC_FILTERS, STATIC_FILTERS
 from kubectl_wasdra.sched.fiterror import FitError
 from kubectl_wasdra.sched.nodeinfo import NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.profiles import DEFAULT_FILTERS
 from kubectl_wasdra.sched.scoring import best_node, dra_score, num_feasible_nodes_to_find, raw_scores
 from kubectl_wasdra.sched.state import SchedState
 from kubectl_wasdra.sched.status import Status
 
 
 def run_filters(pod: PodInfo, node: NodeInfo, filters: tuple = DYNAMIC_FILTERS) -> Status | None:
-    """The first failing filter's status, or None if all pass."""
+    """The first failing filter's status, or None if all pass; filters the pod's profile disables are skipped."""
+    profile = pod.profile
+    if profile is not None and profile.filter_names is not DEFAULT_FILTERS:
+        filters = tuple(plugin for plugin in filters if profile.filter_enabled(plugin.NAME))
     for plugin in filters:
         status = plugin.filter_node(pod, node)
         if status is not None:

@@ -64,6 +64,7 @@ class PodInfo:
     affinity: tuple[Mapping[str, Any], ...]
     signature: bytes = field(default=b"")
     base_signature: bytes = field(default=b"")  # the signature without the claims (placement.pod_shape adds their specs)
+    profile: Any = None  # profiles.Profile scheduling the pod (None: kube-scheduler's default profile)
 
     @property
     def key(self) -> str:
@@ -89,7 +90,7 @@ class PodInfo:
 def _signature(info: PodInfo, claims: Any) -> bytes:
     spec = info.spec
     parts = (sorted(info.requests.items()), info.tolerations, info.node_name, spec.get("nodeSelector"),
-             (spec.get("affinity") or {}).get("nodeAffinity"), claims, info.group, info.namespace)
+             (spec.get("affinity") or {}).get("nodeAffinity"), claims, info.group, info.namespace, info.scheduler_name)
     return orjson.dumps(parts, option=orjson.OPT_SORT_KEYS)
 
 

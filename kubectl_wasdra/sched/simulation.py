@@ -18,6 +18,7 @@ from kubectl_wasdra.sched.filters.dynamic_resources import build_dra_state
 from kubectl_wasdra.sched.nodeinfo import NodeFacts
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.preemption import post_filter_message
+from kubectl_wasdra.sched.profiles import DEFAULT_CONFIG, SchedulerConfig
 from kubectl_wasdra.sched.queue import Entry, QueueBuilder
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.state import SchedState
@@ -42,11 +43,13 @@ class Simulation:
     """A snapshot prepared for simulation: node facts, the queue, the initial state with bound pods."""
 
     def __init__(self, snapshot: ClusterSnapshot, gates: Gates, *, explain: bool = True,
-                 base: Simulation | None = None) -> None:
+                 base: Simulation | None = None, config: SchedulerConfig | None = None) -> None:
         """`explain=False` skips what only explanations need (per-node diagnoses of failed pods); `base` is a simulation
-        of a snapshot this one was derived from: its node facts and device inventory are reused when unchanged."""
+        of a snapshot this one was derived from: its node facts and device inventory are reused when unchanged;
+        `config` holds the scheduler profiles (--scheduler-config; default: kube-scheduler's, or `base`'s)."""
         self.snapshot, self.gates = snapshot, gates
-        self.queue = QueueBuilder(snapshot, gates)
+        self.config = config or (base.config if base is not None else DEFAULT_CONFIG)
+        self.queue = QueueBuilder(snapshot, gates, self.config)
         self.entries = self.queue.build()
         same_nodes = base is not None and _same(base.snapshot, snapshot, ("Node",))
         facts = base.state.facts if same_nodes and base is not None else self._node_facts()

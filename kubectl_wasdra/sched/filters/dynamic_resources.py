@@ -21,6 +21,8 @@ from kubectl_wasdra.sched.status import Code, Status
 NAME: Final = "DynamicResources"
 CANNOT_ALLOCATE: Final = "cannot allocate all claims"
 NOT_AVAILABLE: Final = "resourceclaim not available on the node"
+STEP_DEFAULT: Final = 100_000  # dra/search.py STEP_LIMIT: the stand-in for the default 10 s filterTimeout
+NO_TIMEOUT_STEPS: Final = 5_000_000  # filterTimeout 0s disables the timeout; the search still stops somewhere
 _FUNNEL_REASONS: Final = {reason.value: reason for reason in Reason}
 
 
@@ -64,7 +66,7 @@ def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
             return Status.unresolvable(Reason.CLAIM_ALLOCATED_ELSEWHERE, NOT_AVAILABLE, NAME, claim="/".join(claim.key))
     if not pending:
         return None
-    result = state.allocate(pending, node)
+    result = state.allocate(pending, node, pod.profile.dra_step_limit if pod.profile is not None else STEP_DEFAULT)
     if getattr(result, "ok", False):
         state.remember(pod, node.name, result)
         return None
@@ -118,13 +120,14 @@ class DraState:
         resolved = self.resolve(pod)
         return resolved if isinstance(resolved, Status) else None
 
-    def allocate(self, claims: list[Any], node: NodeInfo) -> Outcome:
+    def allocate(self, claims: list[Any], node: NodeInfo, step_limit: int | None = STEP_DEFAULT) -> Outcome:
         """Ask the allocator for devices for `claims` on `node` against the current usage. While looking for a node
-        (not explaining one), a node with fewer unallocated devices than the claims need is rejected without asking."""
+        (not explaining one), a node with fewer unallocated devices than the claims need is rejected without asking.
+        `step_limit` stands for the profile's filterTimeout (None: the timeout is disabled)."""
         if not node.state.diagnosing and self._too_few_devices(claims, node.name, node.state.node_gen.get(node.name)):
             return Outcome(False, reason=Reason.DEVICES_ALLOCATED.value, message=CANNOT_ALLOCATE)
         return _allocate([self._stored(c.claim) for c in claims], tuple(claims), node.facts.node, self.inventory,
-                         self.usage, self.features)
+                         self.usage, self.features, step_limit)
 
     def _stored(self, claim: Mapping[str, Any]) -> Mapping[str, Any]:
         """The claim as the API server keeps it with this simulation's gates (disabled fields dropped), one object
@@ -303,14 +306,15 @@ def _funnel_text(failure: Any) -> str:
 
 
 def _allocate(claims: list[Mapping[str, Any]], resolved: tuple[Any, ...], node: Mapping[str, Any], inventory: Any,
-              usage: Any, features: Any) -> Outcome:
+              usage: Any, features: Any, step_limit: int | None = STEP_DEFAULT) -> Outcome:
     allocator = _dra()
     if allocator is None or inventory is None:
         return Outcome(False, reason=Reason.NO_MATCHING_DEVICES.value, message="DRA allocator is not available", fatal=True)
+    limit = NO_TIMEOUT_STEPS if step_limit is None else step_limit
     if features is None:
-        result = allocator.allocate_claims(claims, node, inventory, usage)
+        result = allocator.allocate_claims(claims, node, inventory, usage, step_limit=limit)
     else:
-        result = allocator.allocate_claims(claims, node, inventory, usage, features=features)
+        result = allocator.allocate_claims(claims, node, inventory, usage, features=features, step_limit=limit)
     if isinstance(result, allocator.Allocation):
         return Outcome(True, allocation=(resolved, result))
     return Outcome(False, reason=str(result.reason), message=str(result.message), summary=_funnel_text(result),
