@@ -10,6 +10,7 @@ Errors name `file:line:col`, what is wrong and how to fix it (exit 2), as kube-s
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Final
 
 from kubectl_wasdra.errors import UsageError
@@ -134,9 +135,21 @@ def _profile(reader: Reader, index: int, percentage: int | None) -> Profile:
     own = reader.integer((*base, "percentageOfNodesToScore"), 0, 100)
     filters, scores, placement = _plugins(reader, (*base, "plugins"))
     args, unmodelled = plugin_args.read(reader, base)
-    return Profile(scheduler_name=name, filter_names=filters, score_weights=scores, placement_scores=placement,
-                   percentage_of_nodes_to_score=own if own is not None else percentage,
-                   unmodelled=tuple(unmodelled), **args)
+    profile = Profile(scheduler_name=name, filter_names=filters, score_weights=scores, placement_scores=placement,
+                      percentage_of_nodes_to_score=own if own is not None else percentage, **args)
+    return replace(profile, unmodelled=(*unmodelled, *_not_simulated(profile)))
+
+
+def _not_simulated(profile: Profile) -> list[str]:
+    """Settings that are read and validated but change nothing in the simulation (yet): said in the output."""
+    out = []
+    if profile.placement_scores != Profile().placement_scores:
+        out.append("placementScore weights (topology placements are chosen by pod count)")
+    if profile.hard_pod_affinity_weight != 1 or profile.ignore_preferred_terms_of_existing_pods:
+        out.append("InterPodAffinity scoring args (inter-pod affinity is not scored)")
+    if profile.spread_defaulting == "List" and profile.spread_constraints:
+        out.append("PodTopologySpread defaultConstraints (cluster-level default constraints are not applied)")
+    return out
 
 
 def _plugin_list(reader: Reader, path: Path) -> list[tuple[str, int]]:

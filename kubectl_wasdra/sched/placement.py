@@ -25,7 +25,7 @@ from kubectl_wasdra.sched.fiterror import FitError
 from kubectl_wasdra.sched.nodeinfo import NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.profiles import DEFAULT_FILTERS
-from kubectl_wasdra.sched.scoring import best_node, dra_score, num_feasible_nodes_to_find, raw_scores
+from kubectl_wasdra.sched.scoring import best_node, dra_score, num_feasible_nodes_to_find, raw_scores, score_weights
 from kubectl_wasdra.sched.state import SchedState
 from kubectl_wasdra.sched.status import Status
 
@@ -40,6 +40,11 @@ def run_filters(pod: PodInfo, node: NodeInfo, filters: tuple = DYNAMIC_FILTERS) 
         if status is not None:
             return status
     return None
+
+
+def _percentage(pod: PodInfo) -> int:
+    """The profile's percentageOfNodesToScore (0: kube-scheduler's adaptive default)."""
+    return (pod.profile.percentage_of_nodes_to_score or 0) if pod.profile is not None else 0
 
 
 def _static_statuses(pod: PodInfo, state: SchedState) -> dict[str, Status]:
@@ -142,7 +147,7 @@ def find_node(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> str | 
         return None
     if not pod.is_stateful:
         state.set(state.cursors, key, nodes.index(next(iter(scores))))
-    chosen = best_node(scores) if len(scores) > 1 else next(iter(scores))  # one feasible node: no scoring (schedulePod)
+    chosen = best_node(scores, score_weights(pod.profile)) if len(scores) > 1 else next(iter(scores))  # one: no scoring
     return chosen if _prepare_chosen(pod, state, chosen, fresh, shape) else None
 
 
@@ -206,7 +211,7 @@ def _refresh(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], shape: byt
         else:
             del scores[name]
     window.changes = len(state.changed_nodes)
-    wanted = num_feasible_nodes_to_find(len(nodes))
+    wanted = num_feasible_nodes_to_find(len(nodes), _percentage(pod))
     if len(scores) < wanted and window.end + 1 < len(nodes):
         more, more_fresh, window.end = _feasible(pod, state, nodes, shape, window.end + 1, wanted - len(scores))
         scores.update(more)
@@ -219,7 +224,7 @@ def _feasible(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], shape: by
     """Raw scores of the first numFeasibleNodesToFind (or `wanted`) feasible nodes from `start` by name, the nodes
     whose filters ran for this very pod and the index of the last node examined."""
     static = _static_statuses(pod, state)
-    wanted = num_feasible_nodes_to_find(len(nodes)) if wanted is None else wanted
+    wanted = num_feasible_nodes_to_find(len(nodes), _percentage(pod)) if wanted is None else wanted
     scored: dict[str, tuple[int, int, int, int]] = {}
     fresh: set[str] = set()
     index = start - 1

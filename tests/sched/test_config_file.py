@@ -139,3 +139,12 @@ def test_without_a_config_the_default_profile_alone_schedules() -> None:
     assert not results["other"].fits
     assert results["other"].message == 'not scheduled by this scheduler: no profile has schedulerName "volcano" ' \
                                        "(profiles: default-scheduler)"
+
+
+def test_most_allocated_packs_where_least_allocated_spreads() -> None:
+    """Two nodes, one half full: LeastAllocated (default) picks the empty one, the bin-packing profile the fuller one."""
+    busy = pod("running", cpu="4", memory="16Gi", node_name="a-busy")
+    nodes = [node("a-busy"), node("b-empty")]
+    new = pod("new", cpu="1", memory="1Gi", created="2026-01-01T00:00:00Z")
+    assert _results(None, *nodes, busy, new)["new"].placement == {"default/new": "b-empty"}
+    assert _results("bin-packing.yaml", *nodes, busy, new)["new"].placement == {"default/new": "a-busy"}
