@@ -273,7 +273,8 @@ def diagnose_pod(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> Fit
     """Why `pod` fits none of `nodes`: every node's first failing filter (run again; only called on failure)."""
     pre_filter = state.pre_filter(pod)
     if pre_filter is not None:
-        return FitError(pod.key, len(nodes), dict.fromkeys(nodes, pre_filter), pre_filter.message)
+        message = "" if pre_filter.details.get("perNode") else pre_filter.message  # a Filter verdict for every node
+        return FitError(pod.key, len(nodes), dict.fromkeys(nodes, pre_filter), message)
     static = _static_statuses(pod, state)
     shape = pod_shape(pod, state)
     refs = state.dra.claim_refs(pod) if shape is not None and state.dra is not None else ()

@@ -90,7 +90,8 @@ class PodInfo:
 def _signature(info: PodInfo, claims: Any) -> bytes:
     spec = info.spec
     parts = (sorted(info.requests.items()), info.tolerations, info.node_name, spec.get("nodeSelector"),
-             (spec.get("affinity") or {}).get("nodeAffinity"), claims, info.group, info.namespace, info.scheduler_name)
+             (spec.get("affinity") or {}).get("nodeAffinity"), claims, info.group, info.namespace, info.scheduler_name,
+             spec.get("volumes"))
     return orjson.dumps(parts, option=orjson.OPT_SORT_KEYS)
 
 

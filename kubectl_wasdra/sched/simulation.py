@@ -23,11 +23,13 @@ from kubectl_wasdra.sched.queue import Entry, QueueBuilder
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.state import SchedState
 from kubectl_wasdra.sched.topology import schedule_group
+from kubectl_wasdra.sched.volumes import VolumeIndex
 
 # what reading a malformed field raises (a list where a map belongs, a string count); SCHEMA findings report the field
 MALFORMED: Final = (AttributeError, TypeError, KeyError, ValueError, IndexError, QuantityError)
 DRA_KINDS = ("ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass")
 DRA_STATIC = ("ResourceSlice", "ResourceClaim", "DeviceClass", "DeviceTaintRule")
+VOLUME_KINDS = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode")
 
 
 def _same(a: ClusterSnapshot, b: ClusterSnapshot, kinds: tuple[str, ...]) -> bool:
@@ -62,6 +64,8 @@ class Simulation:
             self.advertised = advertised
             reuse = base.state.dra if base is not None and same_nodes and _same(base.snapshot, snapshot, DRA_STATIC) else None
             self.state.dra = build_dra_state(snapshot, self._resolve, frozenset(self.extended), reuse, gates.enabled)
+        if any(snapshot.of_kind(kind) for kind in VOLUME_KINDS):
+            self.state.volume_index = VolumeIndex(snapshot)
         for pod, node in self.queue.bound:
             self.state.add_pod(pod, node)
 

@@ -2,7 +2,7 @@
 
 Upstream: kubernetes/kubernetes pkg/scheduler/apis/config/v1/default_plugins.go (release-1.37): NodeUnschedulable,
 NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, volume plugins, PodTopologySpread,
-InterPodAffinity, DynamicResources. Ports and volumes are not simulated.
+InterPodAffinity, DynamicResources. Ports are not simulated here.
 """
 
 from __future__ import annotations
@@ -19,10 +19,17 @@ from kubectl_wasdra.sched.filters import (
     pod_topology_spread,
     taint_toleration,
 )
+from kubectl_wasdra.sched.filters import (
+    node_volume_limits,
+    volume_binding,
+    volume_restrictions,
+    volume_zone,
+)
 
 FILTERS: Final = (
     node_unschedulable, node_name, taint_toleration, node_affinity,
-    node_resources_fit, pod_topology_spread, inter_pod_affinity, dynamic_resources,
+    node_resources_fit, volume_restrictions, node_volume_limits, volume_binding, volume_zone,
+    pod_topology_spread, inter_pod_affinity, dynamic_resources,
 )
 STATIC_FILTERS: Final = FILTERS[:4]  # depend on the pod and the node only, never on what else is placed
 DYNAMIC_FILTERS: Final = FILTERS[4:]

@@ -1,0 +1,62 @@
+"""VolumeZone filter: a bound volume labelled with a zone or region only goes to nodes in that zone or region.
+
+Upstream: kubernetes/kubernetes pkg/scheduler/framework/plugins/volumezone/volume_zone.go (release-1.37): the
+topology labels topology.kubernetes.io/{zone,region} and their failure-domain.beta.kubernetes.io forms; a volume value
+may list several zones joined by "__"; a node without any of these labels passes; unbound WaitForFirstConsumer claims
+are skipped (VolumeBinding decides them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from kubectl_wasdra.reasons import Reason
+from kubectl_wasdra.sched.nodeinfo import NodeInfo
+from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.status import Status
+from kubectl_wasdra.sched.volumes import has_claims, pod_claims
+
+NAME: Final = "VolumeZone"
+CONFLICT: Final = "node(s) had no available volume zone"  # ErrReasonConflict
+TOPOLOGY_LABELS: Final = ("topology.kubernetes.io/zone", "topology.kubernetes.io/region",
+                          "failure-domain.beta.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/region")
+PV_NOT_FOUND: Final = 'PersistentVolume was not found: "{name}"'
+
+
+def _constraints(pod: PodInfo, index: Any) -> list[tuple[str, frozenset[str]]] | Status:
+    """(label, allowed values) of every bound volume of the pod, or the PreFilter status for a missing volume."""
+    out = []
+    for claim in pod_claims(pod.pod, index):
+        name = ((claim.claim or {}).get("spec") or {}).get("volumeName")
+        if not name:
+            continue  # unbound: VolumeBinding's PreFilter and Filter decide
+        volume = index.volumes.get(name)
+        if volume is None:
+            return Status.unresolvable(Reason.VOLUME_ZONE_CONFLICT, PV_NOT_FOUND.format(name=name), NAME, volume=name)
+        labels: Mapping[str, str] = (volume.get("metadata") or {}).get("labels") or {}
+        out.extend((key, frozenset(str(labels[key]).split("__"))) for key in TOPOLOGY_LABELS if key in labels)
+    return out
+
+
+def pre_filter(pod: PodInfo, index: Any) -> Status | None:
+    """A bound claim whose volume does not exist keeps the pod off every node."""
+    found = _constraints(pod, index)
+    return found if isinstance(found, Status) else None
+
+
+def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
+    """None when the node is in every zone and region the pod's bound volumes are labelled with."""
+    index = node.state.volume_index
+    if index is None or not has_claims(pod.pod):
+        return None
+    labels = node.facts.labels
+    if not any(key in labels for key in TOPOLOGY_LABELS):
+        return None  # a node without topology labels is not constrained
+    found = _constraints(pod, index)
+    if isinstance(found, Status):
+        return found
+    for key, allowed in found:
+        if labels.get(key) not in allowed:
+            return Status.unresolvable(Reason.VOLUME_ZONE_CONFLICT, CONFLICT, NAME, label=key)
+    return None
