@@ -16,11 +16,9 @@ from kubectl_wasdra.sched.filters import (
     node_name,
     node_resources_fit,
     node_unschedulable,
+    node_volume_limits,
     pod_topology_spread,
     taint_toleration,
-)
-from kubectl_wasdra.sched.filters import (
-    node_volume_limits,
     volume_binding,
     volume_restrictions,
     volume_zone,
