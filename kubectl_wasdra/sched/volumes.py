@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from kubectl_wasdra.kube.quantity import QuantityError, ceil_value
+from kubectl_wasdra.kube.quantity import QuantityError, ceil_value, parse_quantity
 from kubectl_wasdra.kube.selectors import matches_label_selector, matches_node_selector
 
 WAIT_FOR_FIRST_CONSUMER: Final = "WaitForFirstConsumer"
@@ -78,7 +78,7 @@ def requested_storage(claim: Mapping[str, Any]) -> int:
     """The claim's storage request in bytes (0 when absent or unreadable)."""
     value = (((claim.get("spec") or {}).get("resources") or {}).get("requests") or {}).get("storage")
     try:
-        return ceil_value(str(value)) if value is not None else 0
+        return ceil_value(parse_quantity(str(value))) if value is not None else 0
     except (QuantityError, ValueError):
         return 0
 
@@ -86,7 +86,7 @@ def requested_storage(claim: Mapping[str, Any]) -> int:
 def pv_capacity(volume: Mapping[str, Any]) -> int:
     value = ((volume.get("spec") or {}).get("capacity") or {}).get("storage")
     try:
-        return ceil_value(str(value)) if value is not None else 0
+        return ceil_value(parse_quantity(str(value))) if value is not None else 0
     except (QuantityError, ValueError):
         return 0
 

@@ -3,7 +3,8 @@
 Upstream: kubernetes/kubernetes pkg/scheduler/framework/plugins/nodevolumelimits/csi.go (release-1.37): the node's
 CSINode lists drivers with `allocatable.count`; the unique volumes (driver + volume handle) of the pods on the node plus
 the pod's new ones must not exceed it -> "node(s) exceed max volume count". A bound claim counts by its volume's CSI
-driver and handle; an unbound claim by its class's provisioner, as one new volume; inline CSI volumes by the pod.
+driver and handle; an unbound claim (or one whose volume is gone) by its class's provisioner, as one volume per claim;
+inline CSI volumes by the pod; a claim without a class is not counted.
 In-tree volume plugins translated to CSI (CSI migration) are not counted here.
 """
 
@@ -42,7 +43,7 @@ def csi_volumes(pod: Mapping[str, Any], index: Any) -> set[tuple[str, str]]:
         csi = ((volume or {}).get("spec") or {}).get("csi")
         if isinstance(csi, Mapping):
             out.add((str(csi.get("driver")), str(csi.get("volumeHandle"))))
-        elif claim.claim is not None and not spec.get("volumeName"):
+        elif claim.claim is not None and volume is None:  # unbound, or bound to a volume that is gone: by its class
             storage_class = index.class_of(claim.claim)
             if storage_class is not None and storage_class.get("provisioner"):
                 out.add((str(storage_class["provisioner"]), f"{meta.get('namespace')}/{claim.name}"))

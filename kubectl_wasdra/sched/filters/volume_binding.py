@@ -22,6 +22,7 @@ NAME: Final = "VolumeBinding"
 UNBOUND_IMMEDIATE: Final = "pod has unbound immediate PersistentVolumeClaims"  # volume_binding.go PreFilter
 NOT_FOUND: Final = 'persistentvolumeclaim "{name}" not found'
 BEING_DELETED: Final = 'persistentvolumeclaim "{name}" is being deleted'
+CLAIM_LOST: Final = 'persistentvolumeclaim "{name}" bound to non-existent persistentvolume "{volume}"'
 EPHEMERAL_PENDING: Final = 'waiting for ephemeral volume controller to create the persistentvolumeclaim "{name}"'
 BIND_CONFLICT: Final = "node(s) didn't find available persistent volumes to bind"  # ErrReasonBindConflict
 NODE_CONFLICT: Final = "node(s) had volume node affinity conflict"  # ErrReasonNodeConflict
@@ -37,6 +38,10 @@ def pre_filter(pod: PodInfo, index: object) -> Status | None:
         if (claim.claim.get("metadata") or {}).get("deletionTimestamp"):
             return Status.unresolvable(Reason.VOLUME_BINDING_FAILED, BEING_DELETED.format(name=claim.name), NAME,
                                        claim=claim.name)
+        volume = (claim.claim.get("spec") or {}).get("volumeName")
+        if volume and (claim.claim.get("status") or {}).get("phase") == "Lost" and volume not in index.volumes:  # type: ignore[attr-defined]
+            return Status.unresolvable(Reason.VOLUME_BINDING_FAILED, CLAIM_LOST.format(name=claim.name, volume=volume),
+                                       NAME, claim=claim.name)
     for claim in pod_claims(pod.pod, index):  # type: ignore[arg-type]
         spec = (claim.claim or {}).get("spec") or {}
         if not spec.get("volumeName") and not index.is_delayed(claim.claim):  # type: ignore[attr-defined]
