@@ -20,7 +20,7 @@ from typing import Any
 
 import orjson
 
-from kubectl_wasdra.sched.filters import DYNAMIC_FILTERS, STATIC_FILTERS
+from kubectl_wasdra.sched.filters import DYNAMIC_FILTERS, DYNAMIC_WITHOUT_VOLUMES, STATIC_FILTERS
 from kubectl_wasdra.sched.fiterror import FitError
 from kubectl_wasdra.sched.nodeinfo import NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
@@ -32,6 +32,8 @@ from kubectl_wasdra.sched.status import Status
 
 def run_filters(pod: PodInfo, node: NodeInfo, filters: tuple = DYNAMIC_FILTERS) -> Status | None:
     """The first failing filter's status, or None if all pass; filters the pod's profile disables are skipped."""
+    if filters is DYNAMIC_FILTERS and not pod.has_volumes:
+        filters = DYNAMIC_WITHOUT_VOLUMES
     profile = pod.profile
     if profile is not None and profile.filter_names is not DEFAULT_FILTERS:
         filters = tuple(plugin for plugin in filters if profile.filter_enabled(plugin.NAME))
@@ -44,7 +46,8 @@ def run_filters(pod: PodInfo, node: NodeInfo, filters: tuple = DYNAMIC_FILTERS) 
 
 def _percentage(pod: PodInfo) -> int:
     """The profile's percentageOfNodesToScore (0: kube-scheduler's adaptive default)."""
-    return (pod.profile.percentage_of_nodes_to_score or 0) if pod.profile is not None else 0
+    profile = pod.profile
+    return 0 if profile is None else profile.percentage_of_nodes_to_score or 0
 
 
 def _static_statuses(pod: PodInfo, state: SchedState) -> dict[str, Status]:

@@ -13,7 +13,7 @@ from typing import Any, Final
 from kubectl_wasdra.sched.nodeinfo import NodeFacts, NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.scoring import DEFAULT_MEMORY, DEFAULT_MILLI_CPU
-from kubectl_wasdra.sched.volumes import bind_claims, has_node_volumes
+from kubectl_wasdra.sched.volumes import bind_claims
 
 PODS: Final = "pods"
 _MISSING: Final = object()
@@ -140,7 +140,7 @@ class SchedState:
     def pre_filter(self, pod: PodInfo) -> Any:
         """The PreFilter status that keeps `pod` off every node (volume claims, then resource claims that cannot be
         found or used), or None; a status with details perNode=True is what Filter then says for each node."""
-        if self.volume_index is not None and has_node_volumes(pod.pod):
+        if self.volume_index is not None and pod.has_volumes:
             from kubectl_wasdra.sched.filters import volume_binding, volume_restrictions, volume_zone
 
             for check in (volume_restrictions.rwop_in_use(pod, self), volume_binding.pre_filter(pod, self.volume_index),
@@ -174,7 +174,7 @@ class SchedState:
         self.set(self.pods, node_name, (*self.pods[node_name], (pod.namespace, pod.labels, pod.priority, pod.requests)))
         if owner is not None and owner not in self.placed_by[node_name]:
             self.set(self.placed_by, node_name, (*self.placed_by[node_name], owner))
-        if has_node_volumes(pod.pod):
+        if pod.has_volumes:
             self.set(self.pod_volumes, node_name, (*self.pod_volumes.get(node_name, ()), pod.pod))
             if self.volume_index is not None:
                 bind_claims(pod, node_name, self)

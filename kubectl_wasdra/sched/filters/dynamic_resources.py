@@ -168,7 +168,7 @@ class DraState:
                     by_node = {}  # devices reachable from several nodes: no simple bound
                     break
                 pool = spec.get("pool") or {}
-                devices = [d for d in spec.get("devices") or () if isinstance(d, Mapping)]
+                devices = [d for d in spec.get("devices") or () if isinstance(d, dict)]
                 if _not_countable(spec, pool, devices):
                     skip.add(spec["nodeName"])
                 by_node.setdefault(spec["nodeName"], []).extend(
