@@ -1,7 +1,8 @@
 """Allocator cases kept as YAML data under fixtures/dra/upstream/, each naming the upstream test it comes from.
 
 A case gives gates, DeviceClasses, ResourceSlices, devices already allocated (with consumed capacity) and the claims to
-allocate on node-1; `expect` is the picks per claim ({request, device, consumedCapacity, shared}), "unsatisfiable"
+allocate on node-1; `expect` is the picks per claim ({request, device, shared, and consumedCapacity,
+bindingConditions, bindingFailureConditions, tolerations when the result carries them}), "unsatisfiable"
 (the allocator finds nothing, no error), or {error: text} for a fatal allocator error or a per-node error message.
 """
 
@@ -51,8 +52,10 @@ def _picks(outcome: Allocation) -> list[list[dict[str, Any]]]:
             pick: dict[str, Any] = {"request": result.request, "device": result.device_key}
             if result.share_id:
                 pick["shared"] = True
-            if result.consumed_capacity:
-                pick["consumedCapacity"] = result.status()["consumedCapacity"]
+            status = result.status()
+            for key in ("consumedCapacity", "bindingConditions", "bindingFailureConditions", "tolerations"):
+                if key in status:
+                    pick[key] = status[key]
             picks.append(pick)
         out.append(picks)
     return out
