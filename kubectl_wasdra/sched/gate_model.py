@@ -17,6 +17,7 @@ MODELLED: Final = frozenset({
     "DynamicResourceAllocation", "DRAAdminAccess", "DRAPrioritizedList", "DRAPartitionableDevices", "DRADeviceTaints",
     "DRADeviceTaintRules", "DRAConsumableCapacity", "DRAFractionalCapacityRange", "DRAExtendedResource",
     "DRADeviceBindingConditions", "DRAResourceClaimDeviceStatus", "DRAListTypeAttributes",
+    "DRASchedulerFilterTimeout",  # off: the allocator's search has no time-out stand-in (dynamic_resources.py)
 })
 
 

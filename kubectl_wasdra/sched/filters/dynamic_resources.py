@@ -66,7 +66,8 @@ def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
             return Status.unresolvable(Reason.CLAIM_ALLOCATED_ELSEWHERE, NOT_AVAILABLE, NAME, claim="/".join(claim.key))
     if not pending:
         return None
-    result = state.allocate(pending, node, pod.profile.dra_step_limit if pod.profile is not None else STEP_DEFAULT)
+    limit = pod.profile.dra_step_limit if pod.profile is not None else STEP_DEFAULT
+    result = state.allocate(pending, node, limit if state.filter_timeout else None)
     if getattr(result, "ok", False):
         state.remember(pod, node.name, result)
         return None
@@ -93,6 +94,7 @@ class DraState:
                  resolve: Any, features: Any = None) -> None:
         self.snapshot, self.inventory = snapshot, inventory
         self.features = features  # dra.Features (None: the allocator's defaults)
+        self.filter_timeout = True  # DRASchedulerFilterTimeout: without it the Filter has no timeout
         self._as_stored: dict[int, tuple[Mapping[str, Any], Mapping[str, Any]]] = {}
         self.vars: dict[str, Any] = {"usage": usage}
         self.initial_usage = usage
@@ -287,13 +289,16 @@ def build_dra_state(snapshot: Any, resolve: Any, extended_names: frozenset[str],
 
     features = Features.from_gates(enabled) if enabled is not None else DEFAULT_FEATURES
     if reuse is not None:
-        return DraState(snapshot, reuse.inventory, reuse.initial_usage, extended_names, resolve, features)
-    from kubectl_wasdra.dra.inventory import build_inventory
-    from kubectl_wasdra.dra.usage import DeviceUsage
+        state = DraState(snapshot, reuse.inventory, reuse.initial_usage, extended_names, resolve, features)
+    else:
+        from kubectl_wasdra.dra.inventory import build_inventory
+        from kubectl_wasdra.dra.usage import DeviceUsage
 
-    usage = DeviceUsage.from_claims(snapshot.of_kind("ResourceClaim"))
-    inventory = build_inventory(snapshot, taint_rules=enabled is None or enabled("DRADeviceTaintRules"))
-    return DraState(snapshot, inventory, usage, extended_names, resolve, features)
+        usage = DeviceUsage.from_claims(snapshot.of_kind("ResourceClaim"))
+        inventory = build_inventory(snapshot, taint_rules=enabled is None or enabled("DRADeviceTaintRules"))
+        state = DraState(snapshot, inventory, usage, extended_names, resolve, features)
+    state.filter_timeout = enabled is None or enabled("DRASchedulerFilterTimeout")
+    return state
 
 
 def _funnel_text(failure: Any) -> str:
