@@ -11,7 +11,8 @@ distinctAttribute reproduces the 1.37 per-request bookkeeping quirk described on
 
 With DRAListTypeAttributes on, kube-scheduler picks the "experimental" allocator variant (structured/allocator.go
 selects the first variant whose features cover the enabled ones), whose constraints compare value sets: a scalar is a
-one-element set, matchAttribute keeps the running intersection non-empty, distinctAttribute needs disjoint sets. With
+one-element set, matchAttribute keeps the running intersection non-empty, distinctAttribute needs disjoint sets
+(experimental/constraint.go distinctAttributeConstraint, which records every device instead of one per request). With
 the gate off a list-typed attribute never satisfies a constraint (the API server would not even store one).
 """
 
@@ -131,7 +132,8 @@ class MatchAttribute(Constraint):
 
 
 class DistinctAttribute(Constraint):
-    """Every device of the covered requests has a different value (list mode: value sets pairwise disjoint).
+    """Every device of the covered requests has a different value (list mode: value sets pairwise disjoint, checked
+    against every device picked so far, as the experimental allocator variant does).
 
     **Quirk** (1.37 allocator_incubating.go / constraint.go): recorded values are keyed by the *base request name*, so
     within one request only the previously picked device is remembered (a third device may repeat the first one's
@@ -143,28 +145,41 @@ class DistinctAttribute(Constraint):
         super().__init__(requests, attribute, list_mode)
         self.values: dict[str, tuple[str, Any]] = {}
         self.count = 0
+        self.sets: list[tuple[str, frozenset[Any]]] = []  # list mode: every recorded device's value set, in pick order
 
     def add(self, request: str, subrequest: str, device: Device) -> bool:
         if not self.applies(request, subrequest):
             return True
         attribute = device.attribute(self.attribute)
-        typed = (_as_set(attribute) if self.list_mode else _typed(attribute)) if attribute is not None else None
+        if self.list_mode:
+            return self._add_set(attribute)
+        typed = _typed(attribute) if attribute is not None else None
         if typed is None:
             return False
-        if self.count and self._conflicts(typed):
+        if self.count and typed in self.values.values():
             return False
         self.values[request] = typed
         self.count += 1
         return True
 
-    def _conflicts(self, typed: tuple[str, Any]) -> bool:
-        if not self.list_mode:
-            return typed in self.values.values()
-        return any(kind == typed[0] and values & typed[1] for kind, values in self.values.values())
+    def _add_set(self, attribute: Mapping[str, Any] | None) -> bool:
+        """experimental/constraint.go matchesAttribute with ListTypeAttributes: disjoint from every device recorded so
+        far (no per-request bookkeeping in that variant); sets of another type never conflict."""
+        found = _as_set(attribute) if attribute is not None else None
+        if found is None:
+            return False
+        if any(kind == found[0] and values & found[1] for kind, values in self.sets):
+            return False
+        self.sets.append(found)
+        self.count += 1
+        return True
 
     def remove(self, request: str, subrequest: str, device: Device) -> None:
         if self.applies(request, subrequest):
-            self.values.pop(request, None)
+            if self.list_mode:
+                self.sets.pop()
+            else:
+                self.values.pop(request, None)
             self.count -= 1
 
 
