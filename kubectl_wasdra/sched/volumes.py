@@ -200,3 +200,5 @@ def bind_claims(pod: Any, node_name: str, state: Any) -> None:
     for claim, volume in chosen.items():
         if volume is not None:
             state.set(state.bound_volumes, volume, f"{pod.namespace}/{claim}")
+            if not ((index.volumes.get(volume) or {}).get("spec") or {}).get("nodeAffinity"):
+                state.shared_gen = state.tick  # a volume any node could bind is gone for every node: verdicts change

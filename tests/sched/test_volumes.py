@@ -80,3 +80,14 @@ def test_same_gce_disk_read_write_conflicts_on_its_node() -> None:
     read_only = [{"name": "d", "gcePersistentDisk": {"pdName": "shared", "readOnly": True}}]
     cluster = snapshot(NODES[0], pod("holder", volumes=read_only, node_name="node-a"))
     assert run(cluster, pod("second", volumes=read_only))["second"].fits
+
+
+def test_a_network_volume_bound_by_one_pod_is_gone_for_every_node() -> None:
+    shared = {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "nfs-1"},
+              "spec": {"storageClassName": "local", "capacity": {"storage": "100Gi"}, "accessModes": ["ReadWriteOnce"]},
+              "status": {"phase": "Available"}}
+    cluster = snapshot(*NODES, WAIT, shared, claim("data-0"), claim("data-1"))
+    results = run(cluster, with_claims("first", "data-0", created="2026-01-01T00:00:00Z"),
+                  with_claims("second", "data-1", created="2026-01-01T00:00:01Z"))
+    assert results["first"].fits and not results["second"].fits
+    assert "2 node(s) didn't find available persistent volumes to bind" in results["second"].message
