@@ -32,7 +32,7 @@ def _validate(doc: Document, release: Release, locations: tuple[str, ...]) -> tu
 def _violations(doc: Document, ctx: CheckContext, category: str) -> Iterator[Problem]:
     for violation in _validate(doc, ctx.release, ctx.schema_locations):
         if violation.category == category:
-            yield Problem(violation.path, violation.message, violation.hint, at=violation.at)
+            yield Problem(violation.path, violation.message, violation.hint, at=violation.at, subject=violation.subject)
 
 
 @rule(codes.SCHEMA_WRONG_TYPE)

@@ -29,6 +29,8 @@ class Check(StrEnum):
     DUPLICATE = "duplicate"
     ENUM = "enum"
     ATTRIBUTE_VALUE = "attribute-value"
+    INVALID_VALUE = "invalid-value"
+    UNINTENDED = "unintended"
 
 
 @dataclass(frozen=True)

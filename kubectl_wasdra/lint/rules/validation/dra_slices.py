@@ -114,11 +114,19 @@ def _pool(pool: dict[str, Any], path: Path) -> Iterator[Violation]:
                         at="value")
 
 
+def _node_name(name: Any, path: Path) -> Iterator[Violation]:
+    """validateNodeName: core ValidateNodeName, a DNS subdomain (another type is SCHEMA001's finding)."""
+    if isinstance(name, str) and (error := dns_subdomain_error(name)):
+        yield Violation(Check.NAME, path, f'invalid nodeName "{name}": {error}',
+                        hint="use the node's metadata.name exactly (kubectl get nodes)", at="value")
+
+
 def _node_selection(spec: dict[str, Any], path: Path) -> Iterator[Violation]:
     chosen = []
     if "nodeName" in spec and spec["nodeName"] is not None:
         if spec["nodeName"]:
             chosen.append("nodeName")
+            yield from _node_name(spec["nodeName"], (*path, "nodeName"))
         else:
             yield Violation(Check.ONE_OF, (*path, "nodeName"), "must be either unset or set to a non-empty string", at="value")
     if spec.get("nodeSelector") is not None:
