@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from kubectl_wasdra.catalog.data import read_data
 from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.catalog.spelling import did_you_mean
 from kubectl_wasdra.load.document import value_at
 
 _DRAFT: Final = "https://json-schema.org/draft/2020-12/schema"
@@ -207,14 +208,8 @@ def _describe_one(error: Any, schema: Mapping[str, Any], data: Any) -> Violation
 def _unknown(path: tuple[str | int, ...], field: str, schema: Mapping[str, Any]) -> Violation:
     allowed = sorted(properties_at(schema, path))
     message = f'unknown field "{field}"'
-    close = difflib.get_close_matches(field, allowed, n=1, cutoff=0.6)
-    if close:
-        hint = f'did you mean "{close[0]}"?'
-    elif allowed:
-        shown = ", ".join(allowed[:_SHOWN_FIELDS]) + (", ..." if len(allowed) > _SHOWN_FIELDS else "")
-        hint = f"remove it; known fields here: {shown}"
-    else:
-        hint = "remove it"
+    shown = ", ".join(allowed[:_SHOWN_FIELDS]) + (", ..." if len(allowed) > _SHOWN_FIELDS else "")
+    hint = did_you_mean(field, allowed) or (f"remove it; known fields here: {shown}" if allowed else "remove it")
     return Violation("unknown", (*path, field), message, hint)
 
 

@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.catalog.spelling import did_you_mean
 from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
 from kubectl_wasdra.lint.rules.validation._base import Check, Path, Violation, as_dict, as_list, too_many
 from kubectl_wasdra.lint.rules.validation._names import dns_label_error, label_key_error, label_value_error
@@ -120,6 +121,7 @@ def request_reference(name: Any, path: Path, known: Mapping[str, frozenset[str]]
     found = len(parts) <= 2 and request in known and (len(parts) == 1 or parts[1] in known[request])
     if not found:
         names = ", ".join(sorted(known)) or "none"
+        choices = [*known, *(f"{name}/{sub}" for name, subs in known.items() for sub in subs)]
         yield Violation(Check.REQUEST_REFERENCE, path,
                         f'"{text}" must be the name of a request in the claim or a request and a subrequest separated by "/"',
-                        hint=f"requests in this claim: {names}", at="value")
+                        hint=did_you_mean(text, choices) or f"requests in this claim: {names}", at="value")
