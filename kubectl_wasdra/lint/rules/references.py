@@ -71,7 +71,8 @@ def claim_template_not_found(docs: DocumentSet, ctx: CheckContext) -> Iterator[S
         resourceClaims: [{name: gpu, resourceClaimTemplateName: gpu-tempalte}]
 
     ## Fix
-    Fix the name, add the ResourceClaimTemplate to the manifests, or check against the cluster with `--snapshot`.
+    Fix the name (the hint suggests the closest template name in the manifests or the snapshot), add the
+    ResourceClaimTemplate to the manifests, or check against the cluster with `--snapshot`.
     """
     yield from _check(docs, ctx, claim_references(docs), ("ResourceClaimTemplate",), Found.UNCHECKED)
 
@@ -108,7 +109,8 @@ def device_class_not_found(docs: DocumentSet, ctx: CheckContext) -> Iterator[Set
         exactly: {deviceClassName: gpu.exmaple.com}
 
     ## Fix
-    Use the class name the driver installs (`kubectl get deviceclasses`), or add the DeviceClass.
+    Use the class name the driver installs (`kubectl get deviceclasses`; the hint suggests the closest class name in
+    the manifests or the snapshot), or add the DeviceClass.
     """
     yield from _check(docs, ctx, class_references(docs), ("DeviceClass",), Found.UNCHECKED)
 

@@ -170,13 +170,16 @@ def invalid_name(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     ## What it does
     Flags names in the wrong format: request, subrequest, device, counter and template names (DNS labels),
     device class, claim and pool names (DNS subdomains), driver names, taint and topology keys (label keys),
-    extended resource names.
+    extended resource names, `metadata.name` (and `generateName`, as a prefix) of Pods, Jobs and the DRA and
+    workload-scheduling kinds as their `ValidateObjectMeta` name validator wants it, and a ResourceSlice's
+    `spec.nodeName` (validateNodeName).
 
     ## Why is this bad?
     kube-apiserver rejects the object; the message is the apimachinery one.
 
     ## Example
-        requests: [{name: GPU_0, exactly: {deviceClassName: gpu.example.com}}]
+        metadata: {name: Bad_Claim}
+        spec: {devices: {requests: [{name: GPU_0, exactly: {deviceClassName: gpu.example.com}}]}}
 
     ## Fix
     Use lower-case alphanumerics and '-' (and '.' in subdomains), starting and ending with an alphanumeric.
@@ -225,7 +228,8 @@ def unknown_request_reference(doc: Document, ctx: CheckContext) -> Iterator[Prob
         constraints: [{requests: [gpus], matchAttribute: gpu.example.com/numaNode}]
 
     ## Fix
-    Use the exact request name; for prioritized lists, `request/subrequest`.
+    Use the exact request name; for prioritized lists, `request/subrequest`. The hint suggests the closest request
+    (or pod claim) name.
 
     ## References
     kubernetes/kubernetes pkg/apis/resource/validation/validation.go (validateRequestNameRef)
@@ -326,7 +330,9 @@ def required_value_missing(doc: Document, ctx: CheckContext) -> Iterator[Problem
     """
     ## What it does
     Flags values validation requires: `deviceClassName`, `cel.expression`, `gang.minCount`, `workloadRef` of a
-    CompositePodGroup, taint key and effect, pool name, `podGroupName`, the template list of a Workload.
+    CompositePodGroup, taint key and effect, pool name, `podGroupName`, the template list of a Workload,
+    `metadata.name` (unless `generateName` is set). A value the schema already requires is reported once, as
+    SCHEMA003.
 
     ## Why is this bad?
     kube-apiserver rejects the object ("Required value").
