@@ -4,6 +4,8 @@ The schema states the contract the API server decodes against (types, required f
 validation then repeats some of it (`gang.minCount` required, `count` an integer). When both fire on one value, the
 schema finding explains it and the VALID one would only say it again, so a VALID problem about a value a SCHEMA
 problem is about (or about a value inside it) is left out. With SCHEMA not selected, VALID keeps reporting it.
+A problem may also name other paths it explains (`Problem.covers`): `expression:` indented as a sibling of `cel:` is
+one VALID011 that says so, not also an unknown field "expression".
 """
 
 from __future__ import annotations
@@ -25,10 +27,11 @@ def drop_repeated_causes(found: Sequence[tuple[RuleInfo, T, Problem]]) -> list[t
     causes: dict[str, list[tuple[str | int, ...]]] = {}
     for info, _, problem in found:
         causes.setdefault(info.family, []).append(problem.cause)
+    covered = {tuple(path) for _, _, problem in found for path in problem.covers}
     kept = []
     for entry in found:
         info, _, problem = entry
         earlier = [cause for family in EXPLAINED_BY.get(info.family, ()) for cause in causes.get(family, ())]
-        if not any(problem.cause[:len(cause)] == cause for cause in earlier):
+        if problem.cause not in covered and not any(problem.cause[:len(cause)] == cause for cause in earlier):
             kept.append(entry)
     return kept

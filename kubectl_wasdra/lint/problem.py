@@ -21,6 +21,7 @@ class Problem:
     at: str = "key"
     position: tuple[int, int] | None = None   # explicit 1-based (line, column) inside the value, e.g. of a CEL error
     subject: Path | None = None  # the field at fault when it is reported at another path (a missing field: its parent)
+    covers: tuple[Path, ...] = ()  # other paths whose problems this one explains (a misplaced sibling field)
 
     @property
     def cause(self) -> Path:

@@ -46,3 +46,10 @@ def test_unknown_field_hints_are_per_field(release: str) -> None:
                                     jobs=1))
     hints = {f.path.rpartition(".")[2]: f.hint for f in report.findings if f.rule == "SCHEMA002"}
     assert hints == {"cuont": 'did you mean "count"?', "selectorz": 'did you mean "selectors"?'}
+
+
+def test_misindented_expression_is_one_finding_that_says_so() -> None:
+    assert _found("selector-expression-misindented.yaml") == [
+        ("VALID011", 14, 11, "spec.devices.requests[0].exactly.selectors[0].cel")]
+    # without the VALID rules, the schema's view of the same mistake is still reported
+    assert [rule for rule, *_ in _found("selector-expression-misindented.yaml", ignore=("VALID",))] == ["SCHEMA002"]

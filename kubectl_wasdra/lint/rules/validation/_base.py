@@ -42,6 +42,7 @@ class Violation:
     message: str
     hint: str | None = None
     at: str = "key"
+    covers: tuple[Path, ...] = ()   # other fields whose findings this one explains (lint/overlap.py)
 
 
 def as_list(value: Any) -> list[Any]:

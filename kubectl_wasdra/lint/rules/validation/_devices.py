@@ -81,7 +81,7 @@ def _missing_expression(selector: dict[str, Any], cel: Any, path: Path) -> Viola
     if "expression" in selector:     # `expression:` aligned with `cel:` instead of nested under it
         return Violation(Check.REQUIRED, (*path, "cel"), "cel.expression is required, but cel is empty and "
                          "`expression` is a sibling of `cel` instead of inside it",
-                         hint="indent `expression:` under `cel:` (two more spaces)")
+                         hint="indent `expression:` under `cel:` (two more spaces)", covers=((*path, "expression"),))
     if cel is None:
         what = "cel is missing" if "cel" not in selector else "cel is empty"
     elif isinstance(cel, dict):

@@ -88,7 +88,7 @@ def problems(doc: Document, ctx: CheckContext, check: Check) -> Iterator[Problem
     dropped = _dropped_paths(doc, ctx) if found else ()
     for violation in found:
         if not any(violation.path[:len(path)] == path for path in dropped):
-            yield Problem(violation.path, violation.message, violation.hint, violation.at)
+            yield Problem(violation.path, violation.message, violation.hint, violation.at, covers=violation.covers)
 
 
 @rule(codes.VALID_ONE_OF)
