@@ -259,7 +259,7 @@ VALID_SCALE_TO_ZERO_METRICS: Final = RuleInfo(
 # ---- issue 10 (trust on real repositories): VALID values, reference suggestions ----
 VALID_INVALID_VALUE: Final = RuleInfo(
     id="VALID017", name="invalid-field-value", severity=Severity.ERROR,
-    summary="a value the API server rejects as Invalid (a device toleration value with Exists, or not a label value)")
+    summary="a value the API server rejects as Invalid that no narrower VALID rule covers")
 VALID_UNINTENDED: Final = RuleInfo(
     id="VALID018", name="accepted-but-likely-unintended", severity=Severity.WARNING,
     summary="the API server accepts the object, but a value probably does not mean what was meant")

@@ -25,10 +25,11 @@ def invalid_field_value(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     ## What it does
     Flags values kube-apiserver rejects as Invalid that no narrower VALID rule covers: a device toleration `value`
     with operator `Exists` ("must be empty for operator `Exists`"), and with operator `Equal` a value that is not a
-    label value (<= 63 alphanumerics, '-', '_' or '.').
+    label value (<= 63 alphanumerics, '-', '_' or '.'); from 1.37, pod group templates of one Workload with different
+    `priorityClassName` or `priority` ("all priority and priorityClassName values must be identical").
 
     ## Why is this bad?
-    kube-apiserver rejects the ResourceClaim (or template).
+    kube-apiserver rejects the object.
 
     ## Example
         tolerations: [{key: gpu.example.com/unhealthy, operator: Exists, value: "true"}]
@@ -37,7 +38,8 @@ def invalid_field_value(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     Drop the value for `Exists`, or use `operator: Equal` with a valid label value.
 
     ## References
-    kubernetes/kubernetes pkg/apis/resource/validation/validation.go (validateDeviceToleration)
+    kubernetes/kubernetes pkg/apis/resource/validation/validation.go (validateDeviceToleration),
+    pkg/apis/scheduling/validation/validation.go (release-1.37 validateWorkloadPriority)
     """
     yield from problems(doc, ctx, Check.INVALID_VALUE)
 
