@@ -124,7 +124,7 @@ def limit_exceeded(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     """
     ## What it does
     Flags lists and strings longer than the API allows: 32 requests, 8 subrequests, 32 selectors/constraints/config,
-    16 tolerations or taints, 128 devices per slice (64 with taints, counters or list attributes from 1.35), 32
+    16 tolerations or taints, 128 devices per slice (64 with taints or counter consumption from 1.35), 32
     attributes+capacities per device, 8 counter sets, 8 pod group templates, 4 group claims, 1 topology constraint.
 
     ## Why is this bad?
