@@ -14,10 +14,16 @@ from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.catalog.spelling import did_you_mean
 from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
 from kubectl_wasdra.lint.rules.validation._base import Check, Path, Violation, as_dict, as_list, too_many
-from kubectl_wasdra.lint.rules.validation._names import dns_label_error, label_key_error, label_value_error
+from kubectl_wasdra.lint.rules.validation._names import (
+    dns_label_error,
+    dns_subdomain_error,
+    label_key_error,
+    label_value_error,
+)
 
 DEVICE_SELECTORS_MAX: Final = 32          # resource.DeviceSelectorsMaxSize
 DEVICE_TOLERATIONS_MAX: Final = 16        # resource.DeviceTolerationsMaxLength
+POOL_NAME_MAX: Final = 253                # resource.PoolNameMaxLength
 CEL_EXPRESSION_MAX_LENGTH: Final = 10 * 1024   # resource.CELSelectorExpressionMaxLength
 TOLERATION_OPERATORS: Final = ("Exists", "Equal")
 TOLERATION_EFFECTS: Final = ("NoSchedule", "NoExecute")
@@ -92,6 +98,18 @@ def _missing_expression(selector: dict[str, Any], cel: Any, path: Path) -> Viola
     at_fault = (*path, "cel", "expression") if isinstance(cel, dict) else (*path, "cel")  # as the schema's "required"
     return Violation(Check.REQUIRED, at_fault, f"cel.expression is required, but {what}",
                      hint='set cel.expression, e.g. device.driver == "gpu.example.com"')
+
+
+def pool_name(name: Any, path: Path) -> Iterator[Violation]:
+    """validatePoolName: required, <= 253 characters, each '/'-separated part a DNS subdomain."""
+    if name is not None and not isinstance(name, str):
+        return  # SCHEMA001 reports the type
+    if not name:
+        yield Violation(Check.REQUIRED, path, "pool name is required")
+    elif len(name) > POOL_NAME_MAX:
+        yield Violation(Check.LIMIT, path, f"must be no more than {POOL_NAME_MAX} characters", at="value")
+    elif error := next(filter(None, map(dns_subdomain_error, name.split("/"))), None):
+        yield Violation(Check.NAME, path, f'invalid pool name "{name}": {error}', at="value")
 
 
 def quantity(value: Any, path: Path) -> tuple[Decimal | None, Violation | None]:

@@ -42,7 +42,6 @@ MAX_TAINTS_BEFORE_135: Final = 4            # 1.33/1.34 API docs: "The maximum n
 MAX_SHARED_COUNTERS_BEFORE_135: Final = 32  # 1.33/1.34: "The maximum number of counters in all sets is 32"
 MAX_BINDING_CONDITIONS: Final = 4           # resource.BindingConditionsMaxSize
 ATTRIBUTE_VALUE_MAX: Final = 64             # resource.DeviceAttributeMaxValueLength
-POOL_NAME_MAX: Final = 253                  # resource.PoolNameMaxLength
 SEPARATE_COUNTER_SLICES_SINCE: Final = Release(1, 35)
 LIST_ATTRIBUTES_SINCE: Final = Release(1, 36)
 SCALAR_KINDS: Final = ("int", "bool", "string", "version")
@@ -93,18 +92,7 @@ def _device_limit(devices: list[Any], version: str, release: Release) -> int:
 
 
 def _pool(pool: dict[str, Any], path: Path) -> Iterator[Violation]:
-    name = pool.get("name")
-    if name is not None and not isinstance(name, str):
-        pass  # SCHEMA001 reports the type
-    elif not name:
-        yield Violation(Check.REQUIRED, (*path, "name"), "pool name is required")
-    elif len(name) > POOL_NAME_MAX:
-        yield Violation(Check.LIMIT, (*path, "name"), f"must be no more than {POOL_NAME_MAX} characters", at="value")
-    else:
-        for part in name.split("/"):
-            if error := dns_subdomain_error(part):
-                yield Violation(Check.NAME, (*path, "name"), f'invalid pool name "{name}": {error}', at="value")
-                break
+    yield from _devices.pool_name(pool.get("name"), (*path, "name"))
     count = pool.get("resourceSliceCount")
     if not is_int(count) or count <= 0:
         yield Violation(Check.MINIMUM, (*path, "resourceSliceCount"), f"must be greater than zero, not {count}",

@@ -11,7 +11,7 @@ from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.lint.rules.validation._base import Check, Path, Violation, as_dict
-from kubectl_wasdra.lint.rules.validation._devices import NONE_EFFECT_SINCE
+from kubectl_wasdra.lint.rules.validation._devices import NONE_EFFECT_SINCE, pool_name
 from kubectl_wasdra.lint.rules.validation._names import dns_label_error, driver_name_error, label_key_error, label_value_error
 
 TAINT_EFFECTS: Final = ("NoSchedule", "NoExecute")
@@ -45,6 +45,8 @@ def validate_taint_rule(data: dict[str, Any], version: str, release: Release) ->
         value = selector.get(field)
         if isinstance(value, str) and (error := check(value)):
             yield Violation(Check.NAME, ("spec", "deviceSelector", field), f'invalid {field} "{value}": {error}', at="value")
+    if selector.get("pool") is not None:   # validateDeviceTaintSelector: validatePoolName when set
+        yield from pool_name(selector["pool"], ("spec", "deviceSelector", "pool"))
     if not isinstance(spec.get("taint"), dict):
         yield Violation(Check.REQUIRED, ("spec", "taint"), "taint is required", hint="set spec.taint.key and spec.taint.effect")
     else:

@@ -112,3 +112,12 @@ def test_resource_slice_node_name(node_name: str, expected: list[Check]) -> None
     obj = copy.deepcopy(OBJECTS["ResourceSlice"])
     obj["spec"]["nodeName"] = node_name
     assert [v.check for v in validate(obj, "resource.k8s.io/v1", "ResourceSlice", R137)] == expected
+
+
+@pytest.mark.parametrize(("pool", "expected"), [("pool-1", []), ("region/pool-1", []), ("", [Check.REQUIRED]),
+                                                ("Bad_Pool", [Check.NAME])])
+def test_device_taint_rule_selector_pool(pool: str, expected: list[Check]) -> None:
+    # validateDeviceTaintSelector: validatePoolName when the pool is set
+    obj = copy.deepcopy(OBJECTS["DeviceTaintRule"])
+    obj["spec"]["deviceSelector"]["pool"] = pool
+    assert [v.check for v in validate(obj, "resource.k8s.io/v1beta2", "DeviceTaintRule", R137)] == expected
