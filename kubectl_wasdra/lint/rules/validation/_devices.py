@@ -53,7 +53,8 @@ def tolerations(items: Any, path: Path, release: Release) -> Iterator[Violation]
         return
     effects = (*TOLERATION_EFFECTS, "None") if release >= NONE_EFFECT_SINCE else TOLERATION_EFFECTS
     for index, toleration in enumerate(as_list(items)):
-        yield from _toleration(as_dict(toleration), (*path, index), effects)
+        if isinstance(toleration, dict):   # anything else is SCHEMA001's finding
+            yield from _toleration(toleration, (*path, index), effects)
 
 
 def _toleration(toleration: dict[str, Any], here: Path, effects: tuple[str, ...]) -> Iterator[Violation]:

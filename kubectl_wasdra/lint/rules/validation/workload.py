@@ -11,7 +11,17 @@ from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.lint.rules.validation import _groups
-from kubectl_wasdra.lint.rules.validation._base import Check, Path, Violation, as_dict, as_list, duplicates, one_of, too_many
+from kubectl_wasdra.lint.rules.validation._base import (
+    Check,
+    Path,
+    Violation,
+    as_dict,
+    as_list,
+    duplicates,
+    is_int,
+    one_of,
+    too_many,
+)
 from kubectl_wasdra.lint.rules.validation._names import dns_label_error
 
 MAX_TEMPLATES: Final = 8        # scheduling.WorkloadMaxPodGroups / max podGroupTemplates
@@ -105,7 +115,8 @@ def _composites(items: Any, path: Path, version: str, depth: int) -> Iterator[Vi
 
 def _same_priority(spec: dict[str, Any]) -> Iterator[Violation]:
     """validateWorkloadPriority: every template of the tree names the same priorityClassName and priority."""
-    seen = {(str(t.get("priorityClassName") or ""), t.get("priority")) for t in _tree_templates(spec)}
+    seen = {(str(t.get("priorityClassName") or ""), t["priority"] if is_int(t.get("priority")) else None)
+            for t in _tree_templates(spec)}
     if len(seen) > 1:
         yield Violation(Check.INVALID_VALUE, ("spec",), "all priority and priorityClassName values must be identical, "
                         "detected multiple values",
