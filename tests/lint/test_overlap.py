@@ -53,3 +53,7 @@ def test_misindented_expression_is_one_finding_that_says_so() -> None:
         ("VALID011", 14, 11, "spec.devices.requests[0].exactly.selectors[0].cel")]
     # without the VALID rules, the schema's view of the same mistake is still reported
     assert [rule for rule, *_ in _found("selector-expression-misindented.yaml", ignore=("VALID",))] == ["SCHEMA002"]
+
+
+def test_wrong_type_node_name_is_not_also_a_missing_node_selection() -> None:
+    assert _found("slice-node-name-boolean.yaml") == [("SCHEMA001", 8, 13, "spec.nodeName")]

@@ -113,7 +113,7 @@ def _node_name(name: Any, path: Path) -> Iterator[Violation]:
 def _node_selection(spec: dict[str, Any], path: Path) -> Iterator[Violation]:
     chosen = []
     if "nodeName" in spec and spec["nodeName"] is not None:
-        if spec["nodeName"]:
+        if spec["nodeName"] or not isinstance(spec["nodeName"], str):   # another type: SCHEMA001, still "set"
             chosen.append("nodeName")
             yield from _node_name(spec["nodeName"], (*path, "nodeName"))
         else:
