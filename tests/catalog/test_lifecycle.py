@@ -92,3 +92,60 @@ def test_lifecycle_is_per_kind(release: Release) -> None:
     config = {"resource.k8s.io/v1beta2": True}
     assert not api_status(release, "resource.k8s.io/v1beta2", "DeviceTaintRule", config).deprecated
     assert api_status(release, "resource.k8s.io/v1beta2", "DeviceClass", config).deprecated
+
+
+def _generator():  # type: ignore[no-untyped-def]
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "tools" / "gen_api_lifecycle.py"
+    spec = importlib.util.spec_from_file_location("gen_api_lifecycle", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["gen_api_lifecycle"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+# the shape prerelease-lifecycle-gen writes (zz_generated.prerelease-lifecycle.go), two kinds and a List
+GENERATED = """
+func (in *Ingress) APILifecycleIntroduced() (major, minor int) {
+	return 1, 1
+}
+func (in *Ingress) APILifecycleDeprecated() (major, minor int) {
+	return 1, 14
+}
+func (in *Ingress) APILifecycleReplacement() schema.GroupVersionKind {
+	return schema.GroupVersionKind{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress"}
+}
+func (in *Ingress) APILifecycleRemoved() (major, minor int) {
+	return 1, 22
+}
+func (in *IngressList) APILifecycleIntroduced() (major, minor int) {
+	return 1, 1
+}
+func (in *Scale) APILifecycleIntroduced() (major, minor int) {
+	return 1, 1
+}
+"""
+
+
+def test_generator_reads_the_generated_markers() -> None:
+    assert _generator().parse(GENERATED) == {
+        "Ingress": {"introduced": "1.1", "deprecated": "1.14", "replacement": "networking.k8s.io/v1", "removed": "1.22"},
+        "Scale": {"introduced": "1.1"},
+    }
+
+
+def test_checked_in_data_matches_the_generator() -> None:
+    import os
+    from pathlib import Path
+
+    import yaml
+
+    repo = os.environ.get("WASDRA_K8S_API_REPO")   # the git directory of a kubernetes/api clone with its tags
+    if not repo:
+        pytest.skip("set WASDRA_K8S_API_REPO to a kubernetes/api clone to compare with the generator")
+    checked_in = yaml.safe_load((Path(__file__).resolve().parents[2] / "rules" / "api-lifecycle.yaml").read_text())
+    assert _generator().build(Path(repo)) == checked_in
