@@ -24,10 +24,13 @@ from kubectl_wasdra.cli_options import (
     NAMESPACE_OPTION,
     SNAPSHOT_OPTION,
     CommonOptions,
+    ProjectOptions,
     common_options,
     complete_releases,
     complete_rules,
+    project_options,
 )
+from kubectl_wasdra.cli_config import ConfiguredCommand
 from kubectl_wasdra.errors import UsageError, WasdraError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -69,17 +72,18 @@ def write(text: str) -> None:
     sys.stdout.flush()
 
 
-@cli.command("check")
-@click.argument("paths", nargs=-1, required=True, metavar="PATH... | -", type=click.Path())
+@cli.command("check", cls=ConfiguredCommand)
+@click.argument("paths", nargs=-1, required=False, metavar="PATH... | -", type=click.Path())
 @common_options
+@project_options
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes for large inputs (default: all cores).")
 @click.option("--upgrade-from", metavar="VERSION", default=None,
               help="Report what upgrading from this release to --k8s-version breaks or changes.")
 @click.option("--simulate/--no-simulate", default=True, show_default=True,
               help="With --snapshot/--live: dry-run the manifests' groups and report those that do not fit now (FIT004).")
-def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | None, upgrade_from: str | None = None,
-                  simulate: bool = True) -> int:
+def check_command(paths: tuple[str, ...], common: CommonOptions, project: ProjectOptions, jobs: int | None,
+                  upgrade_from: str | None = None, simulate: bool = True) -> int:
     """Lint manifests: API availability, schema, feature gates, API validation, references.
 
     PATH is a file, a directory (searched recursively for .yaml, .yml, .json), a glob, or - for stdin.
@@ -95,10 +99,20 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | Non
       helm template chart/ | kubectl wasdra check -
       kubectl wasdra check deploy/ --snapshot cluster/     # + references, fit and a dry run against a cluster
       kubectl wasdra check deploy/ --live --no-simulate
+      kubectl wasdra check -k overlays/prod                # what kubectl kustomize renders
+      kubectl wasdra check --helm chart/ --values prod.yaml --set replicas=4
+      kubectl wasdra check deploy/ --exclude 'legacy/**' --baseline .wasdra-baseline.json
+
+    Settings that repeat (release, gates, runtime config, excludes ...) belong in .wasdra.yaml: see `kubectl wasdra
+    config`. Silence one finding with `# wasdra: ignore[RULE] reason` on its line or the annotation
+    wasdra.dev/ignore: "RULE,...: reason" on its object.
     """
+    import dataclasses
+
     from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
     from kubectl_wasdra.report import render
 
+    rendered = _rendered_inputs(paths, project)
     snapshot = _check_snapshot(common) if common.snapshot or common.live else None
     common = _resolve_auto(common, snapshot)
 
@@ -107,6 +121,12 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | Non
                            ignore=common.ignore, schema_locations=common.schema_locations,
                            stdin=sys.stdin.buffer if "-" in paths else None, jobs=jobs, snapshot=snapshot,
                            simulate=simulate)
+    options = dataclasses.replace(
+        options, exclude=project.exclude, default_excludes=project.default_excludes, rendered=rendered,
+        per_file_ignores=project.per_file_ignores, report_unused_ignores=project.report_unused_ignores,
+        show_suppressed=project.show_suppressed, baseline=None if project.write_baseline else project.baseline)
+    if project.write_baseline:
+        return _write_baseline(run_check(options), project.write_baseline)
     if upgrade_from is not None:
         from kubectl_wasdra.lint.matrix import upgrade_output
 
@@ -128,6 +148,29 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | Non
     if report.fatal:
         return EXIT_ERROR
     return EXIT_FINDINGS if report.fails(common.fail_on) else EXIT_OK
+
+
+def _rendered_inputs(paths: tuple[str, ...], project: ProjectOptions) -> tuple[Any, ...]:
+    """Kustomize and Helm output to check beside the paths; UsageError when there is no input at all."""
+    if not paths and not project.kustomize and not project.helm:
+        raise UsageError("nothing to check", where="check", hint="name files or directories, - for stdin, -k DIR or --helm CHART")
+    if (project.values or project.set_values) and not project.helm:
+        raise UsageError("--values and --set need --helm CHART", where="--values")
+    from kubectl_wasdra.load.render import render_helm, render_kustomize
+
+    rendered = [render_kustomize(directory) for directory in project.kustomize]
+    if project.helm:
+        rendered.append(render_helm(project.helm, project.values, project.set_values))
+    return tuple(rendered)
+
+
+def _write_baseline(report: Any, path: str) -> int:
+    from kubectl_wasdra.lint.baseline import render_baseline
+
+    with open(path, "w", encoding="utf-8") as stream:
+        stream.write(render_baseline(report.findings))
+    click.echo(f"wrote {path}: {len(report.findings)} finding(s) recorded", err=True)
+    return EXIT_ERROR if report.fatal else EXIT_OK
 
 
 @cli.command("gates")

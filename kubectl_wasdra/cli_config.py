@@ -1,0 +1,91 @@
+"""Where flag defaults come from: one click hook gives flags > WASDRA_* environment > `.wasdra.yaml` > defaults.
+
+`ConfiguredCommand` sets an environment variable on every configurable flag (click reads it after the command line)
+and, before parsing, reads the project config into the context's `default_map` (click reads it after the
+environment). `ctx.get_parameter_source` then tells where each value came from (`kubectl wasdra config`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import click
+
+from kubectl_wasdra.config.discover import find_config
+from kubectl_wasdra.config.keys import BY_PARAM, CLUSTER_ENV, CONFIG_ENV, env_var
+from kubectl_wasdra.errors import UsageError
+
+META_KEY: Final = "wasdra.config"
+
+
+@dataclass(frozen=True)
+class ConfigState:
+    """The config file a command ran with (None: none found or --no-config), the cluster chosen, and the settings
+    that applied (`config.file.Setting` by key name)."""
+
+    path: str | None
+    cluster: str | None
+    settings: dict[str, Any]
+
+
+def config_state(ctx: click.Context) -> ConfigState:
+    return ctx.meta.get(META_KEY) or ConfigState(None, None, {})
+
+
+class ConfiguredCommand(click.Command):
+    """A command whose configurable flags read WASDRA_* variables and the project config file."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if param.name in BY_PARAM and param.envvar is None:
+                param.envvar = env_var(param.name)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing and not {"-h", "--help"} & set(args):
+            state, defaults = _project_defaults(self, args)
+            ctx.meta[META_KEY] = state
+            if defaults:
+                ctx.default_map = {**defaults, **(ctx.default_map or {})}
+        return super().parse_args(ctx, args)
+
+
+def _project_defaults(command: click.Command, args: Sequence[str]) -> tuple[ConfigState, dict[str, Any]]:
+    explicit, disabled, cluster = _scan(args)
+    path = None if disabled else explicit or os.environ.get(CONFIG_ENV) or find_config()
+    if path is None:
+        if cluster:
+            raise UsageError(f'--cluster "{cluster}" needs a config file, and none was found', where="--cluster",
+                             hint="create .wasdra.yaml (kubectl wasdra config --init) or pass --config FILE")
+        return ConfigState(None, None, {}), {}
+    from kubectl_wasdra.config.defaults import flag_defaults
+    from kubectl_wasdra.config.file import read_config
+
+    config = read_config(path)
+    settings = config.resolved(cluster)
+    params = {p.name for p in command.params if p.name}
+    defaults = flag_defaults(settings, config.directory, params, check=command.name in ("check", "config"))
+    return ConfigState(path, cluster, settings), defaults
+
+
+def _scan(args: Sequence[str]) -> tuple[str | None, bool, str | None]:
+    """(--config FILE, --no-config, --cluster NAME) from the raw arguments, before click parses them; the
+    environment (WASDRA_CLUSTER) supplies the cluster when the flag is absent."""
+    config, disabled, cluster = None, False, None
+    items = list(args)
+    for index, arg in enumerate(items):
+        if arg == "--":
+            break
+        name, sep, value = arg.partition("=")
+        if not sep and index + 1 < len(items):
+            value = items[index + 1]
+        if name == "--config":
+            config = value or None
+        elif name == "--cluster":
+            cluster = value or None
+        elif arg == "--no-config":
+            disabled = True
+    return config, disabled, cluster or os.environ.get(CLUSTER_ENV) or None
