@@ -122,7 +122,7 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, project: Projec
                            stdin=sys.stdin.buffer if "-" in paths else None, jobs=jobs, snapshot=snapshot,
                            simulate=simulate)
     options = dataclasses.replace(
-        options, exclude=project.exclude, default_excludes=project.default_excludes, rendered=rendered,
+        options, exclude=project.exclude + _baseline_files(project), default_excludes=project.default_excludes, rendered=rendered,
         per_file_ignores=project.per_file_ignores, report_unused_ignores=project.report_unused_ignores,
         show_suppressed=project.show_suppressed, baseline=None if project.write_baseline else project.baseline)
     if project.write_baseline:
@@ -164,6 +164,11 @@ def _rendered_inputs(paths: tuple[str, ...], project: ProjectOptions) -> tuple[A
     return tuple(rendered)
 
 
+def _baseline_files(project: ProjectOptions) -> tuple[str, ...]:
+    """The baseline files as exclude patterns: a baseline inside a checked directory is not a manifest."""
+    return tuple(os.path.abspath(path) for path in (project.baseline, project.write_baseline) if path)
+
+
 def _write_baseline(report: Any, path: str) -> int:
     from kubectl_wasdra.lint.baseline import render_baseline
 
@@ -196,6 +201,32 @@ def gates_command(k8s_version: str | None, area: str | None, diff: tuple[str, st
         write(render_diff(Release.parse(diff[0]), Release.parse(diff[1]), area, output))
     else:
         write(render_table(Release.parse(k8s_version) if k8s_version else NEWEST, area, output))
+    return EXIT_OK
+
+
+@cli.command("config", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.option("--init", is_flag=True, help="Write a commented starter .wasdra.yaml at the repository root.")
+@click.option("-o", "--output", type=click.Choice(("text", "json")), default="text", show_default=True, help="Output format.")
+@click.pass_context
+def config_command(ctx: click.Context, init: bool, output: str) -> int:
+    """The effective settings of `check` (flags > WASDRA_* environment > .wasdra.yaml > defaults) and where each
+    one comes from. Takes check's flags, --config FILE, --no-config and --cluster NAME.
+
+    \b
+    Examples:
+      kubectl wasdra config
+      kubectl wasdra config --cluster prod -o json
+      kubectl wasdra config --init
+    """
+    from kubectl_wasdra.cli_config import render_effective, write_starter
+    from kubectl_wasdra.config.discover import repository_root
+
+    if init:
+        path, documents = write_starter(repository_root())
+        click.echo(f"wrote {path} (from {documents} manifest(s)); check it with: {PROG} config", err=True)
+        return EXIT_OK
+    check_ctx = check_command.make_context("check", list(ctx.args), parent=ctx)
+    write(render_effective(check_ctx, output))
     return EXIT_OK
 
 

@@ -89,3 +89,66 @@ def _scan(args: Sequence[str]) -> tuple[str | None, bool, str | None]:
         elif arg == "--no-config":
             disabled = True
     return config, disabled, cluster or os.environ.get(CLUSTER_ENV) or None
+
+
+def effective_settings(check_ctx: click.Context) -> list[tuple[str, Any, str]]:
+    """(key, value, source) for every config key as `check` would run with the context's flags: the source is
+    "flag --x", "env WASDRA_X", the config file position, or "default"."""
+    from click.core import ParameterSource
+
+    from kubectl_wasdra.config.keys import KEYS
+
+    state = config_state(check_ctx)
+    rows = []
+    for key in KEYS:
+        source = check_ctx.get_parameter_source(key.param)
+        if source is ParameterSource.COMMANDLINE:
+            where = f"flag {key.flag}"
+        elif source is ParameterSource.ENVIRONMENT:
+            where = f"env {env_var(key.param)}"
+        elif source is ParameterSource.DEFAULT_MAP and key.name in state.settings:
+            where = state.settings[key.name].where
+        else:
+            where = "default"
+        value = check_ctx.params.get(key.param)
+        rows.append((key.name, list(value) if isinstance(value, tuple) else value, where))
+    return rows
+
+
+def render_effective(check_ctx: click.Context, output: str) -> str:
+    """`kubectl wasdra config`: the config file used, then each setting with its value and where it came from."""
+    import json
+
+    state = config_state(check_ctx)
+    rows = effective_settings(check_ctx)
+    if output == "json":
+        data = {"config": state.path, "cluster": state.cluster,
+                "settings": {name: {"value": value, "source": source} for name, value, source in rows}}
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    head = f"config file: {state.path or 'none (no .wasdra.yaml from here up to the repository root)'}"
+    lines = [head + (f", cluster {state.cluster}" if state.cluster else "")]
+    width = max(len(name) for name, _, _ in rows)
+    shown = [(", ".join(map(str, v)) if isinstance(v, list) else "" if v is None else str(v)) or "-" for _, v, _ in rows]
+    value_width = max(map(len, shown))
+    for (name, _, source), text in zip(rows, shown, strict=True):
+        lines.append(f"  {name:<{width}}  {text:<{value_width}}  {source}")
+    return "\n".join(lines) + "\n"
+
+
+def write_starter(directory: str) -> tuple[str, int]:
+    """Write a starter `.wasdra.yaml` into `directory` for the manifests below it; (path, documents seen).
+    UsageError when the file exists."""
+    from kubectl_wasdra.config.starter import detect_needs, starter_text
+    from kubectl_wasdra.load import load_paths
+    from kubectl_wasdra.load.default_excludes import DEFAULT_EXCLUDES
+    from kubectl_wasdra.load.excludes import Excludes
+
+    path = os.path.join(directory, ".wasdra.yaml")
+    if os.path.exists(path):
+        raise UsageError(f"{path} exists", where="config --init", hint="edit it, or remove it to start over")
+    excludes = Excludes.of(DEFAULT_EXCLUDES, base=directory)
+    loaded = load_paths([directory], exclude=excludes.matches)
+    needs = detect_needs(loaded.documents)
+    with open(path, "w", encoding="utf-8") as stream:
+        stream.write(starter_text(needs))
+    return path, needs.documents

@@ -83,3 +83,15 @@ def findings_as_dicts(report: CheckReport) -> list[dict[str, Any]]:
         if finding.file in report.rendered_by:
             row["renderedBy"] = report.rendered_by[finding.file]
     return [row for _, row in rows]
+
+
+def visible_findings(report: CheckReport) -> list[Finding]:
+    """The findings a text report lists: the kept ones, plus (with --show-suppressed) the suppressed ones, their
+    message marked "[suppressed: reason]"."""
+    from kubectl_wasdra.lint.pipeline import finding_order
+
+    if not report.show_suppressed or not report.suppressed:
+        return list(report.findings)
+    marked = [dataclasses.replace(s.finding, message=f"[suppressed{': ' + s.reason if s.reason else ''}] {s.finding.message}")
+              for s in report.suppressed]
+    return sorted([*report.findings, *marked], key=finding_order)
