@@ -1,0 +1,100 @@
+"""The config file through the CLI: flags > WASDRA_* > .wasdra.yaml > defaults, `config` naming each source, clusters,
+--config/--no-config/WASDRA_CONFIG, exit 2 for a bad file, and `config --init`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import NEEDS
+
+from kubectl_wasdra.cli import main
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    out, err = capsys.readouterr()
+    return exit_info.value.code, out, err
+
+
+def settings(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
+    code, out, err = run(["config", "-o", "json", *args], capsys)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_the_config_file_carries_the_flags(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["check", "deploy/", "--select", "API,GATE"], capsys)[0] == 1
+    (repo / ".wasdra.yaml").write_text(NEEDS)
+    code, out, err = run(["check", "deploy/", "--select", "API,GATE"], capsys)
+    assert code == 0, out + err
+    (repo / "deploy" / "sub").mkdir()
+    (repo / "deploy" / "sub" / "train.yaml").write_text((repo / "deploy" / "train.yaml").read_text())
+    code, out, _ = run(["check", ".", "--select", "API,GATE"], capsys)   # found upward from a subdirectory too
+    assert code == 0, out
+
+
+def test_precedence_flag_over_environment_over_file_over_default(repo: Path, capsys: pytest.CaptureFixture[str],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    assert settings(capsys)["settings"]["profile"] == {"value": "default", "source": "default"}
+    (repo / ".wasdra.yaml").write_text("profile: production\n")
+    assert settings(capsys)["settings"]["profile"] == {"value": "production", "source": f"{repo}/.wasdra.yaml:1:10"}
+    monkeypatch.setenv("WASDRA_PROFILE", "experimental")
+    assert settings(capsys)["settings"]["profile"] == {"value": "experimental", "source": "env WASDRA_PROFILE"}
+    assert settings(capsys, "--profile", "default")["settings"]["profile"] == {"value": "default", "source": "flag --profile"}
+
+
+def test_config_text_lists_every_setting_with_its_source(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / ".wasdra.yaml").write_text(NEEDS)
+    code, out, _ = run(["config"], capsys)
+    assert code == 0
+    assert out.splitlines()[0] == f"config file: {repo}/.wasdra.yaml"
+    line = next(line for line in out.splitlines() if line.strip().startswith("runtimeConfig"))
+    assert "scheduling.k8s.io/v1beta1=true" in line and line.endswith(f"{repo}/.wasdra.yaml:6:3")
+
+
+def test_no_config_explicit_config_and_environment(repo: Path, capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    (repo / ".wasdra.yaml").write_text("profile: production\n")
+    (repo / "other.yaml").write_text("profile: experimental\n")
+    assert settings(capsys, "--no-config")["config"] is None
+    assert settings(capsys, "--config", "other.yaml")["settings"]["profile"]["value"] == "experimental"
+    monkeypatch.setenv("WASDRA_CONFIG", "other.yaml")
+    assert settings(capsys)["settings"]["profile"]["value"] == "experimental"
+
+
+def test_a_named_cluster(repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    (repo / ".wasdra.yaml").write_text(NEEDS + "clusters:\n  old:\n    k8sVersion: \"1.35\"\n")
+    data = settings(capsys, "--cluster", "old")
+    assert data["cluster"] == "old" and data["settings"]["k8sVersion"] == {"value": "1.35", "source": f"{repo}/.wasdra.yaml:9:17"}
+    monkeypatch.setenv("WASDRA_CLUSTER", "old")
+    assert settings(capsys)["settings"]["k8sVersion"]["value"] == "1.35"
+    code, _, err = run(["check", "deploy/", "--cluster", "olt"], capsys)
+    assert code == 2 and 'no cluster "olt"' in err and 'did you mean "old"?' in err
+
+
+def test_a_cluster_without_a_config_file_is_exit_2(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["check", "deploy/", "--cluster", "prod"], capsys)
+    assert code == 2 and "needs a config file" in err
+
+
+def test_a_bad_config_file_is_exit_2_with_its_position(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / ".wasdra.yaml").write_text('k8sVersion: "1.37"\nfeatureGate:\n  GenericWorkload: true\n')
+    code, out, err = run(["check", "deploy/"], capsys)
+    assert code == 2 and out == ""
+    assert err.strip() == (f'kubectl-wasdra: error: {repo}/.wasdra.yaml:2:1: unknown key "featureGate" — '
+                           'did you mean "featureGates"?')
+
+
+def test_init_writes_a_starter_for_the_repository(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "deploy" / "sub").mkdir()
+    code, _, err = run(["config", "--init"], capsys)
+    assert code == 0 and ".wasdra.yaml" in err
+    text = (repo / ".wasdra.yaml").read_text()
+    assert "  GenericWorkload: true\n  TopologyAwareWorkloadScheduling: true\n" in text
+    assert "  scheduling.k8s.io/v1beta1: true\n" in text
+    assert run(["check", "deploy/", "--select", "API,GATE"], capsys)[0] == 0   # the starter makes the gang pass
+    code, _, err = run(["config", "--init"], capsys)
+    assert code == 2 and "exists" in err
