@@ -92,6 +92,9 @@ def visible_findings(report: CheckReport) -> list[Finding]:
 
     if not report.show_suppressed or not report.suppressed:
         return list(report.findings)
-    marked = [dataclasses.replace(s.finding, message=f"[suppressed{': ' + s.reason if s.reason else ''}] {s.finding.message}")
-              for s in report.suppressed]
+    marked = []
+    for s in report.suppressed:
+        mark = f"[suppressed{': ' + s.reason if s.reason else ''}]"
+        field = "path" if s.finding.path else "message"
+        marked.append(dataclasses.replace(s.finding, **{field: f"{mark} {getattr(s.finding, field)}"}))
     return sorted([*report.findings, *marked], key=finding_order)
