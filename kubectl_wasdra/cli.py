@@ -156,6 +156,8 @@ def _rendered_inputs(paths: tuple[str, ...], project: ProjectOptions) -> tuple[A
         raise UsageError("nothing to check", where="check", hint="name files or directories, - for stdin, -k DIR or --helm CHART")
     if (project.values or project.set_values) and not project.helm:
         raise UsageError("--values and --set need --helm CHART", where="--values")
+    if not project.kustomize and not project.helm:
+        return ()
     from kubectl_wasdra.load.render import render_helm, render_kustomize
 
     rendered = [render_kustomize(directory) for directory in project.kustomize]

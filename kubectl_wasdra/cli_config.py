@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import click
 
@@ -21,8 +20,7 @@ from kubectl_wasdra.errors import UsageError
 META_KEY: Final = "wasdra.config"
 
 
-@dataclass(frozen=True)
-class ConfigState:
+class ConfigState(NamedTuple):
     """The config file a command ran with (None: none found or --no-config), the cluster chosen, and the settings
     that applied (`config.file.Setting` by key name)."""
 

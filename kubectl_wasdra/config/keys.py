@@ -5,12 +5,10 @@ schemas/wasdra-config.json describes the same keys for editors; a test keeps the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 
-@dataclass(frozen=True)
-class Key:
+class Key(NamedTuple):
     """One config key. `param` is the click parameter it gives a default to; `kind` says how values are checked and
     turned into flag syntax; `check_only` keys apply to `check` (and `config`) only; `cluster` keys may also appear
     under `clusters.NAME`."""

@@ -14,20 +14,22 @@ from kubectl_wasdra.load import LoadResult, load_paths
 
 if TYPE_CHECKING:
     from kubectl_wasdra.lint.pipeline import CheckOptions, CheckReport
-    from kubectl_wasdra.lint.suppress import SuppressionProblem
+    from kubectl_wasdra.lint.suppress import Suppressed, SuppressionProblem
+    from kubectl_wasdra.load import Document
 
 
 def load_inputs(options: CheckOptions) -> LoadResult:
     """The paths' documents (excluded files left out) followed by the documents of each rendered input."""
     from kubectl_wasdra.load.default_excludes import DEFAULT_EXCLUDES
     from kubectl_wasdra.load.excludes import Excludes
-    from kubectl_wasdra.load.render import load_rendered
 
     excludes = Excludes.of(DEFAULT_EXCLUDES if options.default_excludes else (), options.exclude)
     loaded = load_paths(options.paths, stdin=options.stdin, max_bytes=options.max_bytes,
                         exclude=excludes.matches if excludes.patterns else None) if options.paths else LoadResult((), (), ())
     documents, problems, files = list(loaded.documents), list(loaded.problems), list(loaded.files)
     for rendered in options.rendered:
+        from kubectl_wasdra.load.render import load_rendered
+
         rendered_documents, rendered_problems = load_rendered(rendered)
         documents += rendered_documents
         problems += rendered_problems
@@ -38,12 +40,17 @@ def load_inputs(options: CheckOptions) -> LoadResult:
 def apply_project_settings(report: CheckReport, options: CheckOptions, selected: Iterable[str]) -> CheckReport:
     """The report with suppressed and baselined findings set aside and the CONF findings added."""
     from kubectl_wasdra.lint.pipeline import document_label, finding_order
-    from kubectl_wasdra.lint.suppress import apply_suppressions
 
-    result = apply_suppressions(report.findings, report.documents, document_label, options.per_file_ignores,
-                                report_unused=options.report_unused_ignores)
-    findings = sorted(list(result.findings) + _conf_findings(result.problems, frozenset(selected), options.profile),
-                      key=finding_order)
+    findings: list[Finding] = list(report.findings)
+    suppressed: tuple[Suppressed, ...] = ()
+    if options.per_file_ignores or _has_directives(report.documents):
+        from kubectl_wasdra.lint.suppress import apply_suppressions
+
+        result = apply_suppressions(report.findings, report.documents, document_label, options.per_file_ignores,
+                                    report_unused=options.report_unused_ignores)
+        suppressed = result.suppressed
+        findings = sorted(list(result.findings) + _conf_findings(result.problems, frozenset(selected), options.profile),
+                          key=finding_order)
     baselined: list[Finding] = []
     if options.baseline is not None:
         from kubectl_wasdra.lint.baseline import read_baseline, split_by_baseline
@@ -51,8 +58,15 @@ def apply_project_settings(report: CheckReport, options: CheckOptions, selected:
         findings, baselined = split_by_baseline(findings, read_baseline(options.baseline))
     rendered_by = {d.file: r.label for r in options.rendered for d in report.documents
                    if d.source is not None and d.source.text is r.text}
-    return dataclasses.replace(report, findings=tuple(findings), suppressed=result.suppressed, baselined=tuple(baselined),
+    return dataclasses.replace(report, findings=tuple(findings), suppressed=suppressed, baselined=tuple(baselined),
                                show_suppressed=options.show_suppressed, rendered_by=MappingProxyType(rendered_by))
+
+
+def _has_directives(documents: Iterable[Document]) -> bool:
+    """Whether any document may carry a suppression (the word "wasdra" in its file), so lint/suppress.py loads only
+    for runs that need it."""
+    texts = {id(d.source): d.source.text for d in documents if d.source is not None}
+    return any("wasdra" in text for text in texts.values())
 
 
 def _conf_findings(problems: Iterable[SuppressionProblem], selected: frozenset[str], profile: str) -> list[Finding]:

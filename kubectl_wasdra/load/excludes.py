@@ -12,7 +12,6 @@ import functools
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 
 def anchor(pattern: str, base: str) -> str:
@@ -51,12 +50,15 @@ def _regex(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(out))
 
 
-@dataclass(frozen=True)
 class Excludes:
-    """Patterns relative to `base` (default: the working directory); `matches(path)` says whether a file is left out."""
+    """Patterns relative to `base` (default: the working directory); `matches(path)` says whether a file is left out.
+    (A plain class: it is built on every `check`, and a dataclass costs start-up time.)"""
 
-    patterns: tuple[str, ...]
-    base: str = ""
+    __slots__ = ("base", "patterns")
+
+    def __init__(self, patterns: tuple[str, ...], base: str = "") -> None:
+        self.patterns = patterns
+        self.base = base
 
     @classmethod
     def of(cls, *groups: Iterable[str], base: str = "") -> Excludes:

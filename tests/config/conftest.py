@@ -9,14 +9,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 GANG = ROOT / "fixtures" / "manifests" / "explain" / "train-gang-racks.yaml"
-NEEDS = """\
-k8sVersion: "1.37"
-featureGates:
-  GenericWorkload: true
-  TopologyAwareWorkloadScheduling: true
-runtimeConfig:
-  scheduling.k8s.io/v1beta1: true
-"""
 
 
 @pytest.fixture

@@ -7,9 +7,17 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import NEEDS
 
 from kubectl_wasdra.cli import main
+
+NEEDS = """\
+k8sVersion: "1.37"
+featureGates:
+  GenericWorkload: true
+  TopologyAwareWorkloadScheduling: true
+runtimeConfig:
+  scheduling.k8s.io/v1beta1: true
+"""
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -6,9 +6,13 @@ docstring is the user documentation.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.registry import rule
-from kubectl_wasdra.lint.suppress import SuppressionProblem
+
+if TYPE_CHECKING:  # lint/suppress.py loads only when a run has suppressions
+    from kubectl_wasdra.lint.suppress import SuppressionProblem
 
 
 @rule(codes.CONF_UNKNOWN_RULE_IN_SUPPRESSION, scope="suppression")

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""What project configuration costs `check` at start-up when no config file exists (target: under 10 ms).
+
+Times, best of --repeat, each in a fresh process run from a directory 12 levels deep with no `.wasdra.yaml` and no
+`.git` up to `/` (the longest upward search):
+  1. `kubectl-wasdra check small.yaml -o json` with this tree (config hook, default excludes, suppression scan);
+  2. the same with `--reference TREE` first on PYTHONPATH (a checkout without the feature, e.g. main before it);
+  3. in-process: the config hook alone (argument scan + upward search) and the default-exclude test of one file.
+
+    python bench/config_startup.py --repeat 30
+    python bench/config_startup.py --repeat 30 --reference /path/to/checkout-before
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SMALL = ROOT / "fixtures" / "manifests" / "check" / "train-job.yaml"
+
+
+def _wall(trees: list[Path], cwd: Path, manifest: Path, repeat: int) -> list[float]:
+    """Best wall time per tree; the trees take turns in every round, so load from elsewhere hits both alike."""
+    command = [sys.executable, "-c", "from kubectl_wasdra.cli import main; main()", "check", str(manifest), "-o", "json"]
+    best = [float("inf")] * len(trees)
+    for _ in range(repeat):
+        for index, tree in enumerate(trees):
+            env = dict(os.environ, PYTHONPATH=str(tree))
+            env.pop("WASDRA_CONFIG", None)
+            start = time.perf_counter()
+            subprocess.run(command, cwd=cwd, env=env, capture_output=True, check=False)
+            best[index] = min(best[index], time.perf_counter() - start)
+    return best
+
+
+def _in_process(cwd: Path, manifest: Path, repeat: int) -> tuple[float, float]:
+    sys.path.insert(0, str(ROOT))
+    from kubectl_wasdra.cli_config import _scan
+    from kubectl_wasdra.config.discover import find_config
+    from kubectl_wasdra.load.default_excludes import DEFAULT_EXCLUDES
+    from kubectl_wasdra.load.excludes import Excludes
+
+    os.chdir(cwd)
+    args = ["check", str(manifest), "-o", "json"]
+    start = time.perf_counter()
+    for _ in range(repeat * 100):
+        _scan(args)
+        find_config()
+    hook = (time.perf_counter() - start) / (repeat * 100)
+    excludes = Excludes(DEFAULT_EXCLUDES)
+    start = time.perf_counter()
+    for _ in range(repeat * 100):
+        excludes.matches(str(manifest))
+    return hook, (time.perf_counter() - start) / (repeat * 100)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--reference", type=Path, help="a checkout without the feature, to compare with")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="wasdra-bench-") as tmp:
+        deep = Path(tmp).joinpath(*(f"d{i}" for i in range(12)))
+        deep.mkdir(parents=True)
+        manifest = deep / "small.yaml"
+        manifest.write_text(SMALL.read_text())
+        times = _wall([ROOT, *([args.reference] if args.reference else [])], deep, manifest, args.repeat)
+        here = times[0]
+        print(f"check, one small file, no config file (this tree):  {here * 1000:7.1f} ms")
+        if args.reference:
+            before = times[1]
+            print(f"check, same, reference tree {args.reference}:  {before * 1000:7.1f} ms")
+            print(f"difference:                                          {(here - before) * 1000:+7.1f} ms (target < +10 ms)")
+        hook, exclude = _in_process(deep, manifest, args.repeat)
+        print(f"config hook (argument scan + search up 13 directories): {hook * 1e6:7.1f} us")
+        print(f"default-exclude test of one file:                     {exclude * 1e6:7.1f} us")
+    print(f"rerun: python bench/config_startup.py --repeat {args.repeat}"
+          + (f" --reference {args.reference}" if args.reference else ""))
+
+
+if __name__ == "__main__":
+    main()
