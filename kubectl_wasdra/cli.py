@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from kubectl_wasdra import __version__
+from kubectl_wasdra.cli_config import ConfiguredCommand
 from kubectl_wasdra.cli_options import (
     ALL_NAMESPACES_OPTION,
     CONTEXT_OPTION,
@@ -28,9 +29,9 @@ from kubectl_wasdra.cli_options import (
     common_options,
     complete_releases,
     complete_rules,
+    config_options,
     project_options,
 )
-from kubectl_wasdra.cli_config import ConfiguredCommand
 from kubectl_wasdra.errors import UsageError, WasdraError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -279,7 +280,8 @@ def rules_command(rule_id: str | None, output: str) -> int:
     return EXIT_OK
 
 
-@cli.command("explain")
+@cli.command("explain", cls=ConfiguredCommand)
+@config_options
 @click.option("-f", "--filename", "files", multiple=True, required=True, metavar="PATH", type=click.Path(),
               help="Manifests to dry-run (files, directories, globs, - for stdin).")
 @click.option("--no-suggestions", is_flag=True, help="Skip the suggestions (each costs one more simulation).")
@@ -308,7 +310,8 @@ def explain_command(files: tuple[str, ...], no_suggestions: bool, common: Common
     return EXIT_OK if report.all_fit else EXIT_FINDINGS
 
 
-@cli.command("explain-pending")
+@cli.command("explain-pending", cls=ConfiguredCommand)
+@config_options
 @click.argument("target", required=False, metavar="[pod/NAME|podgroup/NAME|workload/NAME]")
 @common_options
 def explain_pending_command(target: str | None, common: CommonOptions) -> int:

@@ -190,6 +190,13 @@ CONFIG_OPTIONS: Final = (
 )
 
 
+def config_options(fn: F) -> F:
+    """Add --config, --no-config and --cluster (read by cli_config.ConfiguredCommand before parsing, not passed on)."""
+    for option in reversed(CONFIG_OPTIONS):
+        fn = option(fn)
+    return fn
+
+
 @dataclass(frozen=True)
 class ProjectOptions:
     """`check`'s flags for excludes, suppressions, baselines and rendered inputs, parsed."""

@@ -140,7 +140,7 @@ class _Reader:
     def scalar(self, node: yaml.Node, what: str) -> str | bool:
         import yaml
 
-        if not isinstance(node, yaml.ScalarNode) or node.value == "" and node.tag.endswith(":null"):
+        if not isinstance(node, yaml.ScalarNode) or (node.value == "" and node.tag.endswith(":null")):
             raise self.error(node, f"{what} must be a single value", "write one value after the colon")
         if node.tag == _BOOL_TAG:
             return node.value.lower() in _TRUE_WORDS

@@ -168,18 +168,27 @@ def apply_suppressions(findings: Sequence[Finding], documents: Sequence[Document
         used.add((number, key))
         directive = expanded[number][0]
         suppressed.append(Suppressed(finding, directive.kind, directive.reason))
-    problems = list(index.problems)
+    problems = index.problems + _directive_problems(expanded, used if report_unused else None)
+    return SuppressionResult(tuple(kept), tuple(suppressed), tuple(problems))
+
+
+def _directive_problems(expanded: list[tuple[Directive, list[tuple[str, set[str] | None]]]],
+                        used: set[tuple[int, str]] | None) -> list[SuppressionProblem]:
+    """Rule keys of in-source directives that name no rule, and (when `used` is given) those that matched nothing."""
+    problems = []
     for number, (directive, keys) in enumerate(expanded):
+        if directive.kind != "inSource":
+            continue
         for key, rules in keys:
-            if rules is None and directive.kind == "inSource":
+            if rules is None:
                 problems.append(SuppressionProblem(
                     "unknown-rule", directive.file, directive.line, directive.column,
                     f'suppression names "{key}", which is no rule', "see `kubectl wasdra rules` for the rule IDs"))
-            elif report_unused and rules is not None and directive.kind == "inSource" and (number, key) not in used:
+            elif used is not None and (number, key) not in used:
                 problems.append(SuppressionProblem(
                     "unused", directive.file, directive.line, directive.column,
                     f'suppression of "{key}" matched no finding', "remove it (the finding it was for is gone)"))
-    return SuppressionResult(tuple(kept), tuple(suppressed), tuple(problems))
+    return problems
 
 
 def _first_match(finding: Finding, expanded: list[tuple[Directive, list[tuple[str, set[str] | None]]]]) -> tuple[int, str] | None:

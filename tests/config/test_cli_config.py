@@ -106,3 +106,13 @@ def test_init_writes_a_starter_for_the_repository(repo: Path, capsys: pytest.Cap
     assert run(["check", "deploy/", "--select", "API,GATE"], capsys)[0] == 0   # the starter makes the gang pass
     code, _, err = run(["config", "--init"], capsys)
     assert code == 2 and "exists" in err
+
+
+def test_explain_reads_the_cluster_description_too(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    snapshot = Path(__file__).resolve().parents[2] / "fixtures" / "clusters" / "two-racks"
+    (repo / ".wasdra.yaml").write_text(NEEDS + f"clusters:\n  racks:\n    snapshot: {snapshot}\n")
+    code, out, err = run(["explain", "-f", "deploy/train.yaml", "--cluster", "racks"], capsys)
+    assert code == 1, err
+    assert out.startswith("PodGroup ml/train — does NOT fit")     # a gang: the gates and API came from the file
+    code, out, _ = run(["explain", "-f", "deploy/train.yaml", "--snapshot", str(snapshot), "--no-config"], capsys)
+    assert not out.startswith("PodGroup")                          # without them PodGroup is not served

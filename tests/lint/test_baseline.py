@@ -11,8 +11,8 @@ import pytest
 from kubectl_wasdra.cli import main
 from kubectl_wasdra.errors import UsageError
 from kubectl_wasdra.lint.baseline import SARIF_KEY, fingerprint, read_baseline
-from kubectl_wasdra.lint.problem import Finding
 from kubectl_wasdra.lint.codes import Severity
+from kubectl_wasdra.lint.problem import Finding
 
 ROOT = Path(__file__).resolve().parents[2]
 BROKEN = ROOT / "fixtures" / "manifests" / "check-broken" / "train.yaml"

@@ -75,7 +75,8 @@ def test_a_comment_covers_only_its_line(tmp_path: Path) -> None:
 
 def test_per_file_ignores_are_external_suppressions(tmp_path: Path) -> None:
     (tmp_path / "claim.yaml").write_text(CLAIM.format(annotations="", above="", trailing=""))
-    report = run_check(CheckOptions(paths=(str(tmp_path / "claim.yaml"),), per_file_ignores=((str(tmp_path / "*.yaml"), ("REF",)),)))
+    ignores = ((str(tmp_path / "*.yaml"), ("REF",)),)
+    report = run_check(CheckOptions(paths=(str(tmp_path / "claim.yaml"),), per_file_ignores=ignores))
     assert [(s.finding.rule, s.kind) for s in report.suppressed] == [("REF003", "external")]
 
 
