@@ -94,3 +94,13 @@ clusters:
     assert config.resolved(None)["k8sVersion"].value == "1.37"
     with pytest.raises(UsageError, match='did you mean "staging"'):
         config.resolved("stagin")
+
+
+def test_starter_detects_an_older_release_when_the_manifests_need_one() -> None:
+    from kubectl_wasdra.config.starter import detect_needs
+    from kubectl_wasdra.load import load_text
+
+    documents, _ = load_text("w.yaml", "apiVersion: scheduling.k8s.io/v1alpha1\nkind: Workload\nmetadata: {name: w}\n")
+    needs = detect_needs(documents)
+    assert str(needs.release) == "1.35"                      # v1alpha1 Workload is served by 1.35 only
+    assert needs.runtime_config == {"scheduling.k8s.io/v1alpha1": True}

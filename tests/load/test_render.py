@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -71,7 +73,7 @@ def test_helm_values_reach_the_templates() -> None:
 
 def test_without_any_helm_renderer_the_error_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(render.shutil, "which", lambda name: None)
-    monkeypatch.setitem(__import__("sys").modules, "helm_python", None)
+    monkeypatch.setitem(sys.modules, "helm_python", None)
     with pytest.raises(UsageError) as error:
         render.render_helm(str(RENDER / "chart"))
     assert "kubectl-wasdra[helm]" in str(error.value) and "helm.sh" in str(error.value)
@@ -87,3 +89,28 @@ def test_kustomize_failure_is_exit_2_with_kubectl_s_reason(tmp_path: Path, capsy
 def test_no_input_at_all_is_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["check"], capsys)
     assert code == 2 and "nothing to check" in err
+
+
+def test_the_helm_binary_is_used_when_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stand-in `helm` that records its arguments and prints what `helm template` prints."""
+    log = tmp_path / "args"
+    helm = tmp_path / "helm"
+    helm.write_text(f"#!/bin/sh\necho \"$@\" > {log}\ncat <<'EOF'\n---\n# Source: gang/templates/cm.yaml\n"
+                    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  bogus: 1\nEOF\n")
+    helm.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    rendered = render.render_helm("charts/gang", values=["a.yaml", "b.yaml"], set_values=["x=1"])
+    assert log.read_text().split() == ["template", "release-name", "charts/gang", "--values", "a.yaml", "--values",
+                                       "b.yaml", "--set", "x=1"]
+    documents, problems = render.load_rendered(rendered)
+    assert problems == [] and [d.file for d in documents] == ["charts/gang/templates/cm.yaml"]
+    assert documents[0].position(("metadata", "bogus")) == (7, 3)     # the line of the rendered output
+
+
+def test_a_failing_helm_is_exit_2_with_its_last_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    helm = tmp_path / "helm"
+    helm.write_text("#!/bin/sh\necho 'Error: template: gang/templates/job.yaml:3: unexpected EOF' >&2\nexit 1\n")
+    helm.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    with pytest.raises(UsageError, match="helm template charts/gang failed: Error: template: gang/templates/job.yaml:3"):
+        render.render_helm("charts/gang")
