@@ -112,5 +112,5 @@ def test_a_failing_helm_is_exit_2_with_its_last_line(tmp_path: Path, monkeypatch
     helm.write_text("#!/bin/sh\necho 'Error: template: gang/templates/job.yaml:3: unexpected EOF' >&2\nexit 1\n")
     helm.chmod(0o755)
     monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
-    with pytest.raises(UsageError, match="helm template charts/gang failed: Error: template: gang/templates/job.yaml:3"):
+    with pytest.raises(UsageError, match=r"helm template charts/gang failed: Error: template: gang/templates/job\.yaml:3"):
         render.render_helm("charts/gang")
