@@ -22,8 +22,22 @@ def anchor(pattern: str, base: str) -> str:
     return os.path.join(os.path.abspath(base), pattern)
 
 
+class _Literal:
+    """A pattern without wildcards: compared as a string (compiling a regex for each costs start-up time)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def fullmatch(self, name: str) -> bool:
+        return name == self.text
+
+
 @functools.lru_cache(maxsize=256)
-def _regex(pattern: str) -> re.Pattern[str]:
+def _regex(pattern: str) -> re.Pattern[str] | _Literal:
+    if not any(char in pattern for char in "*?["):
+        return _Literal(pattern)
     out, i = [], 0
     while i < len(pattern):
         char = pattern[i]
