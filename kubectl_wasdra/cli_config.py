@@ -39,8 +39,9 @@ class ConfiguredCommand(click.Command):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for param in self.params:
-            if param.name in BY_PARAM and param.envvar is None:
-                param.envvar = env_var(param.name)
+            key = BY_PARAM.get(param.name or "")
+            if key is not None and param.envvar is None and (self.name == "check" or not key.check_only):
+                param.envvar = env_var(key.param)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if not ctx.resilient_parsing and not {"-h", "--help"} & set(args):
@@ -65,7 +66,7 @@ def _project_defaults(command: click.Command, args: Sequence[str]) -> tuple[Conf
     config = read_config(path)
     settings = config.resolved(cluster)
     params = {p.name for p in command.params if p.name}
-    defaults = flag_defaults(settings, config.directory, params, check=command.name in ("check", "config"))
+    defaults = flag_defaults(settings, config.directory, params, check=command.name == "check")
     return ConfigState(path, cluster, settings), defaults
 
 

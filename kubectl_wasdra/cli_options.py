@@ -221,6 +221,13 @@ def _per_file_ignores(items: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...
         if not sep or not pattern.strip() or not rules.strip():
             raise UsageError(f'invalid per-file ignore "{item}"', where="--per-file-ignores",
                              hint="use GLOB=RULE,RULE (e.g. legacy/**=SCHEMA002,REF003)")
+        from kubectl_wasdra.lint.registry import select_rules
+
+        for rule_key in _items(rules):
+            try:
+                select_rules([rule_key])
+            except UsageError as exc:
+                raise UsageError(exc.message, where="--per-file-ignores", hint=exc.hint) from None
         result.append((pattern.strip(), tuple(_items(rules))))
     return tuple(result)
 

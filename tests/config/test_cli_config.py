@@ -116,3 +116,20 @@ def test_explain_reads_the_cluster_description_too(repo: Path, capsys: pytest.Ca
     assert out.startswith("PodGroup ml/train — does NOT fit")     # a gang: the gates and API came from the file
     code, out, _ = run(["explain", "-f", "deploy/train.yaml", "--snapshot", str(snapshot), "--no-config"], capsys)
     assert not out.startswith("PodGroup")                          # without them PodGroup is not served
+
+
+def test_check_only_settings_do_not_reach_explain(repo: Path, capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    snapshot = Path(__file__).resolve().parents[2] / "fixtures" / "clusters" / "two-racks"
+    (repo / ".wasdra.yaml").write_text(NEEDS + "output: sarif\nfailOn: never\n")
+    monkeypatch.setenv("WASDRA_OUTPUT", "sarif")
+    code, out, err = run(["explain", "-f", "deploy/train.yaml", "--snapshot", str(snapshot)], capsys)
+    assert code == 1 and out.startswith("PodGroup ml/train"), err      # text, as explain has no SARIF
+    assert '"version": "2.1.0"' in run(["check", "deploy/"], capsys)[1]
+
+
+def test_per_file_ignores_flag_checks_its_rules(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["check", "deploy/", "--per-file-ignores", "deploy/*=REF03"], capsys)
+    assert code == 2 and "--per-file-ignores" in err and 'did you mean "REF003"' in err
+    code, out, _ = run(["check", "deploy/", "--no-config", "--per-file-ignores", "deploy/*=API,GATE,REF", "-o", "json"], capsys)
+    assert code == 0 and json.loads(out)["summary"]["suppressed"] == 3
