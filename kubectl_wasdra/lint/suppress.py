@@ -7,6 +7,7 @@ Directives naming no known rule, malformed ones and (on request) unused ones bec
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -66,12 +67,13 @@ class _Index:
     problems: list[SuppressionProblem] = field(default_factory=list)
 
 
-def comment_directives(file: str, text: str, index: _Index) -> None:
-    """`# wasdra: ignore[...]` comments of one file: a trailing comment covers its line, a comment alone on its line
-    covers the next line."""
+def comment_directives(file_at: Callable[[int], str], text: str, index: _Index) -> None:
+    """`# wasdra: ignore[...]` comments of one source text: a trailing comment covers its line, a comment alone on its
+    line covers the next line. `file_at(line)` names the file a line belongs to (rendered output holds several)."""
     for number, line in enumerate(text.splitlines(), start=1):
         if "wasdra" not in line:
             continue
+        file = file_at(number)
         match = _COMMENT.search(line)
         if match is None:
             continue
@@ -120,6 +122,31 @@ def config_directives(per_file_ignores: Sequence[tuple[str, tuple[str, ...]]], f
     return directives
 
 
+def _sources(documents: Iterable[Document]) -> list[tuple[str, list[Document]]]:
+    """Each source text that mentions "wasdra", with its documents."""
+    grouped: dict[int, tuple[str, list[Document]]] = {}
+    for document in documents:
+        if document.source is not None and "wasdra" in document.source.text:
+            grouped.setdefault(id(document.source), (document.source.text, []))[1].append(document)
+    return list(grouped.values())
+
+
+def _file_at(documents: list[Document]) -> Callable[[int], str]:
+    """Line -> file for one source text: its only file, or (rendered output) the file of the document the line is in
+    or before."""
+    files = {d.file for d in documents}
+    if len(files) == 1:
+        only = files.pop()
+        return lambda _line: only
+    starts = sorted((d.position()[0], d.file) for d in documents)
+    lines = [line for line, _ in starts]
+
+    def file_at(line: int) -> str:
+        return starts[max(bisect.bisect_right(lines, line + 1) - 1, 0)][1]   # a comment line above a document opens it
+
+    return file_at
+
+
 def _split(text: str) -> tuple[str, ...]:
     return tuple(item.strip() for item in text.split(",") if item.strip())
 
@@ -151,10 +178,8 @@ def apply_suppressions(findings: Sequence[Finding], documents: Sequence[Document
         annotations = document.metadata.get("annotations")
         if isinstance(annotations, dict) and ANNOTATION in annotations:
             annotation_directives(document, label(document), index)
-    texts = {d.file: d.source.text for d in documents if d.source is not None}
-    for file, text in texts.items():
-        if "wasdra" in text:
-            comment_directives(file, text, index)
+    for text, owners in _sources(documents):
+        comment_directives(_file_at(owners), text, index)
     directives = index.directives + config_directives(per_file_ignores, sorted({f.file for f in findings}))
     expanded = [(d, [(key, _expand(key)) for key in d.rules]) for d in directives]
     used: set[tuple[int, str]] = set()

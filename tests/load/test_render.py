@@ -114,3 +114,21 @@ def test_a_failing_helm_is_exit_2_with_its_last_line(tmp_path: Path, monkeypatch
     monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
     with pytest.raises(UsageError, match=r"helm template charts/gang failed: Error: template: gang/templates/job\.yaml:3"):
         render.render_helm("charts/gang")
+
+
+@needs_helm
+def test_comment_suppressions_in_templates_belong_to_their_template(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    chart = tmp_path / "chart"
+    shutil.copytree(RENDER / "chart", chart)
+    claim = chart / "templates" / "claim.yaml"
+    claim.write_text(claim.read_text().replace("          deviceClassName:",
+                                               "          # wasdra: ignore[REF003,GANG001] the operator installs it\n"
+                                               "          deviceClassName:"))
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(["check", "--helm", "chart", "-o", "json", "--report-unused-ignores"], capsys)
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["summary"]["suppressed"] == 1
+    (unused,) = report["findings"]                    # reported once, for the template the comment is in
+    assert (unused["rule"], unused["file"]) == ("CONF002", "chart/templates/claim.yaml") and "GANG001" in unused["message"]
