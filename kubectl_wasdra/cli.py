@@ -104,9 +104,10 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, project: Projec
       kubectl wasdra check --helm chart/ --values prod.yaml --set replicas=4
       kubectl wasdra check deploy/ --exclude 'legacy/**' --baseline .wasdra-baseline.json
 
-    Settings that repeat (release, gates, runtime config, excludes ...) belong in .wasdra.yaml: see `kubectl wasdra
-    config`. Silence one finding with `# wasdra: ignore[RULE] reason` on its line or the annotation
-    wasdra.dev/ignore: "RULE,...: reason" on its object.
+    \b
+    Settings that repeat (release, gates, runtime config, excludes ...) belong in .wasdra.yaml: kubectl wasdra config.
+    Silence one finding with `# wasdra: ignore[RULE] reason` on its line (or alone on the line above),
+    or with the annotation wasdra.dev/ignore: "RULE,...: reason" on its object.
     """
     import dataclasses
 
