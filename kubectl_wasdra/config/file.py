@@ -123,6 +123,8 @@ class _Reader:
             raise self.error(node, f"{what} must be a mapping", "write `key: value` lines")
         seen: set[str] = set()
         for key_node, _ in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise self.error(key_node, f"a key of {what} is a {key_node.id}, not a name", "write plain `key: value` lines")
             if key_node.value in seen:
                 raise self.error(key_node, f'duplicate key "{key_node.value}"', "keep one of them")
             seen.add(key_node.value)

@@ -69,8 +69,12 @@ def test_a_version_written_as_a_number_stays_text(tmp_path: Path) -> None:
     ("profile: [a]\n", "1:10", ["must be a single value"]),
     ("profile: default\nprofile: production\n", "2:1", ['duplicate key "profile"']),
     ("profile: default\n  bad: indent\n", "2:6", ["not valid YAML"]),
+    ("? {a: b}\n: c\n", "1:3", ["is a mapping, not a name"]),
+    ("- profile\n", "1:1", ["must be a mapping"]),
+    ("clusters: {prod: null}\n", "1:18", ["cluster 'prod' must be a mapping"]),
 ], ids=["unknown-key", "bad-choice", "gate-not-bool", "unknown-gate", "unknown-rule", "old-release", "runtime-key",
-        "missing-path", "cluster-key", "list-for-scalar", "duplicate", "syntax"])
+        "missing-path", "cluster-key", "list-for-scalar", "duplicate", "syntax", "complex-key", "not-a-mapping",
+        "null-cluster"])
 def test_mistakes_name_the_place_and_suggest(tmp_path: Path, text: str, where: str, words: list[str]) -> None:
     path = _write(tmp_path, text)
     with pytest.raises(UsageError) as error:
