@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 import click
 
@@ -20,13 +20,14 @@ from kubectl_wasdra.errors import UsageError
 META_KEY: Final = "wasdra.config"
 
 
-class ConfigState(NamedTuple):
+class ConfigState:
     """The config file a command ran with (None: none found or --no-config), the cluster chosen, and the settings
     that applied (`config.file.Setting` by key name)."""
 
-    path: str | None
-    cluster: str | None
-    settings: dict[str, Any]
+    __slots__ = ("cluster", "path", "settings")
+
+    def __init__(self, path: str | None, cluster: str | None, settings: dict[str, Any]) -> None:
+        self.path, self.cluster, self.settings = path, cluster, settings
 
 
 def config_state(ctx: click.Context) -> ConfigState:

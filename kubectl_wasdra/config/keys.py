@@ -5,21 +5,20 @@ schemas/wasdra-config.json describes the same keys for editors; a test keeps the
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final
 
 
-class Key(NamedTuple):
+class Key:
     """One config key. `param` is the click parameter it gives a default to; `kind` says how values are checked and
-    turned into flag syntax; `check_only` keys apply to `check` (and `config`) only; `cluster` keys may also appear
-    under `clusters.NAME`."""
+    turned into flag syntax; `check_only` keys apply to `check` only; `cluster` keys may also appear under
+    `clusters.NAME`. (A plain class: `check` builds this table at start-up, where a NamedTuple costs more.)"""
 
-    name: str
-    param: str
-    kind: str
-    flag: str
-    choices: tuple[str, ...] = ()
-    check_only: bool = False
-    cluster: bool = False
+    __slots__ = ("check_only", "choices", "cluster", "flag", "kind", "name", "param")
+
+    def __init__(self, name: str, param: str, kind: str, flag: str, choices: tuple[str, ...] = (), *,
+                 check_only: bool = False, cluster: bool = False) -> None:
+        self.name, self.param, self.kind, self.flag = name, param, kind, flag
+        self.choices, self.check_only, self.cluster = choices, check_only, cluster
 
 
 KEYS: Final[tuple[Key, ...]] = (
