@@ -162,7 +162,8 @@ def _rendered_inputs(paths: tuple[str, ...], project: ProjectOptions) -> tuple[A
         return ()
     from kubectl_wasdra.load.render import render_helm, render_kustomize
 
-    rendered = [render_kustomize(directory) for directory in project.kustomize]
+    # kubectl names itself in KUBECTL_PATH when it runs a plugin: render with that same kubectl
+    rendered = [render_kustomize(directory, os.environ.get("KUBECTL_PATH")) for directory in project.kustomize]
     if project.helm:
         rendered.append(render_helm(project.helm, project.values, project.set_values))
     return tuple(rendered)

@@ -234,8 +234,10 @@ def _per_file_ignores(items: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...
 
 PROJECT_OPTIONS: Final = (
     *CONFIG_OPTIONS,
-    click.option("--exclude", multiple=True, metavar="GLOB",
+    click.option("--exclude", multiple=True, metavar="GLOB", envvar="WASDRA_EXCLUDE",
                  help="Leave out files matching GLOB (repeatable; adds to the config's exclude and the defaults)."),
+    click.option("--config-exclude", "config_exclude", multiple=True, hidden=True,
+                 help="The config file's exclude (set from .wasdra.yaml; --exclude adds to it)."),
     click.option("--default-excludes/--no-default-excludes", default=True, show_default=True,
                  help="Leave out well-known non-manifests (Chart.yaml, values*.yaml, kustomization.yaml, .github/ ...)."),
     click.option("--per-file-ignores", multiple=True, metavar="GLOB=RULES", help="Skip RULES in files matching GLOB."),
@@ -262,7 +264,8 @@ def project_options(fn: F) -> F:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         project = ProjectOptions(
-            exclude=tuple(kwargs.pop("exclude")), per_file_ignores=_per_file_ignores(kwargs.pop("per_file_ignores")),
+            exclude=tuple(kwargs.pop("config_exclude")) + tuple(kwargs.pop("exclude")),
+            per_file_ignores=_per_file_ignores(kwargs.pop("per_file_ignores")),
             show_suppressed=kwargs.pop("show_suppressed"), report_unused_ignores=kwargs.pop("report_unused_ignores"),
             default_excludes=kwargs.pop("default_excludes"), baseline=kwargs.pop("baseline"),
             write_baseline=kwargs.pop("write_baseline"), kustomize=tuple(kwargs.pop("kustomize")),

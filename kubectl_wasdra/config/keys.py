@@ -32,7 +32,7 @@ KEYS: Final[tuple[Key, ...]] = (
     Key("schemaLocations", "schema_location", "paths", "--schema-location", cluster=True),
     Key("snapshot", "snapshot", "paths", "--snapshot", cluster=True),
     Key("output", "output", "choice", "-o", ("text", "json", "sarif", "junit", "github"), check_only=True),
-    Key("exclude", "exclude", "globs", "--exclude", check_only=True),
+    Key("exclude", "config_exclude", "globs", "--config-exclude", check_only=True),   # --exclude adds to it
     Key("perFileIgnores", "per_file_ignores", "globmap", "--per-file-ignores", check_only=True),
     Key("baseline", "baseline", "path", "--baseline", check_only=True),
 )

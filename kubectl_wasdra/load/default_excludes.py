@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Final
 
 DEFAULT_EXCLUDES: Final[tuple[str, ...]] = (
-    ".wasdra.yaml", ".wasdra.yml",                      # this tool's own configuration
+    ".wasdra.yaml", ".wasdra.yml", ".wasdra-baseline.json",   # this tool's own configuration and baseline
     ".pre-commit-config.yaml", ".pre-commit-hooks.yaml",
     "Chart.yaml", "Chart.lock", "values*.yaml", "values*.yml", "values.schema.json",   # Helm chart metadata
     "kustomization.yaml", "kustomization.yml", "Kustomization",                          # Kustomize

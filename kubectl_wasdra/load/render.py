@@ -36,10 +36,11 @@ class Rendered:
     base: str          # the chart directory (Helm) or the directory origin paths are relative to (Kustomize)
 
 
-def render_kustomize(directory: str) -> Rendered:
+def render_kustomize(directory: str, kubectl: str | None = None) -> Rendered:
     """`kubectl kustomize DIR` with origin annotations: a throw-away kustomization that includes DIR and turns on
-    `buildMetadata: [originAnnotations]`, so DIR's own files stay untouched."""
-    kubectl = shutil.which("kubectl")
+    `buildMetadata: [originAnnotations]`, so DIR's own files stay untouched. `kubectl` is the binary to use (the one
+    that runs the plugin, when it says so), else the one on PATH."""
+    kubectl = kubectl if kubectl and os.path.isfile(kubectl) else shutil.which("kubectl")
     if kubectl is None:
         raise UsageError("kubectl is not on PATH", where="-k", hint="install kubectl, or pipe `kustomize build DIR` into check -")
     with tempfile.TemporaryDirectory(prefix="wasdra-kustomize-") as wrapper:

@@ -133,3 +133,18 @@ def test_per_file_ignores_flag_checks_its_rules(repo: Path, capsys: pytest.Captu
     assert code == 2 and "--per-file-ignores" in err and 'did you mean "REF003"' in err
     code, out, _ = run(["check", "deploy/", "--no-config", "--per-file-ignores", "deploy/*=API,GATE,REF", "-o", "json"], capsys)
     assert code == 0 and json.loads(out)["summary"]["suppressed"] == 3
+
+
+def test_excludes_from_the_flag_and_from_the_file(repo: Path, capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    (repo / "deploy" / "legacy").mkdir()
+    (repo / "deploy" / "legacy" / "old.yaml").write_text("kind: Pod\n")                 # LOAD003 when checked
+    (repo / "deploy" / "old.tpl.yaml").write_text("{{ .Values }}\n")                   # LOAD001 when checked
+    (repo / ".wasdra.yaml").write_text(NEEDS + 'exclude: ["deploy/legacy/**"]\n')      # anchored at the file
+    monkeypatch.chdir(repo / "deploy")
+    code, out, _ = run(["check", ".", "--select", "LOAD", "-o", "json"], capsys)
+    assert code == 1 and [f["file"] for f in json.loads(out)["findings"]] == ["./old.tpl.yaml"]
+    code, out, _ = run(["check", ".", "--select", "LOAD", "--exclude", "*.tpl.yaml"], capsys)
+    assert code == 0 and out.splitlines()[-1].startswith("1 file, 3 documents")
+    code, out, _ = run(["check", ".", "--select", "LOAD", "--no-config", "--exclude", "*.tpl.yaml"], capsys)
+    assert code == 1 and "legacy/old.yaml" in out
