@@ -46,10 +46,11 @@ def apply_project_settings(report: CheckReport, options: CheckOptions, selected:
     if options.per_file_ignores or _has_directives(report.documents):
         from kubectl_wasdra.lint.suppress import apply_suppressions
 
+        chosen = frozenset(selected)
         result = apply_suppressions(report.findings, report.documents, document_label, options.per_file_ignores,
-                                    report_unused=options.report_unused_ignores)
+                                    report_unused=options.report_unused_ignores, selected=chosen)
         suppressed = result.suppressed
-        findings = sorted(list(result.findings) + _conf_findings(result.problems, frozenset(selected), options.profile),
+        findings = sorted(list(result.findings) + _conf_findings(result.problems, chosen, options.profile),
                           key=finding_order)
     baselined: list[Finding] = []
     if options.baseline is not None:

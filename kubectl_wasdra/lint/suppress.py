@@ -170,9 +170,10 @@ class SuppressionResult:
 
 def apply_suppressions(findings: Sequence[Finding], documents: Sequence[Document], label: Callable[[Document], str],
                        per_file_ignores: Sequence[tuple[str, tuple[str, ...]]] = (), *,
-                       report_unused: bool = False) -> SuppressionResult:
+                       report_unused: bool = False, selected: frozenset[str] | None = None) -> SuppressionResult:
     """Split `findings` into kept and suppressed; directive problems (unknown rules, malformed, unused) come back for
-    the CONF rules. `label(document)` names a document the way findings do (Finding.object)."""
+    the CONF rules. `label(document)` names a document the way findings do (Finding.object). A suppression of rules
+    none of which ran (not in `selected`) is not called unused."""
     index = _Index()
     for document in documents:
         annotations = document.metadata.get("annotations")
@@ -193,12 +194,12 @@ def apply_suppressions(findings: Sequence[Finding], documents: Sequence[Document
         used.add((number, key))
         directive = expanded[number][0]
         suppressed.append(Suppressed(finding, directive.kind, directive.reason))
-    problems = index.problems + _directive_problems(expanded, used if report_unused else None)
+    problems = index.problems + _directive_problems(expanded, used if report_unused else None, selected)
     return SuppressionResult(tuple(kept), tuple(suppressed), tuple(problems))
 
 
 def _directive_problems(expanded: list[tuple[Directive, list[tuple[str, set[str] | None]]]],
-                        used: set[tuple[int, str]] | None) -> list[SuppressionProblem]:
+                        used: set[tuple[int, str]] | None, selected: frozenset[str] | None) -> list[SuppressionProblem]:
     """Rule keys of in-source directives that name no rule, and (when `used` is given) those that matched nothing."""
     problems = []
     for number, (directive, keys) in enumerate(expanded):
@@ -209,7 +210,7 @@ def _directive_problems(expanded: list[tuple[Directive, list[tuple[str, set[str]
                 problems.append(SuppressionProblem(
                     "unknown-rule", directive.file, directive.line, directive.column,
                     f'suppression names "{key}", which is no rule', "see `kubectl wasdra rules` for the rule IDs"))
-            elif used is not None and (number, key) not in used:
+            elif used is not None and (number, key) not in used and (selected is None or rules & selected):
                 problems.append(SuppressionProblem(
                     "unused", directive.file, directive.line, directive.column,
                     f'suppression of "{key}" matched no finding', "remove it (the finding it was for is gone)"))

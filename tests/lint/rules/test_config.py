@@ -95,3 +95,11 @@ def test_suppressed_findings_are_counted_shown_on_request_and_marked_in_sarif(tm
     marks = {r["ruleId"]: r.get("suppressions") for r in results}
     assert marks == {"SCHEMA002": None, "REF003": [{"kind": "inSource", "status": "accepted", "justification": "operator"}]}
     assert not report.fails("warning") or [f.rule for f in report.findings] == ["SCHEMA002"]
+
+
+def test_a_suppression_of_rules_that_did_not_run_is_not_unused() -> None:
+    path = FIXTURES / "CONF002" / "bad.yaml"
+    base = _options(path, NEWEST)
+    only_schema = dataclasses.replace(base, select=("SCHEMA", "CONF"))
+    got = [(f.rule, f.message) for f in run_check(only_schema).findings if f.rule == "CONF002"]
+    assert got == [("CONF002", 'suppression of "SCHEMA002" matched no finding')]     # REF003 did not run
