@@ -25,6 +25,8 @@ from kubectl_wasdra.load import DEFAULT_MAX_BYTES, Document, LoadProblem, load_p
 
 if TYPE_CHECKING:
     from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+    from kubectl_wasdra.lint.suppress import Suppressed
+    from kubectl_wasdra.load.render import Rendered
 
 
 def _empty() -> Mapping[str, bool]:
@@ -48,6 +50,14 @@ class CheckOptions:
     max_bytes: int = DEFAULT_MAX_BYTES
     jobs: int | None = None
     simulate: bool = False
+    # project settings: excludes, suppressions, baseline, rendered Kustomize/Helm inputs
+    exclude: tuple[str, ...] = ()
+    default_excludes: bool = False
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    report_unused_ignores: bool = False
+    show_suppressed: bool = False
+    baseline: str | None = None
+    rendered: tuple[Rendered, ...] = ()
 
     def context(self, release: Release) -> CheckContext:
         from kubectl_wasdra.catalog.gates import overrides_for  # one flag set over several releases (gates come and go)
@@ -65,9 +75,13 @@ class Summary:
     errors: int
     warnings: int
     infos: int
+    suppressed: int = 0
+    baselined: int = 0
 
     def as_dict(self) -> dict[str, int]:
-        return {"files": self.files, "documents": self.documents, "errors": self.errors, "warnings": self.warnings}
+        counts = {"files": self.files, "documents": self.documents, "errors": self.errors, "warnings": self.warnings}
+        extra = {"suppressed": self.suppressed, "baselined": self.baselined}
+        return counts | {key: value for key, value in extra.items() if value}
 
     def line(self) -> str:
         """"2 files, 9 documents: 4 errors, 0 warnings"."""
@@ -75,7 +89,9 @@ class Summary:
             return f"{n} {word}{'' if n == 1 else 's'}"
         text = f"{plural(self.files, 'file')}, {plural(self.documents, 'document')}: "
         text += f"{plural(self.errors, 'error')}, {plural(self.warnings, 'warning')}"
-        return text + (f", {self.infos} info" if self.infos else "")
+        text += f", {self.infos} info" if self.infos else ""
+        text += f" ({self.suppressed} suppressed)" if self.suppressed else ""
+        return text + (f" ({self.baselined} in the baseline)" if self.baselined else "")
 
 
 @dataclass(frozen=True)
@@ -87,6 +103,10 @@ class CheckReport:
     documents: tuple[Document, ...]
     files: tuple[str, ...]
     fatal: bool = False
+    suppressed: tuple[Suppressed, ...] = ()
+    baselined: tuple[Finding, ...] = ()
+    show_suppressed: bool = False
+    rendered_by: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))   # file -> "helm template x"
 
     @property
     def k8s_version(self) -> str:
@@ -98,11 +118,13 @@ class CheckReport:
         for finding in self.findings:
             count[finding.severity] += 1
         return Summary(len(self.files), len(self.documents), count[Severity.ERROR], count[Severity.WARNING],
-                       count[Severity.INFO])
+                       count[Severity.INFO], len(self.suppressed), len(self.baselined))
 
     def as_dict(self) -> dict[str, Any]:
-        """DESIGN's JSON shape of `check`, keys in a fixed order."""
-        return {"k8sVersion": self.k8s_version, "findings": [f.as_dict() for f in self.findings],
+        """DESIGN's JSON shape of `check`, keys in a fixed order (suppressed findings only with --show-suppressed)."""
+        from kubectl_wasdra.lint.project_report import findings_as_dicts
+
+        return {"k8sVersion": self.k8s_version, "findings": findings_as_dicts(self),
                 "summary": self.summary.as_dict()}
 
     def fails(self, fail_on: str) -> bool:
@@ -136,15 +158,27 @@ def run_check(options: CheckOptions) -> CheckReport:
     contexts = [options.context(release) for release in options.releases]
     for ctx in contexts:
         _ = ctx.gates  # bad --feature-gates fail here, before any work (UsageError)
-    loaded = load_paths(options.paths, stdin=options.stdin, max_bytes=options.max_bytes)
+    loaded = _load(options)
     per_release = [document_findings_parallel(loaded.documents, rules, ctx, options.jobs) for ctx in contexts]
     for findings, ctx in zip(per_release, contexts, strict=True):
         findings.extend(set_findings(loaded.documents, rules, ctx))
     findings = load_findings(loaded.problems, rules, options.profile)
     findings.extend(merge_releases(per_release, options.releases))
     internal = any(f.hint == INTERNAL_ERROR_HINT for f in findings)
-    return CheckReport(tuple(options.releases), tuple(sorted(set(findings), key=finding_order)), loaded.documents, loaded.files,
-                       fatal=internal or any(p.fatal for p in loaded.problems))
+    report = CheckReport(tuple(options.releases), tuple(sorted(set(findings), key=finding_order)), loaded.documents,
+                         loaded.files, fatal=internal or any(p.fatal for p in loaded.problems))
+    from kubectl_wasdra.lint.project_report import apply_project_settings
+
+    return apply_project_settings(report, options, selected)
+
+
+def _load(options: CheckOptions) -> Any:
+    """The inputs: paths (less the excluded files) plus rendered Kustomize/Helm output."""
+    from kubectl_wasdra.lint.project_report import load_inputs
+
+    if not (options.exclude or options.default_excludes or options.rendered):
+        return load_paths(options.paths, stdin=options.stdin, max_bytes=options.max_bytes)
+    return load_inputs(options)
 
 
 def load_findings(problems: Iterable[LoadProblem], rules: Sequence[Rule], profile: str) -> list[Finding]:
