@@ -23,6 +23,7 @@ from kubectl_wasdra.cli_options import (
     KUBECONFIG_OPTION,
     LIVE_OPTION,
     NAMESPACE_OPTION,
+    SCHEDULER_CONFIG_OPTION,
     SNAPSHOT_OPTION,
     CommonOptions,
     ProjectOptions,
@@ -287,8 +288,10 @@ def rules_command(rule_id: str | None, output: str) -> int:
 @click.option("-f", "--filename", "files", multiple=True, required=True, metavar="PATH", type=click.Path(),
               help="Manifests to dry-run (files, directories, globs, - for stdin).")
 @click.option("--no-suggestions", is_flag=True, help="Skip the suggestions (each costs one more simulation).")
+@SCHEDULER_CONFIG_OPTION
 @common_options
-def explain_command(files: tuple[str, ...], no_suggestions: bool, common: CommonOptions) -> int:
+def explain_command(files: tuple[str, ...], no_suggestions: bool, common: CommonOptions,
+                    scheduler_config: str | None = None) -> int:
     """Dry-run the manifests' pods and groups against a snapshot: placement plan, or why not and what would fit.
 
     Exit 1 when a group does not fit.
@@ -299,6 +302,7 @@ def explain_command(files: tuple[str, ...], no_suggestions: bool, common: Common
       kubectl wasdra explain -f train.yaml --snapshot cluster/ --feature-gates GenericWorkload=true \\
           --runtime-config scheduling.k8s.io/v1beta1=true -o json
       kubectl wasdra explain -f job.yaml --live
+      kubectl wasdra explain -f job.yaml --snapshot cluster/ --scheduler-config kube-scheduler.yaml
     """
     from kubectl_wasdra.explain.run import ExplainOptions, run_explain
 
@@ -306,7 +310,7 @@ def explain_command(files: tuple[str, ...], no_suggestions: bool, common: Common
     common = _resolve_auto(common)
     options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
-                             suggestions=not no_suggestions, live_options=common)
+                             suggestions=not no_suggestions, live_options=common, scheduler_config=scheduler_config)
     report = run_explain(options)
     write(_render_explain(report, common.output))
     return EXIT_OK if report.all_fit else EXIT_FINDINGS
@@ -315,8 +319,9 @@ def explain_command(files: tuple[str, ...], no_suggestions: bool, common: Common
 @cli.command("explain-pending", cls=ConfiguredCommand)
 @config_options
 @click.argument("target", required=False, metavar="[pod/NAME|podgroup/NAME|workload/NAME]")
+@SCHEDULER_CONFIG_OPTION
 @common_options
-def explain_pending_command(target: str | None, common: CommonOptions) -> int:
+def explain_pending_command(target: str | None, common: CommonOptions, scheduler_config: str | None = None) -> int:
     """Explain Pending pods and groups of a cluster or snapshot, next to what the cluster itself recorded.
 
     \b
@@ -330,7 +335,8 @@ def explain_pending_command(target: str | None, common: CommonOptions) -> int:
     common = _resolve_auto(common)
     options = PendingOptions(target=target, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
-                             namespace=None if common.all_namespaces else common.namespace, live_options=common)
+                             namespace=None if common.all_namespaces else common.namespace, live_options=common,
+                             scheduler_config=scheduler_config)
     report = run_explain_pending(options)
     write(_render_explain(report, common.output))
     return EXIT_OK if report.all_fit else EXIT_FINDINGS

@@ -160,6 +160,11 @@ CONTEXT_OPTION: Final = click.option("--context", metavar="NAME", help="kubeconf
 NAMESPACE_OPTION: Final = click.option("-n", "--namespace", metavar="NS", help="Namespace (with --live).")
 ALL_NAMESPACES_OPTION: Final = click.option("-A", "--all-namespaces", is_flag=True, help="All namespaces (with --live).")
 
+SCHEDULER_CONFIG_OPTION: Final = click.option(
+    "--scheduler-config", metavar="FILE", type=click.Path(exists=True, dir_okay=False),
+    help="KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) of the cluster's kube-scheduler: profiles by "
+         "schedulerName, enabled plugins, plugin args (read from the file, also with --live).")
+
 COMMON_OPTIONS: Final = (
     K8S_VERSION_OPTION, FEATURE_GATES_OPTION, RUNTIME_CONFIG_OPTION, PROFILE_OPTION, OUTPUT_OPTION, FAIL_ON_OPTION,
     SELECT_OPTION, IGNORE_OPTION, SCHEMA_LOCATION_OPTION, SNAPSHOT_OPTION, LIVE_OPTION, KUBECONFIG_OPTION,

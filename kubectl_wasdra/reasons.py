@@ -46,3 +46,10 @@ class Reason(StrEnum):
     # pools and state
     POOL_INCOMPLETE = "PoolIncomplete"
     BINDING_CONDITIONS_PENDING = "BindingConditionsPending"
+    # scheduler configuration (--scheduler-config)
+    NOT_SCHEDULED_BY_THIS_SCHEDULER = "NotScheduledByThisScheduler"
+    # volumes (VolumeBinding, VolumeZone, VolumeRestrictions, NodeVolumeLimits)
+    VOLUME_BINDING_FAILED = "VolumeBindingFailed"
+    VOLUME_ZONE_CONFLICT = "VolumeZoneConflict"
+    VOLUME_CONFLICT = "VolumeConflict"
+    VOLUME_LIMIT_EXCEEDED = "VolumeLimitExceeded"

@@ -26,9 +26,12 @@ SNAPSHOT_KINDS: Final = (
     "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass", "DeviceTaintRule",
     "Workload", "PodGroup", "CompositePodGroup",
     "Event",  # FailedScheduling events only, for explain-pending (explain/recorded.py)
+    # volumes: the VolumeBinding, VolumeZone, VolumeRestrictions and NodeVolumeLimits filters (sched/filters/volume_*)
+    "PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode", "CSIDriver",
 )
 CLUSTER_SCOPED_KINDS: Final = frozenset({"Node", "Namespace", "PriorityClass", "ResourceSlice", "DeviceClass",
-                                         "DeviceTaintRule"})
+                                         "DeviceTaintRule",
+                                         "PersistentVolume", "StorageClass", "CSINode", "CSIDriver"})
 
 
 def object_key(obj: Mapping[str, Any]) -> tuple[str, str]:

@@ -52,7 +52,8 @@ class GroupDiagnosis:
     pod_count: int = 0
     topology_key: str | None = None
     pods: dict[str, str] = field(default_factory=dict)
-    claims: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+    claims: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    claim_node_selectors: dict[str, Any] = field(default_factory=dict)  # claim -> allocation.nodeSelector
     domain: dict[str, str] | None = None
     reasons: list[ReasonItem] = field(default_factory=list)
     suggestions: list[Suggestion] = field(default_factory=list)

@@ -20,6 +20,8 @@ def group_json(group: GroupDiagnosis) -> dict[str, Any]:
         "reasons": [{"code": r.code, "message": r.message, "count": r.count, "details": dict(r.details)} for r in group.reasons],
         "suggestions": [{"kind": s.kind, "message": s.message, "outcome": s.outcome} for s in group.suggestions],
     }
+    if group.claim_node_selectors:  # where each allocation is usable (network-attached devices: several nodes)
+        data["placement"]["nodeSelectors"] = dict(group.claim_node_selectors)
     if group.agreement is not None:
         data["recorded"] = [{"source": r.source, "reason": r.reason, "message": r.message, "time": r.time}
                             for r in group.recorded]
@@ -29,5 +31,7 @@ def group_json(group: GroupDiagnosis) -> dict[str, Any]:
 
 def render_json(report: ExplainReport) -> str:
     """The report as indented JSON text ending with a newline."""
-    data = {"k8sVersion": report.k8s_version, "groups": [group_json(g) for g in report.groups]}
+    data: dict[str, Any] = {"k8sVersion": report.k8s_version, "groups": [group_json(g) for g in report.groups]}
+    if report.notes:  # what the simulation left out or does not model (the text output prints the same lines)
+        data["notes"] = list(report.notes)
     return json_safe(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()) + "\n"

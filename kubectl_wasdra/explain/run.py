@@ -19,7 +19,9 @@ from kubectl_wasdra.explain.suggestions import suggest
 from kubectl_wasdra.kube.quantity import QuantityError
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.admission import GENERIC_WORKLOAD, Gates, make_gates
+from kubectl_wasdra.sched.gate_model import unmodelled_notes
 from kubectl_wasdra.sched.podinfo import build_pod_info
+from kubectl_wasdra.sched.profiles import DEFAULT_CONFIG, SchedulerConfig
 from kubectl_wasdra.sched.queue import WAITING_MIN_COUNT
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.simulation import Simulation
@@ -37,6 +39,7 @@ class ExplainOptions:
     runtime_config: Mapping[str, bool] = field(default_factory=dict)
     suggestions: bool = True
     live_options: Any = None
+    scheduler_config: str | None = None  # --scheduler-config FILE (a KubeSchedulerConfiguration)
 
 
 def load_cluster(options: Any) -> ClusterSnapshot:
@@ -138,10 +141,10 @@ def _podless(sim: Simulation, overlay: Overlay, seen: set[tuple[str, str]]) -> l
 
 
 def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *, with_suggestions: bool = True,
-                    notes: bool = False) -> Any:
+                    notes: bool = False, config: SchedulerConfig | None = None) -> Any:
     """Diagnoses of the overlay's groups in queue order, with placement maps and (optionally) suggestions; with
-    `notes`, (diagnoses, notes about objects the simulation left out)."""
-    sim = Simulation(snapshot, gates)
+    `notes`, (diagnoses, notes about objects the simulation left out); `config` = the scheduler profiles."""
+    sim = Simulation(snapshot, gates, config=config)
     results = [r for r in sim.run() if _is_ours(r, overlay)]
     out = []
     for result in results:
@@ -165,6 +168,24 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
     cluster = load_cluster(options)
     release, assumed = resolve_release(options.release, cluster)
     gates = make_gates(release, options.feature_gates, options.runtime_config)
+    config = scheduler_config(options.scheduler_config)
     snapshot = cluster.overlay(list(overlay.objects))
-    groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True)
-    return ExplainReport(str(release), groups, [*assumed, *notes])
+    groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True,
+                                    config=config)
+    ignored = [*unmodelled_notes(options.feature_gates or {}, gates.enabled_gates), *config_notes(config)]
+    return ExplainReport(str(release), groups, [*assumed, *ignored, *notes])
+
+
+def scheduler_config(file: str | None) -> SchedulerConfig:
+    """The profiles of --scheduler-config FILE (read from the file, also in live mode), or kube-scheduler's defaults."""
+    if not file:
+        return DEFAULT_CONFIG
+    from kubectl_wasdra.sched.config_file import load_scheduler_config
+
+    return load_scheduler_config(file)
+
+
+def config_notes(config: SchedulerConfig) -> list[str]:
+    """What the scheduler configuration sets that the simulation does not model."""
+    return [f'{config.source}: profile "{p.scheduler_name}": {item} are not modelled by the simulator'
+            for p in config.profiles for item in p.unmodelled]

@@ -20,22 +20,34 @@ from typing import Any
 
 import orjson
 
-from kubectl_wasdra.sched.filters import DYNAMIC_FILTERS, STATIC_FILTERS
+from kubectl_wasdra.sched.filters import DYNAMIC_FILTERS, DYNAMIC_WITHOUT_VOLUMES, STATIC_FILTERS
 from kubectl_wasdra.sched.fiterror import FitError
 from kubectl_wasdra.sched.nodeinfo import NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
-from kubectl_wasdra.sched.scoring import best_node, dra_score, num_feasible_nodes_to_find, raw_scores
+from kubectl_wasdra.sched.profiles import DEFAULT_FILTERS
+from kubectl_wasdra.sched.scoring import best_node, dra_score, num_feasible_nodes_to_find, raw_scores, score_weights
 from kubectl_wasdra.sched.state import SchedState
 from kubectl_wasdra.sched.status import Status
 
 
 def run_filters(pod: PodInfo, node: NodeInfo, filters: tuple = DYNAMIC_FILTERS) -> Status | None:
-    """The first failing filter's status, or None if all pass."""
+    """The first failing filter's status, or None if all pass; filters the pod's profile disables are skipped."""
+    if filters is DYNAMIC_FILTERS and not pod.has_volumes:
+        filters = DYNAMIC_WITHOUT_VOLUMES
+    profile = pod.profile
+    if profile is not None and profile.filter_names is not DEFAULT_FILTERS:
+        filters = tuple(plugin for plugin in filters if profile.filter_enabled(plugin.NAME))
     for plugin in filters:
         status = plugin.filter_node(pod, node)
         if status is not None:
             return status
     return None
+
+
+def _percentage(pod: PodInfo) -> int:
+    """The profile's percentageOfNodesToScore (0: kube-scheduler's adaptive default)."""
+    profile = pod.profile
+    return 0 if profile is None else profile.percentage_of_nodes_to_score or 0
 
 
 def _static_statuses(pod: PodInfo, state: SchedState) -> dict[str, Status]:
@@ -138,7 +150,7 @@ def find_node(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> str | 
         return None
     if not pod.is_stateful:
         state.set(state.cursors, key, nodes.index(next(iter(scores))))
-    chosen = best_node(scores) if len(scores) > 1 else next(iter(scores))  # one feasible node: no scoring (schedulePod)
+    chosen = best_node(scores, score_weights(pod.profile)) if len(scores) > 1 else next(iter(scores))  # one: no scoring
     return chosen if _prepare_chosen(pod, state, chosen, fresh, shape) else None
 
 
@@ -202,7 +214,7 @@ def _refresh(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], shape: byt
         else:
             del scores[name]
     window.changes = len(state.changed_nodes)
-    wanted = num_feasible_nodes_to_find(len(nodes))
+    wanted = num_feasible_nodes_to_find(len(nodes), _percentage(pod))
     if len(scores) < wanted and window.end + 1 < len(nodes):
         more, more_fresh, window.end = _feasible(pod, state, nodes, shape, window.end + 1, wanted - len(scores))
         scores.update(more)
@@ -215,7 +227,7 @@ def _feasible(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], shape: by
     """Raw scores of the first numFeasibleNodesToFind (or `wanted`) feasible nodes from `start` by name, the nodes
     whose filters ran for this very pod and the index of the last node examined."""
     static = _static_statuses(pod, state)
-    wanted = num_feasible_nodes_to_find(len(nodes)) if wanted is None else wanted
+    wanted = num_feasible_nodes_to_find(len(nodes), _percentage(pod)) if wanted is None else wanted
     scored: dict[str, tuple[int, int, int, int]] = {}
     fresh: set[str] = set()
     index = start - 1
@@ -264,7 +276,8 @@ def diagnose_pod(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> Fit
     """Why `pod` fits none of `nodes`: every node's first failing filter (run again; only called on failure)."""
     pre_filter = state.pre_filter(pod)
     if pre_filter is not None:
-        return FitError(pod.key, len(nodes), dict.fromkeys(nodes, pre_filter), pre_filter.message)
+        message = "" if pre_filter.details.get("perNode") else pre_filter.message  # a Filter verdict for every node
+        return FitError(pod.key, len(nodes), dict.fromkeys(nodes, pre_filter), message)
     static = _static_statuses(pod, state)
     shape = pod_shape(pod, state)
     refs = state.dra.claim_refs(pod) if shape is not None and state.dra is not None else ()

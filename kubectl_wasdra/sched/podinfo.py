@@ -14,6 +14,7 @@ import orjson
 
 from kubectl_wasdra.kube.quantity import ceil_value, milli_value
 from kubectl_wasdra.kube.resources import pod_requests
+from kubectl_wasdra.sched.volumes import has_node_volumes
 
 MILLI_RESOURCES = frozenset({"cpu"})
 _CORE_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage", "pods"})
@@ -64,6 +65,8 @@ class PodInfo:
     affinity: tuple[Mapping[str, Any], ...]
     signature: bytes = field(default=b"")
     base_signature: bytes = field(default=b"")  # the signature without the claims (placement.pod_shape adds their specs)
+    profile: Any = None  # profiles.Profile scheduling the pod (None: kube-scheduler's default profile)
+    has_volumes: bool = False  # volumes the volume filters look at (claims, CSI, disks): others skip those filters
 
     @property
     def key(self) -> str:
@@ -89,7 +92,8 @@ class PodInfo:
 def _signature(info: PodInfo, claims: Any) -> bytes:
     spec = info.spec
     parts = (sorted(info.requests.items()), info.tolerations, info.node_name, spec.get("nodeSelector"),
-             (spec.get("affinity") or {}).get("nodeAffinity"), claims, info.group, info.namespace)
+             (spec.get("affinity") or {}).get("nodeAffinity"), claims, info.group, info.namespace, info.scheduler_name,
+             spec.get("volumes"))
     return orjson.dumps(parts, option=orjson.OPT_SORT_KEYS)
 
 
@@ -112,6 +116,7 @@ def build_pod_info(pod: Mapping[str, Any], priority: int = 0) -> PodInfo:
         preemption_policy=spec.get("preemptionPolicy") or "PreemptLowerPriority",
         spread=spread, anti_affinity=tuple(anti), affinity=tuple(aff),
     )
+    info.has_volumes = has_node_volumes(pod)
     info.signature = _signature(info, info.claims)
     info.base_signature = _signature(info, len(info.claims))
     return info

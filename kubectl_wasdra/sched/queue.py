@@ -20,6 +20,7 @@ from kubectl_wasdra.sched.admission import Gates
 from kubectl_wasdra.sched.groups import GroupSpec, base_group_name, read_composites, read_groups
 from kubectl_wasdra.sched.podinfo import PodInfo, build_pod_info
 from kubectl_wasdra.sched.priorities import Priorities
+from kubectl_wasdra.sched.profiles import DEFAULT_CONFIG, SchedulerConfig
 
 WAITING_GROUP: Final = 'waiting for pods\'s pod group "{name}" to appear in scheduling queue'  # sic, gangscheduling.go
 WAITING_MIN_COUNT: Final = "waiting for minCount pods from a gang to appear in scheduling queue"
@@ -112,8 +113,8 @@ def _check_quorum(root: Entry) -> None:
 class QueueBuilder:
     """Turns a snapshot into queue entries plus the bound pods the state starts from."""
 
-    def __init__(self, snapshot: ClusterSnapshot, gates: Gates) -> None:
-        self.snapshot, self.gates = snapshot, gates
+    def __init__(self, snapshot: ClusterSnapshot, gates: Gates, config: SchedulerConfig = DEFAULT_CONFIG) -> None:
+        self.snapshot, self.gates, self.config = snapshot, gates, config
         self.priorities = Priorities(snapshot)
         self.groups = read_groups(snapshot)
         self.composites = read_composites(snapshot)
@@ -132,7 +133,22 @@ class QueueBuilder:
         info = build_pod_info(pod, self.priorities.resolve(pod.get("spec") or {}))
         if info.group is not None and not self.gates.enabled(admission.GENERIC_WORKLOAD):
             info.group = None
+        if not self.config.is_default:
+            info.profile = self.config.profile_for(info.scheduler_name)
         return info
+
+    def _pending(self, pod: Mapping[str, Any], info: PodInfo) -> bool:
+        """Pending, whatever scheduler it names: a pod naming no profile becomes an entry that says it is not
+        scheduled by this scheduler (kube-scheduler would leave it alone, so it never "fits")."""
+        return is_pending(pod, any_scheduler=True)
+
+    def _not_ours(self, entry: Entry) -> Entry:
+        """Mark an entry whose pods name a scheduler no profile has: this scheduler never picks it up."""
+        names = sorted({p.scheduler_name for p in entry.pods if self.config.profile_for(p.scheduler_name) is None})
+        if names:
+            entry.blocked = Notice(Reason.NOT_SCHEDULED_BY_THIS_SCHEDULER, self.config.not_scheduled_message(names[0]),
+                                   {"schedulerName": names[0]})
+        return entry
 
     def build(self) -> list[Entry]:
         """Every queue entry, sorted in queue order."""
@@ -149,12 +165,12 @@ class QueueBuilder:
                 self.bound.append((info, info.node_name))
                 if info.group is not None:
                     running.setdefault((info.namespace, base_group_name(info.group)), []).append(info.node_name)
-            elif is_pending(pod, any_scheduler=info.group is not None):
+            elif self._pending(pod, info):
                 if info.group is None:
                     singles.append(info)
                 else:
                     members.setdefault((info.namespace, base_group_name(info.group)), []).append(info)
-        self.entries = [Entry("Pod", p.namespace, p.name, p.priority, p.created, pods=[p]) for p in singles]
+        self.entries = [self._not_ours(Entry("Pod", p.namespace, p.name, p.priority, p.created, pods=[p])) for p in singles]
         group_entries = {}
         for key, pods in sorted(members.items()):
             try:
@@ -185,7 +201,8 @@ class QueueBuilder:
         invalid = hierarchy.validate(pods, group.name, entry.priority, group.preemption_policy or "PreemptLowerPriority")
         if invalid:
             entry.blocked = Notice(Reason.GROUP_INVALID, invalid)
-        return entry
+            return entry
+        return self._not_ours(entry)
 
     def _roots(self, entries: dict[tuple[str, str], Entry]) -> list[Entry]:
         """Standalone groups, and composite roots holding their children (CompositePodGroup gate and API permitting)."""

@@ -13,6 +13,7 @@ from typing import Any, Final
 from kubectl_wasdra.sched.nodeinfo import NodeFacts, NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.scoring import DEFAULT_MEMORY, DEFAULT_MILLI_CPU
+from kubectl_wasdra.sched.volumes import bind_claims
 
 PODS: Final = "pods"
 _MISSING: Final = object()
@@ -56,6 +57,11 @@ class SchedState:
         self.interned: dict[tuple[Any, ...], Any] = {}  # placement.py: one object per distinct failure status
         self.renamed: dict[tuple[Any, ...], Any] = {}  # placement.py: statuses with another pod's claim names
         self.diagnosing = False  # True while a failed pod is diagnosed: filters give full detail, no shortcuts
+        # volumes (sched/volumes.py): the snapshot's claims and volumes (None: no volume objects, filters skip), pods
+        # with node-relevant volumes per node, and PersistentVolumes bound by assumed pods (name -> "ns/claim")
+        self.volume_index: Any = None
+        self.pod_volumes: dict[str, tuple[Mapping[str, Any], ...]] = {}
+        self.bound_volumes: dict[str, str] = {}
 
     # -- transactions ------------------------------------------------------------------------------------------
 
@@ -132,7 +138,15 @@ class SchedState:
         return view
 
     def pre_filter(self, pod: PodInfo) -> Any:
-        """The PreFilter status that keeps `pod` off every node (claims that cannot be found), or None."""
+        """The PreFilter status that keeps `pod` off every node (volume claims, then resource claims that cannot be
+        found or used), or None; a status with details perNode=True is what Filter then says for each node."""
+        if self.volume_index is not None and pod.has_volumes:
+            from kubectl_wasdra.sched.filters import volume_binding, volume_restrictions, volume_zone
+
+            for check in (volume_restrictions.rwop_in_use(pod, self), volume_binding.pre_filter(pod, self.volume_index),
+                          volume_zone.pre_filter(pod, self.volume_index)):
+                if check is not None:
+                    return check
         return self.dra.pre_filter(pod) if self.dra is not None and pod.claims_or_extended else None
 
     # -- changing ----------------------------------------------------------------------------------------------
@@ -160,4 +174,8 @@ class SchedState:
         self.set(self.pods, node_name, (*self.pods[node_name], (pod.namespace, pod.labels, pod.priority, pod.requests)))
         if owner is not None and owner not in self.placed_by[node_name]:
             self.set(self.placed_by, node_name, (*self.placed_by[node_name], owner))
+        if pod.has_volumes:
+            self.set(self.pod_volumes, node_name, (*self.pod_volumes.get(node_name, ()), pod.pod))
+            if self.volume_index is not None:
+                bind_claims(pod, node_name, self)
         self._views.pop(node_name, None)

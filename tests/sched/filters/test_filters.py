@@ -84,8 +84,14 @@ def test_request_above_allocatable_is_unresolvable():
 def test_every_filter_module_is_listed_in_order():
     names = {m.name for m in pkgutil.iter_modules(filters.__path__)} - {"base"}
     assert {f.__name__.rsplit(".", 1)[1] for f in FILTERS} == names
-    assert [f.NAME for f in FILTERS] == ["NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
-                                         "NodeResourcesFit", "PodTopologySpread", "InterPodAffinity", "DynamicResources"]
+    # kube-scheduler's default order (sched/profiles.py DEFAULT_FILTERS, from default_plugins.go)
+    from kubectl_wasdra.sched.profiles import DEFAULT_FILTERS
+
+    listed = [f.NAME for f in FILTERS]
+    assert listed == [name for name in DEFAULT_FILTERS if name in listed]
+    assert {"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodeResourcesFit", "VolumeRestrictions",
+            "NodeVolumeLimits", "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity",
+            "DynamicResources"} <= set(listed)
 
 
 def _spread_pod(name, zone_key="zone"):
