@@ -212,6 +212,12 @@ REF_NOT_IN_CLUSTER: Final = RuleInfo(
 REF_SCALE_TARGET_NOT_FOUND: Final = RuleInfo(
     id="REF011", name="scale-target-not-found", severity=Severity.WARNING,
     summary="an HPA's scaleTargetRef names no object of the manifests (it may exist in the cluster)")
+REF_DUPLICATE_OBJECT: Final = RuleInfo(
+    id="REF012", name="object-defined-twice", severity=Severity.WARNING,
+    summary="the same object (group, kind, namespace, name) is defined in several folders (overlays?)")
+REF_DUPLICATE_OBJECT_IN_FOLDER: Final = RuleInfo(
+    id="REF013", name="object-defined-twice-in-folder", severity=Severity.ERROR,
+    summary="the same object is defined twice in one folder: one `kubectl apply` would send both, the last wins")
 
 # GANG: gang groups that cannot assemble, or whose placement upstream does not guarantee.
 GANG_MIN_COUNT_EXCEEDS_PODS: Final = RuleInfo(
