@@ -78,6 +78,9 @@ LOAD_UNREADABLE_PATH: Final = RuleInfo(
 LOAD_EMPTY_DOCUMENT: Final = RuleInfo(
     id="LOAD012", name="empty-document", severity=Severity.INFO,
     summary="an empty YAML document between two others (two `---` in a row)")
+LOAD_NOT_A_MANIFEST: Final = RuleInfo(
+    id="LOAD013", name="not-a-manifest", severity=Severity.INFO,
+    summary="a file is not Kubernetes manifests (Helm template, kustomization, CI config ...) and was skipped")
 
 # API: is the apiVersion/kind served by the target release?
 API_NOT_SERVED: Final = RuleInfo(
