@@ -47,7 +47,8 @@ _DESCRIBED: Final[dict[FileKind, tuple[str, str]]] = {
     FileKind.HELM_TEMPLATE: ("a Helm template", _HELM_HOW),
     FileKind.HELM_CHART: ("a Helm chart's metadata", _HELM_HOW),
     FileKind.HELM_VALUES: ("a Helm values file", _HELM_HOW + " (with `-f VALUES` for this file)"),
-    FileKind.KUSTOMIZATION: ("a kustomization", "build it and check the output: `kubectl kustomize DIR | kubectl wasdra check -`"),
+    FileKind.KUSTOMIZATION: ("a kustomization",
+                             "build it and check the output: `kubectl kustomize DIR | kubectl wasdra check -`"),
     FileKind.GITHUB_WORKFLOW: ("a GitHub Actions workflow", "check it with actionlint"),
     FileKind.GITHUB_CONFIG: ("GitHub repository configuration", "GitHub validates it when it is pushed"),
     FileKind.COMPOSE: ("a Docker Compose file", "check it with `docker compose config`"),
@@ -112,7 +113,7 @@ def _in_chart_templates(path: str) -> bool:
     """True for a file under `templates/` of a folder that holds a Chart.yaml."""
     parts = _parts(os.path.abspath(path))
     for index in range(len(parts) - 2, 0, -1):
-        if parts[index] == "templates" and os.path.isfile("/".join(parts[:index] + ["Chart.yaml"])):
+        if parts[index] == "templates" and os.path.isfile("/".join([*parts[:index], "Chart.yaml"])):
             return True
     return False
 
@@ -143,7 +144,7 @@ def classify_name(path: str) -> NonManifest | None:
 def _has_objects(text: str) -> bool:
     """True when some document has top-level apiVersion and kind (a Kubernetes object, or a List of them)."""
     keys = {m.group(2) for m in _TOP_KEY.finditer(text)}
-    return "apiVersion" in keys and "kind" in keys or ('"apiVersion"' in text and '"kind"' in text)
+    return ("apiVersion" in keys and "kind" in keys) or ('"apiVersion"' in text and '"kind"' in text)
 
 
 def _by_content(text: str) -> FileKind | None:
