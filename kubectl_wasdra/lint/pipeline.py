@@ -66,7 +66,9 @@ class Summary:
     infos: int
 
     def as_dict(self) -> dict[str, int]:
-        return {"files": self.files, "documents": self.documents, "errors": self.errors, "warnings": self.warnings}
+        """The JSON summary: the same counts the text summary line shows, info included."""
+        return {"files": self.files, "documents": self.documents, "errors": self.errors, "warnings": self.warnings,
+                "infos": self.infos}
 
     def line(self) -> str:
         """"2 files, 9 documents: 4 errors, 0 warnings"."""
