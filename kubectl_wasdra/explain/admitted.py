@@ -15,6 +15,7 @@ from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.explain.model import GroupDiagnosis, ReasonItem
+from kubectl_wasdra.lint.rules._pods import is_builtin
 from kubectl_wasdra.load import Document
 from kubectl_wasdra.reasons import Reason
 
@@ -28,6 +29,7 @@ class Admitted:
 
     documents: tuple[Document, ...]
     left_out: tuple[GroupDiagnosis, ...]
+    notes: tuple[str, ...] = ()
 
 
 def _rejector(release: Release, feature_gates: Mapping[str, bool],
@@ -103,7 +105,12 @@ def admit(documents: Sequence[Document], release: Release, feature_gates: Mappin
     left_out: list[GroupDiagnosis] = []
     foreign_groups: dict[tuple[str, str], str] = {}
     default_groups: set[tuple[str, str]] = set()
+    notes: list[str] = []
     for document in documents:
+        if document.kind in kinds and not is_builtin(document):
+            notes.append(f'{document.kind} "{document.name}" of {document.api_version} left out: not the Kubernetes '
+                         "kind the simulator reads (another system's object of the same name)")
+            continue
         findings = rejections(document) if document.kind in kinds else []
         scheduler = scheduler_of(document)
         group = _group_of(document)
@@ -127,4 +134,4 @@ def admit(documents: Sequence[Document], release: Release, feature_gates: Mappin
             left_out.append(_other_scheduler(document, scheduler))
         else:
             final.append(document)
-    return Admitted(tuple(final), tuple(left_out))
+    return Admitted(tuple(final), tuple(left_out), tuple(notes))

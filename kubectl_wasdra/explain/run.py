@@ -184,4 +184,4 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
     gates = make_gates(release, options.feature_gates, options.runtime_config)
     snapshot = cluster.overlay(list(overlay.objects))
     groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True)
-    return ExplainReport(str(release), [*admitted.left_out, *groups], [*assumed, *notes])
+    return ExplainReport(str(release), [*admitted.left_out, *groups], [*assumed, *admitted.notes, *notes])

@@ -21,6 +21,7 @@ class FileKind(StrEnum):
     HELM_TEMPLATE = "helm-template"
     HELM_CHART = "helm-chart"
     HELM_VALUES = "helm-values"
+    HELM_TEST = "helm-unittest"
     KUSTOMIZATION = "kustomization"
     GITHUB_WORKFLOW = "github-workflow"
     GITHUB_CONFIG = "github-config"
@@ -44,9 +45,10 @@ class NonManifest:
 
 _HELM_HOW: Final = "render the chart and check the output: `helm template CHART_DIR | kubectl wasdra check -`"
 _DESCRIBED: Final[dict[FileKind, tuple[str, str]]] = {
-    FileKind.HELM_TEMPLATE: ("a Helm template", _HELM_HOW),
+    FileKind.HELM_TEMPLATE: ("a Helm (Go) template", _HELM_HOW),
     FileKind.HELM_CHART: ("a Helm chart's metadata", _HELM_HOW),
     FileKind.HELM_VALUES: ("a Helm values file", _HELM_HOW + " (with `-f VALUES` for this file)"),
+    FileKind.HELM_TEST: ("a helm-unittest suite", "run it with `helm unittest CHART_DIR`"),
     FileKind.KUSTOMIZATION: ("a kustomization",
                              "build it and check the output: `kubectl kustomize DIR | kubectl wasdra check -`"),
     FileKind.GITHUB_WORKFLOW: ("a GitHub Actions workflow", "check it with actionlint"),
@@ -155,6 +157,8 @@ def _by_content(text: str) -> FileKind | None:
     if _has_objects(text):
         return None
     keys = {m.group(2) for m in _TOP_KEY.finditer(text[:65536])}
+    if {"suite", "tests"} <= keys:  # helm-unittest (charts/*/tests/*_test.yaml)
+        return FileKind.HELM_TEST
     if keys & {"openapi", "swagger"}:
         return FileKind.OPENAPI
     if "$schema" in keys and "json-schema.org" in text[:4096]:

@@ -74,3 +74,19 @@ def test_a_gang_of_another_scheduler_is_not_simulated(tmp_path: Path, capsys: py
     assert set(groups) == {("Job", "train"), ("PodGroup", "train")}
     assert all(g["fits"] is None and g["reasons"][0]["code"] == "OtherScheduler" for g in groups.values())
     assert code == 0
+
+
+REALWORLD = ROOT / "tests" / "corpus" / "realworld"
+
+
+def test_real_manifests_of_other_schedulers(capsys: pytest.CaptureFixture[str]) -> None:
+    # volcano-sh/volcano example/job.yaml: a batch/v1 Job for kube-batch plus kube-batch's own PodGroup kind
+    code, out = _explain(REALWORLD / "volcano-sh__volcano" / "example" / "job.yaml", capsys, "-o", "json")
+    (group,) = json.loads(out)["groups"]
+    assert code == 0 and (group["kind"], group["name"], group["fits"]) == ("Job", "qj-1", None)
+    assert group["reasons"][0]["details"] == {"schedulerName": "kube-batch"}
+    code, text = _explain(REALWORLD / "volcano-sh__volcano" / "example" / "job.yaml", capsys)
+    assert 'PodGroup "qj-1" of scheduling.incubator.k8s.io/v1alpha1 left out' in text and "fits" not in text
+    # a Volcano batch Job is not a Kubernetes Job: it is left out, not expanded into pods
+    code, text = _explain(REALWORLD / "volcano-sh__volcano" / "example" / "openmpi-hello.yaml", capsys)
+    assert code == 0 and 'Job "openmpi-hello" of batch.volcano.sh/v1alpha1 left out' in text

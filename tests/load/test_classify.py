@@ -19,6 +19,8 @@ CASES = [
     ("job.yaml", "spec:\n{{ toYaml .spec | indent 2 }}\n", FileKind.HELM_TEMPLATE),
     ("chart/Chart.yaml", "apiVersion: v2\nname: trainer\nversion: 0.1.0\n", FileKind.HELM_CHART),
     ("chart/values.yaml", "replicaCount: 1\n", FileKind.HELM_VALUES),
+    ("chart/tests/svc_test.yaml", "suite: svc\ntemplates: [svc.yaml]\ntests:\n- it: works\n  asserts:\n"
+                                  "  - containsDocument: {apiVersion: v1, kind: Service}\n", FileKind.HELM_TEST),
     ("chart/values-gpu.yaml", "gpus: 8\n", FileKind.HELM_VALUES),
     ("env/prod.values.yaml", "gpus: 8\n", FileKind.HELM_VALUES),
     ("kustomization.yaml", "resources: [job.yaml]\n", FileKind.KUSTOMIZATION),
@@ -96,4 +98,4 @@ def test_a_helm_template_passed_directly_or_on_stdin_is_skipped(tmp_path: Path) 
     piped = run_check(CheckOptions(paths=("-",), stdin=io.BytesIO(HELM.encode()), jobs=1))
     for report in (direct, piped):
         assert [(f.rule, f.line, f.column) for f in report.findings] == [("LOAD013", 1, 1)] and not report.fatal
-        assert "a Helm template" in report.findings[0].message and "helm template" in (report.findings[0].hint or "")
+        assert "a Helm (Go) template" in report.findings[0].message and "helm template" in (report.findings[0].hint or "")
