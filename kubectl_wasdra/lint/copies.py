@@ -13,6 +13,7 @@ Identity is what the API server keys on: API group, kind, namespace (none for cl
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Final, TypeVar
@@ -41,6 +42,7 @@ def identity(document: Document) -> Identity | None:
     return (document.group or "", kind, namespace, name)
 
 
+@functools.lru_cache(maxsize=4096)
 def folder(file: str) -> str:
     """The folder of `file` ("" for stdin), normalised so that `a/./b.yaml` and `a/b.yaml` agree."""
     return "" if file == "-" else os.path.normpath(os.path.dirname(os.path.abspath(file)))
@@ -73,8 +75,8 @@ def nearest(candidates: Iterable[T], origin: Document | None, document_of: Calla
             ) -> T | None:
     """The candidate nearest to `origin` (see the module docstring); without an origin, the one that sorts last."""
     found = list(candidates)
-    if not found:
-        return None
+    if len(found) < 2:
+        return found[0] if found else None
     if origin is None:
         return max(found, key=lambda c: position_key(document_of(c)))
     return min(found, key=lambda c: (distance(origin.file, document_of(c).file), position_key(document_of(c))))

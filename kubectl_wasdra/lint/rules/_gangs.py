@@ -11,7 +11,8 @@ its pods, so it is not listed here (GANG001 has nothing to find; a user-written 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+import functools
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,15 +72,14 @@ def _nearest_members(document: Document, members: Iterable[PodSource]) -> tuple[
     return one_per_identity(members, document, lambda source: source.document)
 
 
-def _pod_group_members(document: Document, sources: tuple[PodSource, ...], docs: DocumentSet) -> tuple[PodSource, ...]:
-    """Pods naming the PodGroup whose reference resolves to this copy of it (the nearest one, lint/copies.py)."""
-    copies = [d for d in of_kind(docs, "PodGroup") if d.name == document.name]
+def _pod_group_members(document: Document, named: Sequence[PodSource], copies: Sequence[Document]) -> tuple[PodSource, ...]:
+    """The pods of `named` (those naming the group) whose reference resolves to this copy of the PodGroup (the nearest
+    of its `copies`, lint/copies.py)."""
 
     def resolves_here(source: PodSource) -> bool:
-        return nearest((g for g in copies if _same_namespace(source, g)), source.document) is document
+        return len(copies) == 1 or nearest((g for g in copies if _same_namespace(source, g)), source.document) is document
 
-    return _nearest_members(document, (s for s in sources if s.group_name == document.name and
-                                       _same_namespace(s, document) and resolves_here(s)))
+    return _nearest_members(document, (s for s in named if _same_namespace(s, document) and resolves_here(s)))
 
 
 def _workload_135_members(document: Document, template: str, sources: tuple[PodSource, ...]) -> tuple[PodSource, ...]:
@@ -115,9 +115,18 @@ def _workload_groups(document: Document, docs: DocumentSet, sources: tuple[PodSo
                             template)
 
 
+@functools.lru_cache(maxsize=8)
 def groups(docs: DocumentSet) -> tuple[GangGroup, ...]:
-    """Every group of the set with its members, in input order."""
+    """Every group of the set with its members, in position order; computed once per DocumentSet (hashed by
+    identity) and shared by the GANG rules."""
     sources = pod_sources(docs)
+    by_group: dict[str, list[PodSource]] = {}
+    for source in sources:
+        if source.group_name:
+            by_group.setdefault(source.group_name, []).append(source)
+    pod_groups: dict[str | None, list[Document]] = {}
+    for pod_group in of_kind(docs, "PodGroup"):
+        pod_groups.setdefault(pod_group.name, []).append(pod_group)
     found: list[GangGroup] = []
     for document in sorted((d for d in docs if is_builtin(d) or is_volcano_job(d)), key=position_key):
         spec = document.get(("spec",))
@@ -126,7 +135,8 @@ def groups(docs: DocumentSet) -> tuple[GangGroup, ...]:
         if document.kind == "PodGroup":
             count, count_path = _policy(spec, ("spec",))
             found.append(GangGroup(document, ("spec",), f'PodGroup "{document.name}"', count, count_path,
-                                   _pod_group_members(document, sources, docs), spec))
+                                   _pod_group_members(document, by_group.get(document.name or "", ()),
+                                                      pod_groups[document.name]), spec))
         elif document.kind == "Workload":
             found.extend(_workload_groups(document, docs, sources))
         elif document.kind == "Job" and isinstance(spec.get("scheduling"), dict):
