@@ -99,3 +99,15 @@ def test_a_helm_template_passed_directly_or_on_stdin_is_skipped(tmp_path: Path) 
     for report in (direct, piped):
         assert [(f.rule, f.line, f.column) for f in report.findings] == [("LOAD013", 1, 1)] and not report.fatal
         assert "a Helm (Go) template" in report.findings[0].message and "helm template" in (report.findings[0].hint or "")
+
+
+@pytest.mark.parametrize(("text", "rules"), [
+    ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ foo }}\n", ["LOAD013"]),   # a template, no Helm built-ins
+    ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  {a: 1}: x\n", ["LOAD001"]),  # a mapping as a key
+    ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  [a]: x\n", ["LOAD001"]),     # a list as a key
+], ids=["template-without-helm-objects", "mapping-key", "list-key"])
+def test_collection_keys_are_load_problems_not_crashes(tmp_path: Path, text: str, rules: list[str]) -> None:
+    """yaml-rs turns `{{ x }}` and `{a: 1}: x` into frozenset keys, which go-yaml refuses ("invalid map key")."""
+    (tmp_path / "x.yaml").write_text(text)
+    report = run_check(CheckOptions(paths=(str(tmp_path / "x.yaml"),), jobs=1))
+    assert [f.rule for f in report.findings] == rules and not report.fatal
