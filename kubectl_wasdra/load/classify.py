@@ -97,7 +97,7 @@ _VALUES = re.compile(r"^(values([._-][^/]*)?|[^/]*[.-]values)\.ya?ml$")
 _HELM_ACTION = re.compile(r"\{\{-?\s*(?:[^}]*?\s)?(?:\$?\.(?:Values|Release|Chart|Capabilities|Files|Template)\b|include\s+\"|"
                           r"toYaml\b|tpl\s)")
 # an action that is YAML structure (a line starting with `{{`, or an unquoted value starting with it)
-_STRUCTURAL_ACTION = re.compile(r"^\s*\{\{|:\s+\{\{", re.MULTILINE)
+_STRUCTURAL_ACTION = re.compile(r"^\s*\{\{(?![{}])|:\s+\{\{(?![{}])", re.MULTILINE)
 _TOP_KEY = re.compile(r"^(\"?)([A-Za-z_$][\w.$-]*)\1\s*:", re.MULTILINE)
 _KUSTOMIZE_API = re.compile(r"^apiVersion:\s*[\"']?kustomize\.config\.k8s\.io/", re.MULTILINE)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
 from kubectl_wasdra.load.classify import FileKind, classify, classify_name
@@ -105,9 +107,30 @@ def test_a_helm_template_passed_directly_or_on_stdin_is_skipped(tmp_path: Path) 
     ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ foo }}\n", ["LOAD013"]),   # a template, no Helm built-ins
     ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  {a: 1}: x\n", ["LOAD001"]),  # a mapping as a key
     ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  [a]: x\n", ["LOAD001"]),     # a list as a key
-], ids=["template-without-helm-objects", "mapping-key", "list-key"])
+    ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  :\n", ["LOAD001"]),             # an empty key
+    ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  ~: x\n", ["LOAD001"]),          # a null key
+], ids=["template-without-helm-objects", "mapping-key", "list-key", "empty-key", "null-key"])
 def test_collection_keys_are_load_problems_not_crashes(tmp_path: Path, text: str, rules: list[str]) -> None:
-    """yaml-rs turns `{{ x }}` and `{a: 1}: x` into frozenset keys, which go-yaml refuses ("invalid map key")."""
+    """yaml-rs turns `{{ x }}` and `{a: 1}: x` into frozenset keys and `: x` into a None key; go-yaml and
+    sigs.k8s.io/yaml refuse them ("invalid map key", "Unsupported map key of type")."""
     (tmp_path / "x.yaml").write_text(text)
     report = run_check(CheckOptions(paths=(str(tmp_path / "x.yaml"),), jobs=1))
     assert [f.rule for f in report.findings] == rules and not report.fatal
+
+
+def _string_keys_only(value: object) -> bool:
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _string_keys_only(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_string_keys_only(v) for v in value)
+    return True
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab:- \n{}[],01", max_size=60))
+def test_loaded_documents_have_string_keys_only(body: str) -> None:
+    """Whatever the YAML, rules only ever see string keys (as after sigs.k8s.io/yaml's JSON conversion)."""
+    from kubectl_wasdra.load import load_text
+
+    documents, _ = load_text("x.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  " + body + "\n")
+    assert all(_string_keys_only(d.data) for d in documents)
