@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from kubectl_wasdra import __version__
+from kubectl_wasdra.cli_config import ConfiguredCommand
 from kubectl_wasdra.cli_options import (
     ALL_NAMESPACES_OPTION,
     CONTEXT_OPTION,
@@ -24,9 +25,12 @@ from kubectl_wasdra.cli_options import (
     NAMESPACE_OPTION,
     SNAPSHOT_OPTION,
     CommonOptions,
+    ProjectOptions,
     common_options,
     complete_releases,
     complete_rules,
+    config_options,
+    project_options,
 )
 from kubectl_wasdra.errors import UsageError, WasdraError
 
@@ -80,17 +84,18 @@ def say_error(line: str) -> None:
     sys.stderr.flush()
 
 
-@cli.command("check")
-@click.argument("paths", nargs=-1, required=True, metavar="PATH... | -", type=click.Path())
+@cli.command("check", cls=ConfiguredCommand)
+@click.argument("paths", nargs=-1, required=False, metavar="PATH... | -", type=click.Path())
 @common_options
+@project_options
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes for large inputs (default: all cores).")
 @click.option("--upgrade-from", metavar="VERSION", default=None,
               help="Report what upgrading from this release to --k8s-version breaks or changes.")
 @click.option("--simulate/--no-simulate", default=True, show_default=True,
               help="With --snapshot/--live: dry-run the manifests' groups and report those that do not fit now (FIT004).")
-def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | None, upgrade_from: str | None = None,
-                  simulate: bool = True) -> int:
+def check_command(paths: tuple[str, ...], common: CommonOptions, project: ProjectOptions, jobs: int | None,
+                  upgrade_from: str | None = None, simulate: bool = True) -> int:
     """Lint manifests: API availability, schema, feature gates, API validation, references.
 
     PATH is a file, a directory (searched recursively for .yaml, .yml, .json), a glob, or - for stdin.
@@ -106,10 +111,21 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | Non
       helm template chart/ | kubectl wasdra check -
       kubectl wasdra check deploy/ --snapshot cluster/     # + references, fit and a dry run against a cluster
       kubectl wasdra check deploy/ --live --no-simulate
+      kubectl wasdra check -k overlays/prod                # what kubectl kustomize renders
+      kubectl wasdra check --helm chart/ --values prod.yaml --set replicas=4
+      kubectl wasdra check deploy/ --exclude 'legacy/**' --baseline .wasdra-baseline.json
+
+    \b
+    Settings that repeat (release, gates, runtime config, excludes ...) belong in .wasdra.yaml: kubectl wasdra config.
+    Silence one finding with `# wasdra: ignore[RULE] reason` on its line (or alone on the line above),
+    or with the annotation wasdra.dev/ignore: "RULE,...: reason" on its object.
     """
+    import dataclasses
+
     from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
     from kubectl_wasdra.report import render
 
+    rendered = _rendered_inputs(paths, project)
     snapshot = _check_snapshot(common) if common.snapshot or common.live else None
     common = _resolve_auto(common, snapshot)
 
@@ -118,6 +134,12 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | Non
                            ignore=common.ignore, schema_locations=common.schema_locations,
                            stdin=sys.stdin.buffer if "-" in paths else None, jobs=jobs, snapshot=snapshot,
                            simulate=simulate)
+    options = dataclasses.replace(
+        options, exclude=project.exclude + _baseline_files(project), default_excludes=project.default_excludes, rendered=rendered,
+        per_file_ignores=project.per_file_ignores, report_unused_ignores=project.report_unused_ignores,
+        show_suppressed=project.show_suppressed, baseline=None if project.write_baseline else project.baseline)
+    if project.write_baseline:
+        return _write_baseline(run_check(options), project.write_baseline)
     if upgrade_from is not None:
         from kubectl_wasdra.lint.matrix import upgrade_output
 
@@ -139,6 +161,37 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | Non
     if report.fatal:
         return EXIT_ERROR
     return EXIT_FINDINGS if report.fails(common.fail_on) else EXIT_OK
+
+
+def _rendered_inputs(paths: tuple[str, ...], project: ProjectOptions) -> tuple[Any, ...]:
+    """Kustomize and Helm output to check beside the paths; UsageError when there is no input at all."""
+    if not paths and not project.kustomize and not project.helm:
+        raise UsageError("nothing to check", where="check", hint="name files or directories, - for stdin, -k DIR or --helm CHART")
+    if (project.values or project.set_values) and not project.helm:
+        raise UsageError("--values and --set need --helm CHART", where="--values")
+    if not project.kustomize and not project.helm:
+        return ()
+    from kubectl_wasdra.load.render import render_helm, render_kustomize
+
+    # kubectl names itself in KUBECTL_PATH when it runs a plugin: render with that same kubectl
+    rendered = [render_kustomize(directory, os.environ.get("KUBECTL_PATH")) for directory in project.kustomize]
+    if project.helm:
+        rendered.append(render_helm(project.helm, project.values, project.set_values))
+    return tuple(rendered)
+
+
+def _baseline_files(project: ProjectOptions) -> tuple[str, ...]:
+    """The baseline files as exclude patterns: a baseline inside a checked directory is not a manifest."""
+    return tuple(os.path.abspath(path) for path in (project.baseline, project.write_baseline) if path)
+
+
+def _write_baseline(report: Any, path: str) -> int:
+    from kubectl_wasdra.lint.baseline import render_baseline
+
+    with open(path, "w", encoding="utf-8") as stream:
+        stream.write(render_baseline(report.findings))
+    say_error(f"wrote {path}: {len(report.findings)} finding(s) recorded")
+    return EXIT_ERROR if report.fatal else EXIT_OK
 
 
 @cli.command("gates")
@@ -164,6 +217,32 @@ def gates_command(k8s_version: str | None, area: str | None, diff: tuple[str, st
         write(render_diff(Release.parse(diff[0]), Release.parse(diff[1]), area, output))
     else:
         write(render_table(Release.parse(k8s_version) if k8s_version else NEWEST, area, output))
+    return EXIT_OK
+
+
+@cli.command("config", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.option("--init", is_flag=True, help="Write a commented starter .wasdra.yaml at the repository root.")
+@click.option("-o", "--output", type=click.Choice(("text", "json")), default="text", show_default=True, help="Output format.")
+@click.pass_context
+def config_command(ctx: click.Context, init: bool, output: str) -> int:
+    """The effective settings of `check` (flags > WASDRA_* environment > .wasdra.yaml > defaults) and where each
+    one comes from. Takes check's flags, --config FILE, --no-config and --cluster NAME.
+
+    \b
+    Examples:
+      kubectl wasdra config
+      kubectl wasdra config --cluster prod -o json
+      kubectl wasdra config --init
+    """
+    from kubectl_wasdra.cli_config import render_effective, write_starter
+    from kubectl_wasdra.config.discover import repository_root
+
+    if init:
+        path, documents = write_starter(repository_root())
+        say_error(f"wrote {path} (from {documents} manifest(s)); check it with: {PROG} config")
+        return EXIT_OK
+    check_ctx = check_command.make_context("check", list(ctx.args), parent=ctx)
+    write(render_effective(check_ctx, output))
     return EXIT_OK
 
 
@@ -214,7 +293,8 @@ def rules_command(rule_id: str | None, output: str) -> int:
     return EXIT_OK
 
 
-@cli.command("explain")
+@cli.command("explain", cls=ConfiguredCommand)
+@config_options
 @click.option("-f", "--filename", "files", multiple=True, required=True, metavar="PATH", type=click.Path(),
               help="Manifests to dry-run (files, directories, globs, - for stdin).")
 @click.option("--no-suggestions", is_flag=True, help="Skip the suggestions (each costs one more simulation).")
@@ -243,7 +323,8 @@ def explain_command(files: tuple[str, ...], no_suggestions: bool, common: Common
     return EXIT_OK if report.all_fit else EXIT_FINDINGS
 
 
-@cli.command("explain-pending")
+@cli.command("explain-pending", cls=ConfiguredCommand)
+@config_options
 @click.argument("target", required=False, metavar="[pod/NAME|podgroup/NAME|workload/NAME]")
 @common_options
 def explain_pending_command(target: str | None, common: CommonOptions) -> int:

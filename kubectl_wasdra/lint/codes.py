@@ -264,3 +264,22 @@ VALID_SCALE_TO_ZERO_METRICS: Final = RuleInfo(
     id="VALID050", name="scale-to-zero-without-object-metrics", severity=Severity.ERROR,
     summary="HPA minReplicas 0 without an Object or External metric (resource metrics cannot scale from zero)")
 # ---- end of cross-object rules ------------------------------------------------------------
+
+# VALID: values checked as the upstream validation functions do
+VALID_INVALID_VALUE: Final = RuleInfo(
+    id="VALID017", name="invalid-field-value", severity=Severity.ERROR,
+    summary="a value the API server rejects as Invalid that no narrower VALID rule covers")
+VALID_UNINTENDED: Final = RuleInfo(
+    id="VALID018", name="accepted-but-likely-unintended", severity=Severity.WARNING,
+    summary="the API server accepts the object, but a value probably does not mean what was meant")
+
+# CONF: suppressions and project configuration written in the checked files (annotations, `# wasdra:` comments).
+CONF_UNKNOWN_RULE_IN_SUPPRESSION: Final = RuleInfo(
+    id="CONF001", name="unknown-rule-in-suppression", severity=Severity.WARNING,
+    summary="a suppression (wasdra.dev/ignore annotation or `# wasdra: ignore[...]` comment) names no known rule")
+CONF_UNUSED_SUPPRESSION: Final = RuleInfo(
+    id="CONF002", name="unused-suppression", severity=Severity.WARNING,
+    summary="a suppression matched no finding (reported with --report-unused-ignores)")
+CONF_MALFORMED_SUPPRESSION: Final = RuleInfo(
+    id="CONF003", name="malformed-suppression", severity=Severity.WARNING,
+    summary="a `# wasdra:` comment or wasdra.dev/ignore annotation is not in the suppression syntax")

@@ -17,7 +17,7 @@ from kubectl_wasdra.errors import UsageError
 from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.codes import RuleInfo
 
-Scope = Literal["document", "set", "load"]
+Scope = Literal["document", "set", "load", "suppression"]
 F = TypeVar("F", bound=Callable[..., Any])
 _ATTRIBUTE = "__wasdra_rule__"
 

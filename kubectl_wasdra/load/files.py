@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import glob
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any, Final
 
 from kubectl_wasdra.load.classify import classify
@@ -20,13 +20,17 @@ DEFAULT_MAX_BYTES: Final = 32 * 1024 * 1024
 STDIN: Final = "-"
 
 
-def expand_paths(paths: Sequence[str]) -> tuple[list[str], list[LoadProblem]]:
+def expand_paths(paths: Sequence[str], exclude: Callable[[str], bool] | None = None) -> tuple[list[str], list[LoadProblem]]:
     """Files to read, in order and without repeats: directories recursively (.yaml/.yml/.json, hidden entries
-    skipped, sorted), globs, plain files as given, "-" for stdin."""
+    skipped, sorted), globs, plain files as given, "-" for stdin; files for which `exclude` is true are left out."""
     files: list[str] = []
     problems: list[LoadProblem] = []
     for path in paths:
         found = list(_expand_one(path))
+        if exclude is not None and found:
+            found = [file for file in found if not exclude(file)]  # all excluded is not "matches nothing"
+            files.extend(found)
+            continue
         if not found:
             problems.append(LoadProblem(path, 1, 1, "no such file or directory (or the pattern matches nothing)",
                                         "check the path", ProblemKind.UNREADABLE))
@@ -69,9 +73,10 @@ def _regular_or_broken(path: str) -> bool:
     return os.path.isfile(path) or not os.path.exists(path)
 
 
-def load_paths(paths: Sequence[str], *, stdin: IO[bytes] | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> LoadResult:
+def load_paths(paths: Sequence[str], *, stdin: IO[bytes] | None = None, max_bytes: int = DEFAULT_MAX_BYTES,
+               exclude: Callable[[str], bool] | None = None) -> LoadResult:
     """Every document of every input, the problems met, and the files read (stdin is "-")."""
-    files, problems = expand_paths(paths)
+    files, problems = expand_paths(paths, exclude)
     documents: list[Document] = []
     for file in files:
         file_documents, file_problems = load_file(file, stdin=stdin, max_bytes=max_bytes)
