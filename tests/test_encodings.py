@@ -39,6 +39,7 @@ def _commands(manifest: str) -> list[tuple[list[str], tuple[int, ...]]]:
             (["gates", "--k8s-version", "1.37"], (0,)), (["gates", "-o", "json"], (0,)),
             (["gates", "--diff", "1.35", "1.37"], (0,)),
             (["rules"], (0,)), (["rules", "REF012"], (0,)), (["rules", "-o", "json"], (0,)),
+            (["config"], (0,)), (["config", "-o", "json"], (0,)),
             (["--version"], (0,)), (["nosuchcommand"], (2,)), (["completion", "bash"], (0,)),
             (["snapshot", "--snapshot", CLUSTER], (0,)), (["check", "--help"], (0,)),
             (["check", manifest, "--k8s-version", "9.99"], (2,))]   # a one-line error with an em dash on stderr
