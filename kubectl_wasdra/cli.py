@@ -69,9 +69,20 @@ def use_color(stream: Any = None) -> bool:
 
 
 def write(text: str) -> None:
-    """Write a rendered report to stdout as is."""
-    sys.stdout.write(text)
+    """Write a rendered report to stdout, as is when stdout's encoding has every character (else see
+    report/encoding.py: JSON escapes, XML character references, ASCII glyphs)."""
+    from kubectl_wasdra.report.encoding import encodable
+
+    sys.stdout.write(encodable(text, getattr(sys.stdout, "encoding", None)))
     sys.stdout.flush()
+
+
+def say_error(line: str) -> None:
+    """One line on stderr, in whatever encoding stderr has (click would re-encode an ASCII stream as UTF-8)."""
+    from kubectl_wasdra.report.encoding import encodable
+
+    sys.stderr.write(encodable(line, getattr(sys.stderr, "encoding", None)) + "\n")
+    sys.stderr.flush()
 
 
 @cli.command("check", cls=ConfiguredCommand)
@@ -180,7 +191,7 @@ def _write_baseline(report: Any, path: str) -> int:
 
     with open(path, "w", encoding="utf-8") as stream:
         stream.write(render_baseline(report.findings))
-    click.echo(f"wrote {path}: {len(report.findings)} finding(s) recorded", err=True)
+    say_error(f"wrote {path}: {len(report.findings)} finding(s) recorded")
     return EXIT_ERROR if report.fatal else EXIT_OK
 
 
@@ -229,7 +240,7 @@ def config_command(ctx: click.Context, init: bool, output: str) -> int:
 
     if init:
         path, documents = write_starter(repository_root())
-        click.echo(f"wrote {path} (from {documents} manifest(s)); check it with: {PROG} config", err=True)
+        say_error(f"wrote {path} (from {documents} manifest(s)); check it with: {PROG} config")
         return EXIT_OK
     check_ctx = check_command.make_context("check", list(ctx.args), parent=ctx)
     write(render_effective(check_ctx, output))
@@ -399,15 +410,15 @@ def snapshot_command(output: str | None, anonymize: bool, snapshot: tuple[str, .
         result = export_snapshot(options, progress)
     for problem in result.problems:
         where = f"{problem.file}:{max(problem.line, 1)}:{max(problem.column, 1)}"
-        click.echo(f"{PROG}: error: {where}: {problem.message}" + (f" — {problem.hint}" if problem.hint else ""), err=True)
+        say_error(f"{PROG}: error: {where}: {problem.message}" + (f" — {problem.hint}" if problem.hint else ""))
     for kind, why in sorted(result.snapshot.header.gaps.items()):
-        click.echo(f"{PROG}: not read: {kind}: {why}", err=True)
+        say_error(f"{PROG}: not read: {kind}: {why}")
     if result.data is not None:
         sys.stdout.buffer.write(result.data)
         sys.stdout.flush()
     else:
         counts = ", ".join(f"{len(objs)} {kind}" for kind, objs in result.snapshot.objects.items() if objs)
-        click.echo(f"wrote {output}: {counts or 'no objects'}", err=True)
+        say_error(f"wrote {output}: {counts or 'no objects'}")
     return EXIT_ERROR if result.problems else EXIT_OK  # what loaded is written; the files that did not are the error
 
 
@@ -476,24 +487,28 @@ def _click_error_line(exc: click.ClickException) -> str:
 def main(argv: list[str] | None = None) -> None:
     """Entry point: one error boundary mapping exceptions to one line and an exit code."""
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    from kubectl_wasdra.report.encoding import configure_stream
+
+    configure_stream(sys.stdout)  # any terminal encoding: ASCII stand-ins instead of UnicodeEncodeError
+    configure_stream(sys.stderr)
     try:
         code = cli.main(args=argv, prog_name=PROG, standalone_mode=False, complete_var="_KUBECTL_WASDRA_COMPLETE")
     except click.exceptions.Exit as exc:
         code = exc.exit_code
     except click.ClickException as exc:
-        click.echo(f"{PROG}: error: {_click_error_line(exc)}", err=True)
+        say_error(f"{PROG}: error: {_click_error_line(exc)}")
         code = EXIT_ERROR
     except (KeyboardInterrupt, click.exceptions.Abort):
-        click.echo(f"{PROG}: interrupted", err=True)
+        say_error(f"{PROG}: interrupted")
         code = EXIT_INTERRUPTED
     except WasdraError as exc:
-        click.echo(f"{PROG}: error: {exc}", err=True)
+        say_error(f"{PROG}: error: {exc}")
         code = EXIT_ERROR
     except BrokenPipeError:
         code = EXIT_ERROR
     except Exception as exc:  # the one boundary where anything unexpected becomes one line
         if debug:
             raise
-        click.echo(f"{PROG}: internal error: {type(exc).__name__}: {exc} (rerun with --debug for the traceback)", err=True)
+        say_error(f"{PROG}: internal error: {type(exc).__name__}: {exc} (rerun with --debug for the traceback)")
         code = EXIT_ERROR
     sys.exit(code if isinstance(code, int) else EXIT_OK)

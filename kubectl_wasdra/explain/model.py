@@ -68,6 +68,7 @@ class GroupDiagnosis:
     pending_for: str = ""  # explain-pending: how long the oldest pod has waited (snapshot time - creation)
     recorded: list[Any] = field(default_factory=list)  # explain-pending: what the cluster recorded (Recorded)
     agreement: tuple[str, str] | None = None  # explain-pending: ("yes" | "no" | "unknown", why)
+    simulated: bool = True  # False: another scheduler places these pods (reason OtherScheduler); `fits` means nothing
 
 
 @dataclass
@@ -81,4 +82,4 @@ class ExplainReport:
     @property
     def all_fit(self) -> bool:
         """True when every group fits (exit 0)."""
-        return all(group.fits for group in self.groups)
+        return all(group.fits for group in self.groups if group.simulated)

@@ -11,10 +11,10 @@ from kubectl_wasdra.report.safe import json_safe
 
 
 def group_json(group: GroupDiagnosis) -> dict[str, Any]:
-    """One group: kind, namespace, name, fits, placement {pods, claims, domain}, reasons, suggestions (explain-pending
-    adds "recorded" and "agree")."""
+    """One group: kind, namespace, name, fits (null when another scheduler places it), placement {pods, claims,
+    domain}, reasons, suggestions (explain-pending adds "recorded" and "agree")."""
     data = {
-        "kind": group.kind, "namespace": group.namespace, "name": group.name, "fits": group.fits,
+        "kind": group.kind, "namespace": group.namespace, "name": group.name, "fits": group.fits if group.simulated else None,
         "placement": {"pods": dict(group.pods), "claims": {k: list(v) for k, v in group.claims.items()},
                       "domain": dict(group.domain) if group.domain else None},
         "reasons": [{"code": r.code, "message": r.message, "count": r.count, "details": dict(r.details)} for r in group.reasons],

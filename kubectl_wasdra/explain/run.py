@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
 from kubectl_wasdra.cluster.shape import shape_problem
@@ -25,6 +25,8 @@ from kubectl_wasdra.sched.profiles import DEFAULT_CONFIG, SchedulerConfig
 from kubectl_wasdra.sched.queue import WAITING_MIN_COUNT
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.simulation import Simulation
+
+SIMULATED_KINDS: Final = (*SNAPSHOT_KINDS, "Job")  # the manifest kinds the simulator reads
 
 
 @dataclass(frozen=True)
@@ -94,19 +96,29 @@ def _check_document(doc: Any) -> None:
                             where=where.format(file=doc.file, line=line, column=column))
 
 
-def load_manifests(files: Sequence[str]) -> Overlay:
-    """The manifests' objects as an overlay; a file that does not load stops the run with file:line:col."""
+def load_documents(files: Sequence[str]) -> list[Any]:
+    """The manifests' documents; a file that does not load stops the run with file:line:col (a file that is not
+    manifests, such as a Helm template, is named with what it is)."""
     from kubectl_wasdra.load import load_paths
 
     loaded = load_paths(list(files))
     if loaded.problems:
         first = loaded.problems[0]
         raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
-    documents = [doc for doc in loaded.documents if isinstance(doc.data, dict)]
+    return [doc for doc in loaded.documents if isinstance(doc.data, dict)]
+
+
+def overlay_of(documents: Sequence[Any]) -> Overlay:
+    """The documents as an overlay, after the checks that make a malformed object a clear error (exit 2)."""
     for doc in documents:
-        if doc.data.get("kind") in (*SNAPSHOT_KINDS, "Job"):
+        if doc.data.get("kind") in SIMULATED_KINDS:
             _check_document(doc)
     return build_overlay(doc.data for doc in documents)
+
+
+def load_manifests(files: Sequence[str]) -> Overlay:
+    """The manifests' objects as an overlay; a file that does not load stops the run with file:line:col."""
+    return overlay_of(load_documents(files))
 
 
 def _is_ours(result: GroupResult, overlay: Overlay) -> bool:
@@ -163,17 +175,23 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
 
 
 def run_explain(options: ExplainOptions) -> ExplainReport:
-    """The explanation of every group the manifests define, against the snapshot or live cluster."""
-    overlay = load_manifests(options.files)
+    """The explanation of every group the manifests define, against the snapshot or live cluster. Objects the API
+    server would reject and pods of other schedulers are reported as such, not simulated (explain/admitted.py)."""
+    from kubectl_wasdra.explain.admitted import admit
+
+    documents = load_documents(options.files)
     cluster = load_cluster(options)
     release, assumed = resolve_release(options.release, cluster)
-    gates = make_gates(release, options.feature_gates, options.runtime_config)
     config = scheduler_config(options.scheduler_config)
+    schedulers = frozenset(profile.scheduler_name for profile in config.profiles)
+    admitted = admit(documents, release, options.feature_gates, options.runtime_config, SIMULATED_KINDS, schedulers)
+    overlay = overlay_of(admitted.documents)
+    gates = make_gates(release, options.feature_gates, options.runtime_config)
     snapshot = cluster.overlay(list(overlay.objects))
     groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True,
                                     config=config)
     ignored = [*unmodelled_notes(options.feature_gates or {}, gates.enabled_gates), *config_notes(config)]
-    return ExplainReport(str(release), groups, [*assumed, *ignored, *notes])
+    return ExplainReport(str(release), [*admitted.left_out, *groups], [*assumed, *admitted.notes, *ignored, *notes])
 
 
 def scheduler_config(file: str | None) -> SchedulerConfig:

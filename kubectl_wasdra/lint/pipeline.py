@@ -79,7 +79,9 @@ class Summary:
     baselined: int = 0
 
     def as_dict(self) -> dict[str, int]:
-        counts = {"files": self.files, "documents": self.documents, "errors": self.errors, "warnings": self.warnings}
+        """The JSON summary: the same counts the text summary line shows, info included."""
+        counts = {"files": self.files, "documents": self.documents, "errors": self.errors, "warnings": self.warnings,
+                  "infos": self.infos}
         extra = {"suppressed": self.suppressed, "baselined": self.baselined}
         return counts | {key: value for key, value in extra.items() if value}
 

@@ -10,6 +10,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any, Final
 
+from kubectl_wasdra.load.classify import classify
 from kubectl_wasdra.load.document import Document, LoadProblem, LoadResult, ProblemKind
 from kubectl_wasdra.load.parse import looks_like_json, parse_text
 from kubectl_wasdra.load.positions import SourceText
@@ -96,6 +97,10 @@ def load_file(file: str, *, stdin: IO[bytes] | None = None,
     text = decode(file, raw)
     if isinstance(text, LoadProblem):
         return [], [text]
+    other = classify(file, text)
+    if other is not None:
+        return [], [LoadProblem(file, 1, 1, f"{other.what}, not Kubernetes objects: skipped", other.how,
+                                ProblemKind.NOT_A_MANIFEST)]
     return load_text(file, text)
 
 

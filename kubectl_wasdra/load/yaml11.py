@@ -116,6 +116,10 @@ class KubeConstructor(SafeConstructor):
         mapping = super().construct_mapping(node, deep=deep)
         if all(isinstance(key, str) for key in mapping):
             return mapping
+        if None in mapping:  # sigs.k8s.io/yaml convertToJSONableObject: "Unsupported map key of type" for nil keys
+            key_node = next(k for k, _ in node.value if self.construct_object(k, deep=True) is None)
+            raise ConstructorError(None, None, "a null key (empty, `~` or `null`) is not allowed in a Kubernetes object",
+                                   key_node.start_mark)
         return {_key_string(key): value for key, value in mapping.items()}
 
 

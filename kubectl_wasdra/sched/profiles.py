@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 DEFAULT_SCHEDULER: Final = "default-scheduler"
-NOT_SCHEDULED: Final = 'not scheduled by this scheduler: no profile has schedulerName "{name}" (profiles: {profiles})'
+NOT_SCHEDULED: Final = 'scheduled by "{name}", not simulated: the simulated kube-scheduler profiles are {profiles}'
 
 # default_plugins.go: filter plugins in order (volume plugins sit between NodeResourcesFit and PodTopologySpread)
 DEFAULT_FILTERS: Final = ("NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
@@ -120,7 +120,8 @@ class SchedulerConfig:
 
     def not_scheduled_message(self, scheduler_name: str) -> str:
         """What to say about a pod no profile schedules."""
-        return NOT_SCHEDULED.format(name=scheduler_name, profiles=", ".join(p.scheduler_name for p in self.profiles))
+        names = sorted(profile.scheduler_name for profile in self.profiles)
+        return NOT_SCHEDULED.format(name=scheduler_name, profiles=", ".join(f'"{name}"' for name in names))
 
     @property
     def is_default(self) -> bool:

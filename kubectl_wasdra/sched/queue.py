@@ -146,7 +146,7 @@ class QueueBuilder:
         """Mark an entry whose pods name a scheduler no profile has: this scheduler never picks it up."""
         names = sorted({p.scheduler_name for p in entry.pods if self.config.profile_for(p.scheduler_name) is None})
         if names:
-            entry.blocked = Notice(Reason.NOT_SCHEDULED_BY_THIS_SCHEDULER, self.config.not_scheduled_message(names[0]),
+            entry.blocked = Notice(Reason.OTHER_SCHEDULER, self.config.not_scheduled_message(names[0]),
                                    {"schedulerName": names[0]})
         return entry
 

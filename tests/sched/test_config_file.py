@@ -113,9 +113,9 @@ def test_profiles_decide_which_pods_are_scheduled_and_where() -> None:
     assert results["default"].fits and results["foo"].fits
     assert results["foo"].placement == {"default/foo": "b-foo"}
     other = results["other"]
-    assert not other.fits and other.entry.blocked.reason is Reason.NOT_SCHEDULED_BY_THIS_SCHEDULER
-    assert other.message == 'not scheduled by this scheduler: no profile has schedulerName "volcano" ' \
-                            "(profiles: default-scheduler, foo-scheduler)"
+    assert not other.fits and other.entry.blocked.reason is Reason.OTHER_SCHEDULER
+    assert other.message == 'scheduled by "volcano", not simulated: the simulated kube-scheduler profiles are ' \
+                            '"default-scheduler", "foo-scheduler"'
 
 
 def test_added_affinity_reason_is_the_scheduler_enforced_one() -> None:
@@ -137,8 +137,8 @@ def test_ignored_resource_groups_and_disabled_filters() -> None:
 def test_without_a_config_the_default_profile_alone_schedules() -> None:
     results = _results(None, node("n0"), pod("other", schedulerName="volcano"))
     assert not results["other"].fits
-    assert results["other"].message == 'not scheduled by this scheduler: no profile has schedulerName "volcano" ' \
-                                       "(profiles: default-scheduler)"
+    assert results["other"].message == 'scheduled by "volcano", not simulated: the simulated kube-scheduler ' \
+                                       'profiles are "default-scheduler"'
 
 
 def test_most_allocated_packs_where_least_allocated_spreads() -> None:
