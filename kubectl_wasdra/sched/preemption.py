@@ -37,14 +37,14 @@ def _not_helpful(reason: Reason) -> Status:
 
 def _without_victims(pod: PodInfo, node: NodeInfo) -> tuple[Status | None, int]:
     """NodeResourcesFit on the node with every lower-priority pod gone, and how many pods that removes."""
-    victims = [p for p in node.pods if p[2] < pod.priority]
+    victims = [p for p in node.pods if p.priority < pod.priority]
     if not victims:
         return Status.unresolvable(Reason.INSUFFICIENT_RESOURCE, NO_VICTIMS), 0
     requested = dict(node.requested)
-    for _ns, _labels, _priority, requests in victims:
-        for resource, value in requests.items():
+    for victim in victims:
+        for resource, value in victim.requests.items():
             requested[resource] = requested.get(resource, 0) - value
-    survivors = tuple(p for p in node.pods if p[2] >= pod.priority)
+    survivors = tuple(p for p in node.pods if p.priority >= pod.priority)
     trial = NodeInfo(node.facts, requested, survivors, node.state)
     return node_resources_fit.filter_node(pod, trial), len(victims)
 

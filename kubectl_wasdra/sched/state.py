@@ -28,8 +28,13 @@ class SchedState:
         self.node_names: tuple[str, ...] = tuple(sorted(facts))
         self.requested: dict[str, dict[str, int]] = {name: {} for name in facts}
         self.nonzero: dict[str, tuple[int, int]] = dict.fromkeys(facts, (0, 0))  # scoring.py: (millicpu, memory)
-        # (namespace, labels, priority, requests) of every pod on a node: spread, inter-pod affinity, preemption
-        self.pods: dict[str, tuple[tuple[str, Mapping[str, str], int, Mapping[str, int]], ...]] = dict.fromkeys(facts, ())
+        # the PodInfo of every pod on a node: spread, inter-pod affinity, host ports, preemption
+        self.pods: dict[str, tuple[PodInfo, ...]] = dict.fromkeys(facts, ())
+        # nodes -> how many of their pods have required anti-affinity terms (InterPodAffinity's symmetry check)
+        self.anti_affinity_pods: dict[str, int] = {}
+        self.namespaces: Mapping[str, Mapping[str, str]] = {}  # namespace -> labels (namespace selectors)
+        self.snapshot: Any = None  # the ClusterSnapshot (PodTopologySpread's default selector reads its workloads)
+        self.pre_filter_cache: dict[tuple[str, int], tuple[PodInfo, int, Any]] = {}  # (plugin, id(pod)) -> tick, data
         self.placed_by: dict[str, tuple[str, ...]] = dict.fromkeys(facts, ())
         self.dra = dra  # DraState from filters/dynamic_resources.py, or None when no DRA objects exist
         self.cursors: dict[tuple[bytes, int], int] = {}
@@ -132,8 +137,19 @@ class SchedState:
         return view
 
     def pre_filter(self, pod: PodInfo) -> Any:
-        """The PreFilter status that keeps `pod` off every node (claims that cannot be found), or None."""
-        return self.dra.pre_filter(pod) if self.dra is not None and pod.claims_or_extended else None
+        """The PreFilter status that keeps `pod` off every node (filters/pre_filter.py), or None."""
+        from kubectl_wasdra.sched.filters.pre_filter import run_pre_filters
+
+        return run_pre_filters(pod, self)
+
+    def cached(self, plugin: str, pod: PodInfo, compute: Any) -> Any:
+        """A plugin's PreFilter data for `pod`, computed by `compute(pod, state)` once per state of the pods on the
+        nodes (`tick` changes whenever a pod is added or a rollback frees something)."""
+        key = (plugin, id(pod))
+        found = self.pre_filter_cache.get(key)
+        if found is None or found[0] is not pod or found[1] != self.tick:
+            found = self.pre_filter_cache[key] = (pod, self.tick, compute(pod, self))
+        return found[2]
 
     # -- changing ----------------------------------------------------------------------------------------------
 
@@ -157,7 +173,9 @@ class SchedState:
         cpu, memory = self.nonzero[node_name]
         self.set(self.nonzero, node_name, (cpu + (pod.requests.get("cpu") or DEFAULT_MILLI_CPU),
                                            memory + (pod.requests.get("memory") or DEFAULT_MEMORY)))
-        self.set(self.pods, node_name, (*self.pods[node_name], (pod.namespace, pod.labels, pod.priority, pod.requests)))
+        self.set(self.pods, node_name, (*self.pods[node_name], pod))
+        if pod.anti_affinity_terms:
+            self.set(self.anti_affinity_pods, node_name, self.anti_affinity_pods.get(node_name, 0) + 1)
         if owner is not None and owner not in self.placed_by[node_name]:
             self.set(self.placed_by, node_name, (*self.placed_by[node_name], owner))
         self._views.pop(node_name, None)

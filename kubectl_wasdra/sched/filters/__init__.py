@@ -2,7 +2,7 @@
 
 Upstream: kubernetes/kubernetes pkg/scheduler/apis/config/v1/default_plugins.go (release-1.37): NodeUnschedulable,
 NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, volume plugins, PodTopologySpread,
-InterPodAffinity, DynamicResources. Ports and volumes are not simulated.
+InterPodAffinity, DynamicResources. Volumes are not simulated. PreFilter rejections: pre_filter.py.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from kubectl_wasdra.sched.filters import (
     inter_pod_affinity,
     node_affinity,
     node_name,
+    node_ports,
     node_resources_fit,
     node_unschedulable,
     pod_topology_spread,
@@ -21,7 +22,7 @@ from kubectl_wasdra.sched.filters import (
 )
 
 FILTERS: Final = (
-    node_unschedulable, node_name, taint_toleration, node_affinity,
+    node_unschedulable, node_name, taint_toleration, node_affinity, node_ports,
     node_resources_fit, pod_topology_spread, inter_pod_affinity, dynamic_resources,
 )
 STATIC_FILTERS: Final = FILTERS[:4]  # depend on the pod and the node only, never on what else is placed

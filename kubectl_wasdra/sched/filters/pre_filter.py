@@ -1,0 +1,34 @@
+"""PreFilter: the rejections that keep a pod off every node, in the default profile's PreFilter order.
+
+Upstream: kubernetes/kubernetes pkg/scheduler/framework/runtime/framework.go (RunPreFilterPlugins: an
+UnschedulableAndUnresolvable status or an Error stops at once, an Unschedulable one is kept while the rest run) and
+pkg/scheduler/apis/config/v1/default_plugins.go, release-1.37: NodeAffinity, NodePorts, NodeResourcesFit, volume
+plugins, PodTopologySpread, InterPodAffinity, DynamicResources. NodeAffinity's narrowing of the node set is applied
+where static filter results are computed (placement.py).
+"""
+
+from __future__ import annotations
+
+from kubectl_wasdra.sched.filters import inter_pod_affinity, node_affinity, pod_topology_spread
+from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.state import SchedState
+from kubectl_wasdra.sched.status import Code, Status
+
+
+def run_pre_filters(pod: PodInfo, state: SchedState) -> Status | None:
+    """The first PreFilter rejection (or Error) for `pod`, or None when Filter runs on the nodes."""
+    kept: Status | None = None
+    checks = (node_affinity.pre_filter, pod_topology_spread.pre_filter, inter_pod_affinity.pre_filter,
+              _dynamic_resources)
+    for check in checks:
+        status = check(pod, state)
+        if status is None:
+            continue
+        if status.code is not Code.UNSCHEDULABLE:
+            return status
+        kept = kept or status
+    return kept
+
+
+def _dynamic_resources(pod: PodInfo, state: SchedState) -> Status | None:
+    return state.dra.pre_filter(pod) if state.dra is not None and pod.claims_or_extended else None
