@@ -114,7 +114,7 @@ def requirement_errors(key: str, operator: str, values: Sequence[Any], path: str
     for i, value in enumerate(values):
         value_errors = label_value_errors(value)
         if value_errors:
-            errors.append(invalid(f"{prefix}values[{i}]", value, "; ".join(value_errors)))
+            errors.append(invalid(f"{prefix}values[{i}][{key}]", value, "; ".join(value_errors)))
     return errors
 
 
