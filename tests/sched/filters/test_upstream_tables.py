@@ -42,10 +42,18 @@ def _term(term: dict[str, Any]) -> dict[str, Any]:
     return term
 
 
+def _port(port: Any) -> dict[str, Any]:
+    """A ContainerPort from upstream's "PROTOCOL/hostIP/hostPort" notation (node_ports_test.go newPod)."""
+    if isinstance(port, dict):
+        return port
+    protocol, host_ip, host_port = port.split("/")
+    return {"protocol": protocol, "hostIP": host_ip, "hostPort": int(host_port), "containerPort": int(host_port)}
+
+
 def _pod(spec: dict[str, Any], index: int = 0) -> dict[str, Any]:
     """A Pod object from the shorthand: name, namespace, labels, node, affinity, antiAffinity, ports, spec."""
     pod_spec: dict[str, Any] = dict(spec.get("spec") or {})
-    pod_spec.setdefault("containers", [{"name": "c", "ports": spec.get("ports") or []}])
+    pod_spec.setdefault("containers", [{"name": "c", "ports": [_port(p) for p in spec.get("ports") or ()]}])
     if spec.get("node"):
         pod_spec["nodeName"] = spec["node"]
     affinity: dict[str, Any] = dict(pod_spec.get("affinity") or {})
@@ -54,6 +62,8 @@ def _pod(spec: dict[str, Any], index: int = 0) -> dict[str, Any]:
             affinity[kind] = {"requiredDuringSchedulingIgnoredDuringExecution": [_term(t) for t in spec[key]]}
     if affinity:
         pod_spec["affinity"] = affinity
+    if spec.get("spread"):
+        pod_spec["topologySpreadConstraints"] = [{"whenUnsatisfiable": "DoNotSchedule", **c} for c in spec["spread"]]
     meta: dict[str, Any] = {"name": spec.get("name", f"pod-{index}"), "namespace": spec.get("namespace") or "default",
                             "labels": dict(spec.get("labels") or {})}
     meta.update(spec.get("metadata") or {})
@@ -94,8 +104,11 @@ def _state(data: dict[str, Any], case: dict[str, Any]) -> SchedState:
     return state
 
 
-def _status(status: Any) -> list[str] | None:
-    return None if status is None else [status.code.value, status.message]
+def _status(status: Any, expected: Any = None) -> Any:
+    """[code, message], or the code alone when upstream asserts only the code."""
+    if status is None:
+        return None
+    return status.code.value if isinstance(expected, str) else [status.code.value, status.message]
 
 
 @pytest.mark.parametrize(("data", "case"), _cases())
@@ -108,10 +121,18 @@ def test_upstream_case(data: dict[str, Any], case: dict[str, Any]) -> None:
     expected_pre = case.get("preFilter")
     if expected_pre not in (None, "skip"):
         assert got_pre == expected_pre
-        return
-    assert got_pre is None
-    got = [_status(plugin.filter_node(pod, state.node(n["name"]))) for n in case["nodes"]]
-    if expected_pre == "skip":  # PreFilter Skip: Filter is not run, so nothing may reject the pod
-        assert got == [None] * len(got)
     else:
-        assert got == case["filter"]
+        assert got_pre is None
+    if "preFilterNodes" in case:
+        names = plugin.pre_filter_nodes(pod)
+        assert (sorted(names) if names is not None else None) == case["preFilterNodes"]
+    if "preFilterCounts" in case:
+        _constraints, counts = state.cached(plugin.DEFAULT.cache_key, pod, plugin.DEFAULT._compute)
+        assert counts == case["preFilterCounts"]
+        return
+    if expected_pre not in (None, "skip") and "filter" not in case:
+        return  # PreFilter rejected the pod: Filter never runs
+    expected = case.get("filter") or [None] * len(case["nodes"])  # PreFilter Skip: nothing may reject the pod
+    got = [_status(plugin.filter_node(pod, state.node(n["name"])), want)
+           for n, want in zip(case["nodes"], expected, strict=True)]
+    assert got == expected
