@@ -70,6 +70,7 @@ class PodInfo:
     affinity_error: str = ""  # why the pod's affinity terms do not parse (InterPodAffinity PreFilter: "parsing pod")
     host_ports: tuple[tuple[str, str, int], ...] = ()  # (hostIP, protocol, hostPort), sanitized as HostPortInfo does
     terminating: bool = False  # metadata.deletionTimestamp is set
+    order: int = 0  # ClusterSnapshot.creation_order: kubectl apply order, for pods without a creationTimestamp
 
     @property
     def key(self) -> str:
