@@ -6,17 +6,17 @@ from pathlib import Path
 
 from builders import node, pod, pod_group, snapshot
 
+from kubectl_wasdra.catalog.releases import NEWEST
 from kubectl_wasdra.explain.run import load_manifests
 from kubectl_wasdra.load.files import expand_paths
-from kubectl_wasdra.catalog.releases import NEWEST
 from kubectl_wasdra.sched.admission import all_on
 from kubectl_wasdra.sched.simulation import Simulation
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "sched" / "queue-order"
 
 
-def _run(*manifests, nodes=(node("n", cpu="4"),)):
-    sim = Simulation(snapshot(*nodes).overlay(manifests), all_on(NEWEST))
+def _run(*manifests):
+    sim = Simulation(snapshot(node("n", cpu="4")).overlay(manifests), all_on(NEWEST))
     return [(r.name, r.fits) for r in sim.run()]
 
 
