@@ -159,6 +159,23 @@ class SchedState:
         if self.dra is not None and self.dra.assume(pod, node_name, self.set) and self.dra.has_shared_devices():
             self.shared_gen = self.tick
 
+    def remove_pods(self, node_name: str, victims: list[PodInfo]) -> None:
+        """Take `victims` off a node (preemption's dry run, always inside a transaction that is rolled back): their
+        requests and pod entries go; devices they hold stay allocated."""
+        gone = {id(p) for p in victims}
+        requested = dict(self.requested[node_name])
+        for victim in victims:
+            for resource, value in victim.requests.items():
+                requested[resource] = requested.get(resource, 0) - value
+        self.tick += 1
+        self.node_gen[node_name] = self.tick
+        self.set(self.requested, node_name, requested)
+        self.set(self.pods, node_name, tuple(p for p in self.pods[node_name] if id(p) not in gone))
+        anti = sum(1 for p in victims if p.anti_affinity_terms)
+        if anti:  # a 0 left behind is harmless (no pod there has terms) and keeps the change undoable
+            self.set(self.anti_affinity_pods, node_name, self.anti_affinity_pods.get(node_name, 0) - anti)
+        self._views.pop(node_name, None)
+
     def add_pod(self, pod: PodInfo, node_name: str, owner: str | None = None) -> None:
         """Count a pod on a node (a bound pod from the snapshot, or an assumed placement) and note who placed it."""
         if node_name not in self.facts:
