@@ -7,6 +7,7 @@ Nothing is copied per trial and the snapshot itself is never changed.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -15,6 +16,14 @@ from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.scoring import DEFAULT_MEMORY, DEFAULT_MILLI_CPU
 
 PODS: Final = "pods"
+
+
+@functools.cache
+def _pre_filters() -> Any:
+    """filters/pre_filter.run_pre_filters, imported once on first use (the filters import this module)."""
+    from kubectl_wasdra.sched.filters.pre_filter import run_pre_filters
+
+    return run_pre_filters
 _MISSING: Final = object()
 
 
@@ -138,9 +147,7 @@ class SchedState:
 
     def pre_filter(self, pod: PodInfo) -> Any:
         """The PreFilter status that keeps `pod` off every node (filters/pre_filter.py), or None."""
-        from kubectl_wasdra.sched.filters.pre_filter import run_pre_filters
-
-        return run_pre_filters(pod, self)
+        return _pre_filters()(pod, self)
 
     def cached(self, plugin: str, pod: PodInfo, compute: Any) -> Any:
         """A plugin's PreFilter data for `pod`, computed by `compute(pod, state)` once per state of the pods on the

@@ -9,19 +9,34 @@ where static filter results are computed (placement.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Final
+
 from kubectl_wasdra.sched.filters import inter_pod_affinity, node_affinity, pod_topology_spread
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.state import SchedState
 from kubectl_wasdra.sched.status import Code, Status
 
+_STATELESS: Final = (node_affinity.pre_filter, pod_topology_spread.pre_filter, inter_pod_affinity.pre_filter)
+
 
 def run_pre_filters(pod: PodInfo, state: SchedState) -> Status | None:
-    """The first PreFilter rejection (or Error) for `pod`, or None when Filter runs on the nodes."""
+    """The first PreFilter rejection (or Error) for `pod`, or None when Filter runs on the nodes. The checks before
+    DynamicResources read only the pod (and the snapshot), so their outcome is computed once per pod."""
+    found = state.pre_filter_cache.get(("", id(pod)))
+    if found is None or found[0] is not pod:
+        found = state.pre_filter_cache[("", id(pod))] = (pod, 0, _first(check(pod, state) for check in _STATELESS))
+    status = found[2]
+    if status is not None and status.code is not Code.UNSCHEDULABLE:
+        return status
+    return _first((status, _dynamic_resources(pod, state)))
+
+
+def _first(statuses: Iterable[Status | None]) -> Status | None:
+    """RunPreFilterPlugins: the first UnschedulableAndUnresolvable (or Error) status at once, else the first
+    Unschedulable one."""
     kept: Status | None = None
-    checks = (node_affinity.pre_filter, pod_topology_spread.pre_filter, inter_pod_affinity.pre_filter,
-              _dynamic_resources)
-    for check in checks:
-        status = check(pod, state)
+    for status in statuses:
         if status is None:
             continue
         if status.code is not Code.UNSCHEDULABLE:
