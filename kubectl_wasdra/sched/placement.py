@@ -64,7 +64,7 @@ def is_stateful(pod: PodInfo, state: SchedState) -> bool:
         return True
     if not state.anti_affinity_pods or pod.affinity_error:
         return False
-    return bool(state.cached(inter_pod_affinity.NAME, pod, inter_pod_affinity.compute).existing_anti_affinity_counts)
+    return bool(inter_pod_affinity.pre_filter_data(pod, state).existing_anti_affinity_counts)
 
 
 def pod_shape(pod: PodInfo, state: SchedState) -> bytes | None:

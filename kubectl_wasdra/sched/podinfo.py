@@ -71,6 +71,7 @@ class PodInfo:
     host_ports: tuple[tuple[str, str, int], ...] = ()  # (hostIP, protocol, hostPort), sanitized as HostPortInfo does
     terminating: bool = False  # metadata.deletionTimestamp is set
     order: int = 0  # ClusterSnapshot.creation_order: kubectl apply order, for pods without a creationTimestamp
+    cache_keys: dict[str, Any] = field(default_factory=dict)  # plugin -> what its PreFilter reads of the pod
 
     @property
     def key(self) -> str:

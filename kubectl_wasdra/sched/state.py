@@ -43,7 +43,8 @@ class SchedState:
         self.anti_affinity_pods: dict[str, int] = {}
         self.namespaces: Mapping[str, Mapping[str, str]] = {}  # namespace -> labels (namespace selectors)
         self.snapshot: Any = None  # the ClusterSnapshot (PodTopologySpread's default selector reads its workloads)
-        self.pre_filter_cache: dict[tuple[str, int], tuple[PodInfo, int, Any]] = {}  # (plugin, id(pod)) -> tick, data
+        # (plugin, pod key) -> (pod, tick, data, freed, len(changed_nodes)): PreFilter data, see cached()
+        self.pre_filter_cache: dict[tuple[str, Any], tuple[Any, ...]] = {}
         self.placed_by: dict[str, tuple[str, ...]] = dict.fromkeys(facts, ())
         self.dra = dra  # DraState from filters/dynamic_resources.py, or None when no DRA objects exist
         self.cursors: dict[tuple[bytes, int], int] = {}
@@ -149,14 +150,31 @@ class SchedState:
         """The PreFilter status that keeps `pod` off every node (filters/pre_filter.py), or None."""
         return _pre_filters()(pod, self)
 
-    def cached(self, plugin: str, pod: PodInfo, compute: Any) -> Any:
+    def cached(self, plugin: str, pod: PodInfo, compute: Any, update: Any = None, key: Any = None) -> Any:
         """A plugin's PreFilter data for `pod`, computed by `compute(pod, state)` once per state of the pods on the
-        nodes (`tick` changes whenever a pod is added or a rollback frees something)."""
-        key = (plugin, id(pod))
-        found = self.pre_filter_cache.get(key)
-        if found is None or found[0] is not pod or found[1] != self.tick:
-            found = self.pre_filter_cache[key] = (pod, self.tick, compute(pod, self))
-        return found[2]
+        nodes (`tick` changes whenever a pod is added or a rollback frees something). Pods with the same `key` (what
+        compute reads of the pod; default: the pod itself) share it; when only pods were added since it was computed,
+        `update(data, added, pod, state)` brings it up to date with the (node, pod) pairs added, as upstream's AddPod
+        does, instead of computing it again."""
+        cache_key = (plugin, id(pod) if key is None else key)
+        found = self.pre_filter_cache.get(cache_key)
+        if found is not None and (key is not None or found[0] is pod):
+            if found[1] == self.tick:
+                return found[2]
+            if update is not None and found[3] == self.freed:
+                data = update(found[2], self._added_since(found[4]), pod, self)
+                self.pre_filter_cache[cache_key] = (pod, self.tick, data, self.freed, len(self.changed_nodes))
+                return data
+        data = compute(pod, self)
+        self.pre_filter_cache[cache_key] = (pod, self.tick, data, self.freed, len(self.changed_nodes))
+        return data
+
+    def _added_since(self, position: int) -> list[tuple[str, PodInfo]]:
+        """(node, pod) of every pod added since `changed_nodes` had `position` entries (nothing was freed since)."""
+        counts: dict[str, int] = {}
+        for name in self.changed_nodes[position:]:
+            counts[name] = counts.get(name, 0) + 1
+        return [(name, added) for name, count in counts.items() for added in self.pods[name][-count:]]
 
     # -- changing ----------------------------------------------------------------------------------------------
 

@@ -58,43 +58,54 @@ def _add(counts: Counts, labels: Mapping[str, str], key: str) -> None:
         counts[(key, value)] = counts.get((key, value), 0) + 1
 
 
-def _existing_counts(pod: PodInfo, state: SchedState) -> Counts:
-    """getExistingAntiAffinityCounts: domains of placed pods whose required anti-affinity terms match the pod."""
-    counts: Counts = {}
-    ns_labels = state.namespaces.get(pod.namespace)
-    for name in state.anti_affinity_pods:
-        labels = state.facts[name].labels
-        for other in state.pods[name]:
-            for term in other.anti_affinity_terms:
-                if term.matches(pod.namespace, pod.labels, ns_labels):
-                    _add(counts, labels, term.topology_key)
-    return counts
-
-
-def _incoming_counts(affinity: tuple[AffinityTerm, ...], anti: tuple[AffinityTerm, ...],
-                     state: SchedState) -> tuple[Counts, Counts]:
-    """getIncomingAffinityAntiAffinityCounts: domains of placed pods matching all affinity terms, and matching each
-    anti-affinity term (the terms have their namespace selectors merged: no namespace labels needed)."""
-    affinity_counts: Counts = {}
-    anti_counts: Counts = {}
-    for name in state.node_names:
-        labels = state.facts[name].labels
-        for other in state.pods[name]:
-            if affinity and all(t.matches(other.namespace, other.labels, None) for t in affinity):
-                for term in affinity:
-                    _add(affinity_counts, labels, term.topology_key)
-            for term in anti:
-                if term.matches(other.namespace, other.labels, None):
-                    _add(anti_counts, labels, term.topology_key)
-    return affinity_counts, anti_counts
+def _count(other: PodInfo, labels: Mapping[str, str], pod: PodInfo, data: PreFilterState,
+           ns_labels: Mapping[str, str] | None) -> None:
+    """Add one placed pod (on a node with `labels`) to the three counts (AddPod's updateWithPod)."""
+    for term in other.anti_affinity_terms:
+        if term.matches(pod.namespace, pod.labels, ns_labels):
+            _add(data.existing_anti_affinity_counts, labels, term.topology_key)
+    # the incoming pod's terms have their namespace selectors merged: no namespace labels needed
+    affinity = data.affinity_terms
+    if affinity and all(t.matches(other.namespace, other.labels, None) for t in affinity):
+        for term in affinity:
+            _add(data.affinity_counts, labels, term.topology_key)
+    for term in data.anti_affinity_terms:
+        if term.matches(other.namespace, other.labels, None):
+            _add(data.anti_affinity_counts, labels, term.topology_key)
 
 
 def compute(pod: PodInfo, state: SchedState) -> PreFilterState:
-    """PreFilter over every node of the state."""
+    """PreFilter over every node of the state: getExistingAntiAffinityCounts (the nodes with pods that have required
+    anti-affinity) and getIncomingAffinityAntiAffinityCounts (every pod, when the pod has terms)."""
     affinity = tuple(_merge_namespaces(t, state.namespaces) for t in pod.affinity_terms)
     anti = tuple(_merge_namespaces(t, state.namespaces) for t in pod.anti_affinity_terms)
-    affinity_counts, anti_counts = _incoming_counts(affinity, anti, state) if affinity or anti else ({}, {})
-    return PreFilterState(affinity, anti, affinity_counts, anti_counts, _existing_counts(pod, state))
+    data = PreFilterState(affinity, anti, {}, {}, {})
+    ns_labels = state.namespaces.get(pod.namespace)
+    names = state.node_names if affinity or anti else tuple(state.anti_affinity_pods)
+    for name in names:
+        labels = state.facts[name].labels
+        for other in state.pods[name]:
+            _count(other, labels, pod, data, ns_labels)
+    return data
+
+
+def update(data: PreFilterState, added: list[tuple[str, PodInfo]], pod: PodInfo, state: SchedState) -> PreFilterState:
+    """`data` with the pods placed since it was computed added (nothing was taken away since)."""
+    new = PreFilterState(data.affinity_terms, data.anti_affinity_terms, dict(data.affinity_counts),
+                         dict(data.anti_affinity_counts), dict(data.existing_anti_affinity_counts))
+    ns_labels = state.namespaces.get(pod.namespace)
+    for name, other in added:
+        _count(other, state.facts[name].labels, pod, new, ns_labels)
+    return new
+
+
+def pre_filter_data(pod: PodInfo, state: SchedState) -> PreFilterState:
+    """The PreFilter data of `pod` in `state`, shared by pods with the same namespace, labels and terms."""
+    key = pod.cache_keys.get(NAME)
+    if key is None:
+        key = pod.cache_keys[NAME] = (pod.namespace, tuple(sorted(pod.labels.items())), pod.affinity_terms,
+                                      pod.anti_affinity_terms)
+    return state.cached(NAME, pod, compute, update, key)
 
 
 def pre_filter(pod: PodInfo, state: SchedState) -> Status | None:
@@ -139,14 +150,20 @@ def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
     state = node.state
     if not (pod.affinity_terms or pod.anti_affinity_terms or state.anti_affinity_pods) or pod.affinity_error:
         return None  # PreFilter: Skip (or the pod never got past PreFilter)
-    data: PreFilterState = state.cached(NAME, pod, compute)
+    data = pre_filter_data(pod, state)
     labels = node.facts.labels
     if not (data.affinity_terms or data.anti_affinity_terms or data.existing_anti_affinity_counts):
         return None
     if data.affinity_terms and not _satisfies_affinity(data, labels, pod):
-        return Status.unresolvable(Reason.POD_AFFINITY_MISMATCH, AFFINITY_MESSAGE, NAME)
+        return _AFFINITY
     if not _satisfies_anti_affinity(data, labels):
-        return Status.unschedulable(Reason.POD_AFFINITY_MISMATCH, ANTI_MESSAGE, NAME)
+        return _ANTI
     if not _satisfies_existing(data, labels):
-        return Status.unschedulable(Reason.POD_AFFINITY_MISMATCH, EXISTING_ANTI_MESSAGE, NAME)
+        return _EXISTING
     return None
+
+
+# the three rejections carry no details: one shared (immutable) Status each
+_AFFINITY: Final = Status.unresolvable(Reason.POD_AFFINITY_MISMATCH, AFFINITY_MESSAGE, NAME)
+_ANTI: Final = Status.unschedulable(Reason.POD_AFFINITY_MISMATCH, ANTI_MESSAGE, NAME)
+_EXISTING: Final = Status.unschedulable(Reason.POD_AFFINITY_MISMATCH, EXISTING_ANTI_MESSAGE, NAME)

@@ -11,9 +11,12 @@ ReplicationControllers that select it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
+
+import orjson
 
 from kubectl_wasdra.kube.labels import Selector, parse_label_selector, selector_from_set
 from kubectl_wasdra.kube.selectors import matches_pod_node_constraints
@@ -132,35 +135,61 @@ class PodTopologySpread:
         """PreFilter: constraints that do not parse are an Error (the pod is not scheduled, no "0/N nodes")."""
         if not self.applies_to(pod):
             return None
-        found = state.cached(self.cache_key, pod, self._compute)
+        found = self._data(pod, state)
         if isinstance(found, str):
             return Status(Code.ERROR, Reason.TOPOLOGY_SPREAD_MISMATCH, ERROR_PREFIX + found, plugin=NAME)
         return None
+
+    def _data(self, pod: PodInfo, state: SchedState) -> Any:
+        """PreFilter data (constraints, matching pods per domain for each), or the error text; shared by pods that
+        read alike (namespace, labels, constraints, node affinity, tolerations, owner)."""
+        key = pod.cache_keys.get(NAME)
+        if key is None:
+            spec = pod.spec
+            key = pod.cache_keys[NAME] = (pod.namespace, tuple(sorted(pod.labels.items())), orjson.dumps(
+                [spec.get("topologySpreadConstraints"), spec.get("nodeSelector"),
+                 (spec.get("affinity") or {}).get("nodeAffinity"), spec.get("tolerations"),
+                 (pod.pod.get("metadata") or {}).get("ownerReferences")], option=orjson.OPT_SORT_KEYS))
+        return state.cached(self.cache_key, pod, self._compute, _update, key)
 
     def _compute(self, pod: PodInfo, state: SchedState) -> Any:
         constraints = self.constraints(pod, state.snapshot)
         if isinstance(constraints, str):
             return constraints
-        return constraints, [_domain_counts(pod, c, constraints, state) for c in constraints]
+        return _with_minimums(constraints, [_domain_counts(pod, c, constraints, state) for c in constraints])
+
 
     def filter_node(self, pod: PodInfo, node: NodeInfo) -> Status | None:
         """None if every hard constraint keeps its skew after adding the pod here."""
         if not self.applies_to(pod):
             return None
-        found = node.state.cached(self.cache_key, pod, self._compute)
+        found = self._data(pod, node.state)
         if isinstance(found, str):
             return None  # PreFilter failed: the pod never reaches Filter
-        for constraint, counts in zip(*found, strict=True):
-            value = node.facts.labels.get(constraint.topology_key)
+        labels = node.facts.labels
+        for constraint, counts, minimum in zip(*found, strict=True):
+            value = labels.get(constraint.topology_key)
             if value is None:
-                return Status.unresolvable(Reason.TOPOLOGY_SPREAD_MISMATCH, MESSAGE_LABEL, NAME,
-                                           topologyKey=constraint.topology_key)
-            minimum = 0 if len(counts) < constraint.min_domains else min(counts.values(), default=_MAX_INT32)
+                return _status(MESSAGE_LABEL, constraint.topology_key)
             skew = counts.get(value, 0) + (1 if constraint.selector.matches(pod.labels) else 0) - minimum
             if skew > constraint.max_skew:
-                return Status.unschedulable(Reason.TOPOLOGY_SPREAD_MISMATCH, MESSAGE, NAME,
-                                            topologyKey=constraint.topology_key, skew=skew)
+                return _status(MESSAGE, constraint.topology_key)
         return None
+
+
+def _with_minimums(constraints: list[Constraint], counts: list[dict[str, int]]) -> Any:
+    """(constraints, counts, global minimum per constraint): 0 while fewer domains than minDomains exist
+    (minMatchNum), MaxInt32 when no domain is eligible."""
+    minimums = [0 if len(c) < k.min_domains else min(c.values(), default=_MAX_INT32) for k, c in zip(constraints, counts,
+                                                                                                    strict=True)]
+    return constraints, counts, minimums
+
+
+@functools.lru_cache(maxsize=256)
+def _status(message: str, topology_key: str) -> Status:
+    """One shared (immutable) rejection per message and topology key."""
+    code = Status.unresolvable if message == MESSAGE_LABEL else Status.unschedulable
+    return code(Reason.TOPOLOGY_SPREAD_MISMATCH, message, NAME, topologyKey=topology_key)
 
 
 def _eligible(pod: PodInfo, constraint: Constraint, node: Any) -> bool:
@@ -189,6 +218,28 @@ def _matching(pods: tuple[PodInfo, ...], selector: Selector, namespace: str) -> 
     if selector.empty:
         return 0
     return sum(1 for p in pods if not p.terminating and p.namespace == namespace and selector.matches(p.labels))
+
+
+def _add_placed(pod: PodInfo, constraints: list[Constraint], counts: list[dict[str, int]], facts: Any,
+                other: PodInfo) -> None:
+    """Count one placed pod on the node of `facts` into each constraint's domains (upstream's updateWithPod)."""
+    if any(c.topology_key not in facts.labels for c in constraints):
+        return
+    for constraint, domain in zip(constraints, counts, strict=True):
+        if _eligible(pod, constraint, facts):
+            value = facts.labels[constraint.topology_key]
+            domain[value] = domain.get(value, 0) + _matching((other,), constraint.selector, pod.namespace)
+
+
+def _update(data: Any, added: list[tuple[str, PodInfo]], pod: PodInfo, state: SchedState) -> Any:
+    """PreFilter data with the pods placed since it was computed counted in (upstream's AddPod)."""
+    if isinstance(data, str):
+        return data
+    constraints, old, _minimums = data
+    counts = [dict(c) for c in old]
+    for name, other in added:
+        _add_placed(pod, constraints, counts, state.facts[name], other)
+    return _with_minimums(constraints, counts)
 
 
 DEFAULT: Final = PodTopologySpread()
