@@ -121,3 +121,19 @@ def test_node_affinity_term_with_an_unparsable_value_matches_no_node(values):
     objects = [node("a", labels={"foo": "bar"}), pod("p", affinity=affinity)]
     assert _message(objects) == (f"0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. {TAIL}"
                                  f"0/1 nodes are available: 1 {NOT_HELPFUL}.")
+
+
+def test_dra_post_filter_for_an_extended_resource_backed_by_a_device_class():
+    from builders import device_class, resource_slice
+
+    objects = [node("a"), device_class("gpu", "gpu.example.com", extended_resource="example.com/gpu"),
+               resource_slice("a", "gpu.example.com", 1), pod("p", extra={"example.com/gpu": "2"})]
+    message = _message(objects)
+    assert message.endswith(". still not schedulable, preemption: 0/1 nodes are available: 1 Preemption is not "
+                            "helpful for scheduling.")
+
+
+def test_dra_post_filter_for_an_extended_resource_nothing_backs():
+    objects = [node("a"), pod("p", extra={"example.com/fpga": "1"})]
+    assert _message(objects) == (f"0/1 nodes are available: 1 Insufficient example.com/fpga. {TAIL}"
+                                 f"0/1 nodes are available: 1 {NOT_HELPFUL}.")
