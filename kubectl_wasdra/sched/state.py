@@ -193,6 +193,7 @@ class SchedState:
             for resource, value in victim.requests.items():
                 requested[resource] = requested.get(resource, 0) - value
         self.tick += 1
+        self.freed += 1  # something got free: verdicts and PreFilter data of fuller states no longer hold
         self.node_gen[node_name] = self.tick
         self.set(self.requested, node_name, requested)
         self.set(self.pods, node_name, tuple(p for p in self.pods[node_name] if id(p) not in gone))

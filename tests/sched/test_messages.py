@@ -137,3 +137,29 @@ def test_dra_post_filter_for_an_extended_resource_nothing_backs():
     objects = [node("a"), pod("p", extra={"example.com/fpga": "1"})]
     assert _message(objects) == (f"0/1 nodes are available: 1 Insufficient example.com/fpga. {TAIL}"
                                  f"0/1 nodes are available: 1 {NOT_HELPFUL}.")
+
+
+def test_preempting_a_lower_priority_pod_whose_anti_affinity_blocks_helps():
+    objects = [node("a", labels={"zone": "z1"}),
+               pod("guard", node_name="a", labels={"app": "db"}, affinity=_zone_anti("web"), priority=1),
+               pod("p", labels={"app": "web"}, priority=10)]
+    assert _message(objects) == "0/1 nodes are available: 1 node(s) didn't satisfy existing pods anti-affinity rules."
+
+
+def test_preemption_against_spread_skew_counts_the_victims_out():
+    spread = [{"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule",
+               "labelSelector": {"matchLabels": {"app": "w"}}}]
+    nodes = [node("a", labels={"zone": "z1"}), node("b", labels={"zone": "z2"}, taints=[{"key": "k", "effect": "NoSchedule"}])]
+    running = [pod(f"w{i}", node_name="b", labels={"app": "w"}, priority=5, tolerations=[{"operator": "Exists"}])
+               for i in range(2)]
+    low = [pod(f"low{i}", node_name="a", labels={"app": "w"}, priority=1) for i in range(3)]
+    equal = [pod(f"eq{i}", node_name="a", labels={"app": "w"}, priority=10) for i in range(3)]
+    incoming = pod("p", labels={"app": "w"}, priority=10, topologySpreadConstraints=spread)
+    spread_text = "node(s) didn't match pod topology spread constraints"
+    # a: 3 + 1 - 2 = 2 > 1; without the lower-priority pods a holds 0 of them and the pod fits: preemption helps
+    assert _message([*nodes, *running, *low, incoming]) == f"0/2 nodes are available: 1 {spread_text}, " \
+        "1 node(s) had untolerated taint(s)."
+    # the same pods at equal priority are no victims
+    assert _message([*nodes, *running, *equal, incoming]) == (
+        f"0/2 nodes are available: 1 {spread_text}, 1 node(s) had untolerated taint(s). {TAIL}0/2 nodes are "
+        f"available: 1 {NO_VICTIMS}, 1 {NOT_HELPFUL}.")
