@@ -10,9 +10,10 @@ pod when those names intersect to nothing in every term ("pod affinity terms con
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
-from kubectl_wasdra.kube.selectors import matches_pod_node_constraints
+from kubectl_wasdra.kube.selectors import matches_node_selector, matches_pod_node_constraints
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.nodeinfo import NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
@@ -21,6 +22,7 @@ from kubectl_wasdra.sched.status import Status
 NAME: Final = "NodeAffinity"
 MESSAGE: Final = "node(s) didn't match Pod's node affinity/selector"  # ErrReasonPod
 CONFLICT: Final = "pod affinity terms conflict"  # errReasonConflict (PreFilter)
+ENFORCED: Final = "node(s) didn't match scheduler-enforced node affinity"  # errReasonEnforced (addedAffinity)
 NARROWED: Final = "node(s) didn't satisfy plugin(s) [{plugins}]"  # schedule_one.go: nodes PreFilter left out
 
 
@@ -59,8 +61,26 @@ def pre_filter(pod: PodInfo, state: Any) -> Status | None:
     return None
 
 
-def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
-    """None if the node's labels satisfy the pod's nodeSelector and required node affinity."""
-    if matches_pod_node_constraints(pod.spec, node.facts.node):
-        return None
-    return Status.unresolvable(Reason.NODE_AFFINITY_MISMATCH, MESSAGE, NAME)
+@dataclass(frozen=True)
+class NodeAffinity:
+    """The filter with its plugin args: `added_affinity` (NodeAffinityArgs.addedAffinity, a core/v1 NodeAffinity
+    every pod must satisfy as well; None in the default profile)."""
+
+    added_affinity: Mapping[str, Any] | None = None
+    NAME: str = NAME
+
+    def filter_node(self, pod: PodInfo, node: NodeInfo) -> Status | None:
+        """None if the node satisfies the added affinity and the pod's nodeSelector and required node affinity."""
+        if self.added_affinity is not None:
+            required = self.added_affinity.get("requiredDuringSchedulingIgnoredDuringExecution")
+            if required is not None and not matches_node_selector(required, node.facts.node):
+                return _ENFORCED
+        if matches_pod_node_constraints(pod.spec, node.facts.node):
+            return None
+        return _POD
+
+
+_ENFORCED: Final = Status.unresolvable(Reason.NODE_AFFINITY_MISMATCH, ENFORCED, NAME)
+_POD: Final = Status.unresolvable(Reason.NODE_AFFINITY_MISMATCH, MESSAGE, NAME)
+DEFAULT: Final = NodeAffinity()
+filter_node = DEFAULT.filter_node

@@ -136,3 +136,14 @@ def test_upstream_case(data: dict[str, Any], case: dict[str, Any]) -> None:
     got = [_status(plugin.filter_node(pod, state.node(n["name"])), want)
            for n, want in zip(case["nodes"], expected, strict=True)]
     assert got == expected
+
+
+def test_added_affinity_is_a_plugin_argument():
+    """TestNodeAffinity "Doesn't match added affinity": NodeAffinityArgs.addedAffinity rejects with its own text."""
+    from kubectl_wasdra.sched.filters.node_affinity import NodeAffinity
+
+    plugin = NodeAffinity({"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+        {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["bar"]}]}]}})
+    state = _state({}, {"nodes": [{"name": "node2", "labels": {"zone": "foo"}}]})
+    status = plugin.filter_node(build_pod_info(_pod({})), state.node("node2"))
+    assert _status(status) == ["UnschedulableAndUnresolvable", "node(s) didn't match scheduler-enforced node affinity"]
