@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from kubectl_wasdra.kube.labels import invalid, requirement_errors, requirement_matches
+from kubectl_wasdra.kube.labels import invalid, parse_label_selector, requirement_errors, requirement_matches
 
 
 def labels_of(obj: Mapping[str, Any]) -> Mapping[str, str]:
@@ -27,13 +27,10 @@ def _requirements_match(labels: Mapping[str, str], expressions: Sequence[Mapping
 
 
 def matches_label_selector(selector: Mapping[str, Any] | None, labels: Mapping[str, str]) -> bool:
-    """metav1.LabelSelector semantics: None matches nothing, {} matches everything, terms are ANDed."""
-    if selector is None:
-        return False
-    for key, value in (selector.get("matchLabels") or {}).items():
-        if labels.get(key) != value:
-            return False
-    return _requirements_match(labels, selector.get("matchExpressions") or ())
+    """metav1.LabelSelector semantics: None matches nothing, {} matches everything, terms are ANDed; a selector that
+    does not parse (kube/labels.py) matches nothing."""
+    parsed = parse_label_selector(selector)
+    return not isinstance(parsed, str) and parsed.matches(labels)
 
 
 def _term_matches(term: Mapping[str, Any], node: Mapping[str, Any]) -> bool:
