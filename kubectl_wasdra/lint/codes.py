@@ -255,3 +255,12 @@ VALID_SCALE_TO_ZERO_METRICS: Final = RuleInfo(
     id="VALID050", name="scale-to-zero-without-object-metrics", severity=Severity.ERROR,
     summary="HPA minReplicas 0 without an Object or External metric (resource metrics cannot scale from zero)")
 # ---- end of cross-object rules ------------------------------------------------------------
+
+# ---- issue 10 (trust on real repositories): VALID values, reference suggestions ----
+VALID_INVALID_VALUE: Final = RuleInfo(
+    id="VALID017", name="invalid-field-value", severity=Severity.ERROR,
+    summary="a value the API server rejects as Invalid that no narrower VALID rule covers")
+VALID_UNINTENDED: Final = RuleInfo(
+    id="VALID018", name="accepted-but-likely-unintended", severity=Severity.WARNING,
+    summary="the API server accepts the object, but a value probably does not mean what was meant")
+# ---- end of issue 10 rules ----

@@ -17,7 +17,8 @@ from kubectl_wasdra.errors import WasdraError
 from kubectl_wasdra.lint.codes import RuleInfo, Severity
 from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.docset import DocumentSet
-from kubectl_wasdra.lint.problem import Finding, format_path
+from kubectl_wasdra.lint.overlap import drop_repeated_causes
+from kubectl_wasdra.lint.problem import Finding, Problem, format_path
 from kubectl_wasdra.lint.profiles import severity_for
 from kubectl_wasdra.lint.registry import Rule, all_rules, select_rules
 from kubectl_wasdra.load import DEFAULT_MAX_BYTES, Document, LoadProblem, load_paths
@@ -173,19 +174,20 @@ def document_findings(documents: Sequence[Document], rules: Sequence[Rule], ctx:
     for document in documents:
         unavailable = api_unavailable(document, ctx)  # API001/API002 report it; GATE/VALID would only cascade
         crashed: set[str] = set()  # rules sharing one analysis fail together: report the failure once
+        found: list[tuple[RuleInfo, Severity, Problem]] = []
         for implemented, severity in document_rules:
             if unavailable and implemented.info.family in NEEDS_SERVED_API:
                 continue
             try:
-                for problem in implemented.check(document, ctx):
-                    findings.append(_stamp(implemented.info, severity, document, problem.path, problem.message,
-                                           problem.hint, problem.at, problem.position))
+                found.extend((implemented.info, severity, problem) for problem in implemented.check(document, ctx))
             except WasdraError:
                 raise  # the tool cannot do its job (a bad --schema-location file ...): exit 2 with its one line
             except Exception as exc:  # one rule failing on one object never loses the other findings
                 if f"{type(exc).__name__}: {exc}" not in crashed:
                     crashed.add(f"{type(exc).__name__}: {exc}")
                     findings.append(_internal_error(implemented.info, document, exc))
+        findings.extend(_stamp(info, severity, document, problem.path, problem.message, problem.hint, problem.at,
+                               problem.position) for info, severity, problem in drop_repeated_causes(found))
     return findings
 
 

@@ -66,6 +66,28 @@ class ObjectIndex:
         obj = self.in_cluster(kind, name, namespace)
         return (obj,) if obj is not None else ()
 
+    @cached_property
+    def _names_memo(self) -> dict[tuple[str, str | None], frozenset[str]]:
+        return {}
+
+    def names(self, kind: str, namespace: str | None) -> frozenset[str]:
+        """Every name a reference of `kind` from `namespace` could resolve to, in the manifests and the snapshot
+        (the candidates of a did-you-mean); computed once per kind and namespace."""
+        memo = self._names_memo
+        if (kind, namespace) not in memo:
+            memo[(kind, namespace)] = self._names(kind, namespace)
+        return memo[(kind, namespace)]
+
+    def _names(self, kind: str, namespace: str | None) -> frozenset[str]:
+        found = {name for (of_kind, name), documents in self._by_name.items() if of_kind == kind
+                 and any(kind in CLUSTER_SCOPED or namespace is None or d.namespace in (None, namespace) for d in documents)}
+        wanted = "" if kind in CLUSTER_SCOPED else namespace or "default"
+        for obj in self.snapshot.of_kind(kind) if self.snapshot is not None else ():
+            meta = obj.get("metadata")
+            if isinstance(meta, dict) and isinstance(meta.get("name"), str) and (meta.get("namespace") or "") == wanted:
+                found.add(meta["name"])
+        return frozenset(found)
+
     def in_cluster(self, kind: str, name: str, namespace: str | None) -> dict[str, Any] | None:
         """The snapshot object, or None (also when there is no snapshot)."""
         if self.snapshot is None:
