@@ -67,10 +67,10 @@ def is_stateful(pod: PodInfo, state: SchedState) -> bool:
     return bool(inter_pod_affinity.pre_filter_data(pod, state).existing_anti_affinity_counts)
 
 
-def pod_shape(pod: PodInfo, state: SchedState) -> bytes | None:
+def pod_shape(pod: PodInfo, state: SchedState, stateful: bool | None = None) -> bytes | None:
     """What every filter reads of `pod`, claim names left out; None when results cannot be shared (spread or
-    inter-pod affinity, unresolvable claims, claim fields that are not JSON)."""
-    if is_stateful(pod, state):
+    inter-pod affinity, unresolvable claims, claim fields that are not JSON). `stateful`: is_stateful when known."""
+    if is_stateful(pod, state) if stateful is None else stateful:
         return None
     if state.dra is None or not pod.claims_or_extended:
         return pod.base_signature
@@ -133,11 +133,11 @@ def find_node(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> str | 
     pre_filter = state.pre_filter(pod)
     if pre_filter is not None:
         return None
-    shape = pod_shape(pod, state)
+    stateful = pod.stateful or (bool(state.anti_affinity_pods) and is_stateful(pod, state))
+    shape = pod_shape(pod, state, stateful)
     if shape is not None and state.no_fit.get((shape, nodes)) == state.freed:
         return None
     key = (pod.signature, id(nodes))
-    stateful = is_stateful(pod, state)
     start = 0 if stateful else state.cursors.get(key, 0)
     window = _window(state, shape, nodes)
     if window is not None:

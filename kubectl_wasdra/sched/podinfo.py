@@ -17,6 +17,7 @@ from kubectl_wasdra.kube.quantity import ceil_value, milli_value
 from kubectl_wasdra.kube.resources import pod_requests
 
 MILLI_RESOURCES = frozenset({"cpu"})
+UNCHECKED: Any = object()  # PodInfo.pre_filter_status before the pod-only PreFilter checks ran
 _CORE_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage", "pods"})
 
 
@@ -72,6 +73,8 @@ class PodInfo:
     terminating: bool = False  # metadata.deletionTimestamp is set
     order: int = 0  # ClusterSnapshot.creation_order: kubectl apply order, for pods without a creationTimestamp
     cache_keys: dict[str, Any] = field(default_factory=dict)  # plugin -> what its PreFilter reads of the pod
+    pre_filter_status: Any = UNCHECKED  # outcome of the pod-only PreFilter checks (filters/pre_filter.py), once run
+    stateful: bool = False  # spread or inter-pod affinity constraints of its own (see is_stateful)
 
     @property
     def key(self) -> str:
@@ -91,7 +94,7 @@ class PodInfo:
     @property
     def is_stateful(self) -> bool:
         """True when filter results depend on where other pods are (spread, inter-pod affinity): no result sharing."""
-        return bool(self.spread or self.anti_affinity or self.affinity)
+        return self.stateful
 
 
 def host_ports(spec: Mapping[str, Any]) -> tuple[tuple[str, str, int], ...]:
@@ -140,6 +143,7 @@ def build_pod_info(pod: Mapping[str, Any], priority: int = 0) -> PodInfo:
         preemption_policy=spec.get("preemptionPolicy") or "PreemptLowerPriority",
         spread=spread, anti_affinity=tuple(anti), affinity=tuple(aff),
     )
+    info.stateful = bool(spread or anti or aff)
     info.host_ports = host_ports(spec)
     info.terminating = bool(meta.get("deletionTimestamp"))
     if affinity.get("podAffinity") or affinity.get("podAntiAffinity"):

@@ -148,6 +148,8 @@ class SchedState:
 
     def pre_filter(self, pod: PodInfo) -> Any:
         """The PreFilter status that keeps `pod` off every node (filters/pre_filter.py), or None."""
+        if pod.pre_filter_status is None:  # the pod-only checks passed before: DynamicResources' is all that is left
+            return self.dra.pre_filter(pod) if self.dra is not None and pod.claims_or_extended else None
         return _pre_filters()(pod, self)
 
     def cached(self, plugin: str, pod: PodInfo, compute: Any, update: Any = None, key: Any = None) -> Any:

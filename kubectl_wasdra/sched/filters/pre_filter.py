@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from kubectl_wasdra.sched.filters import inter_pod_affinity, node_affinity, pod_topology_spread
-from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.podinfo import UNCHECKED, PodInfo
 from kubectl_wasdra.sched.state import SchedState
 from kubectl_wasdra.sched.status import Code, Status
 
@@ -22,14 +22,14 @@ _STATELESS: Final = (node_affinity.pre_filter, pod_topology_spread.pre_filter, i
 
 def run_pre_filters(pod: PodInfo, state: SchedState) -> Status | None:
     """The first PreFilter rejection (or Error) for `pod`, or None when Filter runs on the nodes. The checks before
-    DynamicResources read only the pod (and the snapshot), so their outcome is computed once per pod."""
-    found = state.pre_filter_cache.get(("", id(pod)))
-    if found is None or found[0] is not pod:
-        found = state.pre_filter_cache[("", id(pod))] = (pod, 0, _first(check(pod, state) for check in _STATELESS))
-    status = found[2]
+    DynamicResources read only the pod (and the plugins' args), so their outcome is kept on the PodInfo."""
+    status = pod.pre_filter_status
+    if status is UNCHECKED:
+        status = pod.pre_filter_status = _first(check(pod, state) for check in _STATELESS)
     if status is not None and status.code is not Code.UNSCHEDULABLE:
         return status
-    return _first((status, _dynamic_resources(pod, state)))
+    dra = state.dra.pre_filter(pod) if state.dra is not None and pod.claims_or_extended else None
+    return status if dra is None else _first((status, dra))
 
 
 def _first(statuses: Iterable[Status | None]) -> Status | None:
@@ -44,6 +44,3 @@ def _first(statuses: Iterable[Status | None]) -> Status | None:
         kept = kept or status
     return kept
 
-
-def _dynamic_resources(pod: PodInfo, state: SchedState) -> Status | None:
-    return state.dra.pre_filter(pod) if state.dra is not None and pod.claims_or_extended else None
