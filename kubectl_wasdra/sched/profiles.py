@@ -78,10 +78,6 @@ class Profile:
     placement_scores: tuple[tuple[str, int], ...] = (("PodGroupPodsCount", 1), ("NodeResourcesFit", 1))
     unmodelled: tuple[str, ...] = ()  # settings read but not simulated (said in the output)
 
-    def filter_enabled(self, name: str) -> bool:
-        """True when filter plugin `name` runs in this profile."""
-        return name in self.filter_names
-
     def score_weight(self, name: str) -> int:
         """The weight of score plugin `name`, 0 when disabled."""
         return next((weight for plugin, weight in self.score_weights if plugin == name), 0)

@@ -13,7 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from kubectl_wasdra.sched.filters import inter_pod_affinity, node_affinity, volume_binding, volume_restrictions, volume_zone
+from kubectl_wasdra.sched.filters import (
+    dynamic_resources,
+    inter_pod_affinity,
+    node_affinity,
+    volume_binding,
+    volume_restrictions,
+    volume_zone,
+)
 from kubectl_wasdra.sched.podinfo import UNCHECKED, PodInfo
 from kubectl_wasdra.sched.profile_plugins import ProfilePlugins, plugins_for
 from kubectl_wasdra.sched.state import SchedState
@@ -34,7 +41,8 @@ def run_pre_filters(pod: PodInfo, state: SchedState) -> Status | None:
     status = _first((affinity, *(_volume_checks(pod, state, plugins) if volumes else ()), later))
     if status is not None and status.code is not Code.UNSCHEDULABLE:
         return status
-    dra = state.dra.pre_filter(pod) if state.dra is not None and pod.claims_or_extended else None
+    dra = state.dra.pre_filter(pod) if state.dra is not None and pod.claims_or_extended \
+        and plugins.runs(dynamic_resources.NAME) else None
     status = status if dra is None else _first((status, dra))
     if status is None and volumes and plugins.runs(volume_restrictions.NAME):
         return volume_restrictions.rwop_in_use(pod, state)
