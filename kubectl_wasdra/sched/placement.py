@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 
 from kubectl_wasdra.reasons import Reason
-from kubectl_wasdra.sched.filters import inter_pod_affinity, node_affinity
+from kubectl_wasdra.sched.filters import inter_pod_affinity, node_affinity, volume_restrictions
 from kubectl_wasdra.sched.fiterror import FitError
 from kubectl_wasdra.sched.nodeinfo import NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
@@ -290,9 +290,10 @@ def _renamed(status: Status, old: tuple[str, ...], new: tuple[str, ...]) -> Stat
 def diagnose_pod(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> FitError:
     """Why `pod` fits none of `nodes`: every node's first failing filter (run again; only called on failure)."""
     pre_filter = state.pre_filter(pod)
-    if pre_filter is not None:
-        message = "" if pre_filter.details.get("perNode") else pre_filter.message  # a Filter verdict for every node
-        return FitError(pod.key, len(nodes), dict.fromkeys(nodes, pre_filter), message, pre_filter.code is Code.ERROR)
+    in_use = pre_filter if pre_filter is not None and pre_filter.details.get("perNode") else None  # a Filter verdict
+    if pre_filter is not None and in_use is None:
+        return FitError(pod.key, len(nodes), dict.fromkeys(nodes, pre_filter), pre_filter.message,
+                        pre_filter.code is Code.ERROR)
     static = _static_statuses(pod, state)
     shape = pod_shape(pod, state)
     refs = state.dra.claim_refs(pod) if shape is not None and state.dra is not None else ()
@@ -309,6 +310,8 @@ def diagnose_pod(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> Fit
                     status = run_filters(pod, state.node(name))
                     if status is not None:
                         _remember_failure(state, shape, name, status, refs, True)
+            if in_use is not None:
+                status = volume_restrictions.in_filter_order(status, in_use)
             if status is not None:
                 statuses[name] = status
     finally:
