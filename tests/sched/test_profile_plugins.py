@@ -92,3 +92,20 @@ def test_notes_name_only_default_constraints_that_cannot_apply(tmp_path: Path) -
     assert any("PodTopologySpread DoNotSchedule defaultConstraints" in note for note in hard)
     soft = config_notes(load_scheduler_config(str(CONFIGS / "spread-defaults.yaml")))
     assert not any("PodTopologySpread" in note for note in soft)
+
+
+def test_added_affinity_preferred_terms_score(tmp_path: Path) -> None:
+    """node_affinity.go Score: the profile's preferred terms count with the pod's (both nodes fit, equal otherwise)."""
+    config = _config(tmp_path, HEADER + """profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: NodeAffinity
+    args:
+      addedAffinity:
+        preferredDuringSchedulingIgnoredDuringExecution:
+        - weight: 50
+          preference: {matchExpressions: [{key: pool, operator: In, values: [preferred]}]}
+""")
+    objects = (node("a", labels={"pool": "other"}), node("b", labels={"pool": "preferred"}), pod("p"))
+    assert _results(None, *objects)["p"].placement == {"default/p": "a"}
+    assert _results(config, *objects)["p"].placement == {"default/p": "b"}
