@@ -16,19 +16,24 @@ from typing import Any
 import click
 
 from kubectl_wasdra import __version__
+from kubectl_wasdra.cli_config import ConfiguredCommand
 from kubectl_wasdra.cli_options import (
     ALL_NAMESPACES_OPTION,
     CONTEXT_OPTION,
     KUBECONFIG_OPTION,
     LIVE_OPTION,
     NAMESPACE_OPTION,
+    SCHEDULER_CONFIG_OPTION,
     SNAPSHOT_OPTION,
     CommonOptions,
+    ProjectOptions,
     cluster_timeout_options,
     cluster_timeouts,
     common_options,
     complete_releases,
     complete_rules,
+    config_options,
+    project_options,
 )
 from kubectl_wasdra.errors import UsageError, WasdraError
 
@@ -82,22 +87,34 @@ def ci_safe(text: str, output: str) -> str:
 
 
 def write(text: str) -> None:
-    """Write a rendered report to stdout as is."""
-    sys.stdout.write(text)
+    """Write a rendered report to stdout, as is when stdout's encoding has every character (else see
+    report/encoding.py: JSON escapes, XML character references, ASCII glyphs)."""
+    from kubectl_wasdra.report.encoding import encodable
+
+    sys.stdout.write(encodable(text, getattr(sys.stdout, "encoding", None)))
     sys.stdout.flush()
 
 
-@cli.command("check")
-@click.argument("paths", nargs=-1, required=True, metavar="PATH... | -", type=click.Path())
+def say_error(line: str) -> None:
+    """One line on stderr, in whatever encoding stderr has (click would re-encode an ASCII stream as UTF-8)."""
+    from kubectl_wasdra.report.encoding import encodable
+
+    sys.stderr.write(encodable(line, getattr(sys.stderr, "encoding", None)) + "\n")
+    sys.stderr.flush()
+
+
+@cli.command("check", cls=ConfiguredCommand)
+@click.argument("paths", nargs=-1, required=False, metavar="PATH... | -", type=click.Path())
 @common_options
+@project_options
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes for large inputs (default: all cores).")
 @click.option("--upgrade-from", metavar="VERSION", default=None,
               help="Report what upgrading from this release to --k8s-version breaks or changes.")
 @click.option("--simulate/--no-simulate", default=True, show_default=True,
               help="With --snapshot/--live: dry-run the manifests' groups and report those that do not fit now (FIT004).")
-def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | None, upgrade_from: str | None = None,
-                  simulate: bool = True) -> int:
+def check_command(paths: tuple[str, ...], common: CommonOptions, project: ProjectOptions, jobs: int | None,
+                  upgrade_from: str | None = None, simulate: bool = True) -> int:
     """Lint manifests: API availability, schema, feature gates, API validation, references.
 
     PATH is a file, a directory (searched recursively for .yaml, .yml, .json), a glob, or - for stdin.
@@ -113,10 +130,21 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | Non
       helm template chart/ | kubectl wasdra check -
       kubectl wasdra check deploy/ --snapshot cluster/     # + references, fit and a dry run against a cluster
       kubectl wasdra check deploy/ --live --no-simulate
+      kubectl wasdra check -k overlays/prod                # what kubectl kustomize renders
+      kubectl wasdra check --helm chart/ --values prod.yaml --set replicas=4
+      kubectl wasdra check deploy/ --exclude 'legacy/**' --baseline .wasdra-baseline.json
+
+    \b
+    Settings that repeat (release, gates, runtime config, excludes ...) belong in .wasdra.yaml: kubectl wasdra config.
+    Silence one finding with `# wasdra: ignore[RULE] reason` on its line (or alone on the line above),
+    or with the annotation wasdra.dev/ignore: "RULE,...: reason" on its object.
     """
+    import dataclasses
+
     from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
     from kubectl_wasdra.report import render
 
+    rendered = _rendered_inputs(paths, project)
     snapshot, left_out = _check_snapshot(common) if common.snapshot or common.live else (None, ())
     common = _resolve_auto(common, snapshot)
 
@@ -125,6 +153,12 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | Non
                            ignore=common.ignore, schema_locations=common.schema_locations,
                            stdin=sys.stdin.buffer if "-" in paths else None, jobs=jobs, snapshot=snapshot,
                            simulate=simulate, snapshot_problems=tuple(left_out))
+    options = dataclasses.replace(
+        options, exclude=project.exclude + _baseline_files(project), default_excludes=project.default_excludes, rendered=rendered,
+        per_file_ignores=project.per_file_ignores, report_unused_ignores=project.report_unused_ignores,
+        show_suppressed=project.show_suppressed, baseline=None if project.write_baseline else project.baseline)
+    if project.write_baseline:
+        return _write_baseline(run_check(options), project.write_baseline)
     if upgrade_from is not None:
         from kubectl_wasdra.lint.matrix import upgrade_output
 
@@ -147,6 +181,37 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | Non
     if report.fatal:
         return EXIT_ERROR
     return EXIT_FINDINGS if report.fails(common.fail_on) else EXIT_OK
+
+
+def _rendered_inputs(paths: tuple[str, ...], project: ProjectOptions) -> tuple[Any, ...]:
+    """Kustomize and Helm output to check beside the paths; UsageError when there is no input at all."""
+    if not paths and not project.kustomize and not project.helm:
+        raise UsageError("nothing to check", where="check", hint="name files or directories, - for stdin, -k DIR or --helm CHART")
+    if (project.values or project.set_values) and not project.helm:
+        raise UsageError("--values and --set need --helm CHART", where="--values")
+    if not project.kustomize and not project.helm:
+        return ()
+    from kubectl_wasdra.load.render import render_helm, render_kustomize
+
+    # kubectl names itself in KUBECTL_PATH when it runs a plugin: render with that same kubectl
+    rendered = [render_kustomize(directory, os.environ.get("KUBECTL_PATH")) for directory in project.kustomize]
+    if project.helm:
+        rendered.append(render_helm(project.helm, project.values, project.set_values))
+    return tuple(rendered)
+
+
+def _baseline_files(project: ProjectOptions) -> tuple[str, ...]:
+    """The baseline files as exclude patterns: a baseline inside a checked directory is not a manifest."""
+    return tuple(os.path.abspath(path) for path in (project.baseline, project.write_baseline) if path)
+
+
+def _write_baseline(report: Any, path: str) -> int:
+    from kubectl_wasdra.lint.baseline import render_baseline
+
+    with open(path, "w", encoding="utf-8") as stream:
+        stream.write(render_baseline(report.findings))
+    say_error(f"wrote {path}: {len(report.findings)} finding(s) recorded")
+    return EXIT_ERROR if report.fatal else EXIT_OK
 
 
 @cli.command("gates")
@@ -172,6 +237,32 @@ def gates_command(k8s_version: str | None, area: str | None, diff: tuple[str, st
         write(render_diff(Release.parse(diff[0]), Release.parse(diff[1]), area, output))
     else:
         write(render_table(Release.parse(k8s_version) if k8s_version else NEWEST, area, output))
+    return EXIT_OK
+
+
+@cli.command("config", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.option("--init", is_flag=True, help="Write a commented starter .wasdra.yaml at the repository root.")
+@click.option("-o", "--output", type=click.Choice(("text", "json")), default="text", show_default=True, help="Output format.")
+@click.pass_context
+def config_command(ctx: click.Context, init: bool, output: str) -> int:
+    """The effective settings of `check` (flags > WASDRA_* environment > .wasdra.yaml > defaults) and where each
+    one comes from. Takes check's flags, --config FILE, --no-config and --cluster NAME.
+
+    \b
+    Examples:
+      kubectl wasdra config
+      kubectl wasdra config --cluster prod -o json
+      kubectl wasdra config --init
+    """
+    from kubectl_wasdra.cli_config import render_effective, write_starter
+    from kubectl_wasdra.config.discover import repository_root
+
+    if init:
+        path, documents = write_starter(repository_root())
+        say_error(f"wrote {path} (from {documents} manifest(s)); check it with: {PROG} config")
+        return EXIT_OK
+    check_ctx = check_command.make_context("check", list(ctx.args), parent=ctx)
+    write(render_effective(check_ctx, output))
     return EXIT_OK
 
 
@@ -219,12 +310,15 @@ def rules_command(rule_id: str | None, output: str) -> int:
     return EXIT_OK
 
 
-@cli.command("explain")
+@cli.command("explain", cls=ConfiguredCommand)
+@config_options
 @click.option("-f", "--filename", "files", multiple=True, required=True, metavar="PATH", type=click.Path(),
               help="Manifests to dry-run (files, directories, globs, - for stdin).")
 @click.option("--no-suggestions", is_flag=True, help="Skip the suggestions (each costs one more simulation).")
+@SCHEDULER_CONFIG_OPTION
 @common_options
-def explain_command(files: tuple[str, ...], no_suggestions: bool, common: CommonOptions) -> int:
+def explain_command(files: tuple[str, ...], no_suggestions: bool, common: CommonOptions,
+                    scheduler_config: str | None = None) -> int:
     """Dry-run the manifests' pods and groups against a snapshot: placement plan, or why not and what would fit.
 
     Exit 1 when a group does not fit.
@@ -235,6 +329,7 @@ def explain_command(files: tuple[str, ...], no_suggestions: bool, common: Common
       kubectl wasdra explain -f train.yaml --snapshot cluster/ --feature-gates GenericWorkload=true \\
           --runtime-config scheduling.k8s.io/v1beta1=true -o json
       kubectl wasdra explain -f job.yaml --live
+      kubectl wasdra explain -f job.yaml --snapshot cluster/ --scheduler-config kube-scheduler.yaml
     """
     from kubectl_wasdra.explain.run import ExplainOptions, run_explain
 
@@ -242,16 +337,19 @@ def explain_command(files: tuple[str, ...], no_suggestions: bool, common: Common
     common = _resolve_auto(common)
     options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
-                             suggestions=not no_suggestions, live_options=common, job_pod_cap=_job_pod_cap())
+                             suggestions=not no_suggestions, live_options=common, scheduler_config=scheduler_config,
+                             job_pod_cap=_job_pod_cap())
     report = run_explain(options)
     write(_render_explain(report, common.output))
     return _explain_exit(report)
 
 
-@cli.command("explain-pending")
+@cli.command("explain-pending", cls=ConfiguredCommand)
+@config_options
 @click.argument("target", required=False, metavar="[pod/NAME|podgroup/NAME|workload/NAME]")
+@SCHEDULER_CONFIG_OPTION
 @common_options
-def explain_pending_command(target: str | None, common: CommonOptions) -> int:
+def explain_pending_command(target: str | None, common: CommonOptions, scheduler_config: str | None = None) -> int:
     """Explain Pending pods and groups of a cluster or snapshot, next to what the cluster itself recorded.
 
     \b
@@ -265,7 +363,8 @@ def explain_pending_command(target: str | None, common: CommonOptions) -> int:
     common = _resolve_auto(common)
     options = PendingOptions(target=target, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
-                             namespace=None if common.all_namespaces else common.namespace, live_options=common)
+                             namespace=None if common.all_namespaces else common.namespace, live_options=common,
+                             scheduler_config=scheduler_config)
     report = run_explain_pending(options)
     write(_render_explain(report, common.output))
     return _explain_exit(report)
@@ -351,22 +450,21 @@ def snapshot_command(output: str | None, anonymize: bool, snapshot: tuple[str, .
         result = export_snapshot(options, progress)
     for problem in result.problems:
         where = f"{problem.file}:{max(problem.line, 1)}:{max(problem.column, 1)}"
-        click.echo(f"{PROG}: error: {where}: {problem.message}" + (f" — {problem.hint}" if problem.hint else ""), err=True)
+        say_error(f"{PROG}: error: {where}: {problem.message}" + (f" — {problem.hint}" if problem.hint else ""))
     for kind, why in sorted(result.snapshot.header.gaps.items()):
-        click.echo(f"{PROG}: not read: {kind}: {why}", err=True)
+        say_error(f"{PROG}: not read: {kind}: {why}")
     if anonymize:
         replaced = ", ".join(f"{count} {what}" for what, count in result.replaced.items()) or "nothing"
-        click.echo(f"{PROG}: anonymized: replaced {replaced}; dropped managedFields, resourceVersions, annotations the "
-                   "simulator does not read, IPs, images, commands and environment", err=True)
+        say_error(f"{PROG}: anonymized: replaced {replaced}; dropped managedFields, resourceVersions, annotations the "
+                  "simulator does not read, IPs, images, commands and environment")
     if result.data is not None:
         sys.stdout.buffer.write(result.data)
         sys.stdout.flush()
     else:
         counts = ", ".join(f"{len(objs)} {kind}" for kind, objs in result.snapshot.objects.items() if objs)
-        click.echo(f"wrote {output}: {counts or 'no objects'}", err=True)
+        say_error(f"wrote {output}: {counts or 'no objects'}")
     if _nothing_read(result.snapshot):
-        click.echo(f"{PROG}: error: nothing could be read from the cluster but its version — see the reasons above",
-                   err=True)
+        say_error(f"{PROG}: error: nothing could be read from the cluster but its version — see the reasons above")
         return EXIT_ERROR
     return EXIT_ERROR if result.problems else EXIT_OK  # what loaded is written; the files that did not are the error
 
@@ -457,24 +555,28 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point: one error boundary mapping exceptions to one line and an exit code."""
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     _exit_on_sigterm()
+    from kubectl_wasdra.report.encoding import configure_stream
+
+    configure_stream(sys.stdout)  # any terminal encoding: ASCII stand-ins instead of UnicodeEncodeError
+    configure_stream(sys.stderr)
     try:
         code = cli.main(args=argv, prog_name=PROG, standalone_mode=False, complete_var="_KUBECTL_WASDRA_COMPLETE")
     except click.exceptions.Exit as exc:
         code = exc.exit_code
     except click.ClickException as exc:
-        click.echo(f"{PROG}: error: {_click_error_line(exc)}", err=True)
+        say_error(f"{PROG}: error: {_click_error_line(exc)}")
         code = EXIT_ERROR
     except (KeyboardInterrupt, click.exceptions.Abort):
-        click.echo(f"{PROG}: interrupted", err=True)
+        say_error(f"{PROG}: interrupted")
         code = EXIT_INTERRUPTED
     except WasdraError as exc:
-        click.echo(f"{PROG}: error: {exc}", err=True)
+        say_error(f"{PROG}: error: {exc}")
         code = EXIT_ERROR
     except BrokenPipeError:
         code = EXIT_ERROR
     except Exception as exc:  # the one boundary where anything unexpected becomes one line
         if debug:
             raise
-        click.echo(f"{PROG}: internal error: {type(exc).__name__}: {exc} (rerun with --debug for the traceback)", err=True)
+        say_error(f"{PROG}: internal error: {type(exc).__name__}: {exc} (rerun with --debug for the traceback)")
         code = EXIT_ERROR
     sys.exit(code if isinstance(code, int) else EXIT_OK)

@@ -188,6 +188,10 @@ def cluster_timeout_options(fn: F) -> F:
         fn = option(fn)
     return fn
 
+SCHEDULER_CONFIG_OPTION: Final = click.option(
+    "--scheduler-config", metavar="FILE", type=click.Path(exists=True, dir_okay=False),
+    help="KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) of the cluster's kube-scheduler: profiles by "
+         "schedulerName, enabled plugins, plugin args (read from the file, also with --live).")
 
 COMMON_OPTIONS: Final = (
     K8S_VERSION_OPTION, FEATURE_GATES_OPTION, RUNTIME_CONFIG_OPTION, PROFILE_OPTION, OUTPUT_OPTION, FAIL_ON_OPTION,
@@ -205,5 +209,102 @@ def common_options(fn: F) -> F:
         return fn(*args, common=common, **kwargs)
 
     for option in reversed(COMMON_OPTIONS):
+        wrapper = option(wrapper)
+    return wrapper  # type: ignore[return-value]
+
+
+# ---- project configuration, suppressions, excludes, baselines, rendered inputs -----------------------------------
+CONFIG_OPTIONS: Final = (
+    click.option("--config", "config_file", metavar="FILE", type=click.Path(dir_okay=False), expose_value=False,
+                 help="Project config file (default: .wasdra.yaml found upward to the repository root; env WASDRA_CONFIG)."),
+    click.option("--no-config", is_flag=True, expose_value=False, help="Ignore .wasdra.yaml and WASDRA_CONFIG."),
+    click.option("--cluster", "cluster_name", metavar="NAME", expose_value=False,
+                 help="Use the cluster description NAME of the config file's `clusters` (env WASDRA_CLUSTER)."),
+)
+
+
+def config_options(fn: F) -> F:
+    """Add --config, --no-config and --cluster (read by cli_config.ConfiguredCommand before parsing, not passed on)."""
+    for option in reversed(CONFIG_OPTIONS):
+        fn = option(fn)
+    return fn
+
+
+@dataclass(frozen=True)
+class ProjectOptions:
+    """`check`'s flags for excludes, suppressions, baselines and rendered inputs, parsed."""
+
+    exclude: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    show_suppressed: bool = False
+    report_unused_ignores: bool = False
+    default_excludes: bool = True
+    baseline: str | None = None
+    write_baseline: str | None = None
+    kustomize: tuple[str, ...] = ()
+    helm: str | None = None
+    values: tuple[str, ...] = ()
+    set_values: tuple[str, ...] = ()
+
+
+def _per_file_ignores(items: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    result = []
+    for item in items:
+        pattern, sep, rules = item.rpartition("=")
+        if not sep or not pattern.strip() or not rules.strip():
+            raise UsageError(f'invalid per-file ignore "{item}"', where="--per-file-ignores",
+                             hint="use GLOB=RULE,RULE (e.g. legacy/**=SCHEMA002,REF003)")
+        from kubectl_wasdra.lint.registry import select_rules
+
+        for rule_key in _items(rules):
+            try:
+                select_rules([rule_key])
+            except UsageError as exc:
+                raise UsageError(exc.message, where="--per-file-ignores", hint=exc.hint) from None
+        result.append((pattern.strip(), tuple(_items(rules))))
+    return tuple(result)
+
+
+PROJECT_OPTIONS: Final = (
+    *CONFIG_OPTIONS,
+    click.option("--exclude", multiple=True, metavar="GLOB", envvar="WASDRA_EXCLUDE",
+                 help="Leave out files matching GLOB (repeatable; adds to the config's exclude and the defaults)."),
+    click.option("--config-exclude", "config_exclude", multiple=True, hidden=True,
+                 help="The config file's exclude (set from .wasdra.yaml; --exclude adds to it)."),
+    click.option("--default-excludes/--no-default-excludes", default=True, show_default=True,
+                 help="Leave out well-known non-manifests (Chart.yaml, values*.yaml, kustomization.yaml, .github/ ...)."),
+    click.option("--per-file-ignores", multiple=True, metavar="GLOB=RULES", help="Skip RULES in files matching GLOB."),
+    click.option("--show-suppressed", is_flag=True, help="List suppressed findings too (marked as such)."),
+    click.option("--report-unused-ignores", is_flag=True,
+                 help="Report suppressions (annotations, comments) that matched no finding (CONF002)."),
+    click.option("--baseline", metavar="FILE", type=click.Path(dir_okay=False),
+                 help="Fail only on findings that are not in this baseline file."),
+    click.option("--write-baseline", metavar="FILE", type=click.Path(dir_okay=False),
+                 help="Record the current findings in FILE (then exit 0)."),
+    click.option("-k", "--kustomize", multiple=True, metavar="DIR", type=click.Path(exists=True, file_okay=False),
+                 help="Check what `kubectl kustomize DIR` renders (kubectl's -k)."),
+    click.option("--helm", metavar="CHART", type=click.Path(exists=True, file_okay=False),
+                 help="Check what `helm template CHART` renders."),
+    click.option("--values", multiple=True, metavar="FILE", type=click.Path(exists=True, dir_okay=False),
+                 help="With --helm: a values file (repeatable, later ones win)."),
+    click.option("--set", "set_values", multiple=True, metavar="KEY=VALUE", help="With --helm: set a value (repeatable)."),
+)
+
+
+def project_options(fn: F) -> F:
+    """Add the project flags to a command; it receives them parsed as `project: ProjectOptions`."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        project = ProjectOptions(
+            exclude=tuple(kwargs.pop("config_exclude")) + tuple(kwargs.pop("exclude")),
+            per_file_ignores=_per_file_ignores(kwargs.pop("per_file_ignores")),
+            show_suppressed=kwargs.pop("show_suppressed"), report_unused_ignores=kwargs.pop("report_unused_ignores"),
+            default_excludes=kwargs.pop("default_excludes"), baseline=kwargs.pop("baseline"),
+            write_baseline=kwargs.pop("write_baseline"), kustomize=tuple(kwargs.pop("kustomize")),
+            helm=kwargs.pop("helm"), values=tuple(kwargs.pop("values")), set_values=tuple(kwargs.pop("set_values")))
+        return fn(*args, project=project, **kwargs)
+
+    for option in reversed(PROJECT_OPTIONS):
         wrapper = option(wrapper)
     return wrapper  # type: ignore[return-value]

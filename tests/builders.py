@@ -148,3 +148,13 @@ def fixture_cluster(name: str) -> ClusterSnapshot:
     snapshot_, problems = load_snapshot([str(Path(__file__).resolve().parents[1] / "fixtures" / "clusters" / name)])
     assert not problems, problems
     return snapshot_
+
+
+def capacity_claim(name: str, device_class_name: str, capacity: Mapping[str, str] | None = None,
+                   request: str = "nic") -> dict:
+    """A ResourceClaim with one `exactly` request for one device of the class, optionally with capacity requests."""
+    exactly: dict[str, Any] = {"deviceClassName": device_class_name}
+    if capacity:
+        exactly["capacity"] = {"requests": dict(capacity)}
+    return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": name, "namespace": "default"},
+            "spec": {"devices": {"requests": [{"name": request, "exactly": exactly}]}}}

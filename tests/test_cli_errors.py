@@ -9,7 +9,7 @@ from kubectl_wasdra.cli import main
 
 
 @pytest.mark.parametrize(("argv", "needle"), [
-    (["check"], "check: missing argument 'PATH... | -' — see 'kubectl-wasdra check --help'"),
+    (["check"], "check: nothing to check — name files or directories, - for stdin, -k DIR or --helm CHART"),
     (["check", "--bogus", "x"], "check: no such option '--bogus'"),
     (["check", "-o", "xml", "x"], "check: invalid value for '-o' / '--output'"),
     (["frob"], "no such command 'frob' — see 'kubectl-wasdra --help'"),

@@ -44,7 +44,8 @@ def test_json_reproduces_137_stages() -> None:
     ("1.37", "PodGroupPreemptionPolicy", "GangScheduling")])
 def test_table_per_release(version: str, present: str, absent: str) -> None:
     text = run("--k8s-version", version, "--area", "scheduling")
-    assert text.splitlines()[0].split() == ["KEP", "gate", "area", "stage", "default", "components", "since"]
+    assert text.splitlines()[0].split() == ["KEP", "gate", "area", "stage", "default", "components", "since",
+                                          "simulator"]
     assert present in text and absent not in text
 
 

@@ -65,3 +65,12 @@ def test_kubectl_passes_exit_codes_and_one_line_errors(argv: list[str], code: in
     assert result.returncode == code, result.stderr
     if code == 2:  # usage reads as the kubectl plugin (kubectl sets KUBECTL_PATH)
         assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("kubectl wasdra: error: ")
+
+
+def test_kubectl_wasdra_check_k_renders_with_the_same_kubectl(plugin_path: dict[str, str]) -> None:
+    overlay = ROOT / "fixtures" / "render" / "kustomize" / "overlay"
+    env = dict(plugin_path, PATH=plugin_path["PATH"].split(os.pathsep)[0])   # kubectl only via KUBECTL_PATH
+    result = subprocess.run([KUBECTL, "wasdra", "check", "-k", str(overlay), "-o", "json", "--select", "SCHEMA"],
+                            capture_output=True, text=True, env=env, check=False, cwd=ROOT)
+    assert result.returncode == 1, result.stderr
+    assert '"file": "fixtures/render/kustomize/base/claim.yaml"' in result.stdout

@@ -66,3 +66,17 @@ def test_hook_fails_on_findings(repo: tuple[Path, dict[str, str]]) -> None:
     result = _run(work, env, {"train.yaml": broken})
     assert result.returncode == 1
     assert "SCHEMA002" in result.stdout and "train.yaml" in result.stdout
+
+
+def test_hook_needs_no_flags_when_the_config_file_carries_them(repo: tuple[Path, dict[str, str]]) -> None:
+    work, env = repo
+    gang = (ROOT / "fixtures" / "manifests" / "explain" / "train-gang-racks.yaml").read_text()
+    gang += "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu.example.com}\n"
+    files = {"train.yaml": gang, "Chart.yaml": "apiVersion: v2\nname: x\nversion: 0.1.0\n", "values.yaml": "replicas: 2\n"}
+    result = _run(work, env, files)
+    assert result.returncode == 1 and "API002" in result.stdout   # the gang needs gates and runtime config
+    assert "LOAD013" in result.stdout and "Chart.yaml" in result.stdout   # noted as not a manifest, never an error
+    config = ('k8sVersion: "1.37"\nfeatureGates: {GenericWorkload: true, TopologyAwareWorkloadScheduling: true}\n'
+              "runtimeConfig: {scheduling.k8s.io/v1beta1: true}\n")
+    result = _run(work, env, {".wasdra.yaml": config})
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -13,11 +13,14 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from kubectl_wasdra.catalog.data import read_yaml
 from kubectl_wasdra.catalog.releases import SUPPORTED, Release, minor_key
 from kubectl_wasdra.errors import UsageError
+
+if TYPE_CHECKING:
+    from kubectl_wasdra.catalog.lifecycle import KindLifecycle
 
 # strconv.ParseBool, as used for --runtime-config values
 _TRUE: Final = frozenset({"1", "t", "T", "TRUE", "true", "True"})
@@ -75,8 +78,12 @@ def api_table() -> Mapping[Release, Mapping[str, ApiVersionInfo]]:
 
 @functools.cache
 def builtin_groups() -> frozenset[str]:
-    """Every API group Kubernetes itself serves in some supported release ("" is the core group)."""
-    return frozenset(info.group for versions in api_table().values() for info in versions.values())
+    """Every API group Kubernetes itself serves in some supported release ("" is the core group), or served in an
+    earlier release (extensions, settings.k8s.io ...: objects of those groups are built-ins that were removed)."""
+    from kubectl_wasdra.catalog.lifecycle import lifecycle_groups
+
+    served = frozenset(info.group for versions in api_table().values() for info in versions.values())
+    return served | lifecycle_groups()
 
 
 def served_kinds(release: Release) -> frozenset[tuple[str, str]]:
@@ -114,6 +121,7 @@ class ApiStatus:
     gates_off: tuple[str, ...]
     served_in: tuple[Release, ...]
     alternatives: tuple[ApiVersionInfo, ...]
+    lifecycle: KindLifecycle | None = None   # per-kind dates (rules/api-lifecycle.yaml), over the group/version's
 
     @property
     def served(self) -> bool:
@@ -121,19 +129,34 @@ class ApiStatus:
 
     @property
     def deprecated(self) -> bool:
+        if self.lifecycle is not None and self.info is not None:
+            return self.lifecycle.deprecated_by(self.release)
         deprecated = self.info.deprecated if self.info else None
         return bool(deprecated and minor_key(deprecated) <= (self.release.major, self.release.minor))
 
     def not_served_message(self) -> str:
+        removed = self.lifecycle is not None and self.lifecycle.removed_by(self.release) and not self.served_in
+        if removed and self.lifecycle is not None:
+            since = f" (deprecated since {self.lifecycle.deprecated})" if self.lifecycle.deprecated else ""
+            return f"{self.api_version} {self.kind} was removed in Kubernetes {self.lifecycle.removed}{since}"
         where = f"served in {format_releases(self.served_in)}" if self.served_in else \
             f"not served by any release {SUPPORTED[0]}-{SUPPORTED[-1]}"
         return f"{self.api_version} {self.kind} is not served by Kubernetes {self.release} ({where})"
 
     def instead_hint(self) -> str:
+        from kubectl_wasdra.catalog.lifecycle import successor
+
+        replacement = successor(self.api_version, self.kind, self.release)
+        if replacement is not None and not any(a.api_version == replacement for a in self.alternatives):
+            info = api_table()[self.release][replacement]
+            return f"use {replacement}" + _needs(info, self.kind)
         if self.alternatives:
             return f"use {self.alternatives[0].api_version}" + _needs(self.alternatives[0], self.kind)
         if self.served_in:
             return f"check against a release that serves it (--k8s-version {self.served_in[-1]})"
+        if self.lifecycle is not None and self.lifecycle.removed_by(self.release):
+            return f"Kubernetes removed {self.kind} from {self.lifecycle.group or 'the core group'} without a successor " \
+                   "API: remove the object, or migrate to what replaced its function"
         close = _closest_kind(self.release, self.api_version, self.kind)
         if close is not None:
             return f'did you mean {close[0]} {close[1]}?'
@@ -163,8 +186,9 @@ class ApiStatus:
 
     def deprecated_message(self) -> str:
         assert self.info is not None
-        removal = f", removed in {self.info.removed}" if self.info.removed else ""
-        return f"{self.api_version} {self.kind} is deprecated since Kubernetes {self.info.deprecated}{removal}"
+        dates = self.lifecycle or self.info
+        removal = f", removed in {dates.removed}" if dates.removed else ""
+        return f"{self.api_version} {self.kind} is deprecated since Kubernetes {dates.deprecated}{removal}"
 
 
 def _closest_kind(release: Release, api_version: str, kind: str) -> tuple[str, str] | None:
@@ -208,7 +232,10 @@ def api_status(release: Release, api_version: str, kind: str, runtime_config: Ma
         lookup = gate_enabled or (lambda _name: None)
         gates_off = tuple(g for g in info.gates_for(kind) if lookup(g) is False)
         enabled = not missing_config and not gates_off
-    return ApiStatus(release, api_version, kind, known_group, info, enabled, missing_config, gates_off, served_in, alternatives)
+    from kubectl_wasdra.catalog.lifecycle import kind_lifecycle
+
+    return ApiStatus(release, api_version, kind, known_group, info, enabled, missing_config, gates_off, served_in,
+                     alternatives, kind_lifecycle(api_version, kind))
 
 
 @functools.lru_cache(maxsize=1024)

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from kubectl_wasdra.catalog.data import read_data
 from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.catalog.spelling import did_you_mean
 from kubectl_wasdra.load.document import value_at
 
 _DRAFT: Final = "https://json-schema.org/draft/2020-12/schema"
@@ -33,6 +34,7 @@ class Violation:
     message: str
     hint: str | None = None
     at: str = "key"
+    subject: tuple[str | int, ...] | None = None  # the value at fault when reported elsewhere (a missing field)
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,7 @@ class CompiledSchema:
         if self.validator.is_valid(data):
             return
         for error in self.validator.iter_errors(data):
-            yield describe(error, self.schema, data)
+            yield from describe(error, self.schema, data)
 
 
 def _closure(definitions: Mapping[str, Any], root: str) -> dict[str, Any]:
@@ -166,8 +168,19 @@ def _skipped_hint(api_version: str) -> str:
     return "pass its CRD or JSON schema with --schema-location DIR"
 
 
-def describe(error: Any, schema: Mapping[str, Any], data: Any) -> Violation:
-    """A jsonschema-rs error as a Violation with a Kubernetes-style message."""
+def describe(error: Any, schema: Mapping[str, Any], data: Any) -> Iterator[Violation]:
+    """A jsonschema-rs error as Violations with Kubernetes-style messages: one per unknown field (each at its own
+    key), otherwise one."""
+    kind = error.kind
+    if getattr(kind, "name", "") == "additionalProperties":
+        path = tuple(int(p) if isinstance(p, int) else p for p in error.instance_path)
+        for field in kind.unexpected:
+            yield _unknown(path, field, schema)
+        return
+    yield _describe_one(error, schema, data)
+
+
+def _describe_one(error: Any, schema: Mapping[str, Any], data: Any) -> Violation:
     path = tuple(int(p) if isinstance(p, int) else p for p in error.instance_path)
     kind = error.kind
     name = getattr(kind, "name", "")
@@ -179,11 +192,10 @@ def describe(error: Any, schema: Mapping[str, Any], data: Any) -> Violation:
         bits = 64 if limit in _INT64 else 32
         return Violation("other", path, f"{error.instance} does not fit in a {bits}-bit integer",
                          "Kubernetes integer fields are int32 or int64; use a smaller value", at="value")
-    if name == "additionalProperties":
-        return _unknown(path, list(kind.unexpected), schema)
     if name == "required":
         return Violation("required", path, f'missing required field "{kind.property}"',
-                         f'add "{kind.property}"' + (f" to {_format(path)}" if path else ""))
+                         f'add "{kind.property}"' + (f" to {_format(path)}" if path else ""),
+                         subject=(*path, kind.property))
     if name == "type":
         return _wrong_type(path, list(kind.types), error.instance)
     if name == "enum":
@@ -193,19 +205,11 @@ def describe(error: Any, schema: Mapping[str, Any], data: Any) -> Violation:
     return Violation("other", path, error.message, None, at="value")
 
 
-def _unknown(path: tuple[str | int, ...], unexpected: list[str], schema: Mapping[str, Any]) -> Violation:
+def _unknown(path: tuple[str | int, ...], field: str, schema: Mapping[str, Any]) -> Violation:
     allowed = sorted(properties_at(schema, path))
-    field = unexpected[0]
-    message = f'unknown field "{field}"' if len(unexpected) == 1 else \
-        "unknown fields " + ", ".join(f'"{u}"' for u in unexpected)
-    close = difflib.get_close_matches(field, allowed, n=1, cutoff=0.6)
-    if close:
-        hint = f'did you mean "{close[0]}"?'
-    elif allowed:
-        shown = ", ".join(allowed[:_SHOWN_FIELDS]) + (", ..." if len(allowed) > _SHOWN_FIELDS else "")
-        hint = f"remove it; known fields here: {shown}"
-    else:
-        hint = "remove it"
+    message = f'unknown field "{field}"'
+    shown = ", ".join(allowed[:_SHOWN_FIELDS]) + (", ..." if len(allowed) > _SHOWN_FIELDS else "")
+    hint = did_you_mean(field, allowed) or (f"remove it; known fields here: {shown}" if allowed else "remove it")
     return Violation("unknown", (*path, field), message, hint)
 
 

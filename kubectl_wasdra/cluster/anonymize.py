@@ -6,8 +6,9 @@ deterministic), and every reference follows: pod.spec.nodeName, nominatedNodeNam
 pools, slice nodeName/pool/name, DeviceTaintRule pools, node selectors and affinities (matchFields metadata.name,
 kubernetes.io/hostname values, label values), owner references to nodes and pods. What a bug report does not need and
 may leak is dropped: annotations (except resource.kubernetes.io/pod-claim-name), managedFields, addresses and IPs, node
-system info, container images, commands, arguments and environment, volumes. Label keys, kinds, claim/group/class names,
-device names and attributes, and quantities are kept: the simulation needs them and they name hardware, not people.
+system info, container images, commands, arguments and environment, volumes other than claims and CSI drivers.
+Label keys, kinds, claim/group/class names, device names and attributes, and quantities are kept: the simulation
+needs them and they name hardware, not people.
 Well-known namespaces (default, kube-*) and label values true/false/"" and of kubernetes.io/os and kubernetes.io/arch stay.
 Events (core/v1 and events.k8s.io/v1) are rewritten last: their object references follow the pods and namespaces, node and
 pod names inside the message are replaced the same way, and the reporting host is mapped like a node name.
@@ -244,6 +245,24 @@ def _container(container: Any) -> Any:
     return {key: value for key, value in container.items() if key not in _DROP_CONTAINER}
 
 
+def _scheduling_volumes(volumes: Any) -> dict[str, list[dict[str, Any]]]:
+    """{"volumes": [...]} with the pod volumes the volume filters read, reduced to what they read: claim names,
+    ephemeral claim templates and CSI drivers (paths, secrets and cloud disk IDs go with the other volumes); {} when
+    none is left."""
+    out = []
+    for volume in volumes if isinstance(volumes, list) else ():
+        if not isinstance(volume, dict):
+            continue
+        claim, ephemeral, csi = volume.get("persistentVolumeClaim"), volume.get("ephemeral"), volume.get("csi")
+        if isinstance(claim, dict):
+            out.append({"name": volume.get("name"), "persistentVolumeClaim": {"claimName": claim.get("claimName")}})
+        elif isinstance(ephemeral, dict):
+            out.append({"name": volume.get("name"), "ephemeral": ephemeral})
+        elif isinstance(csi, dict):
+            out.append({"name": volume.get("name"), "csi": {"driver": csi.get("driver")}})
+    return {"volumes": out} if out else {}
+
+
 def _pod(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
     out = _common(obj, names, names.pods)
     spec = {key: value for key, value in (out.get("spec") or {}).items()
@@ -251,6 +270,7 @@ def _pod(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
     for key in ("containers", "initContainers", "ephemeralContainers"):
         if isinstance(spec.get(key), list):
             spec[key] = [_container(container) for container in spec[key]]
+    spec.update(_scheduling_volumes((obj.get("spec") or {}).get("volumes")))
     if spec.get("nodeName"):
         spec["nodeName"] = names.nodes(spec["nodeName"])
     if isinstance(spec.get("resourceClaims"), list):

@@ -59,6 +59,12 @@ KIND_SOURCES: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = MappingProxyTyp
     "PodGroup": ("scheduling.k8s.io", ("v1beta1", "v1alpha3", "v1alpha2")),
     "CompositePodGroup": ("scheduling.k8s.io", ("v1alpha3",)),
     "Event": ("", ("v1",)),
+    # volumes (read GET-only like the rest; PersistentVolumeClaims are namespaced, the others cluster-scoped)
+    "PersistentVolumeClaim": ("", ("v1",)),
+    "PersistentVolume": ("", ("v1",)),
+    "StorageClass": ("storage.k8s.io", ("v1",)),
+    "CSINode": ("storage.k8s.io", ("v1",)),
+    "CSIDriver": ("storage.k8s.io", ("v1",)),
 })
 # Server-side filters per kind. Event field selectors: kubernetes/kubernetes pkg/registry/core/event/strategy.go
 # (ToSelectableFields: reason, involvedObject.kind, ...); a selector cannot OR two kinds, so kinds are kept client-side.

@@ -20,9 +20,13 @@ from kubectl_wasdra.reasons import Reason
 
 
 def _quantity_text(value: Decimal) -> str:
-    """Canonical-looking quantity text: binary suffixes for whole multiples of 1Ki, decimal otherwise."""
-    binary = value == value.to_integral_value() and value != 0 and int(value) % 1024 == 0
-    return format_quantity(value, binary=binary)
+    """Canonical-looking quantity text: the shorter of the binary-suffix and decimal-suffix spellings ("4G", not
+    "3906250Ki"; "1Gi", not "1073741824"), binary on a tie; decimal for values that are not whole multiples of 1Ki."""
+    decimal = format_quantity(value, binary=False)
+    if value == value.to_integral_value() and value != 0 and int(value) % 1024 == 0:
+        binary = format_quantity(value, binary=True)
+        return binary if len(binary) <= len(decimal) else decimal
+    return decimal
 
 
 @dataclass(frozen=True)
@@ -124,6 +128,9 @@ class AllocationFailure:
     funnels: tuple[Funnel, ...] = ()
     details: Mapping[str, Any] = field(default_factory=dict)
     fatal: bool = False
+    # what kube-scheduler prints for the node: its per-node allocator errors ("invalid resource pools were
+    # encountered", the filter timeout) or, when the allocator simply found nothing, "cannot allocate all claims"
+    node_message: str = "cannot allocate all claims"
 
 
 def build_config(claim: Mapping[str, Any], classes: Mapping[str, Mapping[str, Any]],

@@ -125,7 +125,7 @@ def _prepare(claims: Sequence[Mapping[str, Any]], node: Mapping[str, Any], pools
         if minimum > MAX_RESULTS:
             raise AllocationError(Reason.NO_MATCHING_DEVICES, f"claim {ref}: number of requested devices {minimum} "
                                   f"exceeds the claim limit of {MAX_RESULTS}")
-        built = build_constraints(mappings(path(claim, "spec", "devices", "constraints")))
+        built = build_constraints(mappings(path(claim, "spec", "devices", "constraints")), features.list_type_attributes)
         if isinstance(built, str):
             raise AllocationError(Reason.CONSTRAINT_UNSATISFIABLE, f"claim {ref}, {built}")
         constraints.append(built)
@@ -190,9 +190,10 @@ def _failure(claims: Sequence[Mapping[str, Any]], requests: list[list[list[Reque
     else:
         reason, message = _combined_reason(requests, constraints, lists)
     details: dict[str, Any] = {}
-    if pools.any_invalid:
+    if pools.any_invalid:  # allocator_incubating.go Allocate: a per-node error, only when nothing was found
         details["invalidPools"] = ", ".join(sorted(f"{p.key}: {p.invalid_reason}" for p in pools.pools if p.invalid_reason))
         message = f"{INVALID_POOLS_MESSAGE}; {message}"
+        return AllocationFailure(reason, message, chosen, tuple(funnels), details, node_message=INVALID_POOLS_MESSAGE)
     return AllocationFailure(reason, message, chosen, tuple(funnels), details)
 
 
@@ -268,5 +269,6 @@ def allocate_claims(claims: Sequence[Mapping[str, Any]], node: Mapping[str, Any]
     except AllocationError as exc:
         return AllocationFailure(exc.reason, exc.message, details=exc.details, fatal=exc.fatal)
     except SearchTimeout:
-        return AllocationFailure(Reason.NO_MATCHING_DEVICES, TIMEOUT_MESSAGE, details={"timeout": True})
+        return AllocationFailure(Reason.NO_MATCHING_DEVICES, TIMEOUT_MESSAGE, details={"timeout": True},
+                                 node_message=TIMEOUT_MESSAGE)
     return _failure(claims, requests, constraints, lists, pools)

@@ -13,7 +13,7 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Features:
-    """Defaults are Kubernetes 1.37's: everything on except fractional capacity ranges and list attributes."""
+    """Defaults are Kubernetes 1.37's: everything on except fractional capacity ranges and list-typed attributes."""
 
     admin_access: bool = True
     prioritized_list: bool = True
@@ -23,6 +23,7 @@ class Features:
     consumable_capacity: bool = True
     fractional_capacity_range: bool = False
     extended_resource: bool = True
+    list_type_attributes: bool = False  # DRAListTypeAttributes (alpha 1.36): set semantics in constraints
 
     @classmethod
     def from_gates(cls, enabled: Callable[[str], bool]) -> Features:
@@ -33,7 +34,8 @@ class Features:
                    binding_conditions=enabled("DRADeviceBindingConditions") and enabled("DRAResourceClaimDeviceStatus"),
                    consumable_capacity=enabled("DRAConsumableCapacity"),
                    fractional_capacity_range=enabled("DRAFractionalCapacityRange"),
-                   extended_resource=enabled("DRAExtendedResource"))
+                   extended_resource=enabled("DRAExtendedResource"),
+                   list_type_attributes=enabled("DRAListTypeAttributes"))
 
 
 DEFAULT_FEATURES = Features()

@@ -8,6 +8,7 @@ kube-scheduler's search stops finding devices; its reason code comes from kubect
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -57,6 +58,13 @@ class Funnel:
                 "reason": str(self.reason) if self.reason else None, "message": self.message, **self.details}
 
 
+def _set_values(candidates: CandidateList, constraint: Constraint) -> Counter[Any]:
+    """List mode: how many usable candidates hold each value (a device with a list counts for each element), so the
+    largest count bounds a group with a common element and the number of values bounds pairwise-disjoint picks."""
+    return Counter(value for c in candidates.candidates if not c.tainted and c.error is None
+                   for value in constraint.elements(c.device))
+
+
 def constraint_count(request: RequestData, candidates: CandidateList, constraints: Sequence[Constraint],
                      for_pruning: bool = False) -> int:
     """Devices that can satisfy the request's constraints together: the largest same-value group (matchAttribute) or
@@ -67,7 +75,8 @@ def constraint_count(request: RequestData, candidates: CandidateList, constraint
     for constraint in constraints:
         if not constraint.applies(request.base_name, sub):
             continue
-        values = candidates.attribute_values(constraint.attribute)
+        values = _set_values(candidates, constraint) if constraint.list_mode else \
+            candidates.attribute_values(constraint.attribute)
         if isinstance(constraint, MatchAttribute):
             best = min(best, max(values.values(), default=0))
         elif isinstance(constraint, DistinctAttribute) and not for_pruning:

@@ -282,7 +282,9 @@ class Inventory:
         return result
 
 
-def build_inventory(snapshot: ClusterSnapshot) -> Inventory:
-    """The Inventory of a ClusterSnapshot (DRA kinds already in the resource.k8s.io/v1 shape)."""
+def build_inventory(snapshot: ClusterSnapshot, taint_rules: bool = True) -> Inventory:
+    """The Inventory of a ClusterSnapshot (DRA kinds already in the resource.k8s.io/v1 shape); `taint_rules=False`
+    (DRADeviceTaintRules off) leaves DeviceTaintRules out: without the gate they taint nothing."""
     return Inventory(slices=snapshot.of_kind("ResourceSlice"), classes=snapshot.of_kind("DeviceClass"),
-                     taint_rules=snapshot.of_kind("DeviceTaintRule"), namespaces=snapshot.of_kind("Namespace"))
+                     taint_rules=snapshot.of_kind("DeviceTaintRule") if taint_rules else (),
+                     namespaces=snapshot.of_kind("Namespace"))

@@ -87,17 +87,21 @@ def _build_pool(inventory: Inventory, key: tuple[str, str], kept: list[Slice]) -
 
 
 def _validate(pool: Pool) -> str | None:
-    """Invalid pool messages as upstream words them (pools_incubating.go)."""
-    for slice_ in sorted((*pool.device_slices, *pool.other_slices), key=lambda s: s.name):
-        for name, counters in slice_.shared_counters:
-            if name in pool.counter_sets:
-                return f"duplicate counter set name {name}"
-            pool.counter_sets[name] = dict(counters)
+    """Invalid pool messages as upstream words them, in its order (pools_incubating.go buildPool): device names of
+    the node's slices, then counter set names, then counter references of the node's slices and of the pool's slices
+    for other nodes (their devices draw on the same counters, so a wrong reference there makes the pool invalid too;
+    device names there are not checked, as upstream)."""
     seen: set[str] = set()
     for device in (device for slice_ in pool.device_slices for device in slice_.devices):
         if device.name in seen:
             return f"duplicate device name {device.name}"
         seen.add(device.name)
+    for slice_ in sorted((*pool.device_slices, *pool.other_slices), key=lambda s: s.name):
+        for name, counters in slice_.shared_counters:
+            if name in pool.counter_sets:
+                return f"duplicate counter set name {name}"
+            pool.counter_sets[name] = dict(counters)
+    for device in (device for slice_ in (*pool.device_slices, *pool.other_slices) for device in slice_.devices):
         problem = _counter_reference_problem(pool, device)
         if problem:
             return problem

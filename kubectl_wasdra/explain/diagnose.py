@@ -12,11 +12,31 @@ from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.status import Code
 
 _DEVICE_FIELDS = ("request", "driver", "pool", "device")
+# what else upstream's DeviceRequestAllocationResult carries, in its field order (resource.k8s.io/v1 types.go)
+_RESULT_FIELDS = ("adminAccess", "tolerations", "bindingConditions", "bindingFailureConditions", "shareID",
+                  "consumedCapacity")
 _FUNNEL_NODES = 3
 
 
-def _device(device: Mapping[str, Any]) -> dict[str, str]:
-    return {key: str(device.get(key, "")) for key in _DEVICE_FIELDS}
+def _device(device: Mapping[str, Any]) -> dict[str, Any]:
+    """DESIGN's four keys, then whatever else the allocation result carries (consumed capacity and share ID of a
+    shared device, admin access, tolerations, binding conditions), only when set."""
+    out: dict[str, Any] = {key: str(device.get(key, "")) for key in _DEVICE_FIELDS}
+    out.update((key, device[key]) for key in _RESULT_FIELDS if device.get(key))
+    return out
+
+
+def _node_selectors(result: GroupResult) -> dict[str, Any]:
+    """The allocation's node selector per allocated claim of the group ("namespace/name" -> NodeSelector)."""
+    dra = result.state.dra if result.state is not None else None
+    if dra is None or not result.fits:
+        return {}
+    out = {}
+    for key in sorted(result.claims):
+        selector = dra.allocated.get(tuple(key.split("/", 1)))
+        if selector:
+            out[key.split("/", 1)[1]] = selector
+    return out
 
 
 def _group_reason(result: GroupResult) -> ReasonItem | None:
@@ -131,6 +151,7 @@ def diagnose(result: GroupResult) -> GroupDiagnosis:
         topology_key=entry.topology_key,
         pods={pod.split("/", 1)[1]: node for pod, node in sorted(result.placement.items())},
         claims={key.split("/", 1)[1]: [_device(d) for d in devices] for key, devices in sorted(result.claims.items())},
+        claim_node_selectors=_node_selectors(result),
         domain=result.domain, reasons=reasons_of(result), scheduler_message=result.message, scheduler_record=_record(result),
         pod_message=(result.message if entry.kind == "Pod" else first_error.message()) if first_error is not None else "",
         preemption=dict(result.extra.get("preemption", {})),

@@ -52,7 +52,8 @@ class GroupDiagnosis:
     pod_count: int = 0
     topology_key: str | None = None
     pods: dict[str, str] = field(default_factory=dict)
-    claims: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+    claims: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    claim_node_selectors: dict[str, Any] = field(default_factory=dict)  # claim -> allocation.nodeSelector
     domain: dict[str, str] | None = None
     reasons: list[ReasonItem] = field(default_factory=list)
     suggestions: list[Suggestion] = field(default_factory=list)
@@ -68,6 +69,7 @@ class GroupDiagnosis:
     recorded: list[Any] = field(default_factory=list)  # explain-pending: what the cluster recorded (Recorded)
     agreement: tuple[str, str] | None = None  # explain-pending: ("yes" | "no" | "unknown", why)
     unknown: str | None = None  # no verdict: a kind it depends on could not be read from the cluster (why)
+    simulated: bool = True  # False: another scheduler places these pods (reason OtherScheduler); `fits` means nothing
 
 
 @dataclass
@@ -83,7 +85,7 @@ class ExplainReport:
     @property
     def all_fit(self) -> bool:
         """True when every group fits (exit 0)."""
-        return all(group.fits for group in self.groups)
+        return all(group.fits for group in self.groups if group.simulated)
 
     @property
     def has_unknown(self) -> bool:

@@ -15,9 +15,10 @@ from kubectl_wasdra.errors import ClusterReadError, UsageError
 from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.recorded import Recorded, condition, group_condition, latest_failed_scheduling
-from kubectl_wasdra.explain.run import load_cluster_leaving_out, resolve_release
+from kubectl_wasdra.explain.run import config_notes, load_cluster_leaving_out, resolve_release, scheduler_config
 from kubectl_wasdra.explain.unknown import mark_unknown
 from kubectl_wasdra.sched.admission import make_gates
+from kubectl_wasdra.sched.gate_model import unmodelled_notes
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.simulation import Simulation
 
@@ -45,6 +46,7 @@ class PendingOptions:
     runtime_config: Mapping[str, bool] = field(default_factory=dict)
     namespace: str | None = None
     live_options: Any = None
+    scheduler_config: str | None = None  # --scheduler-config FILE
 
 
 def parse_target(target: str | None) -> tuple[str, str] | None:
@@ -135,13 +137,14 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
     snapshot, left_out = load_cluster_leaving_out(options)
     release, assumed = resolve_release(options.release, snapshot)
     gates = make_gates(release, options.feature_gates, options.runtime_config)
+    config = scheduler_config(options.scheduler_config)
     events = latest_failed_scheduling(snapshot.of_kind("Event"))  # files and live reads both keep Events (cluster/snapshot.py)
     unread = unread_kinds(snapshot.header.gaps)
     if "Pod" in unread:
         raise ClusterReadError(f"cannot tell what is Pending: Pods could not be read from the cluster ({unread['Pod']})",
                                hint="read with a user that may list pods in every namespace (kubectl auth can-i list pods -A)")
     groups = []
-    for result in Simulation(snapshot, gates).run():
+    for result in Simulation(snapshot, gates, config=config).run():
         if not _matches(result, target, options.namespace):
             continue
         diagnosis = diagnose(result)
@@ -160,4 +163,6 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
     if target is not None and not groups:
         raise UsageError(f"no pending {target[0]} named \"{target[1]}\"", where="TARGET",
                          hint="list pending pods with kubectl get pods --field-selector status.phase=Pending")
-    return ExplainReport(str(release), groups, assumed, gaps=dict(snapshot.header.gaps), left_out=list(left_out))
+    return ExplainReport(str(release), groups, [*assumed, *unmodelled_notes(options.feature_gates or {}, gates.enabled_gates),
+                                                *config_notes(config)],
+                         gaps=dict(snapshot.header.gaps), left_out=list(left_out))

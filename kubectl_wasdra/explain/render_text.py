@@ -12,16 +12,25 @@ from kubectl_wasdra.cluster.gaps import unread_kinds as unread_gaps
 from kubectl_wasdra.explain.left_out import problem_line
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.placement_map import LEGEND
+from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.report.safe import printable
 
 MAX_LINES = 16  # pods and claims listed per group in text; JSON lists all
+
+
+def _verdict(group: GroupDiagnosis) -> str:
+    if not group.simulated:
+        return "not simulated"
+    if any(r.code == Reason.OBJECT_INVALID for r in group.reasons):
+        return "invalid: the API server rejects it"
+    return "fits" if group.fits else "does NOT fit"
 
 
 def _summary(group: GroupDiagnosis) -> str:
     if group.unknown is not None:
         title = printable(f"{group.kind} {group.namespace}/{group.name}")
         return f"[bold]{escape(title)}[/] — [yellow]unknown[/]: {escape(printable(group.unknown))}"
-    verdict = "fits" if group.fits else "does NOT fit"
+    verdict = _verdict(group)
     facts = []
     if group.policy:
         facts.append(f"{group.policy}, minCount {group.min_count}" if group.policy == "gang" else group.policy)
@@ -35,7 +44,7 @@ def _summary(group: GroupDiagnosis) -> str:
     if group.pending_for:
         facts.append(f"Pending for {group.pending_for}")
     suffix = f" ({', '.join(facts)})" if facts else ""
-    color = "green" if group.fits else "red"
+    color = "yellow" if not group.simulated else "green" if group.fits else "red"
     title = printable(f"{group.kind} {group.namespace}/{group.name}")
     return f"[bold]{escape(title)}[/] — [{color}]{verdict}[/]{escape(printable(suffix))}"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
 from kubectl_wasdra.cluster.gaps import unread_kinds
@@ -22,10 +22,14 @@ from kubectl_wasdra.kube.quantity import QuantityError
 from kubectl_wasdra.load.document import LoadProblem
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.admission import GENERIC_WORKLOAD, Gates, make_gates
+from kubectl_wasdra.sched.gate_model import unmodelled_notes
 from kubectl_wasdra.sched.podinfo import build_pod_info
+from kubectl_wasdra.sched.profiles import DEFAULT_CONFIG, SchedulerConfig
 from kubectl_wasdra.sched.queue import WAITING_MIN_COUNT
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.simulation import Simulation
+
+SIMULATED_KINDS: Final = (*SNAPSHOT_KINDS, "Job")  # the manifest kinds the simulator reads
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,7 @@ class ExplainOptions:
     suggestions: bool = True
     live_options: Any = None
     job_pod_cap: int = MAX_JOB_PODS  # pods materialised per Job (explain/overlay.py)
+    scheduler_config: str | None = None  # --scheduler-config FILE (a KubeSchedulerConfiguration)
 
 
 def load_cluster(options: Any) -> ClusterSnapshot:
@@ -103,34 +108,48 @@ def _check_document(doc: Any) -> LoadProblem | None:
     return None
 
 
-def load_manifests(files: Sequence[str]) -> Overlay:
-    """The manifests' objects as an overlay; a file or object that does not load stops the run with file:line:col."""
-    overlay, problems = load_manifests_leaving_out(files)
-    if problems:
-        first = problems[0]
-        raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
-    return overlay
-
-
-def load_manifests_leaving_out(files: Sequence[str], job_pod_cap: int = MAX_JOB_PODS) -> tuple[Overlay, list[LoadProblem]]:
-    """The manifests' objects as an overlay without the ones the simulator cannot read, and every such object's
-    problem (file:line:col); a file that does not load at all stops the run."""
+def load_documents(files: Sequence[str]) -> list[Any]:
+    """The manifests' documents; a file that does not load stops the run with file:line:col (a file that is not
+    manifests, such as a Helm template, is named with what it is)."""
     from kubectl_wasdra.load import load_paths
 
     loaded = load_paths(list(files))
     if loaded.problems:
         first = loaded.problems[0]
         raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
-    documents, problems = [], []
-    for doc in loaded.documents:
-        if not isinstance(doc.data, dict):
-            continue
-        problem = _check_document(doc) if doc.data.get("kind") in (*SNAPSHOT_KINDS, "Job") else None
+    return [doc for doc in loaded.documents if isinstance(doc.data, dict)]
+
+
+def overlay_of(documents: Sequence[Any]) -> Overlay:
+    """The documents as an overlay, after the checks that make a malformed object a clear error (exit 2)."""
+    overlay, problems = overlay_leaving_out(documents)
+    if problems:
+        first = problems[0]
+        raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
+    return overlay
+
+
+def overlay_leaving_out(documents: Sequence[Any], job_pod_cap: int = MAX_JOB_PODS) -> tuple[Overlay, list[LoadProblem]]:
+    """The documents as an overlay without the objects the simulator cannot read, and every such object's problem
+    (file:line:col), so that the run goes on with the rest."""
+    kept, problems = [], []
+    for doc in documents:
+        problem = _check_document(doc) if doc.data.get("kind") in SIMULATED_KINDS else None
         if problem is None:
-            documents.append(doc)
+            kept.append(doc)
         else:
             problems.append(problem)
-    return build_overlay((doc.data for doc in documents), job_pod_cap=job_pod_cap), problems
+    return build_overlay((doc.data for doc in kept), job_pod_cap=job_pod_cap), problems
+
+
+def load_manifests_leaving_out(files: Sequence[str], job_pod_cap: int = MAX_JOB_PODS) -> tuple[Overlay, list[LoadProblem]]:
+    """The manifests' objects as an overlay without the ones the simulator cannot read, and their problems."""
+    return overlay_leaving_out(load_documents(files), job_pod_cap)
+
+
+def load_manifests(files: Sequence[str]) -> Overlay:
+    """The manifests' objects as an overlay; a file that does not load stops the run with file:line:col."""
+    return overlay_of(load_documents(files))
 
 
 def _is_ours(result: GroupResult, overlay: Overlay) -> bool:
@@ -165,12 +184,12 @@ def _podless(sim: Simulation, overlay: Overlay, seen: set[tuple[str, str]]) -> l
 
 
 def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *, with_suggestions: bool = True,
-                    notes: bool = False) -> Any:
+                    notes: bool = False, config: SchedulerConfig | None = None) -> Any:
     """Diagnoses of the overlay's groups in queue order, with placement maps and (optionally) suggestions; with
-    `notes`, (diagnoses, notes about objects the simulation left out). A verdict that depends on a kind the snapshot's
-    header says was not read is unknown (explain/unknown.py)."""
+    `notes`, (diagnoses, notes about objects the simulation left out); `config` = the scheduler profiles. A verdict that
+    depends on a kind the snapshot's header says was not read is unknown (explain/unknown.py)."""
     unread = unread_kinds(snapshot.header.gaps)
-    sim = Simulation(snapshot, gates)
+    sim = Simulation(snapshot, gates, config=config)
     results = [r for r in sim.run() if _is_ours(r, overlay)]
     out = []
     for result in results:
@@ -192,12 +211,37 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
 
 
 def run_explain(options: ExplainOptions) -> ExplainReport:
-    """The explanation of every group the manifests define, against the snapshot or live cluster."""
-    overlay, left_out = load_manifests_leaving_out(options.files, options.job_pod_cap)
+    """The explanation of every group the manifests define, against the snapshot or live cluster. Objects the API
+    server would reject and pods of other schedulers are reported as such, not simulated (explain/admitted.py)."""
+    from kubectl_wasdra.explain.admitted import admit
+
+    documents = load_documents(options.files)
     cluster, skipped = load_cluster_leaving_out(options)
     release, assumed = resolve_release(options.release, cluster)
+    config = scheduler_config(options.scheduler_config)
+    schedulers = frozenset(profile.scheduler_name for profile in config.profiles)
+    admitted = admit(documents, release, options.feature_gates, options.runtime_config, SIMULATED_KINDS, schedulers)
+    overlay, left_out = overlay_leaving_out(admitted.documents, options.job_pod_cap)
     gates = make_gates(release, options.feature_gates, options.runtime_config)
     snapshot = cluster.overlay(list(overlay.objects))
-    groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True)
-    return ExplainReport(str(release), groups, [*assumed, *overlay.capped, *notes], gaps=dict(cluster.header.gaps),
+    groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True,
+                                    config=config)
+    ignored = [*unmodelled_notes(options.feature_gates or {}, gates.enabled_gates), *config_notes(config)]
+    return ExplainReport(str(release), [*admitted.left_out, *groups],
+                         [*assumed, *admitted.notes, *overlay.capped, *ignored, *notes], gaps=dict(cluster.header.gaps),
                          left_out=[*left_out, *skipped])
+
+
+def scheduler_config(file: str | None) -> SchedulerConfig:
+    """The profiles of --scheduler-config FILE (read from the file, also in live mode), or kube-scheduler's defaults."""
+    if not file:
+        return DEFAULT_CONFIG
+    from kubectl_wasdra.sched.config_file import load_scheduler_config
+
+    return load_scheduler_config(file)
+
+
+def config_notes(config: SchedulerConfig) -> list[str]:
+    """What the scheduler configuration sets that the simulation does not model."""
+    return [f'{config.source}: profile "{p.scheduler_name}": {item} are not modelled by the simulator'
+            for p in config.profiles for item in p.unmodelled]

@@ -23,15 +23,14 @@ def _compare_numeric(operator: str, taint_value: str, toleration_value: str) -> 
 
 
 def tolerates(toleration: Mapping[str, Any], taint: Mapping[str, Any]) -> bool:
-    """True if one toleration tolerates one taint (empty effect matches all; empty key + Exists matches all keys)."""
+    """True if one toleration tolerates one taint: an empty effect matches every effect and an empty key every key
+    (with Equal, only taints of the same value: DRA accepts such a toleration, Pod validation rejects it)."""
     effect = toleration.get("effect") or ""
     if effect and effect != taint.get("effect"):
         return False
     key = toleration.get("key") or ""
     operator = toleration.get("operator") or "Equal"
     if key and key != taint.get("key"):
-        return False
-    if not key and operator != "Exists":
         return False
     if operator == "Exists":
         return True

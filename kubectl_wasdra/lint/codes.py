@@ -78,6 +78,9 @@ LOAD_UNREADABLE_PATH: Final = RuleInfo(
 LOAD_EMPTY_DOCUMENT: Final = RuleInfo(
     id="LOAD012", name="empty-document", severity=Severity.INFO,
     summary="an empty YAML document between two others (two `---` in a row)")
+LOAD_NOT_A_MANIFEST: Final = RuleInfo(
+    id="LOAD013", name="not-a-manifest", severity=Severity.INFO,
+    summary="a file is not Kubernetes manifests (Helm template, kustomization, CI config ...) and was skipped")
 
 # API: is the apiVersion/kind served by the target release?
 API_NOT_SERVED: Final = RuleInfo(
@@ -212,6 +215,12 @@ REF_NOT_IN_CLUSTER: Final = RuleInfo(
 REF_SCALE_TARGET_NOT_FOUND: Final = RuleInfo(
     id="REF011", name="scale-target-not-found", severity=Severity.WARNING,
     summary="an HPA's scaleTargetRef names no object of the manifests (it may exist in the cluster)")
+REF_DUPLICATE_OBJECT: Final = RuleInfo(
+    id="REF012", name="object-defined-twice", severity=Severity.WARNING,
+    summary="the same object (group, kind, namespace, name) is defined in several folders (overlays?)")
+REF_DUPLICATE_OBJECT_IN_FOLDER: Final = RuleInfo(
+    id="REF013", name="object-defined-twice-in-folder", severity=Severity.ERROR,
+    summary="the same object is defined twice in one folder: one `kubectl apply` would send both, the last wins")
 
 # GANG: gang groups that cannot assemble, or whose placement upstream does not guarantee.
 GANG_MIN_COUNT_EXCEEDS_PODS: Final = RuleInfo(
@@ -249,9 +258,31 @@ FIT_API_NOT_SERVED_BY_CLUSTER: Final = RuleInfo(
 FIT_GATE_OFF_IN_CLUSTER: Final = RuleInfo(
     id="FIT006", name="gated-field-off-in-cluster", severity=Severity.ERROR,
     summary="a field's feature gate is off on the cluster's API server (its /metrics, or the snapshot header)")
+FIT_NODE_AFFINITY_TERM_NEVER_MATCHES: Final = RuleInfo(
+    id="FIT010", name="node-affinity-term-never-matches", severity=Severity.WARNING,
+    summary="a required node affinity term with a requirement that does not parse: the scheduler matches no node with it")
 
 # VALID (autoscaling): API-server validation of HorizontalPodAutoscaler that the GATE rules do not cover.
 VALID_SCALE_TO_ZERO_METRICS: Final = RuleInfo(
     id="VALID050", name="scale-to-zero-without-object-metrics", severity=Severity.ERROR,
     summary="HPA minReplicas 0 without an Object or External metric (resource metrics cannot scale from zero)")
 # ---- end of cross-object rules ------------------------------------------------------------
+
+# VALID: values checked as the upstream validation functions do
+VALID_INVALID_VALUE: Final = RuleInfo(
+    id="VALID017", name="invalid-field-value", severity=Severity.ERROR,
+    summary="a value the API server rejects as Invalid that no narrower VALID rule covers")
+VALID_UNINTENDED: Final = RuleInfo(
+    id="VALID018", name="accepted-but-likely-unintended", severity=Severity.WARNING,
+    summary="the API server accepts the object, but a value probably does not mean what was meant")
+
+# CONF: suppressions and project configuration written in the checked files (annotations, `# wasdra:` comments).
+CONF_UNKNOWN_RULE_IN_SUPPRESSION: Final = RuleInfo(
+    id="CONF001", name="unknown-rule-in-suppression", severity=Severity.WARNING,
+    summary="a suppression (wasdra.dev/ignore annotation or `# wasdra: ignore[...]` comment) names no known rule")
+CONF_UNUSED_SUPPRESSION: Final = RuleInfo(
+    id="CONF002", name="unused-suppression", severity=Severity.WARNING,
+    summary="a suppression matched no finding (reported with --report-unused-ignores)")
+CONF_MALFORMED_SUPPRESSION: Final = RuleInfo(
+    id="CONF003", name="malformed-suppression", severity=Severity.WARNING,
+    summary="a `# wasdra:` comment or wasdra.dev/ignore annotation is not in the suppression syntax")

@@ -18,13 +18,16 @@ from kubectl_wasdra.errors import WasdraError
 from kubectl_wasdra.lint.codes import RuleInfo, Severity
 from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.docset import DocumentSet
-from kubectl_wasdra.lint.problem import Finding, format_path
+from kubectl_wasdra.lint.overlap import drop_repeated_causes
+from kubectl_wasdra.lint.problem import Finding, Problem, format_path
 from kubectl_wasdra.lint.profiles import severity_for
 from kubectl_wasdra.lint.registry import Rule, all_rules, select_rules
 from kubectl_wasdra.load import DEFAULT_MAX_BYTES, Document, LoadProblem, load_paths
 
 if TYPE_CHECKING:
     from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+    from kubectl_wasdra.lint.suppress import Suppressed
+    from kubectl_wasdra.load.render import Rendered
 
 
 def _empty() -> Mapping[str, bool]:
@@ -49,6 +52,14 @@ class CheckOptions:
     jobs: int | None = None
     simulate: bool = False
     snapshot_problems: tuple[LoadProblem, ...] = ()  # malformed snapshot objects left out: reported as LOAD findings
+    # project settings: excludes, suppressions, baseline, rendered Kustomize/Helm inputs
+    exclude: tuple[str, ...] = ()
+    default_excludes: bool = False
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    report_unused_ignores: bool = False
+    show_suppressed: bool = False
+    baseline: str | None = None
+    rendered: tuple[Rendered, ...] = ()
 
     def context(self, release: Release) -> CheckContext:
         from kubectl_wasdra.catalog.gates import overrides_for  # one flag set over several releases (gates come and go)
@@ -66,9 +77,15 @@ class Summary:
     errors: int
     warnings: int
     infos: int
+    suppressed: int = 0
+    baselined: int = 0
 
     def as_dict(self) -> dict[str, int]:
-        return {"files": self.files, "documents": self.documents, "errors": self.errors, "warnings": self.warnings}
+        """The JSON summary: the same counts the text summary line shows, info included."""
+        counts = {"files": self.files, "documents": self.documents, "errors": self.errors, "warnings": self.warnings,
+                  "infos": self.infos}
+        extra = {"suppressed": self.suppressed, "baselined": self.baselined}
+        return counts | {key: value for key, value in extra.items() if value}
 
     def line(self) -> str:
         """"2 files, 9 documents: 4 errors, 0 warnings"."""
@@ -76,7 +93,9 @@ class Summary:
             return f"{n} {word}{'' if n == 1 else 's'}"
         text = f"{plural(self.files, 'file')}, {plural(self.documents, 'document')}: "
         text += f"{plural(self.errors, 'error')}, {plural(self.warnings, 'warning')}"
-        return text + (f", {self.infos} info" if self.infos else "")
+        text += f", {self.infos} info" if self.infos else ""
+        text += f" ({self.suppressed} suppressed)" if self.suppressed else ""
+        return text + (f" ({self.baselined} in the baseline)" if self.baselined else "")
 
 
 @dataclass(frozen=True)
@@ -89,6 +108,10 @@ class CheckReport:
     files: tuple[str, ...]
     fatal: bool = False
     gaps: Mapping[str, str] = field(default_factory=dict)  # the cluster snapshot's gaps (kind -> why not read)
+    suppressed: tuple[Suppressed, ...] = ()
+    baselined: tuple[Finding, ...] = ()
+    show_suppressed: bool = False
+    rendered_by: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))   # file -> "helm template x"
 
     @property
     def k8s_version(self) -> str:
@@ -100,11 +123,13 @@ class CheckReport:
         for finding in self.findings:
             count[finding.severity] += 1
         return Summary(len(self.files), len(self.documents), count[Severity.ERROR], count[Severity.WARNING],
-                       count[Severity.INFO])
+                       count[Severity.INFO], len(self.suppressed), len(self.baselined))
 
     def as_dict(self) -> dict[str, Any]:
-        """DESIGN's JSON shape of `check`, keys in a fixed order."""
-        data: dict[str, Any] = {"k8sVersion": self.k8s_version, "findings": [f.as_dict() for f in self.findings],
+        """DESIGN's JSON shape of `check`, keys in a fixed order (suppressed findings only with --show-suppressed)."""
+        from kubectl_wasdra.lint.project_report import findings_as_dicts
+
+        data: dict[str, Any] = {"k8sVersion": self.k8s_version, "findings": findings_as_dicts(self),
                                 "summary": self.summary.as_dict()}
         if self.gaps:  # only then: a complete read keeps DESIGN's shape exactly
             from kubectl_wasdra.cluster.gaps import gap_list
@@ -144,15 +169,19 @@ def run_check(options: CheckOptions) -> CheckReport:
     contexts = [options.context(release) for release in options.releases]
     for ctx in contexts:
         _ = ctx.gates  # bad --feature-gates fail here, before any work (UsageError)
-    loaded = load_paths(options.paths, stdin=options.stdin, max_bytes=options.max_bytes)
+    loaded = _load(options)
     per_release = [document_findings_parallel(loaded.documents, rules, ctx, options.jobs) for ctx in contexts]
     for findings, ctx in zip(per_release, contexts, strict=True):
         findings.extend(set_findings(loaded.documents, rules, ctx))
     findings = load_findings([*loaded.problems, *options.snapshot_problems], rules, options.profile)
     findings.extend(merge_releases(per_release, options.releases))
     internal = any(f.hint == INTERNAL_ERROR_HINT for f in findings)
-    return CheckReport(tuple(options.releases), tuple(sorted(set(findings), key=finding_order)), loaded.documents, loaded.files,
-                       fatal=internal or any(p.fatal for p in loaded.problems) or _blocks(gaps), gaps=gaps)
+    report = CheckReport(tuple(options.releases), tuple(sorted(set(findings), key=finding_order)), loaded.documents,
+                         loaded.files, fatal=internal or any(p.fatal for p in loaded.problems) or _blocks(gaps),
+                         gaps=gaps)
+    from kubectl_wasdra.lint.project_report import apply_project_settings
+
+    return apply_project_settings(report, options, selected)
 
 
 def _blocks(gaps: Mapping[str, str]) -> bool:
@@ -175,6 +204,15 @@ def _without_unread_cluster(options: CheckOptions) -> tuple[Mapping[str, str], C
     if unread_kinds(gaps):
         return gaps, dataclasses.replace(options, snapshot=None, simulate=False)
     return gaps, options
+
+
+def _load(options: CheckOptions) -> Any:
+    """The inputs: paths (less the excluded files) plus rendered Kustomize/Helm output."""
+    from kubectl_wasdra.lint.project_report import load_inputs
+
+    if not (options.exclude or options.default_excludes or options.rendered):
+        return load_paths(options.paths, stdin=options.stdin, max_bytes=options.max_bytes)
+    return load_inputs(options)
 
 
 def load_findings(problems: Iterable[LoadProblem], rules: Sequence[Rule], profile: str) -> list[Finding]:
@@ -204,19 +242,20 @@ def document_findings(documents: Sequence[Document], rules: Sequence[Rule], ctx:
     for document in documents:
         unavailable = api_unavailable(document, ctx)  # API001/API002 report it; GATE/VALID would only cascade
         crashed: set[str] = set()  # rules sharing one analysis fail together: report the failure once
+        found: list[tuple[RuleInfo, Severity, Problem]] = []
         for implemented, severity in document_rules:
             if unavailable and implemented.info.family in NEEDS_SERVED_API:
                 continue
             try:
-                for problem in implemented.check(document, ctx):
-                    findings.append(_stamp(implemented.info, severity, document, problem.path, problem.message,
-                                           problem.hint, problem.at, problem.position))
+                found.extend((implemented.info, severity, problem) for problem in implemented.check(document, ctx))
             except WasdraError:
                 raise  # the tool cannot do its job (a bad --schema-location file ...): exit 2 with its one line
             except Exception as exc:  # one rule failing on one object never loses the other findings
                 if f"{type(exc).__name__}: {exc}" not in crashed:
                     crashed.add(f"{type(exc).__name__}: {exc}")
                     findings.append(_internal_error(implemented.info, document, exc))
+        findings.extend(_stamp(info, severity, document, problem.path, problem.message, problem.hint, problem.at,
+                               problem.position) for info, severity, problem in drop_repeated_causes(found))
     return findings
 
 

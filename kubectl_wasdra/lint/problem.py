@@ -20,6 +20,13 @@ class Problem:
     hint: str | None = None
     at: str = "key"
     position: tuple[int, int] | None = None   # explicit 1-based (line, column) inside the value, e.g. of a CEL error
+    subject: Path | None = None  # the field at fault when it is reported at another path (a missing field: its parent)
+    covers: tuple[Path, ...] = ()  # other paths whose problems this one explains (a misplaced sibling field)
+
+    @property
+    def cause(self) -> Path:
+        """The path of the value this problem is about (lint/overlap.py compares causes across families)."""
+        return tuple(self.subject) if self.subject is not None else tuple(self.path)
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import glob
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any, Final
 
+from kubectl_wasdra.load.classify import classify
 from kubectl_wasdra.load.document import Document, LoadProblem, LoadResult, ProblemKind
 from kubectl_wasdra.load.parse import looks_like_json, parse_text
 from kubectl_wasdra.load.positions import SourceText
@@ -19,13 +20,17 @@ DEFAULT_MAX_BYTES: Final = 32 * 1024 * 1024
 STDIN: Final = "-"
 
 
-def expand_paths(paths: Sequence[str]) -> tuple[list[str], list[LoadProblem]]:
+def expand_paths(paths: Sequence[str], exclude: Callable[[str], bool] | None = None) -> tuple[list[str], list[LoadProblem]]:
     """Files to read, in order and without repeats: directories recursively (.yaml/.yml/.json, hidden entries
-    skipped, sorted), globs, plain files as given, "-" for stdin."""
+    skipped, sorted), globs, plain files as given, "-" for stdin; files for which `exclude` is true are left out."""
     files: list[str] = []
     problems: list[LoadProblem] = []
     for path in paths:
         found = list(_expand_one(path))
+        if exclude is not None and found:
+            found = [file for file in found if not exclude(file)]  # all excluded is not "matches nothing"
+            files.extend(found)
+            continue
         if not found:
             problems.append(LoadProblem(path, 1, 1, "no such file or directory (or the pattern matches nothing)",
                                         "check the path", ProblemKind.UNREADABLE))
@@ -53,14 +58,15 @@ def _expand_one(path: str) -> Iterator[str]:
 
 
 def _walk_directory(root: str) -> Iterator[str]:
-    """Manifest files under `root`, sorted by path, skipping hidden files and directories."""
+    """Manifest files under `root` in the order kubectl's visitor (filepath.Walk) reads them: each directory's entries
+    by name, a subdirectory before a sibling whose name only extends it; hidden files and directories skipped."""
     found = []
     for directory, subdirs, names in os.walk(root):
         subdirs[:] = [d for d in subdirs if not d.startswith(".")]
         found.extend(os.path.join(directory, n) for n in names if n.endswith(MANIFEST_SUFFIXES) and not n.startswith("."))
     # FIFOs, sockets and devices found in a directory or by a glob are left out: reading one could block forever.
     # (A pipe named on the command line, e.g. `<(helm template chart/)`, is read.) Broken links stay in, to be reported.
-    yield from sorted(path for path in found if _regular_or_broken(path))
+    yield from sorted((path for path in found if _regular_or_broken(path)), key=lambda path: path.split(os.sep))
 
 
 def _regular_or_broken(path: str) -> bool:
@@ -68,9 +74,10 @@ def _regular_or_broken(path: str) -> bool:
     return os.path.isfile(path) or not os.path.exists(path)
 
 
-def load_paths(paths: Sequence[str], *, stdin: IO[bytes] | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> LoadResult:
+def load_paths(paths: Sequence[str], *, stdin: IO[bytes] | None = None, max_bytes: int = DEFAULT_MAX_BYTES,
+               exclude: Callable[[str], bool] | None = None) -> LoadResult:
     """Every document of every input, the problems met, and the files read (stdin is "-")."""
-    files, problems = expand_paths(paths)
+    files, problems = expand_paths(paths, exclude)
     documents: list[Document] = []
     for file in files:
         file_documents, file_problems = load_file(file, stdin=stdin, max_bytes=max_bytes)
@@ -91,6 +98,10 @@ def load_file(file: str, *, stdin: IO[bytes] | None = None,
     text = decode(file, raw)
     if isinstance(text, LoadProblem):
         return [], [text]
+    other = classify(file, text)
+    if other is not None:
+        return [], [LoadProblem(file, 1, 1, f"{other.what}, not Kubernetes objects: skipped", other.how,
+                                ProblemKind.NOT_A_MANIFEST)]
     return load_text(file, text)
 
 

@@ -116,6 +116,10 @@ class KubeConstructor(SafeConstructor):
         mapping = super().construct_mapping(node, deep=deep)
         if all(isinstance(key, str) for key in mapping):
             return mapping
+        if None in mapping:  # sigs.k8s.io/yaml convertToJSONableObject: "Unsupported map key of type" for nil keys
+            key_node = next(k for k, _ in node.value if self.construct_object(k, deep=True) is None)
+            raise ConstructorError(None, None, "a null key (empty, `~` or `null`) is not allowed in a Kubernetes object",
+                                   key_node.start_mark)
         return {_key_string(key): value for key, value in mapping.items()}
 
 
@@ -125,8 +129,6 @@ def _key_string(key: Any) -> str:
         return "true" if key else "false"
     if isinstance(key, float):
         return {float("inf"): ".inf", float("-inf"): "-.inf"}.get(key, ".nan" if key != key else repr(key))
-    if key is None:
-        return "null"
     return key if isinstance(key, str) else str(key)
 
 

@@ -31,9 +31,9 @@ def render_table(release: Release, area: str | None, output: str) -> str:
     rows = gate_rows(release, area)
     if output == "json":
         return json.dumps({"k8sVersion": str(release), "gates": [_info_dict(g) for g in rows]}, indent=2) + "\n"
-    table = [("KEP", "gate", "area", "stage", "default", "components", "since")]
+    table = [("KEP", "gate", "area", "stage", "default", "components", "since", "simulator")]
     table += [(str(g.kep or "-"), g.name, g.area, g.stage + (" (unverified)" if g.status == "unverified" else ""),
-               _default(g), _components(g), g.since) for g in rows]
+               _default(g), _components(g), g.since, _simulator(g.name)) for g in rows]
     lines = _align(table)
     missing = [(kep, name) for kep, name, _ in keps_without_gate()]
     if missing and release == NEWEST:
@@ -52,6 +52,13 @@ def render_diff(before: Release, after: Release, area: str | None, output: str) 
     return "\n".join(_align(table)) + "\n"
 
 
+def _simulator(name: str) -> str:
+    """Whether `explain` honours the gate (sched/gate_model.py); "not modelled" gates change nothing there."""
+    from kubectl_wasdra.sched.gate_model import is_modelled
+
+    return "modelled" if is_modelled(name) else "not modelled"
+
+
 def _state(info: GateInfo | None) -> str:
     return "-" if info is None else f"{info.stage} {_default(info)}"
 
@@ -61,7 +68,7 @@ def _info_dict(info: GateInfo | None) -> dict[str, Any] | None:
         return None
     return {"kep": info.kep, "gate": info.name, "area": info.area, "stage": info.stage, "default": info.default,
             "locked": info.locked, "components": list(info.components), "requires": list(info.requires),
-            "since": info.since}
+            "since": info.since, "simulator": _simulator(info.name)}
 
 
 def _change_dict(change: GateChange) -> dict[str, Any]:

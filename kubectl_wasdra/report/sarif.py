@@ -62,6 +62,21 @@ def _rule_descriptor(rule: Rule) -> dict[str, Any]:
     }
 
 
+def _result_marks(report: CheckReport) -> dict[int, dict[str, Any]]:
+    """SARIF properties by finding identity: `suppressions` (kind inSource for annotations and comments, external for
+    the config's per-file ignores) and, with a baseline, `baselineState` (new / unchanged)."""
+    marks: dict[int, dict[str, Any]] = {}
+    for s in report.suppressed:
+        suppression = {"kind": s.kind, "status": "accepted"} | ({"justification": s.reason} if s.reason else {})
+        marks[id(s.finding)] = {"suppressions": [suppression]}
+    if report.baselined:
+        for f in report.findings:
+            marks[id(f)] = {"baselineState": "new"}
+        for f in report.baselined:
+            marks[id(f)] = {"baselineState": "unchanged"}
+    return marks
+
+
 def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") -> str:
     """The SARIF log as indented JSON."""
     from kubectl_wasdra.cluster.gaps import unread_kinds
@@ -70,7 +85,10 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
     index = {r.info.id: i for i, r in enumerate(rules)}
     root = source_root()
     results = []
-    for f in report.findings:
+    from kubectl_wasdra.lint.baseline import SARIF_KEY, fingerprint
+
+    marks = _result_marks(report)
+    for f in (*report.findings, *report.baselined, *(s.finding for s in report.suppressed)):
         text = f"{f.path}: {f.message}" if f.path else f.message
         result: dict[str, Any] = {
             "ruleId": f.rule,
@@ -83,6 +101,8 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
         }
         if f.rule in index:
             result["ruleIndex"] = index[f.rule]
+        result["partialFingerprints"] = {SARIF_KEY: fingerprint(f)}
+        result.update(marks.get(id(f), {}))
         results.append(result)
     log = {
         "$schema": SCHEMA_URI,

@@ -22,7 +22,9 @@ _STYLES: Final = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 def _rows(report: CheckReport) -> list[tuple[str, list[tuple[Finding, str, list[str], int]]]]:
     """Per file (stdin named so): (finding, head, continuation lines, how many of those are the hint), columns aligned
     over the report."""
-    findings = report.findings
+    from kubectl_wasdra.lint.project_report import visible_findings
+
+    findings = visible_findings(report)
     pos_w = max((len(f"{f.line}:{f.column}") for f in findings), default=0)
     id_w = max((len(f.rule) for f in findings), default=0)
     name_w = max((len(f.name) for f in findings), default=0)
@@ -36,7 +38,8 @@ def _rows(report: CheckReport) -> list[tuple[str, list[tuple[Finding, str, list[
             wrapped = textwrap.wrap(body, max(40, WIDTH - indent)) or [""]
             hint = textwrap.wrap(printable(f.hint), max(40, WIDTH - indent)) if f.hint else []
             rows.append((f, head + wrapped[0], [" " * indent + line for line in wrapped[1:] + hint], len(hint)))
-        grouped.append(("stdin" if file == "-" else file, rows))
+        rendered = report.rendered_by.get(file)
+        grouped.append(("stdin" if file == "-" else file + (f" (lines of `{rendered}`)" if rendered else ""), rows))
     return grouped
 
 

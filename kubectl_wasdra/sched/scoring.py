@@ -20,6 +20,7 @@ Upstream (kubernetes/kubernetes, release-1.37):
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from operator import itemgetter
 from typing import Any, Final
@@ -28,6 +29,7 @@ from kubectl_wasdra.kube.selectors import matches_node_selector
 from kubectl_wasdra.kube.taints import tolerates
 from kubectl_wasdra.sched.nodeinfo import NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.profiles import DEFAULT_SCORES
 
 MAX_NODE_SCORE: Final = 100  # framework.MaxNodeScore
 WEIGHT_FIT: Final = 1
@@ -74,12 +76,75 @@ def _balanced(pod: PodInfo, node: NodeInfo) -> int:
 
 
 def resource_score(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int, int]) -> int:
-    """NodeResourcesFit (LeastAllocated) plus NodeResourcesBalancedAllocation, weighted (neither is normalized)."""
+    """NodeResourcesFit (LeastAllocated) plus NodeResourcesBalancedAllocation, weighted (neither is normalized); a
+    profile from --scheduler-config may change the strategy, its resources and both weights."""
+    profile = pod.profile
+    if profile is not None and profile.score_weights is not DEFAULT_SCORES:
+        return profile_resource_score(pod, node, node_nonzero)
     cpu, memory = nonzero_requests(pod.requests)
     allocatable = node.facts.allocatable
     fit = (_least_allocated(node_nonzero[0] + cpu, allocatable.get("cpu", 0))
            + _least_allocated(node_nonzero[1] + memory, allocatable.get("memory", 0))) // 2
     return WEIGHT_FIT * fit + WEIGHT_BALANCED * _balanced(pod, node)
+
+
+def _most_allocated(requested: int, allocatable: int) -> int:
+    """most_allocated.go mostRequestedScore: requested share of the node, capped at the whole node."""
+    if allocatable <= 0:
+        return 0
+    return min(requested, allocatable) * MAX_NODE_SCORE // allocatable
+
+
+def _ratio(shape: tuple[tuple[int, int], ...]) -> Any:
+    """requested_to_capacity_ratio.go: the piecewise linear score of utilization (shape scores 0-10 scaled to 100)."""
+    points = [(u, s * MAX_NODE_SCORE // 10) for u, s in shape]
+
+    def score(requested: int, allocatable: int) -> int:
+        if allocatable <= 0 or not points:
+            return 0
+        utilization = min(requested * 100 // allocatable, 100)
+        if utilization <= points[0][0]:
+            return points[0][1]
+        for (u0, s0), (u1, s1) in itertools.pairwise(points):
+            if utilization <= u1:
+                return s0 + (s1 - s0) * (utilization - u0) // (u1 - u0)
+        return points[-1][1]
+
+    return score
+
+
+def profile_resource_score(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int, int]) -> int:
+    """NodeResourcesFit with the profile's strategy and resource weights (resource_allocation.go: the weighted average
+    over resources the node has), plus NodeResourcesBalancedAllocation, each with the profile's plugin weight."""
+    profile = pod.profile
+    fit_args = profile.fit
+    scorer = {"MostAllocated": _most_allocated, "RequestedToCapacityRatio": _ratio(fit_args.shape)}.get(
+        fit_args.strategy, _least_allocated)
+    cpu, memory = nonzero_requests(pod.requests)
+    total = weights = 0
+    for resource, weight in fit_args.resources:
+        allocatable = node.facts.allocatable.get(resource, 0)
+        if not allocatable:
+            continue
+        if resource == "cpu":
+            requested = node_nonzero[0] + cpu
+        elif resource == "memory":
+            requested = node_nonzero[1] + memory
+        else:
+            requested = node.requested.get(resource, 0) + pod.requests.get(resource, 0)
+        total += scorer(requested, allocatable) * weight
+        weights += weight
+    fit = total // weights if weights else 0
+    return (profile.score_weight("NodeResourcesFit") * fit
+            + profile.score_weight("NodeResourcesBalancedAllocation") * _balanced(pod, node))
+
+
+def score_weights(profile: Any) -> tuple[int, int, int]:
+    """(TaintToleration, NodeAffinity, DynamicResources) weights of the pod's profile (the defaults without one)."""
+    if profile is None or profile.score_weights is DEFAULT_SCORES:
+        return WEIGHT_TAINTS, WEIGHT_AFFINITY, WEIGHT_DRA
+    return (profile.score_weight("TaintToleration"), profile.score_weight("NodeAffinity"),
+            profile.score_weight("DynamicResources"))
 
 
 def intolerable_prefer_no_schedule(pod: PodInfo, node: NodeInfo) -> int:
@@ -90,13 +155,20 @@ def intolerable_prefer_no_schedule(pod: PodInfo, node: NodeInfo) -> int:
                and not any(tolerates(t, taint) for t in tolerations))
 
 
-def preferred_affinity(pod: PodInfo, node: NodeInfo) -> int:
-    """NodeAffinity's raw score: the weights of the pod's preferred terms the node matches."""
-    affinity = pod.spec.get("affinity")
-    node_affinity = affinity.get("nodeAffinity") if isinstance(affinity, Mapping) else None
+def _preferred_terms(node_affinity: Any) -> list[Any]:
     terms = node_affinity.get("preferredDuringSchedulingIgnoredDuringExecution") if isinstance(node_affinity, Mapping) else None
+    return terms if isinstance(terms, list) else []
+
+
+def preferred_affinity(pod: PodInfo, node: NodeInfo) -> int:
+    """NodeAffinity's raw score: the weights of the preferred terms the node matches, the pod's and those of the
+    profile's addedAffinity (node_affinity.go Score: addedPrefSchedTerms first)."""
+    affinity = pod.spec.get("affinity")
+    terms = _preferred_terms(affinity.get("nodeAffinity") if isinstance(affinity, Mapping) else None)
+    if pod.profile is not None and pod.profile.added_affinity is not None:
+        terms = _preferred_terms(pod.profile.added_affinity) + terms
     total = 0
-    for term in terms if isinstance(terms, list) else ():
+    for term in terms:
         preference = term.get("preference") if isinstance(term, Mapping) else None
         weight = term.get("weight") if isinstance(term, Mapping) else None
         if isinstance(preference, Mapping) and isinstance(weight, int) and weight > 0 \
@@ -113,17 +185,19 @@ def _normalized(raw: int, maximum: int, reverse: bool) -> int:
     return MAX_NODE_SCORE - score if reverse else score
 
 
-def best_node(scored: Mapping[str, tuple[int, int, int, int]]) -> str:
+def best_node(scored: Mapping[str, tuple[int, int, int, int]],
+              weights: tuple[int, int, int] = (WEIGHT_TAINTS, WEIGHT_AFFINITY, WEIGHT_DRA)) -> str:
     """The node with the highest weighted total among `scored` (name -> (resources, taints, affinity, dra), in node
-    order). kube-scheduler picks at random among equal totals (selectHost); we pick the first, so results are
-    reproducible."""
+    order); `weights` = (TaintToleration, NodeAffinity, DynamicResources) of the pod's profile. kube-scheduler picks at
+    random among equal totals (selectHost); we pick the first, so results are reproducible."""
     names, raws = list(scored), list(scored.values())
     resources = list(map(itemgetter(0), raws))
     max_taints, max_affinity, max_dra = (max(map(itemgetter(i), raws)) for i in (1, 2, 3))
     if not (max_taints or max_affinity or max_dra):  # the normalized plugins give every node the same score
         return names[resources.index(max(resources))]  # index() finds the first of equal totals
-    totals = [res + WEIGHT_TAINTS * _normalized(taints, max_taints, True)
-              + WEIGHT_AFFINITY * _normalized(affinity, max_affinity, False) + WEIGHT_DRA * _normalized(dra, max_dra, False)
+    w_taints, w_affinity, w_dra = weights
+    totals = [res + w_taints * _normalized(taints, max_taints, True)
+              + w_affinity * _normalized(affinity, max_affinity, False) + w_dra * _normalized(dra, max_dra, False)
               for res, taints, affinity, dra in raws]
     return names[totals.index(max(totals))]
 

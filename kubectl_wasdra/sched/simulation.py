@@ -18,15 +18,18 @@ from kubectl_wasdra.sched.filters.dynamic_resources import build_dra_state
 from kubectl_wasdra.sched.nodeinfo import NodeFacts
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.preemption import post_filter_message
+from kubectl_wasdra.sched.profiles import DEFAULT_CONFIG, SchedulerConfig
 from kubectl_wasdra.sched.queue import Entry, QueueBuilder
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.state import SchedState
 from kubectl_wasdra.sched.topology import schedule_group
+from kubectl_wasdra.sched.volumes import VolumeIndex
 
 # what reading a malformed field raises (a list where a map belongs, a string count); SCHEMA findings report the field
 MALFORMED: Final = (AttributeError, TypeError, KeyError, ValueError, IndexError, QuantityError)
 DRA_KINDS = ("ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass")
 DRA_STATIC = ("ResourceSlice", "ResourceClaim", "DeviceClass", "DeviceTaintRule")
+VOLUME_KINDS = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode")
 
 
 def _same(a: ClusterSnapshot, b: ClusterSnapshot, kinds: tuple[str, ...]) -> bool:
@@ -42,16 +45,21 @@ class Simulation:
     """A snapshot prepared for simulation: node facts, the queue, the initial state with bound pods."""
 
     def __init__(self, snapshot: ClusterSnapshot, gates: Gates, *, explain: bool = True,
-                 base: Simulation | None = None) -> None:
+                 base: Simulation | None = None, config: SchedulerConfig | None = None) -> None:
         """`explain=False` skips what only explanations need (per-node diagnoses of failed pods); `base` is a simulation
-        of a snapshot this one was derived from: its node facts and device inventory are reused when unchanged."""
+        of a snapshot this one was derived from: its node facts and device inventory are reused when unchanged;
+        `config` holds the scheduler profiles (--scheduler-config; default: kube-scheduler's, or `base`'s)."""
         self.snapshot, self.gates = snapshot, gates
-        self.queue = QueueBuilder(snapshot, gates)
+        self.config = config or (base.config if base is not None else DEFAULT_CONFIG)
+        self.queue = QueueBuilder(snapshot, gates, self.config)
         self.entries = self.queue.build()
         same_nodes = base is not None and _same(base.snapshot, snapshot, ("Node",))
         facts = base.state.facts if same_nodes and base is not None else self._node_facts()
         self.state = SchedState(facts, minor=gates.release.minor)
         self.state.explain = explain
+        self.state.snapshot = snapshot
+        self.state.namespaces = {str((ns.get("metadata") or {}).get("name") or ""): (ns.get("metadata") or {}).get("labels")
+                                 or {} for ns in snapshot.of_kind("Namespace")}
         self._claims_cache: dict[int, Any] = {}
         if any(snapshot.of_kind(kind) for kind in DRA_KINDS) or self._any_claims():
             self.extended = extended_resource_classes(snapshot) if gates.enabled("DRAExtendedResource") else {}
@@ -59,6 +67,8 @@ class Simulation:
             self.advertised = advertised
             reuse = base.state.dra if base is not None and same_nodes and _same(base.snapshot, snapshot, DRA_STATIC) else None
             self.state.dra = build_dra_state(snapshot, self._resolve, frozenset(self.extended), reuse, gates.enabled)
+        if any(snapshot.of_kind(kind) for kind in VOLUME_KINDS):
+            self.state.volume_index = VolumeIndex(snapshot)
         for pod, node in self.queue.bound:
             self.state.add_pod(pod, node)
 
@@ -143,6 +153,9 @@ class Simulation:
             result.pod_errors = dict(best.failed)
         if entry.kind == "Pod" and result.pod_errors and state.explain:
             error = next(iter(result.pod_errors.values()))
+            if error.pre_filter_error:  # a scheduling error: no PostFilter runs
+                result.message = error.message()
+                return result
             tail, helpful = post_filter_message(pods[0], error, state)
             result.message = f"{error.message()} {tail}" if tail else error.message()
             if helpful:

@@ -26,6 +26,11 @@ RESOURCES = {  # (group, version) -> [(plural, kind, namespaced)]
                                 ("resourceclaimtemplates", "ResourceClaimTemplate", True),
                                 ("deviceclasses", "DeviceClass", False), ("devicetaintrules", "DeviceTaintRule", False)],
 }
+# volumes: core/v1 claims and volumes, storage.k8s.io/v1 classes, CSI nodes and drivers
+RESOURCES[("", "v1")] += [("persistentvolumeclaims", "PersistentVolumeClaim", True),
+                          ("persistentvolumes", "PersistentVolume", False)]
+RESOURCES[("storage.k8s.io", "v1")] = [("storageclasses", "StorageClass", False), ("csinodes", "CSINode", False),
+                                       ("csidrivers", "CSIDriver", False)]
 SCHEDULING_V1BETA1 = {("scheduling.k8s.io", "v1beta1"): [("podgroups", "PodGroup", True), ("workloads", "Workload", True)]}
 # the field selectors kube-apiserver supports for core/v1 Events (pkg/registry/core/event/strategy.go), the ones used here
 EVENT_FIELDS = {"reason": ("reason",), "involvedObject.kind": ("involvedObject", "kind"),

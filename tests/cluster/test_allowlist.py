@@ -17,8 +17,8 @@ from kubectl_wasdra.sched.admission import all_on
 from kubectl_wasdra.sched.simulation import Simulation
 
 ROOT = Path(__file__).resolve().parents[2]
-FIXTURE_DIRS = sorted([*(ROOT / "fixtures" / "sched").iterdir(), *(p for p in (ROOT / "fixtures" / "clusters").iterdir()
-                                                                    if p.is_dir())])
+FIXTURE_DIRS = sorted([*(p for p in (ROOT / "fixtures" / "sched").iterdir() if (p / "cluster.yaml").is_file()),
+                   *(p for p in (ROOT / "fixtures" / "clusters").iterdir() if p.is_dir())])  # the snapshot fixtures
 SECRETS = ("s3cr3t-env", "s3cr3t-applied", "s3cr3t-token", "s3cr3t-data", "s3cr3t-field", "10.1.2.3", "registry.corp")
 HOSTILE = [
     {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1", "labels": {"zone": "a"}, "annotations": {

@@ -21,8 +21,8 @@ from kubectl_wasdra.cluster.files import load_snapshot
 from kubectl_wasdra.cluster.write import render_snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = sorted([*(ROOT / "fixtures" / "sched").iterdir(), *(p for p in (ROOT / "fixtures" / "clusters").iterdir()
-                                                                if p.is_dir())])
+FIXTURES = sorted([*(p for p in (ROOT / "fixtures" / "sched").iterdir() if (p / "cluster.yaml").is_file()),
+               *(p for p in (ROOT / "fixtures" / "clusters").iterdir() if p.is_dir())])  # the snapshot fixtures
 
 
 def _generated():

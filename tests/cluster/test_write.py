@@ -108,3 +108,40 @@ def test_anonymize_keeps_templates_selectors_and_namespace_labels_consistent() -
     assert value != "x" and new_job["spec"]["template"]["metadata"]["labels"]["app"] == value
     new_term = new_job["spec"]["template"]["spec"]["affinity"]["podAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"][0]
     assert new_term["labelSelector"]["matchLabels"]["app"] == value and new_term["namespaces"] == [new_name]
+
+
+def test_anonymize_keeps_what_the_volume_filters_read() -> None:
+    """A local volume pinned to a node by hostname and the pod claiming it still meet after anonymizing: claim volumes
+    stay on pods, node names in the volume's node affinity follow the node, other volume contents go."""
+    from kubectl_wasdra.catalog.releases import NEWEST
+    from kubectl_wasdra.sched.simulation import simulate
+
+    objects = [
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "gpu-7", "labels": {"kubernetes.io/hostname": "gpu-7"}},
+         "status": {"allocatable": {"cpu": "8", "memory": "32Gi", "pods": "110"}}},
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "gpu-8", "labels": {"kubernetes.io/hostname": "gpu-8"}},
+         "status": {"allocatable": {"cpu": "8", "memory": "32Gi", "pods": "110"}}},
+        {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "local-7"},
+         "spec": {"capacity": {"storage": "10Gi"}, "nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpressions": [
+             {"key": "kubernetes.io/hostname", "operator": "In", "values": ["gpu-7"]}]}]}}}},
+        {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data", "namespace": "team-a"},
+         "spec": {"volumeName": "local-7"}},
+        {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "trainer", "namespace": "team-a"},
+         "spec": {"containers": [{"name": "c", "image": "secret/image"}],
+                  "volumes": [{"name": "data", "persistentVolumeClaim": {"claimName": "data"}},
+                              {"name": "host", "hostPath": {"path": "/home/alice"}}]}},
+    ]
+    from types import MappingProxyType
+
+    by_kind: dict[str, tuple] = {}
+    for obj in objects:
+        by_kind[obj["kind"]] = (*by_kind.get(obj["kind"], ()), obj)
+    original = ClusterSnapshot(objects=MappingProxyType(by_kind))
+    anon = anonymize(original)
+    pod = anon.of_kind("Pod")[0]
+    assert pod["spec"]["volumes"] == [{"name": "data", "persistentVolumeClaim": {"claimName": "data"}}]
+    before = {r.entry.name: r.placement for r in simulate(original, release=NEWEST)}
+    after = {r.entry.name: r.placement for r in simulate(anon, release=NEWEST)}
+    assert list(before.values()) == [{"team-a/trainer": "gpu-7"}]
+    (placement,) = after.values()
+    assert list(placement.values()) == [anon.of_kind("Node")[0]["metadata"]["name"]]

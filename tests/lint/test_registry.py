@@ -20,7 +20,7 @@ ACTIVE = [info for info in rule_infos() if info.status != "removed"]
 
 def test_ids_and_names_are_unique_and_well_formed() -> None:
     infos = rule_infos()
-    assert all(re.fullmatch(r"(LOAD|API|SCHEMA|GATE|VALID|REF|GANG|FIT)\d{3}", i.id) for i in infos)
+    assert all(re.fullmatch(r"(LOAD|API|SCHEMA|GATE|VALID|REF|GANG|FIT|CONF)\d{3}", i.id) for i in infos)
     assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", i.name) for i in infos)
     assert not [k for k, n in Counter(i.id for i in infos).items() if n > 1]
     assert not [k for k, n in Counter(i.name for i in infos).items() if n > 1]
@@ -54,7 +54,7 @@ def test_families_are_modules_in_pipeline_order() -> None:
     (["LOAD002"], [], {"LOAD002"}),
     (["duplicate-key"], [], {"LOAD002"}),
     (["API"], ["API003"], {"API001", "API002"}),
-    (["ALL"], ["LOAD", "SCHEMA", "GATE", "VALID", "REF", "GANG", "FIT", "API002", "API003"], {"API001"}),
+    (["ALL"], ["LOAD", "SCHEMA", "GATE", "VALID", "REF", "GANG", "FIT", "CONF", "API002", "API003"], {"API001"}),
     (["api001"], [], {"API001"}),
 ], ids=["id", "name", "family-minus-id", "all-minus-families", "lower-case-id"])
 def test_select_and_ignore(select: list[str], ignore: list[str], expected: set[str]) -> None:

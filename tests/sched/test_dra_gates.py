@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from builders import device_class, node, pod, snapshot
+from builders import capacity_claim, device_class, node, pod, snapshot
 from builders import run_all as run
 
 from kubectl_wasdra.catalog.releases import NEWEST
@@ -22,11 +22,7 @@ def _shared_slice() -> dict:
 
 
 def _claim(name: str, capacity: str | None = None) -> dict:
-    exactly: dict = {"deviceClassName": NIC}
-    if capacity:
-        exactly["capacity"] = {"requests": {"bandwidth": capacity}}
-    return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": name, "namespace": "default"},
-            "spec": {"devices": {"requests": [{"name": "nic", "exactly": exactly}]}}}
+    return capacity_claim(name, NIC, {"bandwidth": capacity} if capacity else None)
 
 
 def _cluster() -> list[dict]:

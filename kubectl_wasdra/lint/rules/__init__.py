@@ -2,4 +2,5 @@
 
 from typing import Final
 
-FAMILIES: Final[tuple[str, ...]] = ("load", "api", "schema", "gates", "validation", "references", "gang", "fit", "autoscaling")
+FAMILIES: Final[tuple[str, ...]] = ("load", "api", "schema", "gates", "validation", "references", "gang", "fit", "autoscaling",
+                                    "config", "duplicates")

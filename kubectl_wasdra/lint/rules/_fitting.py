@@ -170,6 +170,9 @@ def node_capacity_problem(source: PodSource, snapshot: ClusterSnapshot,
                            "has all of it allocatable, so it can never fit", "lower one of the requests")
 
 
+_UNBOUNDED: Final = 1 << 30  # devices "available" on a node whose matching devices allow multiple allocations
+
+
 def _per_node_devices(source: PodSource, devices: ClusterDevices, index: ObjectIndex, release: Release
                       ) -> list[tuple[int, dict[str | None, int]]]:
     """(count, matching devices per node, None = network-attached) for each per-pod ExactCount request of the pod's
@@ -179,7 +182,8 @@ def _per_node_devices(source: PodSource, devices: ClusterDevices, index: ObjectI
     found = []
     for entry in as_list(source.spec.get("resourceClaims")):
         name = entry.get("resourceClaimTemplateName") if isinstance(entry, dict) else None
-        template = index.get("ResourceClaimTemplate", name, source.namespace) if isinstance(name, str) else None
+        template = index.get("ResourceClaimTemplate", name, source.namespace, near=source.document) \
+            if isinstance(name, str) else None
         if template is None:
             continue
         for _, alternatives in request_alternatives("ResourceClaimTemplate", template):
@@ -188,7 +192,12 @@ def _per_node_devices(source: PodSource, devices: ClusterDevices, index: ObjectI
             matched = request_matches(devices, index, request, release)
             if len(alternatives) == 1 and matched and isinstance(count, int) and count > 0 and \
                     request.get("allocationMode", "ExactCount") == "ExactCount":
-                found.append((count, dict(Counter(d.node for d in matched))))
+                # a device allowing multiple allocations serves several pods: only its capacity bounds them, so the
+                # nodes (or, network-attached, every node) that publish one get no device bound here
+                per_node = Counter(d.node for d in matched)
+                for shared in {d.node for d in matched if d.view.allow_multiple_allocations}:
+                    per_node[shared] = _UNBOUNDED
+                found.append((count, dict(per_node)))
     return found
 
 

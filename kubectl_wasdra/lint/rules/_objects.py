@@ -14,6 +14,7 @@ from enum import Enum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from kubectl_wasdra.lint.copies import nearest
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.rules._pods import is_builtin
 from kubectl_wasdra.load import Document
@@ -49,22 +50,48 @@ class ObjectIndex:
                 found.setdefault((document.kind, document.name), []).append(document)
         return {key: tuple(value) for key, value in found.items()}
 
-    def in_manifests(self, kind: str, name: str, namespace: str | None) -> Document | None:
-        """The first manifest object of `kind` named `name` visible from `namespace` (see the module docstring)."""
-        for document in self._by_name.get((kind, name), ()):
-            if kind in CLUSTER_SCOPED or namespace is None or document.namespace in (None, namespace):
-                return document
-        return None
+    def _visible(self, kind: str, name: str, namespace: str | None) -> tuple[Document, ...]:
+        return tuple(d for d in self._by_name.get((kind, name), ())
+                     if kind in CLUSTER_SCOPED or namespace is None or d.namespace in (None, namespace))
 
-    def candidates(self, kind: str, name: str, namespace: str | None) -> tuple[Mapping[str, Any], ...]:
-        """Every definition of the object: all matching manifest documents (a set may hold alternatives), else the
-        snapshot's object, else nothing."""
-        found = tuple(d.data for d in self._by_name.get((kind, name), ())
-                      if kind in CLUSTER_SCOPED or namespace is None or d.namespace in (None, namespace))
-        if found:
-            return found
+    def in_manifests(self, kind: str, name: str, namespace: str | None, near: Document | None = None) -> Document | None:
+        """The manifest object of `kind` named `name` visible from `namespace` (see the module docstring); with
+        several copies, the one nearest to the referring document `near` (lint/copies.py), whatever the input order."""
+        return nearest(self._visible(kind, name, namespace), near)
+
+    def candidates(self, kind: str, name: str, namespace: str | None, near: Document | None = None
+                   ) -> tuple[Mapping[str, Any], ...]:
+        """Every definition of the object: the copy nearest to `near` when given, else all matching manifest documents
+        (a set may hold alternatives), else the snapshot's object, else nothing."""
+        visible = self._visible(kind, name, namespace)
+        if near is not None and visible:
+            visible = visible[:0] + tuple(d for d in (nearest(visible, near),) if d is not None)
+        if visible:
+            return tuple(d.data for d in visible)
         obj = self.in_cluster(kind, name, namespace)
         return (obj,) if obj is not None else ()
+
+    @cached_property
+    def _names_memo(self) -> dict[tuple[str, str | None], frozenset[str]]:
+        return {}
+
+    def names(self, kind: str, namespace: str | None) -> frozenset[str]:
+        """Every name a reference of `kind` from `namespace` could resolve to, in the manifests and the snapshot
+        (the candidates of a did-you-mean); computed once per kind and namespace."""
+        memo = self._names_memo
+        if (kind, namespace) not in memo:
+            memo[(kind, namespace)] = self._names(kind, namespace)
+        return memo[(kind, namespace)]
+
+    def _names(self, kind: str, namespace: str | None) -> frozenset[str]:
+        found = {name for (of_kind, name), documents in self._by_name.items() if of_kind == kind
+                 and any(kind in CLUSTER_SCOPED or namespace is None or d.namespace in (None, namespace) for d in documents)}
+        wanted = "" if kind in CLUSTER_SCOPED else namespace or "default"
+        for obj in self.snapshot.of_kind(kind) if self.snapshot is not None else ():
+            meta = obj.get("metadata")
+            if isinstance(meta, dict) and isinstance(meta.get("name"), str) and (meta.get("namespace") or "") == wanted:
+                found.add(meta["name"])
+        return frozenset(found)
 
     def in_cluster(self, kind: str, name: str, namespace: str | None) -> dict[str, Any] | None:
         """The snapshot object, or None (also when there is no snapshot)."""
@@ -88,9 +115,9 @@ class ObjectIndex:
             return Found.CLUSTER
         return Found.NOWHERE if self.cluster_read(kind) else Found.UNCHECKED
 
-    def get(self, kind: str, name: str, namespace: str | None) -> Mapping[str, Any] | None:
-        """The object's data from the manifests, else from the snapshot, else None."""
-        document = self.in_manifests(kind, name, namespace)
+    def get(self, kind: str, name: str, namespace: str | None, near: Document | None = None) -> Mapping[str, Any] | None:
+        """The object's data from the manifests (the copy nearest to `near`), else from the snapshot, else None."""
+        document = self.in_manifests(kind, name, namespace, near)
         if document is not None:
             return document.data
         return self.in_cluster(kind, name, namespace)

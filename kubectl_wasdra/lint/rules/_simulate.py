@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.rules._devices import cluster_devices
@@ -20,6 +20,7 @@ from kubectl_wasdra.lint.rules._objects import ObjectIndex, object_index
 from kubectl_wasdra.lint.rules._pods import document_pod_sources, latest_documents
 from kubectl_wasdra.lint.rules.validation._base import as_dict
 from kubectl_wasdra.load import Document
+from kubectl_wasdra.reasons import Reason
 
 if TYPE_CHECKING:
     from kubectl_wasdra.lint.context import CheckContext
@@ -108,6 +109,13 @@ def _owners(docs: DocumentSet, ctx: CheckContext) -> tuple[dict[tuple[str, str, 
     return owners, objects
 
 
+def _other_scheduler(result: Any) -> bool:
+    """True for pods that name a scheduler other than kube-scheduler's default profile: the manifests say nothing
+    about that scheduler, so `check` has no verdict on them (`explain --scheduler-config` has)."""
+    blocked = result.entry.blocked
+    return blocked is not None and blocked.reason is Reason.OTHER_SCHEDULER
+
+
 def _first_reason(diagnosis: object) -> tuple[str, str]:
     """(reason code, "Code: message (N nodes)"): the first group-level reason of the diagnosis, else the per-node
     reason most nodes gave (kube-scheduler sorts "<count> <reason>" as strings, which puts "17 ..." before "483 ...")."""
@@ -144,7 +152,7 @@ def groups_not_fitting(docs: DocumentSet, ctx: CheckContext) -> Iterator[NoFitNo
     failing = []
     for result in results:
         document = owners.get((result.kind, result.namespace, result.name)) or _member_owner(result, owners)
-        if document is not None and not result.fits:
+        if document is not None and not result.fits and not _other_scheduler(result):
             failing.append((document, result))
     with_suggestions = len(failing) <= MAX_SUGGESTED
     for document, result in failing:

@@ -35,12 +35,17 @@ def api_not_served(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     """
     ## What it does
     Flags an object whose apiVersion/kind the target release (`--k8s-version`) does not serve at all, and says in
-    which releases it is served and which apiVersion to use instead.
+    which releases it is served and which apiVersion to use instead. Built-in APIs removed since 1.16
+    (`extensions/v1beta1`, `policy/v1beta1`, `batch/v1beta1` ...) name the release that removed them and the successor
+    the target release serves (rules/api-lifecycle.yaml, from the k8s.io/api prerelease-lifecycle markers).
     ## Why is this bad?
     kube-apiserver answers `no matches for kind "PodGroup" in version "scheduling.k8s.io/v1alpha2"`; nothing is created.
     ## Example
         apiVersion: scheduling.k8s.io/v1alpha1   # checked for 1.37
         kind: Workload
+        ---
+        apiVersion: extensions/v1beta1           # removed in 1.22: use networking.k8s.io/v1
+        kind: Ingress
     ## Fix
     Use the apiVersion the target release serves (the message names it), or check against the release you run.
     """
@@ -75,6 +80,8 @@ def api_deprecated(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     """
     ## What it does
     Warns about an apiVersion that is deprecated in the target release (it is still served, and slated for removal).
+    Deprecation is per kind: a kind added to a version later is deprecated later (resource.k8s.io/v1beta2
+    DeviceTaintRule, introduced in 1.36, is not deprecated in 1.36/1.37 while the other v1beta2 kinds are).
     ## Why is this bad?
     kube-apiserver answers with a deprecation warning; after the removal release the manifests stop applying.
     ## Example

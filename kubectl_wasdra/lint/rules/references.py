@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from kubectl_wasdra.catalog.spelling import closest_name, did_you_mean
 from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import SetProblem
 from kubectl_wasdra.lint.registry import rule
-from kubectl_wasdra.lint.rules._objects import Found, object_index
+from kubectl_wasdra.lint.rules._objects import Found, ObjectIndex, object_index
 from kubectl_wasdra.lint.rules._pods import containers, pod_claims, pod_sources
 from kubectl_wasdra.lint.rules._priority import differ, resolve_priority
 from kubectl_wasdra.lint.rules._refs import (
@@ -35,7 +36,11 @@ def _missing_message(ref: Reference, found: Found) -> str:
     return f'{ref.kind} "{ref.name}"{scope} is not defined in the manifests'
 
 
-def _missing_hint(ref: Reference, found: Found) -> str:
+def _missing_hint(ref: Reference, found: Found, index: ObjectIndex) -> str:
+    close = closest_name(ref.name, index.names(ref.kind, ref.namespace))
+    if close is not None:
+        where = "defined in the manifests" if index.in_manifests(ref.kind, close, ref.namespace) else "in the cluster snapshot"
+        return f'did you mean "{close}" ({where})?'
     if found is Found.NOWHERE:
         return f'create {ref.kind} "{ref.name}" (or fix the name)'
     return f'add the {ref.kind} to the manifests, check it exists in the cluster (--snapshot/--live), or fix the name'
@@ -46,7 +51,7 @@ def _check(docs: DocumentSet, ctx: CheckContext, references: Iterable[Reference]
     index = object_index(docs, ctx)
     for ref in references:
         if ref.kind in kinds and index.find(ref.kind, ref.name, ref.namespace) is wanted:
-            yield SetProblem(ref.document, ref.path, _missing_message(ref, wanted), _missing_hint(ref, wanted),
+            yield SetProblem(ref.document, ref.path, _missing_message(ref, wanted), _missing_hint(ref, wanted, index),
                              at="value")
 
 
@@ -66,7 +71,8 @@ def claim_template_not_found(docs: DocumentSet, ctx: CheckContext) -> Iterator[S
         resourceClaims: [{name: gpu, resourceClaimTemplateName: gpu-tempalte}]
 
     ## Fix
-    Fix the name, add the ResourceClaimTemplate to the manifests, or check against the cluster with `--snapshot`.
+    Fix the name (the hint suggests the closest template name in the manifests or the snapshot), add the
+    ResourceClaimTemplate to the manifests, or check against the cluster with `--snapshot`.
     """
     yield from _check(docs, ctx, claim_references(docs), ("ResourceClaimTemplate",), Found.UNCHECKED)
 
@@ -103,7 +109,8 @@ def device_class_not_found(docs: DocumentSet, ctx: CheckContext) -> Iterator[Set
         exactly: {deviceClassName: gpu.exmaple.com}
 
     ## Fix
-    Use the class name the driver installs (`kubectl get deviceclasses`), or add the DeviceClass.
+    Use the class name the driver installs (`kubectl get deviceclasses`; the hint suggests the closest class name in
+    the manifests or the snapshot), or add the DeviceClass.
     """
     yield from _check(docs, ctx, class_references(docs), ("DeviceClass",), Found.UNCHECKED)
 
@@ -168,7 +175,7 @@ def pod_group_template_not_found(docs: DocumentSet, ctx: CheckContext) -> Iterat
     """
     index = object_index(docs, ctx)
     for ref, template_path, template in workload_references(docs):
-        workload = index.get("Workload", ref.name, ref.namespace)
+        workload = index.get("Workload", ref.name, ref.namespace, near=ref.document)
         if workload is None or template is None or template_path is None:
             continue
         names = template_names(workload)
@@ -176,7 +183,7 @@ def pod_group_template_not_found(docs: DocumentSet, ctx: CheckContext) -> Iterat
             known = ", ".join(f'"{n}"' for n in sorted(names)) or "none"
             yield SetProblem(ref.document, template_path,
                              f'Workload "{ref.name}" has no pod group template "{template}" (it has {known})',
-                             "use one of the Workload's template names", at="value")
+                             did_you_mean(template, names) or "use one of the Workload's template names", at="value")
 
 
 @rule(codes.REF_UNUSED_POD_CLAIM, scope="set")
@@ -255,7 +262,7 @@ def group_claim_mismatch(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetPr
         if not source.group_name:
             continue
         candidates = [as_dict(group.get("spec")).get("resourceClaims") for group in
-                      index.candidates("PodGroup", source.group_name, source.namespace)]
+                      index.candidates("PodGroup", source.group_name, source.namespace, near=source.document)]
         candidates = [claims for claims in candidates if isinstance(claims, list) and claims]
         if not candidates:
             continue
@@ -293,7 +300,7 @@ def group_priority_mismatch(docs: DocumentSet, ctx: CheckContext) -> Iterator[Se
             continue
         pod_priority = resolve_priority(source.spec, index)
         priorities = [resolve_priority(group["spec"], index) for group in
-                      index.candidates("PodGroup", source.group_name, source.namespace)
+                      index.candidates("PodGroup", source.group_name, source.namespace, near=source.document)
                       if isinstance(group.get("spec"), dict)]
         if not priorities or not all(differ(pod_priority, other) for other in priorities):
             continue

@@ -32,7 +32,7 @@ def _validate(doc: Document, release: Release, locations: tuple[str, ...]) -> tu
 def _violations(doc: Document, ctx: CheckContext, category: str) -> Iterator[Problem]:
     for violation in _validate(doc, ctx.release, ctx.schema_locations):
         if violation.category == category:
-            yield Problem(violation.path, violation.message, violation.hint, at=violation.at)
+            yield Problem(violation.path, violation.message, violation.hint, at=violation.at, subject=violation.subject)
 
 
 @rule(codes.SCHEMA_WRONG_TYPE)
@@ -55,7 +55,8 @@ def wrong_type(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
 def unknown_field(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     """
     ## What it does
-    Flags a field that the schema of the target release does not define, and suggests the closest valid name.
+    Flags a field that the schema of the target release does not define, and suggests the closest valid name. Several
+    unknown fields side by side are one finding each, at each one's own key.
     ## Why is this bad?
     With strict field validation kube-apiserver rejects it; otherwise the field is dropped silently, so a typo such as
     `cuont` leaves the default in place.

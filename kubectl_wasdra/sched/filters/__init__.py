@@ -2,7 +2,8 @@
 
 Upstream: kubernetes/kubernetes pkg/scheduler/apis/config/v1/default_plugins.go (release-1.37): NodeUnschedulable,
 NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, volume plugins, PodTopologySpread,
-InterPodAffinity, DynamicResources. Ports and volumes are not simulated.
+InterPodAffinity, DynamicResources. PreFilter rejections: pre_filter.py. The modules' filters are the default
+profile's; a profile's own instances (plugin args, disabled plugins) come from sched/profile_plugins.py.
 """
 
 from __future__ import annotations
@@ -14,15 +15,24 @@ from kubectl_wasdra.sched.filters import (
     inter_pod_affinity,
     node_affinity,
     node_name,
+    node_ports,
     node_resources_fit,
     node_unschedulable,
+    node_volume_limits,
     pod_topology_spread,
     taint_toleration,
+    volume_binding,
+    volume_restrictions,
+    volume_zone,
 )
 
 FILTERS: Final = (
-    node_unschedulable, node_name, taint_toleration, node_affinity,
-    node_resources_fit, pod_topology_spread, inter_pod_affinity, dynamic_resources,
+    node_unschedulable, node_name, taint_toleration, node_affinity, node_ports,
+    node_resources_fit, volume_restrictions, node_volume_limits, volume_binding, volume_zone,
+    pod_topology_spread, inter_pod_affinity, dynamic_resources,
 )
 STATIC_FILTERS: Final = FILTERS[:4]  # depend on the pod and the node only, never on what else is placed
 DYNAMIC_FILTERS: Final = FILTERS[4:]
+VOLUME_FILTERS: Final = (volume_restrictions, node_volume_limits, volume_binding, volume_zone)
+# what runs for a pod without volumes the volume filters look at (they would all pass): the common case, kept short
+DYNAMIC_WITHOUT_VOLUMES: Final = tuple(f for f in DYNAMIC_FILTERS if f not in VOLUME_FILTERS)

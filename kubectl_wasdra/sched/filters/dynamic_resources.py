@@ -21,6 +21,8 @@ from kubectl_wasdra.sched.status import Code, Status
 NAME: Final = "DynamicResources"
 CANNOT_ALLOCATE: Final = "cannot allocate all claims"
 NOT_AVAILABLE: Final = "resourceclaim not available on the node"
+STEP_DEFAULT: Final = 100_000  # dra/search.py STEP_LIMIT: the stand-in for the default 10 s filterTimeout
+NO_TIMEOUT_STEPS: Final = 5_000_000  # filterTimeout 0s disables the timeout; the search still stops somewhere
 _FUNNEL_REASONS: Final = {reason.value: reason for reason in Reason}
 
 
@@ -45,7 +47,8 @@ def _failure_status(failure: Any) -> Status:
     details = {"funnel": getattr(failure, "summary", "")} if getattr(failure, "summary", "") else {}
     if getattr(failure, "fatal", False):
         return Status(Code.ERROR, reason, str(getattr(failure, "message", CANNOT_ALLOCATE)), details, NAME)
-    return Status.unresolvable(reason, CANNOT_ALLOCATE, NAME, **details)
+    # per-node allocator errors keep their own text (dynamicresources.go Filter: ErrFailedAllocationOnNode)
+    return Status.unresolvable(reason, str(getattr(failure, "node_message", "") or CANNOT_ALLOCATE), NAME, **details)
 
 
 def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
@@ -63,7 +66,8 @@ def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
             return Status.unresolvable(Reason.CLAIM_ALLOCATED_ELSEWHERE, NOT_AVAILABLE, NAME, claim="/".join(claim.key))
     if not pending:
         return None
-    result = state.allocate(pending, node)
+    limit = pod.profile.dra_step_limit if pod.profile is not None else STEP_DEFAULT
+    result = state.allocate(pending, node, limit if state.filter_timeout else None)
     if getattr(result, "ok", False):
         state.remember(pod, node.name, result)
         return None
@@ -73,12 +77,12 @@ def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
 class Outcome:
     """What the allocator said for one pod on one node: ok with an allocation, or a failure with its funnel."""
 
-    __slots__ = ("allocation", "fatal", "message", "ok", "reason", "summary")
+    __slots__ = ("allocation", "fatal", "message", "node_message", "ok", "reason", "summary")
 
     def __init__(self, ok: bool, allocation: Any = None, reason: str = "", message: str = "", summary: str = "",
-                 fatal: bool = False) -> None:
+                 fatal: bool = False, node_message: str = CANNOT_ALLOCATE) -> None:
         self.ok, self.allocation, self.reason, self.message = ok, allocation, reason, message
-        self.summary, self.fatal = summary, fatal
+        self.summary, self.fatal, self.node_message = summary, fatal, node_message
 
 
 class DraState:
@@ -90,6 +94,7 @@ class DraState:
                  resolve: Any, features: Any = None) -> None:
         self.snapshot, self.inventory = snapshot, inventory
         self.features = features  # dra.Features (None: the allocator's defaults)
+        self.filter_timeout = True  # DRASchedulerFilterTimeout: without it the Filter has no timeout
         self._as_stored: dict[int, tuple[Mapping[str, Any], Mapping[str, Any]]] = {}
         self.vars: dict[str, Any] = {"usage": usage}
         self.initial_usage = usage
@@ -117,13 +122,14 @@ class DraState:
         resolved = self.resolve(pod)
         return resolved if isinstance(resolved, Status) else None
 
-    def allocate(self, claims: list[Any], node: NodeInfo) -> Outcome:
+    def allocate(self, claims: list[Any], node: NodeInfo, step_limit: int | None = STEP_DEFAULT) -> Outcome:
         """Ask the allocator for devices for `claims` on `node` against the current usage. While looking for a node
-        (not explaining one), a node with fewer unallocated devices than the claims need is rejected without asking."""
+        (not explaining one), a node with fewer unallocated devices than the claims need is rejected without asking.
+        `step_limit` stands for the profile's filterTimeout (None: the timeout is disabled)."""
         if not node.state.diagnosing and self._too_few_devices(claims, node.name, node.state.node_gen.get(node.name)):
             return Outcome(False, reason=Reason.DEVICES_ALLOCATED.value, message=CANNOT_ALLOCATE)
         return _allocate([self._stored(c.claim) for c in claims], tuple(claims), node.facts.node, self.inventory,
-                         self.usage, self.features)
+                         self.usage, self.features, step_limit)
 
     def _stored(self, claim: Mapping[str, Any]) -> Mapping[str, Any]:
         """The claim as the API server keeps it with this simulation's gates (disabled fields dropped), one object
@@ -151,17 +157,26 @@ class DraState:
         return cached[1] < needed
 
     def _local_devices(self) -> dict[str, tuple[str, ...]]:
+        """Node-local device keys per node, for nodes where counting devices is a true bound. Left out: nodes with a
+        device allowing multiple allocations (it serves several requests and claims: only its capacity decides) and
+        nodes whose pools might be invalid (counters, pools of several slices, repeated device names: the allocator
+        then answers "invalid resource pools were encountered", not "cannot allocate all claims")."""
         if self._by_node is None:
             by_node: dict[str, list[str]] = {}
+            skip: set[str] = set()
             for item in self.snapshot.of_kind("ResourceSlice"):
                 spec = item.get("spec") or {}
                 if not spec.get("nodeName") or spec.get("perDeviceNodeSelection"):
                     by_node = {}  # devices reachable from several nodes: no simple bound
                     break
-                pool = (spec.get("pool") or {}).get("name", "")
+                pool = spec.get("pool") or {}
+                devices = [d for d in spec.get("devices") or () if isinstance(d, dict)]
+                if _not_countable(spec, pool, devices):
+                    skip.add(spec["nodeName"])
                 by_node.setdefault(spec["nodeName"], []).extend(
-                    f"{spec.get('driver', '')}/{pool}/{d.get('name', '')}" for d in spec.get("devices") or ())
-            self._by_node = {node: tuple(keys) for node, keys in by_node.items()}
+                    f"{spec.get('driver', '')}/{pool.get('name', '')}/{d.get('name', '')}" for d in devices)
+            self._by_node = {node: tuple(keys) for node, keys in by_node.items()
+                             if node not in skip and len(set(keys)) == len(keys)}
         return self._by_node
 
     def remember(self, pod: PodInfo, node_name: str, outcome: Outcome) -> None:
@@ -227,6 +242,12 @@ class DraState:
         return tuple(refs)
 
 
+def _not_countable(spec: Mapping[str, Any], pool: Mapping[str, Any], devices: list[Mapping[str, Any]]) -> bool:
+    """True when a node-local slice makes a device count meaningless as a bound (see DraState._local_devices)."""
+    return (pool.get("resourceSliceCount", 1) != 1 or bool(spec.get("sharedCounters"))
+            or any(d.get("allowMultipleAllocations") is True or d.get("consumesCounters") for d in devices))
+
+
 def _device_count(claims: list[Any]) -> int | None:
     """Devices the claims need at least, or None when that is not a plain count (All mode, admin access)."""
     total = 0
@@ -268,12 +289,16 @@ def build_dra_state(snapshot: Any, resolve: Any, extended_names: frozenset[str],
 
     features = Features.from_gates(enabled) if enabled is not None else DEFAULT_FEATURES
     if reuse is not None:
-        return DraState(snapshot, reuse.inventory, reuse.initial_usage, extended_names, resolve, features)
-    from kubectl_wasdra.dra.inventory import build_inventory
-    from kubectl_wasdra.dra.usage import DeviceUsage
+        state = DraState(snapshot, reuse.inventory, reuse.initial_usage, extended_names, resolve, features)
+    else:
+        from kubectl_wasdra.dra.inventory import build_inventory
+        from kubectl_wasdra.dra.usage import DeviceUsage
 
-    usage = DeviceUsage.from_claims(snapshot.of_kind("ResourceClaim"))
-    return DraState(snapshot, build_inventory(snapshot), usage, extended_names, resolve, features)
+        usage = DeviceUsage.from_claims(snapshot.of_kind("ResourceClaim"))
+        inventory = build_inventory(snapshot, taint_rules=enabled is None or enabled("DRADeviceTaintRules"))
+        state = DraState(snapshot, inventory, usage, extended_names, resolve, features)
+    state.filter_timeout = enabled is None or enabled("DRASchedulerFilterTimeout")
+    return state
 
 
 def _funnel_text(failure: Any) -> str:
@@ -286,18 +311,19 @@ def _funnel_text(failure: Any) -> str:
 
 
 def _allocate(claims: list[Mapping[str, Any]], resolved: tuple[Any, ...], node: Mapping[str, Any], inventory: Any,
-              usage: Any, features: Any) -> Outcome:
+              usage: Any, features: Any, step_limit: int | None = STEP_DEFAULT) -> Outcome:
     allocator = _dra()
     if allocator is None or inventory is None:
         return Outcome(False, reason=Reason.NO_MATCHING_DEVICES.value, message="DRA allocator is not available", fatal=True)
+    limit = NO_TIMEOUT_STEPS if step_limit is None else step_limit
     if features is None:
-        result = allocator.allocate_claims(claims, node, inventory, usage)
+        result = allocator.allocate_claims(claims, node, inventory, usage, step_limit=limit)
     else:
-        result = allocator.allocate_claims(claims, node, inventory, usage, features=features)
+        result = allocator.allocate_claims(claims, node, inventory, usage, features=features, step_limit=limit)
     if isinstance(result, allocator.Allocation):
         return Outcome(True, allocation=(resolved, result))
     return Outcome(False, reason=str(result.reason), message=str(result.message), summary=_funnel_text(result),
-                   fatal=bool(result.fatal))
+                   fatal=bool(result.fatal), node_message=str(result.node_message))
 
 
 def _apply(allocation: Any, usage: Any) -> Any:

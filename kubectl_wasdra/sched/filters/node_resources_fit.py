@@ -32,10 +32,13 @@ def _insufficient(pod: PodInfo, node: NodeInfo) -> list[Status]:
     out = []
     allocatable = node.facts.allocatable
     dra_names = node.state.dra.extended_names if node.state.dra is not None else frozenset()
+    fit = pod.profile.fit if pod.profile is not None else None
     for resource in sorted(pod.requests):
         requested = pod.requests[resource]
         if resource not in allocatable and resource in dra_names:
             continue  # served through DRA (extended resource backed by a DeviceClass)
+        if fit is not None and fit.ignores(resource):
+            continue  # the profile's ignoredResources / ignoredResourceGroups (extended resources only)
         free = allocatable.get(resource, 0) - node.requested.get(resource, 0)
         if requested <= free:
             continue

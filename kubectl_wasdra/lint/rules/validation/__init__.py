@@ -22,11 +22,12 @@ from kubectl_wasdra.lint.rules.validation.rules import (
     validate,
     value_below_minimum,
 )
+from kubectl_wasdra.lint.rules.validation.value_rules import accepted_but_likely_unintended, invalid_field_value
 
 __all__ = [
-    "admin_access_namespace_not_labelled", "allocation_mode_conflict", "cel_compile_error", "counter_set_not_in_pool",
-    "duplicate_entry", "invalid_attribute_value",
-    "invalid_capacity_request_policy", "invalid_name", "invalid_qualified_name", "invalid_quantity", "limit_exceeded",
-    "one_of_violated", "required_value_missing", "unknown_counter_reference", "unknown_request_reference",
-    "unsupported_value", "validate", "value_below_minimum",
+    "accepted_but_likely_unintended", "admin_access_namespace_not_labelled", "allocation_mode_conflict",
+    "cel_compile_error", "counter_set_not_in_pool", "duplicate_entry", "invalid_attribute_value",
+    "invalid_capacity_request_policy", "invalid_field_value", "invalid_name", "invalid_qualified_name",
+    "invalid_quantity", "limit_exceeded", "one_of_violated", "required_value_missing", "unknown_counter_reference",
+    "unknown_request_reference", "unsupported_value", "validate", "value_below_minimum",
 ]

@@ -29,6 +29,8 @@ class Check(StrEnum):
     DUPLICATE = "duplicate"
     ENUM = "enum"
     ATTRIBUTE_VALUE = "attribute-value"
+    INVALID_VALUE = "invalid-value"
+    UNINTENDED = "unintended"
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,7 @@ class Violation:
     message: str
     hint: str | None = None
     at: str = "key"
+    covers: tuple[Path, ...] = ()   # other fields whose findings this one explains (lint/overlap.py)
 
 
 def as_list(value: Any) -> list[Any]:

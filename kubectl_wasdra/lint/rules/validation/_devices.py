@@ -10,15 +10,24 @@ from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from typing import Any, Final
 
+from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.catalog.spelling import did_you_mean
 from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
 from kubectl_wasdra.lint.rules.validation._base import Check, Path, Violation, as_dict, as_list, too_many
-from kubectl_wasdra.lint.rules.validation._names import dns_label_error, label_key_error
+from kubectl_wasdra.lint.rules.validation._names import (
+    dns_label_error,
+    dns_subdomain_error,
+    label_key_error,
+    label_value_error,
+)
 
 DEVICE_SELECTORS_MAX: Final = 32          # resource.DeviceSelectorsMaxSize
 DEVICE_TOLERATIONS_MAX: Final = 16        # resource.DeviceTolerationsMaxLength
+POOL_NAME_MAX: Final = 253                # resource.PoolNameMaxLength
 CEL_EXPRESSION_MAX_LENGTH: Final = 10 * 1024   # resource.CELSelectorExpressionMaxLength
 TOLERATION_OPERATORS: Final = ("Exists", "Equal")
 TOLERATION_EFFECTS: Final = ("NoSchedule", "NoExecute")
+NONE_EFFECT_SINCE: Final = Release(1, 35)      # v1.35.0 OpenAPI: "Valid effects are None, NoSchedule and NoExecute"
 
 
 def selectors(items: Any, path: Path) -> Iterator[Violation]:
@@ -35,28 +44,43 @@ def selectors(items: Any, path: Path) -> Iterator[Violation]:
                             f"must be no more than {CEL_EXPRESSION_MAX_LENGTH} bytes, has {len(cel['expression'])}")
 
 
-def tolerations(items: Any, path: Path) -> Iterator[Violation]:
-    """Device tolerations: at most 16, valid operator/effect, an empty key only with Exists."""
+def tolerations(items: Any, path: Path, release: Release) -> Iterator[Violation]:
+    """Device tolerations (validateDeviceToleration): at most 16; a key, when set, is a label key; operator Equal
+    (the default, so unset is Equal) needs a label value, Exists an empty value; effect empty or a taint effect.
+    Unlike a Pod toleration, an empty key with Equal is accepted: it is only warned about (UNINTENDED)."""
     if (v := too_many(items, DEVICE_TOLERATIONS_MAX, path, "tolerations")) is not None:
         yield v
         return
+    effects = (*TOLERATION_EFFECTS, "None") if release >= NONE_EFFECT_SINCE else TOLERATION_EFFECTS
     for index, toleration in enumerate(as_list(items)):
-        here = (*path, index)
-        toleration = as_dict(toleration)
-        key, operator = toleration.get("key") or "", toleration.get("operator") or "Equal"
-        if operator not in TOLERATION_OPERATORS:
-            yield Violation(Check.ENUM, (*here, "operator"), f'unsupported value "{operator}"',
-                            hint=f"use one of {', '.join(TOLERATION_OPERATORS)}", at="value")
-        if key and (error := label_key_error(str(key))):
-            yield Violation(Check.NAME, (*here, "key"), f'"{key}": {error}', at="value")
-        if not key and operator != "Exists":
-            actual = f'"{operator}"' if toleration.get("operator") else '"Equal" (the default when unset)'
-            yield Violation(Check.REQUIRED, here, f"operator must be Exists when key is empty (match all keys and values), "
-                            f"but operator is {actual}", hint="set operator: Exists, or set the key to tolerate")
-        effect = toleration.get("effect")
-        if effect and effect not in TOLERATION_EFFECTS:
-            yield Violation(Check.ENUM, (*here, "effect"), f'unsupported value "{effect}"',
-                            hint=f"use one of {', '.join(TOLERATION_EFFECTS)} or leave it empty", at="value")
+        if isinstance(toleration, dict):   # anything else is SCHEMA001's finding
+            yield from _toleration(toleration, (*path, index), effects)
+
+
+def _toleration(toleration: dict[str, Any], here: Path, effects: tuple[str, ...]) -> Iterator[Violation]:
+    key, operator = str(toleration.get("key") or ""), toleration.get("operator") or "Equal"  # +default="Equal"
+    value = toleration.get("value")
+    if key and (error := label_key_error(key)):
+        yield Violation(Check.NAME, (*here, "key"), f'"{key}": {error}', at="value")
+    if operator == "Exists" and value:
+        yield Violation(Check.INVALID_VALUE, (*here, "value"), f'value "{value}" must be empty for operator `Exists`',
+                        hint="drop the value (Exists matches every value), or use operator: Equal", at="value")
+    elif operator == "Equal" and isinstance(value, str) and (error := label_value_error(value)):
+        yield Violation(Check.INVALID_VALUE, (*here, "value"), f'invalid value "{value}": {error}', at="value")
+    elif operator not in TOLERATION_OPERATORS:
+        yield Violation(Check.ENUM, (*here, "operator"), f'unsupported value "{operator}"',
+                        hint=f"use one of {', '.join(TOLERATION_OPERATORS)}", at="value")
+    if not key and operator == "Equal":
+        shown = f'"{value}"' if value else "empty"
+        yield Violation(Check.UNINTENDED, here,
+                        f"kube-apiserver accepts this toleration, but with an empty key and operator Equal"
+                        f"{'' if toleration.get('operator') else ' (the default)'} it tolerates every taint whose "
+                        f"value is {shown}, whatever its key: probably not meant",
+                        hint="set operator: Exists to tolerate every taint, or set the key of the taint to tolerate")
+    effect = toleration.get("effect")
+    if effect and effect not in effects:
+        yield Violation(Check.ENUM, (*here, "effect"), f'unsupported value "{effect}"',
+                        hint=f"use one of {', '.join(effects)} or leave it empty", at="value")
 
 
 def _missing_expression(selector: dict[str, Any], cel: Any, path: Path) -> Violation:
@@ -64,7 +88,7 @@ def _missing_expression(selector: dict[str, Any], cel: Any, path: Path) -> Viola
     if "expression" in selector:     # `expression:` aligned with `cel:` instead of nested under it
         return Violation(Check.REQUIRED, (*path, "cel"), "cel.expression is required, but cel is empty and "
                          "`expression` is a sibling of `cel` instead of inside it",
-                         hint="indent `expression:` under `cel:` (two more spaces)")
+                         hint="indent `expression:` under `cel:` (two more spaces)", covers=((*path, "expression"),))
     if cel is None:
         what = "cel is missing" if "cel" not in selector else "cel is empty"
     elif isinstance(cel, dict):
@@ -72,8 +96,21 @@ def _missing_expression(selector: dict[str, Any], cel: Any, path: Path) -> Viola
     else:
         kind = {"str": "string", "list": "list", "int": "number", "float": "number", "bool": "boolean"}
         what = f"cel is a {kind.get(type(cel).__name__, type(cel).__name__)}, not an object"
-    return Violation(Check.REQUIRED, (*path, "cel"), f"cel.expression is required, but {what}",
+    at_fault = (*path, "cel", "expression") if isinstance(cel, dict) else (*path, "cel")  # as the schema's "required"
+    return Violation(Check.REQUIRED, at_fault, f"cel.expression is required, but {what}",
                      hint='set cel.expression, e.g. device.driver == "gpu.example.com"')
+
+
+def pool_name(name: Any, path: Path) -> Iterator[Violation]:
+    """validatePoolName: required, <= 253 characters, each '/'-separated part a DNS subdomain."""
+    if name is not None and not isinstance(name, str):
+        return  # SCHEMA001 reports the type
+    if not name:
+        yield Violation(Check.REQUIRED, path, "pool name is required")
+    elif len(name) > POOL_NAME_MAX:
+        yield Violation(Check.LIMIT, path, f"must be no more than {POOL_NAME_MAX} characters", at="value")
+    elif error := next(filter(None, map(dns_subdomain_error, name.split("/"))), None):
+        yield Violation(Check.NAME, path, f'invalid pool name "{name}": {error}', at="value")
 
 
 def quantity(value: Any, path: Path) -> tuple[Decimal | None, Violation | None]:
@@ -103,6 +140,7 @@ def request_reference(name: Any, path: Path, known: Mapping[str, frozenset[str]]
     found = len(parts) <= 2 and request in known and (len(parts) == 1 or parts[1] in known[request])
     if not found:
         names = ", ".join(sorted(known)) or "none"
+        choices = [*known, *(f"{name}/{sub}" for name, subs in known.items() for sub in subs)]
         yield Violation(Check.REQUEST_REFERENCE, path,
                         f'"{text}" must be the name of a request in the claim or a request and a subrequest separated by "/"',
-                        hint=f"requests in this claim: {names}", at="value")
+                        hint=did_you_mean(text, choices) or f"requests in this claim: {names}", at="value")

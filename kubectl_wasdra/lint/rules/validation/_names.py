@@ -17,6 +17,7 @@ _LABEL_RE: Final = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _SUBDOMAIN_RE: Final = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 _C_IDENTIFIER_RE: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _QUALIFIED_NAME_PART_RE: Final = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
+_LABEL_VALUE_RE: Final = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
 _DRIVER_RE: Final = re.compile(r"^([a-zA-Z0-9][-a-zA-Z0-9_.]{0,61})?[a-zA-Z0-9]$")
 
 
@@ -107,3 +108,13 @@ def extended_resource_name_error(value: str) -> str | None:
     if domain == "kubernetes.io" or domain.endswith(".kubernetes.io"):
         return "must be a valid extended resource name"
     return "must be a valid extended resource name" if label_key_error(value) else None
+
+
+def label_value_error(value: str) -> str | None:
+    """apimachinery IsValidLabelValue message (empty is valid), or None when valid."""
+    if len(value) > 63:
+        return "must be no more than 63 characters"
+    if not _LABEL_VALUE_RE.match(value):
+        return ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
+                "must start and end with an alphanumeric character")
+    return None

@@ -52,7 +52,7 @@ def validate_devices(devices: dict[str, Any], path: Path, version: str, release:
         yield v
     else:
         for index, request in enumerate(requests):
-            yield from _request(as_dict(request), (*path, "requests", index), flat)
+            yield from _request(as_dict(request), (*path, "requests", index), flat, release)
         yield from duplicates(requests, lambda r: as_dict(r).get("name"), (*path, "requests"), "request name")
     known = _request_names(requests)
     yield from _derived_attributes(requests, as_list(devices.get("constraints")), (*path, "requests"), flat)
@@ -70,35 +70,35 @@ def _request_names(requests: list[Any]) -> Mapping[str, frozenset[str]]:
     return names
 
 
-def _request(request: dict[str, Any], path: Path, flat: bool) -> Iterator[Violation]:
+def _request(request: dict[str, Any], path: Path, flat: bool, release: Release) -> Iterator[Violation]:
     yield from _devices.label_name(request.get("name"), (*path, "name"), "request name")
     if flat:
         yield from one_of(request, ("deviceClassName", "firstAvailable"), path,
                           present=lambda _n, value: bool(value))
         if not request.get("firstAvailable"):
-            yield from _exact(request, path)
+            yield from _exact(request, path, release)
     else:
         yield from one_of(request, ("exactly", "firstAvailable"), path,
                           present=lambda name, value: value is not None if name == "exactly" else bool(value))
         if isinstance(request.get("exactly"), dict) and not request.get("firstAvailable"):
-            yield from _exact(request["exactly"], (*path, "exactly"))
+            yield from _exact(request["exactly"], (*path, "exactly"), release)
     subrequests = request.get("firstAvailable")
     if subrequests:
-        yield from _subrequests(as_list(subrequests), (*path, "firstAvailable"))
+        yield from _subrequests(as_list(subrequests), (*path, "firstAvailable"), release)
 
 
-def _subrequests(subrequests: list[Any], path: Path) -> Iterator[Violation]:
+def _subrequests(subrequests: list[Any], path: Path, release: Release) -> Iterator[Violation]:
     if (v := too_many(subrequests, FIRST_AVAILABLE_MAX, path, "subrequests")) is not None:
         yield v
         return
     for index, sub in enumerate(subrequests):
         sub = as_dict(sub)
         yield from _devices.label_name(sub.get("name"), (*path, index, "name"), "subrequest name")
-        yield from _exact(sub, (*path, index))
+        yield from _exact(sub, (*path, index), release)
     yield from duplicates(subrequests, lambda s: as_dict(s).get("name"), path, "subrequest name")
 
 
-def _exact(request: dict[str, Any], path: Path) -> Iterator[Violation]:
+def _exact(request: dict[str, Any], path: Path, release: Release) -> Iterator[Violation]:
     """deviceClassName, selectors, allocationMode/count, tolerations, capacity of one exact request or subrequest."""
     class_name = request.get("deviceClassName")
     if not class_name:
@@ -108,7 +108,7 @@ def _exact(request: dict[str, Any], path: Path) -> Iterator[Violation]:
         yield Violation(Check.NAME, (*path, "deviceClassName"), f'invalid deviceClassName "{class_name}": {error}', at="value")
     yield from _devices.selectors(request.get("selectors"), (*path, "selectors"))
     yield from allocation_mode(request, path)
-    yield from _devices.tolerations(request.get("tolerations"), (*path, "tolerations"))
+    yield from _devices.tolerations(request.get("tolerations"), (*path, "tolerations"), release)
     for name, value in as_dict(as_dict(request.get("capacity")).get("requests")).items():
         here = (*path, "capacity", "requests", str(name))
         if error := qualified_name_error(str(name)):

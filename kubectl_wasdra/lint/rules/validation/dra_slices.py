@@ -31,7 +31,7 @@ from kubectl_wasdra.lint.rules.validation._names import (
 )
 
 MAX_DEVICES: Final = 128                    # resource.ResourceSliceMaxDevices
-MAX_DEVICES_ADVANCED: Final = 64            # ...WithAdvancedFeatures (taints, counters, list attributes), 1.35+ API docs
+MAX_DEVICES_ADVANCED: Final = 64            # ...WithTaintsOrConsumesCounters, 1.35+
 ADVANCED_LIMIT_SINCE: Final = Release(1, 35)
 MAX_ATTRIBUTES_AND_CAPACITIES: Final = 32   # resource.ResourceSliceMaxAttributesAndCapacitiesPerDevice
 MAX_COUNTER_SETS: Final = 8                 # resource.ResourceSliceMaxCounterSets (1.35+)
@@ -42,7 +42,6 @@ MAX_TAINTS_BEFORE_135: Final = 4            # 1.33/1.34 API docs: "The maximum n
 MAX_SHARED_COUNTERS_BEFORE_135: Final = 32  # 1.33/1.34: "The maximum number of counters in all sets is 32"
 MAX_BINDING_CONDITIONS: Final = 4           # resource.BindingConditionsMaxSize
 ATTRIBUTE_VALUE_MAX: Final = 64             # resource.DeviceAttributeMaxValueLength
-POOL_NAME_MAX: Final = 253                  # resource.PoolNameMaxLength
 SEPARATE_COUNTER_SLICES_SINCE: Final = Release(1, 35)
 LIST_ATTRIBUTES_SINCE: Final = Release(1, 36)
 SCALAR_KINDS: Final = ("int", "bool", "string", "version")
@@ -85,25 +84,15 @@ def _device_limit(devices: list[Any], version: str, release: Release) -> int:
         return MAX_DEVICES
     for device in devices:
         fields = as_dict(as_dict(device).get("basic")) if version == "v1beta1" else as_dict(device)
-        if fields.get("taints") or fields.get("consumesCounters") or any(
-                k in as_dict(a) for a in as_dict(fields.get("attributes")).values() for k in LIST_KINDS):
+        if fields.get("taints") or fields.get("consumesCounters"):
+            # validateResourceSliceSpec: haveDeviceTaints || haveConsumesCounters (list attributes do not lower it;
+            # the v1.37 OpenAPI text names only taints and counters, see shared/reference/ERRATA.md)
             return MAX_DEVICES_ADVANCED
     return MAX_DEVICES
 
 
 def _pool(pool: dict[str, Any], path: Path) -> Iterator[Violation]:
-    name = pool.get("name")
-    if name is not None and not isinstance(name, str):
-        pass  # SCHEMA001 reports the type
-    elif not name:
-        yield Violation(Check.REQUIRED, (*path, "name"), "pool name is required")
-    elif len(name) > POOL_NAME_MAX:
-        yield Violation(Check.LIMIT, (*path, "name"), f"must be no more than {POOL_NAME_MAX} characters", at="value")
-    else:
-        for part in name.split("/"):
-            if error := dns_subdomain_error(part):
-                yield Violation(Check.NAME, (*path, "name"), f'invalid pool name "{name}": {error}', at="value")
-                break
+    yield from _devices.pool_name(pool.get("name"), (*path, "name"))
     count = pool.get("resourceSliceCount")
     if not is_int(count) or count <= 0:
         yield Violation(Check.MINIMUM, (*path, "resourceSliceCount"), f"must be greater than zero, not {count}",
@@ -114,11 +103,19 @@ def _pool(pool: dict[str, Any], path: Path) -> Iterator[Violation]:
                         at="value")
 
 
+def _node_name(name: Any, path: Path) -> Iterator[Violation]:
+    """validateNodeName: core ValidateNodeName, a DNS subdomain (another type is SCHEMA001's finding)."""
+    if isinstance(name, str) and (error := dns_subdomain_error(name)):
+        yield Violation(Check.NAME, path, f'invalid nodeName "{name}": {error}',
+                        hint="use the node's metadata.name exactly (kubectl get nodes)", at="value")
+
+
 def _node_selection(spec: dict[str, Any], path: Path) -> Iterator[Violation]:
     chosen = []
     if "nodeName" in spec and spec["nodeName"] is not None:
-        if spec["nodeName"]:
+        if spec["nodeName"] or not isinstance(spec["nodeName"], str):   # another type: SCHEMA001, still "set"
             chosen.append("nodeName")
+            yield from _node_name(spec["nodeName"], (*path, "nodeName"))
         else:
             yield Violation(Check.ONE_OF, (*path, "nodeName"), "must be either unset or set to a non-empty string", at="value")
     if spec.get("nodeSelector") is not None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from kubectl_wasdra.catalog.field_gates import POD_TEMPLATE_PREFIXES
 from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.catalog.spelling import did_you_mean
 from kubectl_wasdra.lint.rules.validation._base import Check, Path, Violation, as_dict, as_list, as_str, duplicates
 from kubectl_wasdra.lint.rules.validation._groups import claim_reference
 from kubectl_wasdra.lint.rules.validation._names import dns_subdomain_error
@@ -43,7 +44,8 @@ def _container_claims(spec: dict[str, Any], path: Path, names: set[str | None]) 
                 if name is not None and name not in names:
                     yield Violation(Check.REQUEST_REFERENCE, (*path, list_name, c_index, "resources", "claims", r_index, "name"),
                                     f'"{name}" must be one of the names in pod.spec.resourceClaims',
-                                    hint=f'add a spec.resourceClaims entry named "{name}"', at="value")
+                                    hint=did_you_mean(name, {n for n in names if n is not None})
+                                    or f'add a spec.resourceClaims entry named "{name}"', at="value")
 
 
 def _group_link(spec: dict[str, Any], path: Path, release: Release) -> Iterator[Violation]:

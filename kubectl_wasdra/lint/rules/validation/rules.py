@@ -20,6 +20,7 @@ from kubectl_wasdra.lint.problem import Problem
 from kubectl_wasdra.lint.registry import rule
 from kubectl_wasdra.lint.rules.validation import dra_claims, dra_classes, dra_slices, podgroup, taint_rules, workload
 from kubectl_wasdra.lint.rules.validation._base import Check, Violation
+from kubectl_wasdra.lint.rules.validation.metadata import validate_metadata
 from kubectl_wasdra.lint.rules.validation.pod import pod_spec_path, validate_pod_spec
 from kubectl_wasdra.load import Document
 
@@ -40,6 +41,11 @@ VALIDATORS: dict[tuple[str, str], Validator] = {
 def validate(data: dict[str, Any], api_version: str, kind: str, release: Release) -> tuple[Violation, ...]:
     """Every violation of one object for one release (plain dicts in, data out; the matrix view uses it too)."""
     group, _, version = api_version.rpartition("/")
+    named = tuple(validate_metadata(data, group, kind))
+    return named + _validate_kind(data, group, version, kind, release)
+
+
+def _validate_kind(data: dict[str, Any], group: str, version: str, kind: str, release: Release) -> tuple[Violation, ...]:
     validator = VALIDATORS.get((group, kind))
     if validator is not None:
         return tuple(validator(data, version, release))
@@ -75,14 +81,14 @@ def _dropped_paths(doc: Document, ctx: CheckContext) -> tuple[tuple[str | int, .
     return tuple(hit.path for hit in document_gated_fields(doc, ctx) if not hit.enabled and hit.field.effect == "dropped")
 
 
-def _problems(doc: Document, ctx: CheckContext, check: Check) -> Iterator[Problem]:
+def problems(doc: Document, ctx: CheckContext, check: Check) -> Iterator[Problem]:
     if not is_validated(doc.group, doc.kind or ""):
         return
     found = [v for v in _document_violations(doc, ctx.release) if v.check is check]
     dropped = _dropped_paths(doc, ctx) if found else ()
     for violation in found:
         if not any(violation.path[:len(path)] == path for path in dropped):
-            yield Problem(violation.path, violation.message, violation.hint, violation.at)
+            yield Problem(violation.path, violation.message, violation.hint, violation.at, covers=violation.covers)
 
 
 @rule(codes.VALID_ONE_OF)
@@ -110,7 +116,7 @@ def one_of_violated(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     kubernetes/kubernetes pkg/apis/resource/validation/validation.go (validateDeviceRequest),
     pkg/apis/scheduling/validation/validation.go (validatePodGroupPolicy)
     """
-    yield from _problems(doc, ctx, Check.ONE_OF)
+    yield from problems(doc, ctx, Check.ONE_OF)
 
 
 @rule(codes.VALID_LIMIT)
@@ -118,7 +124,7 @@ def limit_exceeded(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     """
     ## What it does
     Flags lists and strings longer than the API allows: 32 requests, 8 subrequests, 32 selectors/constraints/config,
-    16 tolerations or taints, 128 devices per slice (64 with taints, counters or list attributes from 1.35), 32
+    16 tolerations or taints, 128 devices per slice (64 with taints or counter consumption from 1.35), 32
     attributes+capacities per device, 8 counter sets, 8 pod group templates, 4 group claims, 1 topology constraint.
 
     ## Why is this bad?
@@ -133,7 +139,7 @@ def limit_exceeded(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     ## References
     kubernetes/kubernetes pkg/apis/resource/types.go and staging/src/k8s.io/api/scheduling/*/types.go (limits)
     """
-    yield from _problems(doc, ctx, Check.LIMIT)
+    yield from problems(doc, ctx, Check.LIMIT)
 
 
 @rule(codes.VALID_MINIMUM)
@@ -155,7 +161,7 @@ def value_below_minimum(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     ## References
     kubernetes/kubernetes pkg/apis/scheduling/validation/validation.go (validateGangSchedulingPolicy)
     """
-    yield from _problems(doc, ctx, Check.MINIMUM)
+    yield from problems(doc, ctx, Check.MINIMUM)
 
 
 @rule(codes.VALID_NAME)
@@ -164,13 +170,16 @@ def invalid_name(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     ## What it does
     Flags names in the wrong format: request, subrequest, device, counter and template names (DNS labels),
     device class, claim and pool names (DNS subdomains), driver names, taint and topology keys (label keys),
-    extended resource names.
+    extended resource names, `metadata.name` (and `generateName`, as a prefix) of Pods, Jobs and the DRA and
+    workload-scheduling kinds as their `ValidateObjectMeta` name validator wants it, and a ResourceSlice's
+    `spec.nodeName` (validateNodeName).
 
     ## Why is this bad?
     kube-apiserver rejects the object; the message is the apimachinery one.
 
     ## Example
-        requests: [{name: GPU_0, exactly: {deviceClassName: gpu.example.com}}]
+        metadata: {name: Bad_Claim}
+        spec: {devices: {requests: [{name: GPU_0, exactly: {deviceClassName: gpu.example.com}}]}}
 
     ## Fix
     Use lower-case alphanumerics and '-' (and '.' in subdomains), starting and ending with an alphanumeric.
@@ -178,7 +187,7 @@ def invalid_name(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     ## References
     kubernetes/kubernetes staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go
     """
-    yield from _problems(doc, ctx, Check.NAME)
+    yield from problems(doc, ctx, Check.NAME)
 
 
 @rule(codes.VALID_QUALIFIED_NAME)
@@ -200,7 +209,7 @@ def invalid_qualified_name(doc: Document, ctx: CheckContext) -> Iterator[Problem
     ## References
     kubernetes/kubernetes pkg/apis/resource/validation/validation.go (validateQualifiedName, validateFullyQualifiedName)
     """
-    yield from _problems(doc, ctx, Check.QUALIFIED_NAME)
+    yield from problems(doc, ctx, Check.QUALIFIED_NAME)
 
 
 @rule(codes.VALID_REQUEST_REFERENCE)
@@ -219,12 +228,13 @@ def unknown_request_reference(doc: Document, ctx: CheckContext) -> Iterator[Prob
         constraints: [{requests: [gpus], matchAttribute: gpu.example.com/numaNode}]
 
     ## Fix
-    Use the exact request name; for prioritized lists, `request/subrequest`.
+    Use the exact request name; for prioritized lists, `request/subrequest`. The hint suggests the closest request
+    (or pod claim) name.
 
     ## References
     kubernetes/kubernetes pkg/apis/resource/validation/validation.go (validateRequestNameRef)
     """
-    yield from _problems(doc, ctx, Check.REQUEST_REFERENCE)
+    yield from problems(doc, ctx, Check.REQUEST_REFERENCE)
 
 
 @rule(codes.VALID_ALLOCATION_MODE)
@@ -245,7 +255,7 @@ def allocation_mode_conflict(doc: Document, ctx: CheckContext) -> Iterator[Probl
     ## References
     kubernetes/kubernetes pkg/apis/resource/validation/validation.go (validateDeviceAllocationMode)
     """
-    yield from _problems(doc, ctx, Check.ALLOCATION_MODE)
+    yield from problems(doc, ctx, Check.ALLOCATION_MODE)
 
 
 @rule(codes.VALID_CAPACITY_POLICY)
@@ -268,7 +278,7 @@ def invalid_capacity_request_policy(doc: Document, ctx: CheckContext) -> Iterato
     ## References
     kubernetes/kubernetes pkg/apis/resource/validation/validation.go (validateRequestPolicy)
     """
-    yield from _problems(doc, ctx, Check.CAPACITY_POLICY)
+    yield from problems(doc, ctx, Check.CAPACITY_POLICY)
 
 
 @rule(codes.VALID_COUNTER_REFERENCE)
@@ -291,7 +301,7 @@ def unknown_counter_reference(doc: Document, ctx: CheckContext) -> Iterator[Prob
     ## References
     kubernetes/kubernetes pkg/apis/resource/validation/validation.go (release-1.34, validateResourceSliceSpec)
     """
-    yield from _problems(doc, ctx, Check.COUNTER_REFERENCE)
+    yield from problems(doc, ctx, Check.COUNTER_REFERENCE)
 
 
 @rule(codes.VALID_QUANTITY)
@@ -312,7 +322,7 @@ def invalid_quantity(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     ## References
     kubernetes/kubernetes staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go
     """
-    yield from _problems(doc, ctx, Check.QUANTITY)
+    yield from problems(doc, ctx, Check.QUANTITY)
 
 
 @rule(codes.VALID_REQUIRED)
@@ -320,7 +330,9 @@ def required_value_missing(doc: Document, ctx: CheckContext) -> Iterator[Problem
     """
     ## What it does
     Flags values validation requires: `deviceClassName`, `cel.expression`, `gang.minCount`, `workloadRef` of a
-    CompositePodGroup, taint key and effect, pool name, `podGroupName`, the template list of a Workload.
+    CompositePodGroup, taint key and effect, pool name, `podGroupName`, the template list of a Workload,
+    `metadata.name` (unless `generateName` is set). A value the schema already requires is reported once, as
+    SCHEMA003.
 
     ## Why is this bad?
     kube-apiserver rejects the object ("Required value").
@@ -334,7 +346,7 @@ def required_value_missing(doc: Document, ctx: CheckContext) -> Iterator[Problem
     ## References
     kubernetes/kubernetes pkg/apis/resource/validation/validation.go, pkg/apis/scheduling/validation/validation.go
     """
-    yield from _problems(doc, ctx, Check.REQUIRED)
+    yield from problems(doc, ctx, Check.REQUIRED)
 
 
 @rule(codes.VALID_DUPLICATE)
@@ -356,7 +368,7 @@ def duplicate_entry(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     ## References
     kubernetes/kubernetes pkg/apis/resource/validation/validation.go (validateSet)
     """
-    yield from _problems(doc, ctx, Check.DUPLICATE)
+    yield from problems(doc, ctx, Check.DUPLICATE)
 
 
 @rule(codes.VALID_ENUM)
@@ -378,7 +390,7 @@ def unsupported_value(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     ## References
     kubernetes/kubernetes pkg/apis/resource/validation/validation.go
     """
-    yield from _problems(doc, ctx, Check.ENUM)
+    yield from problems(doc, ctx, Check.ENUM)
 
 
 @rule(codes.VALID_ATTRIBUTE_VALUE)
@@ -400,4 +412,4 @@ def invalid_attribute_value(doc: Document, ctx: CheckContext) -> Iterator[Proble
     ## References
     kubernetes/kubernetes pkg/apis/resource/validation/validation.go (validateDeviceAttribute)
     """
-    yield from _problems(doc, ctx, Check.ATTRIBUTE_VALUE)
+    yield from problems(doc, ctx, Check.ATTRIBUTE_VALUE)

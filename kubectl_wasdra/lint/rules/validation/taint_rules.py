@@ -6,17 +6,15 @@ validateDeviceTaint, validateDeviceTaintSelector) at release-1.33 .. release-1.3
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.lint.rules.validation._base import Check, Path, Violation, as_dict
-from kubectl_wasdra.lint.rules.validation._names import dns_label_error, driver_name_error, label_key_error
+from kubectl_wasdra.lint.rules.validation._devices import NONE_EFFECT_SINCE, pool_name
+from kubectl_wasdra.lint.rules.validation._names import dns_label_error, driver_name_error, label_key_error, label_value_error
 
 TAINT_EFFECTS: Final = ("NoSchedule", "NoExecute")
-NONE_EFFECT_SINCE: Final = Release(1, 35)      # v1.35.0 OpenAPI: "Valid effects are None, NoSchedule and NoExecute"
-_LABEL_VALUE_RE: Final = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
 
 
 def taint(item: dict[str, Any], path: Path, release: Release) -> Iterator[Violation]:
@@ -27,7 +25,7 @@ def taint(item: dict[str, Any], path: Path, release: Release) -> Iterator[Violat
     elif error := label_key_error(str(key)):
         yield Violation(Check.NAME, (*path, "key"), f'invalid taint key "{key}": {error}', at="value")
     value = item.get("value")
-    if value is not None and (len(str(value)) > 63 or not _LABEL_VALUE_RE.match(str(value))):
+    if value is not None and label_value_error(str(value)):
         yield Violation(Check.NAME, (*path, "value"), f'invalid taint value "{value}": must be a valid label value (<= 63 '
                         "alphanumerics, '-', '_' or '.')", at="value")
     effects = (*TAINT_EFFECTS, "None") if release >= NONE_EFFECT_SINCE else TAINT_EFFECTS
@@ -47,6 +45,8 @@ def validate_taint_rule(data: dict[str, Any], version: str, release: Release) ->
         value = selector.get(field)
         if isinstance(value, str) and (error := check(value)):
             yield Violation(Check.NAME, ("spec", "deviceSelector", field), f'invalid {field} "{value}": {error}', at="value")
+    if selector.get("pool") is not None:   # validateDeviceTaintSelector: validatePoolName when set
+        yield from pool_name(selector["pool"], ("spec", "deviceSelector", "pool"))
     if not isinstance(spec.get("taint"), dict):
         yield Violation(Check.REQUIRED, ("spec", "taint"), "taint is required", hint="set spec.taint.key and spec.taint.effect")
     else:

@@ -11,11 +11,22 @@ from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.lint.rules.validation import _groups
-from kubectl_wasdra.lint.rules.validation._base import Check, Path, Violation, as_dict, as_list, duplicates, one_of, too_many
+from kubectl_wasdra.lint.rules.validation._base import (
+    Check,
+    Path,
+    Violation,
+    as_dict,
+    as_list,
+    duplicates,
+    is_int,
+    one_of,
+    too_many,
+)
 from kubectl_wasdra.lint.rules.validation._names import dns_label_error
 
 MAX_TEMPLATES: Final = 8        # scheduling.WorkloadMaxPodGroups / max podGroupTemplates
-MAX_TREE_DEPTH: Final = 4       # composite template tree (KEP-6012)
+MAX_TREE_DEPTH: Final = 4       # scheduling.WorkloadMaxTemplateDepth: a composite may not sit at level 4
+SAME_PRIORITY_SINCE: Final = Release(1, 37)   # validateWorkloadPriority (release-1.37 ValidateWorkloadSpec)
 
 
 def validate_workload(data: dict[str, Any], version: str, release: Release) -> Iterator[Violation]:
@@ -33,6 +44,8 @@ def validate_workload(data: dict[str, Any], version: str, release: Release) -> I
     yield from _templates(spec, "podGroupTemplates", ("spec",), version)
     yield from _composites(spec.get("compositePodGroupTemplates"), ("spec", "compositePodGroupTemplates"), version, 1)
     yield from duplicates(list(_tree_names(spec)), lambda item: item[1], ("spec",), "template name")
+    if release >= SAME_PRIORITY_SINCE:
+        yield from _same_priority(spec)
 
 
 def _controller_ref(ref: Any, path: Path) -> Iterator[Violation]:
@@ -71,8 +84,10 @@ def _templates(spec: dict[str, Any], field: str, path: Path, version: str, *, po
 def _composites(items: Any, path: Path, version: str, depth: int) -> Iterator[Violation]:
     if items is None:
         return
-    if depth > MAX_TREE_DEPTH:
-        yield Violation(Check.LIMIT, path, f"the template tree must be no more than {MAX_TREE_DEPTH} levels deep")
+    if depth >= MAX_TREE_DEPTH and as_list(items):
+        # validateWorkloadTemplatesDepth: walking from a top-level composite at depth 1, reaching depth 4 fails
+        yield Violation(Check.LIMIT, path, f"maximum template hierarchy depth is {MAX_TREE_DEPTH}",
+                        hint="put pod group templates here instead of another level of composites")
         return
     if (v := too_many(items, MAX_TEMPLATES, path, "compositePodGroupTemplates")) is not None:
         yield v
@@ -96,6 +111,25 @@ def _composites(items: Any, path: Path, version: str, depth: int) -> Iterator[Vi
         yield from _templates(template, "podGroupTemplates", here, version)
         yield from _composites(template.get("compositePodGroupTemplates"), (*here, "compositePodGroupTemplates"), version,
                                depth + 1)
+
+
+def _same_priority(spec: dict[str, Any]) -> Iterator[Violation]:
+    """validateWorkloadPriority: every template of the tree names the same priorityClassName and priority."""
+    seen = {(str(t.get("priorityClassName") or ""), t["priority"] if is_int(t.get("priority")) else None)
+            for t in _tree_templates(spec)}
+    if len(seen) > 1:
+        yield Violation(Check.INVALID_VALUE, ("spec",), "all priority and priorityClassName values must be identical, "
+                        "detected multiple values",
+                        hint="give every pod group template of the Workload the same priorityClassName (and priority)")
+
+
+def _tree_templates(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    for field in ("podGroupTemplates", "compositePodGroupTemplates"):
+        for template in as_list(node.get(field)):
+            template = as_dict(template)
+            yield template
+            if field == "compositePodGroupTemplates":
+                yield from _tree_templates(template)
 
 
 def _tree_names(node: dict[str, Any], path: Path = ("spec",)) -> Iterator[tuple[Path, str]]:

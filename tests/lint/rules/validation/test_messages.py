@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.lint.rules.validation._base import Check
 from kubectl_wasdra.lint.rules.validation.rules import validate
 
 
 def _slice(attributes: dict[str, Any]) -> dict[str, Any]:
-    return {"spec": {"driver": "dra.example.com", "nodeName": "n", "pool": {"name": "p", "resourceSliceCount": 1},
+    return {"metadata": {"name": "s"},
+            "spec": {"driver": "dra.example.com", "nodeName": "n", "pool": {"name": "p", "resourceSliceCount": 1},
                      "devices": [{"name": "gpu-0", "attributes": attributes}]}}
 
 
@@ -28,7 +30,7 @@ def test_list_attribute_before_136_left_to_schema() -> None:
 
 
 def test_one_of_says_what_is_set() -> None:
-    claim = {"spec": {"devices": {"requests": [
+    claim = {"metadata": {"name": "c"}, "spec": {"devices": {"requests": [
         {"name": "a", "exactly": {"deviceClassName": "c"}, "firstAvailable": [{"name": "s", "deviceClassName": "c"}]},
         {"name": "b"}]}}}
     messages = sorted(v.message for v in validate(claim, "resource.k8s.io/v1", "ResourceClaim", Release(1, 37)))
@@ -36,18 +38,21 @@ def test_one_of_says_what_is_set() -> None:
                         "exactly one of `exactly`, `firstAvailable` is required, but none is set"]
 
 
-def test_empty_toleration_key_names_the_operator() -> None:
-    claim = {"spec": {"devices": {"requests": [{"name": "a", "exactly": {
+def test_empty_toleration_key_is_accepted_with_a_warning_naming_the_operator() -> None:
+    claim = {"metadata": {"name": "c"}, "spec": {"devices": {"requests": [{"name": "a", "exactly": {
         "deviceClassName": "c", "tolerations": [{"effect": "NoSchedule"}, {"operator": "Equal", "value": "x"}]}}]}}}
-    messages = [v.message for v in validate(claim, "resource.k8s.io/v1", "ResourceClaim", Release(1, 37))]
-    assert messages == [
-        'operator must be Exists when key is empty (match all keys and values), but operator is "Equal" (the default when unset)',
-        'operator must be Exists when key is empty (match all keys and values), but operator is "Equal"']
+    found = validate(claim, "resource.k8s.io/v1", "ResourceClaim", Release(1, 37))
+    assert [v.check for v in found] == [Check.UNINTENDED, Check.UNINTENDED]
+    assert [v.message for v in found] == [
+        "kube-apiserver accepts this toleration, but with an empty key and operator Equal (the default) it tolerates "
+        "every taint whose value is empty, whatever its key: probably not meant",
+        'kube-apiserver accepts this toleration, but with an empty key and operator Equal it tolerates every taint '
+        'whose value is "x", whatever its key: probably not meant']
 
 
 def test_missing_cel_expression_says_what_is_there() -> None:
     def messages(selector: dict[str, Any]) -> list[tuple[str, str | None]]:
-        cls = {"spec": {"selectors": [selector]}}
+        cls = {"metadata": {"name": "gpu.example.com"}, "spec": {"selectors": [selector]}}
         return [(v.message, v.hint) for v in validate(cls, "resource.k8s.io/v1", "DeviceClass", Release(1, 37))]
 
     assert messages({"cel": None, "expression": "device.driver == 'a'"}) == [(
@@ -58,7 +63,7 @@ def test_missing_cel_expression_says_what_is_there() -> None:
 
 
 def test_pre_131_claim_source_wrapper_named() -> None:
-    pod = {"spec": {"containers": [{"name": "c", "image": "i"}],
+    pod = {"metadata": {"name": "p"}, "spec": {"containers": [{"name": "c", "image": "i"}],
                     "resourceClaims": [{"name": "gpu", "source": {"resourceClaimTemplateName": "t"}}]}}
     [violation] = validate(pod, "v1", "Pod", Release(1, 37))
     assert violation.message.endswith("but none is set (`source.resourceClaimTemplateName` is the pre-1.31 form)")

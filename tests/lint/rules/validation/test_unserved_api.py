@@ -52,7 +52,7 @@ spec:
 
 @pytest.mark.parametrize(("release", "rules"), [
     ("1.35", [("GATE001", 11, 11)]),                    # DRADeviceTaints off: the field is dropped, never validated
-    ("1.36", [("VALID011", 12, 13)]),                   # on by default: validation rejects the empty key
+    ("1.36", [("VALID018", 12, 13)]),                   # on by default: accepted, warned (empty key with Equal)
 ], ids=["dropped", "kept"])
 def test_validation_quiet_inside_dropped_fields(tmp_path: Path, release: str, rules: list) -> None:
     path = tmp_path / "t.yaml"

@@ -1,0 +1,154 @@
+"""Where flag defaults come from: one click hook gives flags > WASDRA_* environment > `.wasdra.yaml` > defaults.
+
+`ConfiguredCommand` sets an environment variable on every configurable flag (click reads it after the command line)
+and, before parsing, reads the project config into the context's `default_map` (click reads it after the
+environment). `ctx.get_parameter_source` then tells where each value came from (`kubectl wasdra config`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any, Final
+
+import click
+
+from kubectl_wasdra.config.discover import find_config
+from kubectl_wasdra.config.keys import BY_PARAM, CLUSTER_ENV, CONFIG_ENV, env_var
+from kubectl_wasdra.errors import UsageError
+
+META_KEY: Final = "wasdra.config"
+
+
+class ConfigState:
+    """The config file a command ran with (None: none found or --no-config), the cluster chosen, and the settings
+    that applied (`config.file.Setting` by key name)."""
+
+    __slots__ = ("cluster", "path", "settings")
+
+    def __init__(self, path: str | None, cluster: str | None, settings: dict[str, Any]) -> None:
+        self.path, self.cluster, self.settings = path, cluster, settings
+
+
+def config_state(ctx: click.Context) -> ConfigState:
+    return ctx.meta.get(META_KEY) or ConfigState(None, None, {})
+
+
+class ConfiguredCommand(click.Command):
+    """A command whose configurable flags read WASDRA_* variables and the project config file."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            key = BY_PARAM.get(param.name or "")
+            if key is not None and param.envvar is None and (self.name == "check" or not key.check_only):
+                param.envvar = env_var(key.param)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing and not {"-h", "--help"} & set(args):
+            state, defaults = _project_defaults(self, args)
+            ctx.meta[META_KEY] = state
+            if defaults:
+                ctx.default_map = {**defaults, **(ctx.default_map or {})}
+        return super().parse_args(ctx, args)
+
+
+def _project_defaults(command: click.Command, args: Sequence[str]) -> tuple[ConfigState, dict[str, Any]]:
+    explicit, disabled, cluster = _scan(args)
+    path = None if disabled else explicit or os.environ.get(CONFIG_ENV) or find_config()
+    if path is None:
+        if cluster:
+            raise UsageError(f'--cluster "{cluster}" needs a config file, and none was found', where="--cluster",
+                             hint="create .wasdra.yaml (kubectl wasdra config --init) or pass --config FILE")
+        return ConfigState(None, None, {}), {}
+    from kubectl_wasdra.config.defaults import flag_defaults
+    from kubectl_wasdra.config.file import read_config
+
+    config = read_config(path)
+    settings = config.resolved(cluster)
+    params = {p.name for p in command.params if p.name}
+    defaults = flag_defaults(settings, config.directory, params, check=command.name == "check")
+    return ConfigState(path, cluster, settings), defaults
+
+
+def _scan(args: Sequence[str]) -> tuple[str | None, bool, str | None]:
+    """(--config FILE, --no-config, --cluster NAME) from the raw arguments, before click parses them; the
+    environment (WASDRA_CLUSTER) supplies the cluster when the flag is absent."""
+    config, disabled, cluster = None, False, None
+    items = list(args)
+    for index, arg in enumerate(items):
+        if arg == "--":
+            break
+        name, sep, value = arg.partition("=")
+        if not sep and index + 1 < len(items):
+            value = items[index + 1]
+        if name == "--config":
+            config = value or None
+        elif name == "--cluster":
+            cluster = value or None
+        elif arg == "--no-config":
+            disabled = True
+    return config, disabled, cluster or os.environ.get(CLUSTER_ENV) or None
+
+
+def effective_settings(check_ctx: click.Context) -> list[tuple[str, Any, str]]:
+    """(key, value, source) for every config key as `check` would run with the context's flags: the source is
+    "flag --x", "env WASDRA_X", the config file position, or "default"."""
+    from click.core import ParameterSource
+
+    from kubectl_wasdra.config.keys import KEYS
+
+    state = config_state(check_ctx)
+    rows = []
+    for key in KEYS:
+        source = check_ctx.get_parameter_source(key.param)
+        if source is ParameterSource.COMMANDLINE:
+            where = f"flag {key.flag}"
+        elif source is ParameterSource.ENVIRONMENT:
+            where = f"env {env_var(key.param)}"
+        elif source is ParameterSource.DEFAULT_MAP and key.name in state.settings:
+            where = state.settings[key.name].where
+        else:
+            where = "default"
+        value = check_ctx.params.get(key.param)
+        rows.append((key.name, list(value) if isinstance(value, tuple) else value, where))
+    return rows
+
+
+def render_effective(check_ctx: click.Context, output: str) -> str:
+    """`kubectl wasdra config`: the config file used, then each setting with its value and where it came from."""
+    import json
+
+    state = config_state(check_ctx)
+    rows = effective_settings(check_ctx)
+    if output == "json":
+        data = {"config": state.path, "cluster": state.cluster,
+                "settings": {name: {"value": value, "source": source} for name, value, source in rows}}
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    head = f"config file: {state.path or 'none (no .wasdra.yaml from here up to the repository root)'}"
+    lines = [head + (f", cluster {state.cluster}" if state.cluster else "")]
+    width = max(len(name) for name, _, _ in rows)
+    shown = [(", ".join(map(str, v)) if isinstance(v, list) else "" if v is None else str(v)) or "-" for _, v, _ in rows]
+    value_width = max(map(len, shown))
+    for (name, _, source), text in zip(rows, shown, strict=True):
+        lines.append(f"  {name:<{width}}  {text:<{value_width}}  {source}")
+    return "\n".join(lines) + "\n"
+
+
+def write_starter(directory: str) -> tuple[str, int]:
+    """Write a starter `.wasdra.yaml` into `directory` for the manifests below it; (path, documents seen).
+    UsageError when the file exists."""
+    from kubectl_wasdra.config.starter import detect_needs, starter_text
+    from kubectl_wasdra.load import load_paths
+    from kubectl_wasdra.load.default_excludes import DEFAULT_EXCLUDES
+    from kubectl_wasdra.load.excludes import Excludes
+
+    path = os.path.join(directory, ".wasdra.yaml")
+    if os.path.exists(path):
+        raise UsageError(f"{path} exists", where="config --init", hint="edit it, or remove it to start over")
+    excludes = Excludes.of(DEFAULT_EXCLUDES, base=directory)
+    loaded = load_paths([directory], exclude=excludes.matches)
+    needs = detect_needs(loaded.documents)
+    with open(path, "w", encoding="utf-8") as stream:
+        stream.write(starter_text(needs))
+    return path, needs.documents

@@ -1,0 +1,150 @@
+"""The config file through the CLI: flags > WASDRA_* > .wasdra.yaml > defaults, `config` naming each source, clusters,
+--config/--no-config/WASDRA_CONFIG, exit 2 for a bad file, and `config --init`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kubectl_wasdra.cli import main
+
+NEEDS = """\
+k8sVersion: "1.37"
+featureGates:
+  GenericWorkload: true
+  TopologyAwareWorkloadScheduling: true
+runtimeConfig:
+  scheduling.k8s.io/v1beta1: true
+"""
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    out, err = capsys.readouterr()
+    return exit_info.value.code, out, err
+
+
+def settings(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
+    code, out, err = run(["config", "-o", "json", *args], capsys)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_the_config_file_carries_the_flags(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["check", "deploy/", "--select", "API,GATE"], capsys)[0] == 1
+    (repo / ".wasdra.yaml").write_text(NEEDS)
+    code, out, err = run(["check", "deploy/", "--select", "API,GATE"], capsys)
+    assert code == 0, out + err
+    (repo / "deploy" / "sub").mkdir()
+    (repo / "deploy" / "sub" / "train.yaml").write_text((repo / "deploy" / "train.yaml").read_text())
+    code, out, _ = run(["check", ".", "--select", "API,GATE"], capsys)   # found upward from a subdirectory too
+    assert code == 0, out
+
+
+def test_precedence_flag_over_environment_over_file_over_default(repo: Path, capsys: pytest.CaptureFixture[str],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    assert settings(capsys)["settings"]["profile"] == {"value": "default", "source": "default"}
+    (repo / ".wasdra.yaml").write_text("profile: production\n")
+    assert settings(capsys)["settings"]["profile"] == {"value": "production", "source": f"{repo}/.wasdra.yaml:1:10"}
+    monkeypatch.setenv("WASDRA_PROFILE", "experimental")
+    assert settings(capsys)["settings"]["profile"] == {"value": "experimental", "source": "env WASDRA_PROFILE"}
+    assert settings(capsys, "--profile", "default")["settings"]["profile"] == {"value": "default", "source": "flag --profile"}
+
+
+def test_config_text_lists_every_setting_with_its_source(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / ".wasdra.yaml").write_text(NEEDS)
+    code, out, _ = run(["config"], capsys)
+    assert code == 0
+    assert out.splitlines()[0] == f"config file: {repo}/.wasdra.yaml"
+    line = next(line for line in out.splitlines() if line.strip().startswith("runtimeConfig"))
+    assert "scheduling.k8s.io/v1beta1=true" in line and line.endswith(f"{repo}/.wasdra.yaml:6:3")
+
+
+def test_no_config_explicit_config_and_environment(repo: Path, capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    (repo / ".wasdra.yaml").write_text("profile: production\n")
+    (repo / "other.yaml").write_text("profile: experimental\n")
+    assert settings(capsys, "--no-config")["config"] is None
+    assert settings(capsys, "--config", "other.yaml")["settings"]["profile"]["value"] == "experimental"
+    monkeypatch.setenv("WASDRA_CONFIG", "other.yaml")
+    assert settings(capsys)["settings"]["profile"]["value"] == "experimental"
+
+
+def test_a_named_cluster(repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    (repo / ".wasdra.yaml").write_text(NEEDS + "clusters:\n  old:\n    k8sVersion: \"1.35\"\n")
+    data = settings(capsys, "--cluster", "old")
+    assert data["cluster"] == "old" and data["settings"]["k8sVersion"] == {"value": "1.35", "source": f"{repo}/.wasdra.yaml:9:17"}
+    monkeypatch.setenv("WASDRA_CLUSTER", "old")
+    assert settings(capsys)["settings"]["k8sVersion"]["value"] == "1.35"
+    code, _, err = run(["check", "deploy/", "--cluster", "olt"], capsys)
+    assert code == 2 and 'no cluster "olt"' in err and 'did you mean "old"?' in err
+
+
+def test_a_cluster_without_a_config_file_is_exit_2(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["check", "deploy/", "--cluster", "prod"], capsys)
+    assert code == 2 and "needs a config file" in err
+
+
+def test_a_bad_config_file_is_exit_2_with_its_position(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / ".wasdra.yaml").write_text('k8sVersion: "1.37"\nfeatureGate:\n  GenericWorkload: true\n')
+    code, out, err = run(["check", "deploy/"], capsys)
+    assert code == 2 and out == ""
+    assert err.strip() == (f'kubectl-wasdra: error: {repo}/.wasdra.yaml:2:1: unknown key "featureGate" — '
+                           'did you mean "featureGates"?')
+
+
+def test_init_writes_a_starter_for_the_repository(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "deploy" / "sub").mkdir()
+    code, _, err = run(["config", "--init"], capsys)
+    assert code == 0 and ".wasdra.yaml" in err
+    text = (repo / ".wasdra.yaml").read_text()
+    assert "  GenericWorkload: true\n  TopologyAwareWorkloadScheduling: true\n" in text
+    assert "  scheduling.k8s.io/v1beta1: true\n" in text
+    assert run(["check", "deploy/", "--select", "API,GATE"], capsys)[0] == 0   # the starter makes the gang pass
+    code, _, err = run(["config", "--init"], capsys)
+    assert code == 2 and "exists" in err
+
+
+def test_explain_reads_the_cluster_description_too(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    snapshot = Path(__file__).resolve().parents[2] / "fixtures" / "clusters" / "two-racks"
+    (repo / ".wasdra.yaml").write_text(NEEDS + f"clusters:\n  racks:\n    snapshot: {snapshot}\n")
+    code, out, err = run(["explain", "-f", "deploy/train.yaml", "--cluster", "racks"], capsys)
+    assert code == 1, err
+    assert out.startswith("PodGroup ml/train — does NOT fit")     # a gang: the gates and API came from the file
+    code, out, _ = run(["explain", "-f", "deploy/train.yaml", "--snapshot", str(snapshot), "--no-config"], capsys)
+    assert not out.startswith("PodGroup")                          # without them PodGroup is not served
+
+
+def test_check_only_settings_do_not_reach_explain(repo: Path, capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    snapshot = Path(__file__).resolve().parents[2] / "fixtures" / "clusters" / "two-racks"
+    (repo / ".wasdra.yaml").write_text(NEEDS + "output: sarif\nfailOn: never\n")
+    monkeypatch.setenv("WASDRA_OUTPUT", "sarif")
+    code, out, err = run(["explain", "-f", "deploy/train.yaml", "--snapshot", str(snapshot)], capsys)
+    assert code == 1 and out.startswith("PodGroup ml/train"), err      # text, as explain has no SARIF
+    assert '"version": "2.1.0"' in run(["check", "deploy/"], capsys)[1]
+
+
+def test_per_file_ignores_flag_checks_its_rules(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["check", "deploy/", "--per-file-ignores", "deploy/*=REF03"], capsys)
+    assert code == 2 and "--per-file-ignores" in err and 'did you mean "REF003"' in err
+    code, out, _ = run(["check", "deploy/", "--no-config", "--per-file-ignores", "deploy/*=API,GATE,REF", "-o", "json"], capsys)
+    assert code == 0 and json.loads(out)["summary"]["suppressed"] == 3
+
+
+def test_excludes_from_the_flag_and_from_the_file(repo: Path, capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    (repo / "deploy" / "legacy").mkdir()
+    (repo / "deploy" / "legacy" / "old.yaml").write_text("kind: Pod\n")                 # LOAD003 when checked
+    (repo / "deploy" / "old.tpl.yaml").write_text("{{ .Values }}\n")                   # LOAD013 (a template) when checked
+    (repo / ".wasdra.yaml").write_text(NEEDS + 'exclude: ["deploy/legacy/**"]\n')      # anchored at the file
+    monkeypatch.chdir(repo / "deploy")
+    code, out, _ = run(["check", ".", "--select", "LOAD", "-o", "json"], capsys)
+    assert code == 0 and [(f["file"], f["rule"]) for f in json.loads(out)["findings"]] == [("./old.tpl.yaml", "LOAD013")]
+    code, out, _ = run(["check", ".", "--select", "LOAD", "--exclude", "*.tpl.yaml"], capsys)
+    assert code == 0 and out.splitlines()[-1].startswith("1 file, 3 documents")
+    code, out, _ = run(["check", ".", "--select", "LOAD", "--no-config", "--exclude", "*.tpl.yaml"], capsys)
+    assert code == 1 and "legacy/old.yaml" in out

@@ -1,0 +1,123 @@
+"""Upstream validation-test cases as data: each case names the kubernetes/kubernetes test it comes from, the object
+it builds and whether kube-apiserver accepts it. Our validators must agree (errors only where upstream fails,
+nothing where upstream passes; a VALID018 warning is allowed on accepted objects, never an error)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.lint.rules.validation._base import Check
+from kubectl_wasdra.lint.rules.validation.rules import validate
+
+R137 = Release(1, 37)
+BAD_NAME = "!@#$%^"   # badName in pkg/apis/resource/validation/*_test.go
+CLAIM: dict[str, Any] = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                         "metadata": {"name": "foo", "namespace": "kube-system"},
+                         "spec": {"devices": {"requests": [{"name": "req-0", "exactly": {"deviceClassName": "class"}}]}}}
+OBJECTS: dict[str, dict[str, Any]] = {
+    "ResourceClaim": CLAIM,
+    "ResourceClaimTemplate": {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+                              "metadata": {"name": "foo", "namespace": "kube-system"},
+                              "spec": {"spec": CLAIM["spec"]}},
+    "ResourceSlice": {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "foo"},
+                      "spec": {"driver": "dra.example.com", "nodeName": "worker-1",
+                               "pool": {"name": "pool", "resourceSliceCount": 1, "generation": 1},
+                               "devices": [{"name": "device-0"}]}},
+    "DeviceClass": {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "foo"}, "spec": {}},
+    "DeviceTaintRule": {"apiVersion": "resource.k8s.io/v1beta2", "kind": "DeviceTaintRule", "metadata": {"name": "foo"},
+                        "spec": {"deviceSelector": {"driver": "dra.example.com"},
+                                 "taint": {"key": "example.com/taint", "effect": "NoExecute"}}},
+}
+# pkg/apis/resource/validation/validation_{resourceclaim,resourceclaimtemplate,resourceslice,deviceclass,
+# devicetaintrule}_test.go, the metadata cases every one of them has: "missing-name", "bad-name", "generate-name"
+NAME_CASES = [
+    ("missing-name", {"name": ""}, Check.REQUIRED),
+    ("bad-name", {"name": BAD_NAME}, Check.NAME),
+    ("generate-name", {"name": "foo", "generateName": "pvc-"}, None),
+    ("generate-name only (the API server generates the name first)", {"generateName": "prefix-"}, None),
+]
+
+
+def _with(kind: str, metadata: dict[str, Any]) -> dict[str, Any]:
+    obj = copy.deepcopy(OBJECTS[kind])
+    obj["metadata"] = {**{k: v for k, v in obj["metadata"].items() if k != "name"}, **metadata}
+    return obj
+
+
+@pytest.mark.parametrize("kind", sorted(OBJECTS))
+@pytest.mark.parametrize(("case", "metadata", "expected"), NAME_CASES, ids=[c[0] for c in NAME_CASES])
+def test_metadata_name_cases(kind: str, case: str, metadata: dict[str, Any], expected: Check | None) -> None:
+    obj = _with(kind, metadata)
+    found = [(v.check, v.path) for v in validate(obj, obj["apiVersion"], kind, R137)]
+    assert found == ([] if expected is None else [(expected, ("metadata", "name"))])
+
+
+def _tolerations(*tolerations: dict[str, Any], first_available: bool = False) -> dict[str, Any]:
+    claim = copy.deepcopy(CLAIM)
+    request = claim["spec"]["devices"]["requests"][0]
+    if first_available:
+        request.pop("exactly")
+        request["firstAvailable"] = [{"name": "sub-0", "deviceClassName": "class", "allocationMode": "All",
+                                      "tolerations": list(tolerations)}]
+    else:
+        request["exactly"]["tolerations"] = list(tolerations)
+    return claim
+
+
+# pkg/registry/resource/resourceclaim/declarative_validation_test.go (TestDeclarativeValidate), device tolerations
+TOLERATION_CASES = [
+    ("valid Exactly.Tolerations.Key", {"key": "valid-key", "operator": "Exists", "effect": "NoSchedule"}, []),
+    ("valid Exactly.Tolerations.Key empty", {"key": "", "operator": "Exists", "effect": "NoSchedule"}, []),
+    ("invalid Exactly.Tolerations.Key", {"key": "invalid_key!", "operator": "Exists", "effect": "NoSchedule"},
+     [Check.NAME]),
+    ("invalid Exactly.Tolerations.Key - multiple slashes", {"key": "a/b/c", "operator": "Exists", "effect": "NoSchedule"},
+     [Check.NAME]),
+    ("valid DeviceTolerationOperator/Effect - Exactly",
+     {"key": "key", "operator": "Equal", "value": "value", "effect": "NoSchedule"}, []),
+    ("invalid DeviceTolerationOperator - Exactly",
+     {"key": "key", "operator": "InvalidOp", "value": "value", "effect": "NoSchedule"}, [Check.ENUM]),
+    ("invalid DeviceTaintEffect - Exactly",
+     {"key": "key", "operator": "Equal", "value": "value", "effect": "InvalidEffect"}, [Check.ENUM]),
+    # validateDeviceToleration itself (pkg/apis/resource/validation/validation.go): no rule for an empty key
+    ("empty key, operator defaulted to Equal: accepted", {"effect": "NoSchedule"}, [Check.UNINTENDED]),
+    ("value with Exists", {"key": "key", "operator": "Exists", "value": "v"}, [Check.INVALID_VALUE]),
+    ("value not a label value", {"key": "key", "value": "not a label value"}, [Check.INVALID_VALUE]),
+]
+
+
+@pytest.mark.parametrize("first_available", [False, True], ids=["exactly", "firstAvailable"])
+@pytest.mark.parametrize(("case", "toleration", "expected"), TOLERATION_CASES, ids=[c[0] for c in TOLERATION_CASES])
+def test_device_toleration_cases(case: str, toleration: dict[str, Any], expected: list[Check],
+                                 first_available: bool) -> None:
+    claim = _tolerations(toleration, first_available=first_available)
+    assert [v.check for v in validate(claim, "resource.k8s.io/v1", "ResourceClaim", R137)] == expected
+
+
+def test_none_effect_on_a_toleration_from_135() -> None:
+    claim = _tolerations({"key": "key", "operator": "Exists", "effect": "None"})
+    assert [v.check for v in validate(claim, "resource.k8s.io/v1", "ResourceClaim", Release(1, 35))] == []
+    claim_v1beta1 = {**claim, "apiVersion": "resource.k8s.io/v1beta2"}
+    assert [v.check for v in validate(claim_v1beta1, "resource.k8s.io/v1beta2", "ResourceClaim", Release(1, 34))] == [
+        Check.ENUM]
+
+
+@pytest.mark.parametrize(("node_name", "expected"), [("worker-1", []), ("worker.rack-1.example.com", []),
+                                                     ("Bad_Node", [Check.NAME])])
+def test_resource_slice_node_name(node_name: str, expected: list[Check]) -> None:
+    # validateNodeName: core ValidateNodeName, a DNS subdomain
+    obj = copy.deepcopy(OBJECTS["ResourceSlice"])
+    obj["spec"]["nodeName"] = node_name
+    assert [v.check for v in validate(obj, "resource.k8s.io/v1", "ResourceSlice", R137)] == expected
+
+
+@pytest.mark.parametrize(("pool", "expected"), [("pool-1", []), ("region/pool-1", []), ("", [Check.REQUIRED]),
+                                                ("Bad_Pool", [Check.NAME])])
+def test_device_taint_rule_selector_pool(pool: str, expected: list[Check]) -> None:
+    # validateDeviceTaintSelector: validatePoolName when the pool is set
+    obj = copy.deepcopy(OBJECTS["DeviceTaintRule"])
+    obj["spec"]["deviceSelector"]["pool"] = pool
+    assert [v.check for v in validate(obj, "resource.k8s.io/v1beta2", "DeviceTaintRule", R137)] == expected
