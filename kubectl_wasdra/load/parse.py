@@ -171,6 +171,20 @@ def _surrogate_issue(text: str, start_line: int) -> Issue:
                  "UTF-16 surrogate)", "write the character itself, or a valid \\U escape for characters beyond U+FFFF")
 
 
+def _non_string_key(value: Any) -> bool:
+    """True when some mapping inside `value` has a key that is not a string (iterative: safe on any depth)."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if not all(type(key) is str for key in node):
+                return True
+            stack.extend(child for child in node.values() if isinstance(child, dict | list))
+        elif isinstance(node, list):
+            stack.extend(child for child in node if isinstance(child, dict | list))
+    return False
+
+
 def _deeper_than(value: Any, limit: int) -> bool:
     """True when `value` nests mappings/lists more than `limit` levels (iterative: safe on any depth)."""
     stack = [(value, 1)]
@@ -219,6 +233,8 @@ def _parse_fast(text: str) -> Parsed | None:
         value = yaml_rs.loads(text, parse_datetime=False, alias_limits=_fast_alias_limits())
     except (yaml_rs.YAMLDecodeError, ValueError, TypeError, OverflowError, RecursionError):
         return None
+    if _non_string_key(value):
+        return None  # a key the patterns of needs_yaml11 missed (`{0}`: a flow key without a colon)
     separators = len(_DOC_SEPARATOR.findall(text))
     if isinstance(value, list) and separators:
         # yaml-rs returns a list both for a stream and for one document that is a list: only trust it when
