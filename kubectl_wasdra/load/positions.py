@@ -39,13 +39,14 @@ def _compose_loader() -> type:
 class SourceText:
     """The decoded text of one file plus, on demand, the position-carrying node tree of each of its documents."""
 
-    __slots__ = ("_lock", "_nodes", "_parts", "is_json", "text")
+    __slots__ = ("_lock", "_nodes", "_parts", "_starts", "is_json", "text")
 
     def __init__(self, text: str, *, is_json: bool = False) -> None:
         self.text = text
         self.is_json = is_json
         self._nodes: list[tuple[Any, int]] | None = None
         self._parts: dict[int, tuple[Any, int]] = {}
+        self._starts: list[int] | None = None
         self._lock = threading.Lock()
 
     def __getstate__(self) -> tuple[str, bool]:
@@ -55,6 +56,7 @@ class SourceText:
         self.text, self.is_json = state
         self._nodes = None
         self._parts = {}
+        self._starts = None
         self._lock = threading.Lock()
 
     def document(self, index: int) -> tuple[Any, int]:
@@ -62,7 +64,9 @@ class SourceText:
         `---` lines, else from the whole stream (None for an empty or broken document)."""
         with self._lock:
             if self._nodes is None and index not in self._parts:
-                part = None if self.is_json else _compose_part(self.text, index)
+                if self._starts is None:
+                    self._starts = [] if self.is_json else _part_starts(self.text)
+                part = _compose_part(self.text, self._starts, index)
                 if part is not None:
                     self._parts[index] = part
             if index in self._parts:
@@ -99,16 +103,20 @@ def _compose(text: str, is_json: bool) -> list[tuple[Any, int]]:
     return [(segment.value, segment.line_offset) for segment in walk(text, lambda part: yaml.compose_all(part, Loader=loader))]
 
 
-def _compose_part(text: str, index: int) -> tuple[Any, int] | None:
+def _part_starts(text: str) -> list[int]:
+    """Where each document of `text` starts, by its `---` lines; [] when directives or `...` markers make that unsure."""
+    if _UNSPLITTABLE_RE.search(text):
+        return []
+    starts = [match.start() for match in _MARKER_RE.finditer(text)]
+    # blank lines and comments before the first `---` belong to the first document; other content is one of its own
+    return [0, *starts] if starts and _content_lines(text[: starts[0]]) else [0, *starts[1:]]
+
+
+def _compose_part(text: str, starts: list[int], index: int) -> tuple[Any, int] | None:
     """(root node, line offset) of document `index` composed on its own, or None when the file does not split cleanly:
     the part between its `---` lines must hold exactly one document and compose without error."""
     import yaml
 
-    if _UNSPLITTABLE_RE.search(text):
-        return None
-    starts = [match.start() for match in _MARKER_RE.finditer(text)]
-    # blank lines and comments before the first `---` belong to the first document; other content is one of its own
-    starts = [0, *starts] if starts and _content_lines(text[: starts[0]]) else [0, *starts[1:]]
     if index >= len(starts):
         return None
     end = starts[index + 1] if index + 1 < len(starts) else len(text)
