@@ -31,11 +31,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import check_throughput
-from check_throughput import DOCS_PER_FILE, MAKERS
+from check_throughput import DOCS_PER_FILE, MAKERS, generate
 
 OUT = Path(__file__).resolve().parent / "out" / "peers"
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # bytecode cached, as installed
@@ -46,19 +44,6 @@ def other_device_class(i: int) -> dict:
     device_class = check_throughput.device_class(i)
     device_class["metadata"]["name"] = f"gpu-{i}.example.com"
     return device_class
-
-
-def write_corpus(root: Path, files: int, makers: tuple[Callable[[int], dict], ...]) -> list[Path]:
-    if root.exists():
-        shutil.rmtree(root)
-    root.mkdir(parents=True)
-    paths = []
-    for f in range(files):
-        docs = [makers[(f * DOCS_PER_FILE + d) % len(makers)](f * DOCS_PER_FILE + d) for d in range(DOCS_PER_FILE)]
-        path = root / f"manifests-{f:04d}.yaml"
-        path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
-        paths.append(path)
-    return paths
 
 
 @dataclass
@@ -123,8 +108,8 @@ class Plan:
 
 def corpora(quick: bool) -> list[tuple[str, list[Path], Path, tuple[str, ...]]]:
     """(label, files, what to pass to check, extra flags) of every measured input, written under bench/out/peers."""
-    clean = write_corpus(OUT / "clean", 200, MAKERS)
-    findings = write_corpus(OUT / "findings", 200, tuple(other_device_class if m is check_throughput.device_class
+    clean = generate(OUT / "clean", 200, MAKERS)
+    findings = generate(OUT / "findings", 200, tuple(other_device_class if m is check_throughput.device_class
                                                          else m for m in MAKERS))
     ten, small = OUT / "ten.yaml", OUT / "small.yaml"
     shutil.copy(clean[0], ten)
@@ -134,7 +119,7 @@ def corpora(quick: bool) -> list[tuple[str, list[Path], Path, tuple[str, ...]]]:
              ("2,000 clean docs", clean, OUT / "clean", ()),
              ("2,000 clean docs, -j 1", clean, OUT / "clean", ("-j", "1"))]
     if not quick:
-        cases.append(("20,000 clean docs / 2,000 files", write_corpus(OUT / "large", 2000, MAKERS), OUT / "large", ()))
+        cases.append(("20,000 clean docs / 2,000 files", generate(OUT / "large", 2000, MAKERS), OUT / "large", ()))
     return [*cases, ("one 10-document file", [ten], ten, ()), ("one ConfigMap", [small], small, ())]
 
 

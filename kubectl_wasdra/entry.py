@@ -30,7 +30,9 @@ def quick_answer(flag: str) -> str | None:
         return f"{prog} {__version__}\n"
     from kubectl_wasdra.help_text import HELP
 
-    return HELP.get((prog, help_width()))
+    text = HELP.get(help_width())
+    usage = "Usage: kubectl-wasdra "
+    return f"Usage: {prog} {text.removeprefix(usage)}" if text is not None and text.startswith(usage) else None
 
 
 def help_width() -> int:
