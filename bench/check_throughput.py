@@ -73,14 +73,15 @@ def device_class(i: int) -> dict:
 MAKERS = (deployment, pod_with_claims, service, resource_claim, device_class)
 
 
-def generate(root: Path) -> list[Path]:
+def generate(root: Path, count: int = FILES, makers: tuple = MAKERS) -> list[Path]:
+    """`count` files of DOCS_PER_FILE documents under `root` (emptied first), made by `makers` in turn."""
     if root.exists():
         shutil.rmtree(root)
     root.mkdir(parents=True)
     files = []
-    for f in range(FILES):
-        docs = [MAKERS[(f * DOCS_PER_FILE + d) % len(MAKERS)](f * DOCS_PER_FILE + d) for d in range(DOCS_PER_FILE)]
-        path = root / f"manifests-{f:03d}.yaml"
+    for f in range(count):
+        docs = [makers[(f * DOCS_PER_FILE + d) % len(makers)](f * DOCS_PER_FILE + d) for d in range(DOCS_PER_FILE)]
+        path = root / f"manifests-{f:04d}.yaml"
         path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
         files.append(path)
     return files

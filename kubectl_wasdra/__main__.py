@@ -1,5 +1,5 @@
 """`python -m kubectl_wasdra` runs the CLI."""
 
-from kubectl_wasdra.cli import main
+from kubectl_wasdra.entry import main
 
 main()

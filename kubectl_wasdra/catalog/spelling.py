@@ -6,6 +6,7 @@ One cutoff for every suggestion, so a field name and an object name are suggeste
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Iterable
 from typing import Final
 
@@ -14,7 +15,13 @@ CUTOFF: Final = 0.6   # difflib ratio; "cuont" -> "count", "two-gpu" -> "two-gpu
 
 def closest_name(word: str, known: Iterable[str]) -> str | None:
     """The known name closest to `word` (ties: alphabetical), or None when none is close enough or `word` is known."""
-    choices = sorted(set(known))
+    return _closest(word, tuple(sorted(set(known))))
+
+
+@functools.lru_cache(maxsize=1024)
+def _closest(word: str, choices: tuple[str, ...]) -> str | None:
+    """Cached: one misspelt name is often referenced by many objects (every claim naming one missing DeviceClass), and
+    difflib compares it with every known name."""
     if word in choices:
         return None
     found = difflib.get_close_matches(word, choices, n=1, cutoff=CUTOFF)

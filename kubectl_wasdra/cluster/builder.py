@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -15,6 +12,7 @@ from kubectl_wasdra.cluster.header import merge_headers
 from kubectl_wasdra.cluster.shape import Problem, shape_problem
 from kubectl_wasdra.cluster.snapshot import ClusterSnapshot, SnapshotHeader, object_key, with_default_namespace
 from kubectl_wasdra.load.document import LoadProblem
+from kubectl_wasdra.load.heap import paused_gc  # noqa: F401  (callers import it from here)
 
 
 @dataclass
@@ -54,16 +52,3 @@ class SnapshotBuilder:
         objects = {kind: tuple(by_key[key] for key in sorted(by_key)) for kind, by_key in sorted(self.objects.items())}
         return ClusterSnapshot(objects=MappingProxyType(objects), header=header,
                                read_order=MappingProxyType(self.read_order))
-
-
-@contextlib.contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while building large acyclic data (parsed documents make no cycles): without
-    this, CPython rescans the growing heap again and again and a big snapshot loads 2-3x slower. Restored on exit."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()

@@ -113,9 +113,10 @@ def _load_file(file: str, collector: SnapshotBuilder) -> None:
         collector.problems.append(LoadProblem(file, 1, 1, "not UTF-8 text", "save the file as UTF-8",
                                               kind=ProblemKind.NOT_UTF8))
         return
+    del raw  # the text is kept for positions; the bytes would double the peak while the objects are built
     is_json = is_json_text(file, text)
     try:
-        documents = decode_json(raw.removeprefix(b"\xef\xbb\xbf")) if is_json else decode_yaml(text)
+        documents = decode_json(text) if is_json else decode_yaml(text)
     except DecodeError as exc:
         if is_json:
             collector.problems.append(LoadProblem(file, *_at(exc), exc.message, "fix the JSON syntax"))

@@ -161,6 +161,13 @@ def document_label(document: Document) -> str:
 
 def run_check(options: CheckOptions) -> CheckReport:
     """Load the inputs, run every selected rule for every release, return the sorted report."""
+    from kubectl_wasdra.load.heap import paused_gc
+
+    with paused_gc():  # documents, node trees and findings make no cycles
+        return _run_check(options)
+
+
+def _run_check(options: CheckOptions) -> CheckReport:
     from kubectl_wasdra.lint.parallel import document_findings_parallel
 
     gaps, options = _without_unread_cluster(options)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property
 from typing import Any, Literal
 
 from kubectl_wasdra.load.positions import SourceText
@@ -68,56 +67,44 @@ def value_at(data: Any, path: Path, default: Any = None) -> Any:
     return node
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class Document:
     """One Kubernetes object from a file: `index` is the document number in the file (0-based); `item` the position
-    inside a flattened `List` (None otherwise)."""
+    inside a flattened `List` (None otherwise). The identity fields below are computed once on creation, into slots:
+    every rule reads them, and a per-object __dict__ cost 400 bytes a document."""
 
     file: str
     index: int
     data: dict[str, Any]
     item: int | None = None
     source: SourceText | None = field(default=None, repr=False)
+    api_version: str | None = field(init=False, repr=False)
+    kind: str | None = field(init=False, repr=False)
+    group: str = field(init=False, repr=False)  # API group ("" for the core group) from apiVersion
+    version: str = field(init=False, repr=False)
+    metadata: Mapping[str, Any] = field(init=False, repr=False)
+    name: str | None = field(init=False, repr=False)
+    namespace: str | None = field(init=False, repr=False)
 
-    @cached_property
-    def api_version(self) -> str | None:
-        value = self.data.get("apiVersion")
-        return value if isinstance(value, str) else None
+    def __post_init__(self) -> None:
+        data, put = self.data, object.__setattr__
+        api_version, kind, meta = data.get("apiVersion"), data.get("kind"), data.get("metadata")
+        api_version = api_version if isinstance(api_version, str) else None
+        put(self, "api_version", api_version)
+        put(self, "kind", kind if isinstance(kind, str) else None)
+        group, _, version = (api_version or "").rpartition("/")
+        put(self, "group", group)
+        put(self, "version", version)
+        meta = meta if isinstance(meta, dict) else {}
+        put(self, "metadata", meta)
+        name, namespace = meta.get("name"), meta.get("namespace")
+        put(self, "name", name if isinstance(name, str) else None)
+        put(self, "namespace", namespace if isinstance(namespace, str) else None)
 
-    @cached_property
-    def kind(self) -> str | None:
-        value = self.data.get("kind")
-        return value if isinstance(value, str) else None
-
-    @cached_property
-    def group(self) -> str:
-        """API group ("" for the core group) from apiVersion."""
-        api_version = self.api_version or ""
-        return api_version.rpartition("/")[0]
-
-    @cached_property
-    def version(self) -> str:
-        return (self.api_version or "").rpartition("/")[2]
-
-    @cached_property
+    @property
     def gvk(self) -> tuple[str, str, str]:
         """(group, version, kind), empty strings where missing."""
         return self.group, self.version, self.kind or ""
-
-    @cached_property
-    def metadata(self) -> Mapping[str, Any]:
-        meta = self.data.get("metadata")
-        return meta if isinstance(meta, dict) else {}
-
-    @cached_property
-    def name(self) -> str | None:
-        value = self.metadata.get("name")
-        return value if isinstance(value, str) else None
-
-    @cached_property
-    def namespace(self) -> str | None:
-        value = self.metadata.get("namespace")
-        return value if isinstance(value, str) else None
 
     def get(self, path: Path, default: Any = None) -> Any:
         """The value at `path` (keys and list indices), or `default` when any step is missing."""

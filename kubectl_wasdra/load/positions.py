@@ -1,18 +1,24 @@
 """Line/column of any field of a loaded document, computed lazily from the source text.
 
-The fast loaders (load/parse.py) return plain data without positions. When a finding needs a position, the file is
-composed once with libyaml's C composer (PyYAML `compose_all`), whose nodes carry 0-based start marks; the node trees
-are cached on the `SourceText`. JSON is valid YAML flow syntax, so the same composer serves both (tabs, legal JSON
+The fast loaders (load/parse.py) return plain data without positions. When a finding needs a position, only the
+document it is in is composed, with libyaml's C composer (PyYAML `compose`), whose nodes carry 0-based start marks;
+that node tree is cached on the `SourceText`. A file whose documents cannot be told apart by their `---` lines alone
+(directives, `...` markers, a part that is not exactly one document, a syntax error) is composed whole instead, as
+the data loader walked it. JSON is valid YAML flow syntax, so the same composer serves both (tabs, legal JSON
 whitespace, are replaced by spaces of the same width first).
 """
 
 from __future__ import annotations
 
 import functools
+import re
 import threading
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
-from kubectl_wasdra.load.stream import walk
+from kubectl_wasdra.load.stream import _content_lines, walk
+
+_MARKER_RE: Final = re.compile(r"^---(?:[ \t]|$)", re.MULTILINE)
+_UNSPLITTABLE_RE: Final = re.compile(r"^(?:%|\.\.\.(?:[ \t]|$))", re.MULTILINE)  # directives, document end markers
 
 
 @functools.cache
@@ -33,12 +39,14 @@ def _compose_loader() -> type:
 class SourceText:
     """The decoded text of one file plus, on demand, the position-carrying node tree of each of its documents."""
 
-    __slots__ = ("_lock", "_nodes", "is_json", "text")
+    __slots__ = ("_lock", "_nodes", "_parts", "_starts", "is_json", "text")
 
     def __init__(self, text: str, *, is_json: bool = False) -> None:
         self.text = text
         self.is_json = is_json
         self._nodes: list[tuple[Any, int]] | None = None
+        self._parts: dict[int, tuple[Any, int]] = {}
+        self._starts: list[int] | None = None
         self._lock = threading.Lock()
 
     def __getstate__(self) -> tuple[str, bool]:
@@ -47,7 +55,24 @@ class SourceText:
     def __setstate__(self, state: tuple[str, bool]) -> None:
         self.text, self.is_json = state
         self._nodes = None
+        self._parts = {}
+        self._starts = None
         self._lock = threading.Lock()
+
+    def document(self, index: int) -> tuple[Any, int]:
+        """(root node, line offset) of document `index`: that document alone when the file splits cleanly at its
+        `---` lines, else from the whole stream (None for an empty or broken document)."""
+        with self._lock:
+            if self._nodes is None and index not in self._parts:
+                if self._starts is None:
+                    self._starts = [] if self.is_json else _part_starts(self.text)
+                part = _compose_part(self.text, self._starts, index)
+                if part is not None:
+                    self._parts[index] = part
+            if index in self._parts:
+                return self._parts[index]
+        nodes = self.nodes()
+        return nodes[index] if index < len(nodes) else (None, 0)
 
     def nodes(self) -> list[tuple[Any, int]]:
         """(root node, line offset) of every document in the stream (node None for an empty or broken one)."""
@@ -58,8 +83,7 @@ class SourceText:
 
     def position(self, index: int, path: tuple[str | int, ...], at: Literal["key", "value"]) -> tuple[int, int]:
         """1-based (line, column) of `path` in document `index`; the deepest existing ancestor when it is missing."""
-        nodes = self.nodes()
-        root, offset = nodes[index] if index < len(nodes) else (None, 0)
+        root, offset = self.document(index)
         if root is None:
             return offset + 1, 1
         mark = _find(root, path, at)
@@ -77,6 +101,32 @@ def _compose(text: str, is_json: bool) -> list[tuple[Any, int]]:
         except (yaml.YAMLError, RecursionError):
             return []
     return [(segment.value, segment.line_offset) for segment in walk(text, lambda part: yaml.compose_all(part, Loader=loader))]
+
+
+def _part_starts(text: str) -> list[int]:
+    """Where each document of `text` starts, by its `---` lines; [] when directives or `...` markers make that unsure."""
+    if _UNSPLITTABLE_RE.search(text):
+        return []
+    starts = [match.start() for match in _MARKER_RE.finditer(text)]
+    # blank lines and comments before the first `---` belong to the first document; other content is one of its own
+    return [0, *starts] if starts and _content_lines(text[: starts[0]]) else [0, *starts[1:]]
+
+
+def _compose_part(text: str, starts: list[int], index: int) -> tuple[Any, int] | None:
+    """(root node, line offset) of document `index` composed on its own, or None when the file does not split cleanly:
+    the part between its `---` lines must hold exactly one document and compose without error."""
+    import yaml
+
+    if index >= len(starts):
+        return None
+    end = starts[index + 1] if index + 1 < len(starts) else len(text)
+    try:
+        documents = list(yaml.compose_all(text[starts[index]:end], Loader=_compose_loader()))
+    except (yaml.YAMLError, RecursionError):
+        return None
+    if len(documents) != 1 or documents[0] is None:
+        return None
+    return documents[0], text.count("\n", 0, starts[index])
 
 
 def _child(node: Any, step: str | int) -> tuple[Any, Any] | None:

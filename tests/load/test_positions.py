@@ -59,6 +59,26 @@ def test_second_document_positions() -> None:
 
 def test_positions_are_not_computed_until_asked() -> None:
     (document,), _ = load_text("c.yaml", YAML)
-    assert document.source is not None and document.source._nodes is None
+    assert document.source is not None and document.source._nodes is None and not document.source._parts
     document.position(("kind",))
-    assert document.source._nodes is not None
+    assert document.source._parts or document.source._nodes is not None
+
+
+SPLIT = ("# leading comment\n---\napiVersion: v1\nkind: A\nspec: {x: 1}\n---\napiVersion: v1\nkind: B\nspec:\n  y: |\n"
+         "    text\n---\napiVersion: v1\nkind: C\n")
+
+
+def test_only_the_document_asked_for_is_composed() -> None:
+    documents, _ = load_text("s.yaml", SPLIT)
+    assert [d.position(("spec",), "value") for d in documents[:2]] == [(5, 7), (10, 3)]
+    source = documents[0].source
+    assert source is not None and sorted(source._parts) == [0, 1] and source._nodes is None
+
+
+@pytest.mark.parametrize("text", [SPLIT.replace("# leading", "%YAML 1.1\n# leading"),
+                                  SPLIT.replace("---\napiVersion: v1\nkind: C", "...\n---\napiVersion: v1\nkind: C")])
+def test_files_that_do_not_split_at_their_markers_are_composed_whole(text: str) -> None:
+    documents, _ = load_text("s.yaml", text)
+    assert documents[0].position(("spec",), "value")[0] == 5 + text.startswith("%")
+    source = documents[0].source
+    assert source is not None and (source._nodes is not None or not source._parts)
