@@ -1,0 +1,109 @@
+"""resource.k8s.io: v1alpha3 / v1beta1 (flat requests, `basic` devices) <-> v1beta2 / v1 (the hub: `exactly`, flat devices).
+
+Upstream: kubernetes/kubernetes pkg/apis/resource/v1beta1/conversion.go (Convert_v1beta1_DeviceRequest_To_resource_DeviceRequest
+moves deviceClassName ... capacity under Exactly unless firstAvailable is set; Convert_v1beta1_Device_To_resource_Device lifts
+Basic into the device), pkg/apis/resource/v1alpha3/conversion.go (the same, plus BasicDevice.capacity as bare Quantities,
+wrapped into DeviceCapacity{Value}), and zz_generated.conversion.go of v1alpha3, v1beta1, v1beta2 for the fields that map
+one to one (DeviceClass, DeviceTaintRule, status.allocation)."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from kubectl_wasdra.convert.edit import ConversionError, lift_from, mapping, mappings, move_into, same_shape
+
+GROUP: Final = "resource.k8s.io"
+HUB: Final = "v1"
+FLAT: Final = frozenset({"v1alpha3", "v1beta1"})
+KINDS: Final = frozenset({"ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "DeviceClass", "DeviceTaintRule"})
+# ExactDeviceRequest's fields, in the order of the v1 type (staging/src/k8s.io/api/resource/v1/types.go)
+EXACT_FIELDS: Final = ("deviceClassName", "selectors", "allocationMode", "count", "adminAccess", "tolerations", "capacity",
+                       "derivedAttributes")
+
+
+def _claim_spec(obj: dict[str, Any], kind: str) -> dict[str, Any] | None:
+    return mapping(obj, "spec", "spec") if kind == "ResourceClaimTemplate" else mapping(obj, "spec")
+
+
+def nest_requests(spec: dict[str, Any] | None) -> bool:
+    """v1beta1 DeviceRequest -> v1: the exact-request fields go under `exactly` (not when firstAvailable is used)."""
+    changed = False
+    for _, request in mappings(spec, "devices", "requests"):
+        if "firstAvailable" not in request and "exactly" not in request:
+            changed |= move_into(request, EXACT_FIELDS, "exactly")
+    return changed
+
+
+def _flatten_requests(spec: dict[str, Any] | None, path: str) -> None:
+    for index, request in mappings(spec, "devices", "requests"):
+        if "exactly" in request and "firstAvailable" in request:
+            raise ConversionError(f"{path}.devices.requests[{index}]", "both exactly and firstAvailable are set",
+                                  "keep one of them")
+        lift_from(request, "exactly")
+
+
+def _flatten_devices(spec: dict[str, Any] | None, version: str) -> None:
+    """v1 Device -> v1beta1 Device{name, basic{...}} (v1alpha3: capacity values as bare quantities)."""
+    for index, device in mappings(spec, "devices"):
+        keys = [k for k in device if k != "name"]
+        if not keys:
+            continue
+        if version == "v1alpha3":
+            _unwrap_capacity(device, index)
+        move_into(device, keys, "basic")
+
+
+def _unwrap_capacity(device: dict[str, Any], index: int) -> None:
+    for name, value in (mapping(device, "capacity") or {}).items():
+        if isinstance(value, dict):
+            if set(value) - {"value"}:
+                raise ConversionError(f"spec.devices[{index}].capacity.{name}", "v1alpha3 capacities are plain quantities",
+                                      "drop requestPolicy or target a release that serves resource.k8s.io/v1beta1 or newer")
+            device["capacity"][name] = value.get("value")
+
+
+def _lift_devices(spec: dict[str, Any] | None, version: str) -> bool:
+    changed = False
+    for _, device in mappings(spec, "devices"):
+        changed |= lift_from(device, "basic")
+        capacity = mapping(device, "capacity")
+        if version == "v1alpha3" and capacity:
+            for name, value in list(capacity.items()):
+                if not isinstance(value, dict):
+                    wrapped = same_shape(capacity)
+                    wrapped["value"] = value
+                    capacity[name] = wrapped
+                    changed = True
+    return changed
+
+
+def _taint_selector(obj: dict[str, Any]) -> None:
+    """DeviceTaintSelector lost deviceClassName and selectors in 1.35 (v1alpha3 types.go; absent from v1beta2 and v1)."""
+    selector = mapping(obj, "spec", "deviceSelector") or {}
+    for field in ("deviceClassName", "selectors"):
+        if field in selector:
+            raise ConversionError(f"spec.deviceSelector.{field}", f"DeviceTaintSelector has no {field} since Kubernetes 1.35",
+                                  "select the devices by driver, pool and device name, or taint them in the ResourceSlice")
+
+
+def up(obj: dict[str, Any], kind: str, version: str) -> list[dict[str, Any]]:
+    """`version` -> v1, in place."""
+    if kind == "DeviceTaintRule":
+        _taint_selector(obj)
+    if version not in FLAT:
+        return []
+    if kind in ("ResourceClaim", "ResourceClaimTemplate"):
+        nest_requests(_claim_spec(obj, kind))
+    elif kind == "ResourceSlice":
+        _lift_devices(mapping(obj, "spec"), version)
+    return []
+
+
+def down(obj: dict[str, Any], kind: str, version: str) -> None:
+    """v1 -> `version`, in place; ConversionError for what `version` cannot hold."""
+    if version not in FLAT:
+        return
+    if kind in ("ResourceClaim", "ResourceClaimTemplate"):
+        _flatten_requests(_claim_spec(obj, kind), "spec.spec" if kind == "ResourceClaimTemplate" else "spec")
+    elif kind == "ResourceSlice":
+        _flatten_devices(mapping(obj, "spec"), version)

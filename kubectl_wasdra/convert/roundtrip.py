@@ -1,0 +1,154 @@
+"""Text in, text out: split a file into YAML documents, parse the ones that may change with ruamel.yaml, and put the
+file back together so that untouched documents, separators, line endings and a BOM stay byte for byte as they were."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+BOM: Final = "\ufeff"
+_MARKER: Final = re.compile(r"^(?:---|\.\.\.)(?:[ \t].*)?$", re.MULTILINE)
+
+
+@dataclass
+class Chunk:
+    """One document's text (without its `---` line), the separator line before it, and its first line (1-based)."""
+
+    separator: str
+    text: str
+    line: int
+
+    @property
+    def source(self) -> str:
+        """What to parse: the text, with the marker line when content follows `---` on it (`--- {a: 1}`)."""
+        rest = self.separator[3:].strip()
+        return self.separator + self.text if rest and not rest.startswith("#") else self.text
+
+
+@dataclass
+class SourceText:
+    """A file's text with its encoding details taken off, so edits see plain "\\n" text."""
+
+    body: str
+    bom: bool
+    crlf: bool
+    is_json: bool
+
+    @classmethod
+    def decode(cls, raw: bytes, name: str = "") -> SourceText:
+        text = raw.decode("utf-8")
+        bom = text.startswith(BOM)
+        text = text.removeprefix(BOM)
+        crlf = "\r\n" in text
+        body = text.replace("\r\n", "\n")
+        return cls(body, bom, crlf, name.endswith(".json") or body.lstrip().startswith(("{", "[")))
+
+    def encode(self, body: str) -> bytes:
+        """The new body with the original line endings and BOM."""
+        text = body.replace("\n", "\r\n") if self.crlf else body
+        return ((BOM if self.bom else "") + text).encode("utf-8")
+
+
+def split_documents(body: str) -> list[Chunk]:
+    """The documents of a YAML stream, each with the marker line that precedes it ("" for the first)."""
+    chunks: list[Chunk] = []
+    start, separator, line = 0, "", 1
+    for match in _MARKER.finditer(body):
+        chunks.append(Chunk(separator, body[start:match.start()], line))
+        line = body.count("\n", 0, match.end()) + 2
+        start = min(match.end() + 1, len(body))
+        separator = body[match.start():start]
+    chunks.append(Chunk(separator, body[start:], line))
+    return chunks
+
+
+def join_documents(chunks: list[Chunk]) -> str:
+    return "".join(c.separator + c.text for c in chunks)
+
+
+def _yaml(indent: int = 2, dash_offset: int = 0) -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.width = 4096
+    yaml.indent(mapping=indent, sequence=dash_offset + 2, offset=dash_offset)
+    return yaml
+
+
+def load_yaml(text: str) -> Any:
+    """One document, round-trip loaded (comments and layout attached)."""
+    return _yaml().load(text)
+
+
+def guess_indent(text: str) -> tuple[int, int]:
+    """(mapping indent, dash offset of block sequences) as the document writes them; kubectl's (2, 0) when unsure."""
+    indent = dash = None
+    previous: tuple[int, str] | None = None
+    for line in text.splitlines():
+        stripped = line.lstrip(" ")
+        if not stripped or stripped.startswith("#"):
+            continue
+        depth = len(line) - len(stripped)
+        if previous is not None and previous[1].endswith(":") and depth > previous[0]:
+            step = depth - previous[0]
+            if stripped.startswith("- "):
+                dash = step if dash is None else dash
+            elif not previous[1].startswith("- "):
+                indent = step if indent is None else indent
+        if indent is not None and dash is not None:
+            break
+        previous = (depth, stripped.split(" #")[0].rstrip())
+    return indent or 2, dash if dash is not None and dash < 8 else 0
+
+
+def dump_yaml(data: Any, original: str) -> str:
+    """`data` as YAML in the indentation style of `original` (the document it came from)."""
+    indent, dash = guess_indent(original)
+    out = io.StringIO()
+    _yaml(indent, dash).dump(data, out)
+    return out.getvalue()
+
+
+def dump_new_document(data: Any) -> str:
+    """A document the conversion added (a PodGroup split out of a Workload), in kubectl's style."""
+    out = io.StringIO()
+    _yaml().dump(data, out)
+    return out.getvalue()
+
+
+def json_indent(body: str) -> int:
+    """The indentation a JSON file uses (2 when it is on one line)."""
+    match = re.search(r"\n( +)\S", body)
+    return len(match.group(1)) if match else 2
+
+
+def dump_json(data: Any, indent: int) -> str:
+    return json.dumps(to_plain(data), indent=indent, ensure_ascii=False) + "\n"
+
+
+def to_plain(node: Any) -> Any:
+    """Plain dicts, lists and scalars (for schema validation and JSON output)."""
+    if isinstance(node, dict):
+        return {str(k): to_plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [to_plain(v) for v in node]
+    if isinstance(node, bool) or node is None:
+        return node
+    if isinstance(node, int):
+        return int(node)
+    if isinstance(node, float):
+        return float(node)
+    return str(node)
+
+
+def new_map(*pairs: tuple[str, Any]) -> CommentedMap:
+    return CommentedMap(pairs)
+
+
+def new_seq(items: list[Any]) -> CommentedSeq:
+    return CommentedSeq(items)
