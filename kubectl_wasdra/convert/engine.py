@@ -27,14 +27,16 @@ from kubectl_wasdra.convert.roundtrip import (
     split_documents,
     to_plain,
 )
+from kubectl_wasdra.load.classify import classify
 
 _HUB_MODULES: Final = {resource.GROUP: resource, scheduling.GROUP: scheduling}
 _SOURCE_VERSIONS: Final = {resource.GROUP: frozenset({"v1alpha3", "v1beta1", "v1beta2", "v1"}),
                            scheduling.GROUP: frozenset({"v1alpha1", "v1alpha2", "v1alpha3", "v1beta1"})}
+_CLASSIC_DRA: Final = ("classic DRA (resource.k8s.io/v1alpha2, removed in 1.31) has no conversion to structured parameters: "
+                       "write a DeviceClass with CEL selectors and claims whose requests name it")
 _NO_OBJECT_HINTS: Final = {
     "PodGroup": "Kubernetes 1.35 has no PodGroup object: delete it and list the group in its Workload's spec.podGroups",
-    "ResourceClass": "classic DRA (resource.k8s.io/v1alpha2) was replaced by structured parameters in 1.31: "
-                     "write a DeviceClass with CEL selectors instead",
+    "ResourceClass": _CLASSIC_DRA, "ResourceClaim": _CLASSIC_DRA, "ResourceClaimTemplate": _CLASSIC_DRA,
 }
 
 
@@ -90,7 +92,7 @@ def _change_version(obj: dict[str, Any], source: str, kind: str, target: str) ->
     if module is not None and group == new_group and kind in module.KINDS:
         if version not in _SOURCE_VERSIONS[group]:
             raise ConversionError("apiVersion", f"{source} {kind} has no conversion to {target}",
-                                  _NO_OBJECT_HINTS.get(kind, "the API was redesigned; write the object anew for " + target))
+                                  _NO_OBJECT_HINTS.get(kind, f"the API was redesigned; write the object anew for {target}"))
         extra = module.up(obj, kind, version)
         module.down(obj, kind, new_version)
         for item in extra:
@@ -101,7 +103,8 @@ def _change_version(obj: dict[str, Any], source: str, kind: str, target: str) ->
             classic.convert_ingress(obj)
     else:
         raise ConversionError("apiVersion", f"no mechanical conversion from {source} to {target} for {kind}",
-                              "the versions differ in defaults or shape; rewrite it by the Kubernetes deprecated API migration guide")
+                              "the versions differ in defaults or shape: rewrite it following the Kubernetes "
+                              "deprecated API migration guide")
     obj["apiVersion"] = target
     return extra
 
@@ -172,6 +175,8 @@ class Converter:
     def file(self, path: str, raw: bytes) -> FileResult:
         """Convert every object of one file; the bytes come back unchanged when nothing needs converting."""
         source = SourceText.decode(raw, path)
+        if classify(path, source.body) is not None:  # Helm templates, kustomizations ...: check says why it skips them
+            return FileResult(path, raw, raw)
         if source.is_json:
             return self._json_file(path, raw, source)
         result = FileResult(path, raw, raw)

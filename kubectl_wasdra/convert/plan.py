@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kubectl_wasdra.catalog.apis import ApiVersionInfo, api_status, version_enabled
+from kubectl_wasdra.catalog.apis import ApiVersionInfo, api_status, builtin_groups, version_enabled
 from kubectl_wasdra.catalog.lifecycle import kind_lifecycle
 from kubectl_wasdra.catalog.releases import Release
 
@@ -38,6 +38,8 @@ def _needs(info: ApiVersionInfo, kind: str, runtime_config: Mapping[str, bool]) 
 
 def target_for(release: Release, api_version: str, kind: str, runtime_config: Mapping[str, bool]) -> Target:
     """The target apiVersion of one object, or Target(None, ...) when it stays (with what it needs to be served)."""
+    if api_version.rpartition("/")[0] not in builtin_groups():  # custom resources: their CRDs decide, not the release
+        return Target(None)
     status = api_status(release, api_version, kind, runtime_config)
     best = min(status.alternatives, key=lambda info: _rank(info, runtime_config), default=None)
     if status.info is not None:

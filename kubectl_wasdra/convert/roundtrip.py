@@ -47,7 +47,8 @@ class SourceText:
         text = text.removeprefix(BOM)
         crlf = "\r\n" in text
         body = text.replace("\r\n", "\n")
-        return cls(body, bom, crlf, name.endswith(".json") or body.lstrip().startswith(("{", "[")))
+        start = body.lstrip()[:2]
+        return cls(body, bom, crlf, name.endswith(".json") or (start[:1] in ("{", "[") and start != "{{"))
 
     def encode(self, body: str) -> bytes:
         """The new body with the original line endings and BOM."""
@@ -94,11 +95,11 @@ def guess_indent(text: str) -> tuple[int, int]:
         if not stripped or stripped.startswith("#"):
             continue
         depth = len(line) - len(stripped)
-        if previous is not None and previous[1].endswith(":") and depth > previous[0]:
+        if previous is not None and previous[1].endswith(":") and depth >= previous[0]:
             step = depth - previous[0]
             if stripped.startswith("- "):
                 dash = step if dash is None else dash
-            elif not previous[1].startswith("- "):
+            elif step and not previous[1].startswith("- "):
                 indent = step if indent is None else indent
         if indent is not None and dash is not None:
             break
