@@ -86,10 +86,22 @@ def _taint_selector(obj: dict[str, Any]) -> None:
                                   "select the devices by driver, pool and device name, or taint them in the ResourceSlice")
 
 
+def _counters_apart(obj: dict[str, Any]) -> None:
+    """From 1.35 a ResourceSlice holds sharedCounters or devices, not both (KEP-4815; pkg/apis/resource/validation
+    validateResourceSliceSpec): the counters need a slice of their own, whose name the file does not give."""
+    spec = mapping(obj, "spec") or {}
+    if spec.get("sharedCounters") and spec.get("devices"):
+        raise ConversionError("spec.sharedCounters", "from Kubernetes 1.35 a ResourceSlice holds sharedCounters or "
+                              "devices, not both", "move sharedCounters into a ResourceSlice of their own in the same pool "
+                              "(and count it in pool.resourceSliceCount)")
+
+
 def up(obj: dict[str, Any], kind: str, version: str) -> list[dict[str, Any]]:
     """`version` -> v1, in place."""
     if kind == "DeviceTaintRule":
         _taint_selector(obj)
+    if kind == "ResourceSlice":
+        _counters_apart(obj)
     if version not in FLAT:
         return []
     if kind in ("ResourceClaim", "ResourceClaimTemplate"):
