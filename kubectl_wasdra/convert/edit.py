@@ -57,7 +57,7 @@ def move_into(node: dict[str, Any], keys: Iterable[str], into: str) -> bool:
     if not present:
         return False
     position = list(node).index(present[0])
-    inner = CommentedMap() if isinstance(node, CommentedMap) else {}
+    inner = same_shape(node)
     for key in present:
         comment = _pop_comment(node, key)
         inner[key] = node.pop(key)
@@ -119,5 +119,10 @@ def mappings(node: Any, *path: str) -> Iterator[tuple[int, dict[str, Any]]]:
 
 
 def same_shape(value: Any) -> Any:
-    """A new empty mapping of the kind `value` is (round-trip or plain)."""
-    return CommentedMap() if isinstance(value, CommentedMap) else {}
+    """A new empty mapping of the kind `value` is (round-trip or plain), in its flow or block style."""
+    if not isinstance(value, CommentedMap):
+        return {}
+    new = CommentedMap()
+    if value.fa.flow_style():
+        new.fa.set_flow_style()
+    return new

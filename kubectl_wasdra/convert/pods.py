@@ -33,7 +33,7 @@ def _link_up(spec: dict[str, Any], path: str) -> str | None:
         raise ConversionError(f"{path}.workloadRef.podGroupReplicaKey", "a replica key has no 1.36+ equivalent: each replica "
                               "is its own PodGroup object, whose name the file does not give",
                               "create one PodGroup per replica and set spec.schedulingGroup.podGroupName to it")
-    group = same_shape(spec)
+    group = same_shape(ref)
     group["podGroupName"] = pod_group_name(str(ref.get("name", "")), str(ref.get("podGroup", "")))
     rename_key(spec, "workloadRef", "schedulingGroup")
     spec["schedulingGroup"] = group

@@ -95,7 +95,7 @@ def _pod_group_down(obj: dict[str, Any], version: str) -> None:
     ref = mapping(spec, "workloadRef")
     if ref is not None:
         rename_key(ref, "templateName", "podGroupTemplateName")
-        wrapper = same_shape(spec)
+        wrapper = same_shape(ref)
         wrapper["workload"] = ref
         rename_key(spec, "workloadRef", "podGroupTemplateRef")
         spec["podGroupTemplateRef"] = wrapper
