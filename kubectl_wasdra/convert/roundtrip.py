@@ -82,8 +82,27 @@ def _yaml(indent: int = 2, dash_offset: int = 0) -> YAML:
 
 
 def load_yaml(text: str) -> Any:
-    """One document, round-trip loaded (comments and layout attached)."""
-    return _yaml().load(text)
+    """One document, round-trip loaded (comments and layout attached; every anchor kept, used or not)."""
+    data = _yaml().load(text)
+    _keep_anchors(data, set())
+    return data
+
+
+def _keep_anchors(node: Any, seen: set[int]) -> None:
+    """ruamel.yaml writes an anchor only where an alias uses it; a conversion must not drop the others.
+    Each node is visited once, so aliases (even recursive ones) cost nothing."""
+    if id(node) in seen:
+        return
+    seen.add(id(node))
+    anchor = getattr(node, "anchor", None)
+    if anchor is not None and getattr(anchor, "value", None):
+        anchor.always_dump = True
+    if isinstance(node, dict):
+        for value in node.values():
+            _keep_anchors(value, seen)
+    elif isinstance(node, list):
+        for value in node:
+            _keep_anchors(value, seen)
 
 
 def guess_indent(text: str) -> tuple[int, int]:
@@ -132,12 +151,19 @@ def dump_json(data: Any, indent: int) -> str:
     return json.dumps(to_plain(data), indent=indent, ensure_ascii=False) + "\n"
 
 
-def to_plain(node: Any) -> Any:
-    """Plain dicts, lists and scalars (for schema validation and JSON output)."""
-    if isinstance(node, dict):
-        return {str(k): to_plain(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [to_plain(v) for v in node]
+def to_plain(node: Any, _memo: dict[int, Any] | None = None) -> Any:
+    """Plain dicts, lists and scalars (for schema validation and JSON output); an aliased node is converted once
+    and shared, a recursive alias becomes null."""
+    memo = {} if _memo is None else _memo
+    if isinstance(node, (dict, list)):
+        if id(node) in memo:
+            return memo[id(node)]
+        memo[id(node)] = None
+        if isinstance(node, dict):
+            memo[id(node)] = {str(k): to_plain(v, memo) for k, v in node.items()}
+        else:
+            memo[id(node)] = [to_plain(v, memo) for v in node]
+        return memo[id(node)]
     if isinstance(node, bool) or node is None:
         return node
     if isinstance(node, int):
