@@ -89,8 +89,11 @@ def _pop_comment(node: Any, key: str) -> Any:
 def _shift(comment: Any, delta: int) -> Any:
     """Re-indent the full-line comments carried by a moved key (they follow it, at its old depth)."""
     for token in comment or ():
-        if isinstance(token, CommentToken) and "\n" in token.value:
-            token.value = _LINE_COMMENT.sub(lambda m: "\n" + " " * max(0, len(m.group(1)) + delta) + "#", token.value)
+        if not isinstance(token, CommentToken):
+            continue
+        if token.value.startswith("#"):  # the comment at the end of the key's line moves with the line
+            token.column = max(0, token.column + delta)
+        token.value = _LINE_COMMENT.sub(lambda m: "\n" + " " * max(0, len(m.group(1)) + delta) + "#", token.value)
     return comment
 
 
