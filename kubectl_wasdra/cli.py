@@ -95,8 +95,13 @@ def say_error(line: str) -> None:
               help="Report what upgrading from this release to --k8s-version breaks or changes.")
 @click.option("--simulate/--no-simulate", default=True, show_default=True,
               help="With --snapshot/--live: dry-run the manifests' groups and report those that do not fit now (FIT004).")
+# ---- check --fix (kubectl_wasdra/convert/fixes.py) ----
+@click.option("--fix", is_flag=True,
+              help="Apply the safe fixes in place (kubectl wasdra rules: the fix column), then report what is left.")
+@click.option("--unsafe-fixes", is_flag=True, help="With --fix, apply the unsafe fixes too (API conversions that move fields).")
+# ---- end of check --fix ----
 def check_command(paths: tuple[str, ...], common: CommonOptions, project: ProjectOptions, jobs: int | None,
-                  upgrade_from: str | None = None, simulate: bool = True) -> int:
+                  upgrade_from: str | None = None, simulate: bool = True, fix: bool = False, unsafe_fixes: bool = False) -> int:
     """Lint manifests: API availability, schema, feature gates, API validation, references.
 
     PATH is a file, a directory (searched recursively for .yaml, .yml, .json), a glob, or - for stdin.
@@ -150,7 +155,7 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, project: Projec
         text, code = upgrade_output(options, upgrade_from, common.output)
         write(text)
         return code
-    report = run_check(options)
+    report, fix_line = _fixed_report(options, fix, unsafe_fixes) if common.output == "text" or fix else (run_check(options), "")
     if len(options.releases) > 1 and common.output == "json":
         from kubectl_wasdra.lint.matrix import render_check_json
         write(render_check_json(report))
@@ -159,9 +164,31 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, project: Projec
     if len(options.releases) > 1 and common.output == "text":
         from kubectl_wasdra.lint.matrix import build_matrix, render_matrix_text
         write(render_matrix_text(build_matrix(report)))
+    if fix_line and common.output == "text":
+        write(fix_line + "\n")
     if report.fatal:
         return EXIT_ERROR
     return EXIT_FINDINGS if report.fails(common.fail_on) else EXIT_OK
+
+
+def _fixed_report(options: Any, fix: bool, unsafe: bool) -> tuple[Any, str]:
+    """check --fix: apply the fixes and check again (what is left is reported); without --fix, count the fixable."""
+    from kubectl_wasdra.convert.fixes import fix_findings
+    from kubectl_wasdra.lint.pipeline import run_check
+
+    if (fix or unsafe) and (len(options.releases) != 1 or options.stdin is not None or options.rendered):
+        raise UsageError("--fix needs files and one --k8s-version", where="--fix",
+                         hint="name the files (not -, -k or --helm) and a single release")
+    if unsafe and not fix:
+        raise UsageError("--unsafe-fixes works with --fix", where="--unsafe-fixes", hint="add --fix")
+    report = run_check(options)
+    summary = fix_findings(report.findings, options.releases[0], options.runtime_config, apply=fix, unsafe=unsafe)
+    if summary.fixed:
+        report = run_check(options)
+        summary.safe = summary.unsafe = 0
+        left = fix_findings(report.findings, options.releases[0], options.runtime_config, apply=False, unsafe=False)
+        summary.safe, summary.unsafe = left.safe, left.unsafe
+    return report, summary.line(applied=fix)
 
 
 def _rendered_inputs(paths: tuple[str, ...], project: ProjectOptions) -> tuple[Any, ...]:
