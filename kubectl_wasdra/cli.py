@@ -182,6 +182,8 @@ def _fixed_report(options: Any, fix: bool, unsafe: bool) -> tuple[Any, str]:
     if unsafe and not fix:
         raise UsageError("--unsafe-fixes works with --fix", where="--unsafe-fixes", hint="add --fix")
     report = run_check(options)
+    if not fix and (len(options.releases) != 1 or options.stdin is not None):
+        return report, ""
     summary = fix_findings(report.findings, options.releases[0], options.runtime_config, apply=fix, unsafe=unsafe)
     if summary.fixed:
         report = run_check(options)
