@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -29,6 +30,8 @@ from kubectl_wasdra.convert.roundtrip import (
 )
 from kubectl_wasdra.load.classify import classify
 
+_TOP_API_VERSION: Final = re.compile(r"""^apiVersion:[ \t]*["']?([^\s"'#]+)["']?[ \t]*(?:#.*)?$""", re.MULTILINE)
+_TOP_KIND: Final = re.compile(r"""^kind:[ \t]*["']?([^\s"'#]+)["']?[ \t]*(?:#.*)?$""", re.MULTILINE)
 _HUB_MODULES: Final = {resource.GROUP: resource, scheduling.GROUP: scheduling}
 _SOURCE_VERSIONS: Final = {resource.GROUP: frozenset({"v1alpha3", "v1beta1", "v1beta2", "v1"}),
                            scheduling.GROUP: frozenset({"v1alpha1", "v1alpha2", "v1alpha3", "v1beta1"})}
@@ -147,7 +150,7 @@ class Converter:
         changed = work != obj or bool(changes)
         gates = tuple(dict.fromkeys(target.gates + self._field_gates(work) + tuple(
             g for item in extra for g in self._field_gates(item))))
-        if not changed and target.runtime_config is None and not gates:
+        if not changed and target.runtime_config is None and not target.gates:
             return obj, [], None
         changes += [f"adds {item['kind']} {item['metadata']['name']}" for item in extra]
         return (work if changed else obj), extra, Note(
@@ -193,7 +196,7 @@ class Converter:
     def _chunk(self, chunk: Chunk, result: FileResult) -> list[Chunk]:
         """Convert one YAML document in place (chunk.text); returns the documents to add after it."""
         text = chunk.source
-        if "apiVersion" not in text:
+        if not self._may_change(text):
             return []
         try:
             data = load_yaml(text)
@@ -208,6 +211,19 @@ class Converter:
                 chunk.separator = "---\n"
             chunk.text = dump_yaml(new, text)
         return [Chunk("---\n", dump_new_document(item), 0) for item in extra]
+
+    def _may_change(self, text: str) -> bool:
+        """False when the document's top-level apiVersion and kind (read from the text) need nothing in the release
+        and no pod spec links a group: most documents are then never parsed."""
+        if "apiVersion" not in text:
+            return False
+        if "workloadRef" in text or "schedulingGroup" in text:
+            return True
+        api_version, kind = _TOP_API_VERSION.search(text), _TOP_KIND.search(text)
+        if api_version is None or kind is None or kind.group(1) == "List":
+            return True
+        target = target_for(self.release, api_version.group(1), kind.group(1), self.runtime_config)
+        return bool(target.api_version or target.reason or target.runtime_config or target.gates)
 
     def _objects(self, data: Any, line: int, result: FileResult) -> tuple[Any, list[Any]]:
         """A document: one object, or a List whose items are converted one by one."""

@@ -1,10 +1,11 @@
 """resource.k8s.io: v1alpha3 / v1beta1 (flat requests, `basic` devices) <-> v1beta2 / v1 (the hub: `exactly`, flat devices).
 
-Upstream: kubernetes/kubernetes pkg/apis/resource/v1beta1/conversion.go (Convert_v1beta1_DeviceRequest_To_resource_DeviceRequest
-moves deviceClassName ... capacity under Exactly unless firstAvailable is set; Convert_v1beta1_Device_To_resource_Device lifts
-Basic into the device), pkg/apis/resource/v1alpha3/conversion.go (the same, plus BasicDevice.capacity as bare Quantities,
-wrapped into DeviceCapacity{Value}), and zz_generated.conversion.go of v1alpha3, v1beta1, v1beta2 for the fields that map
-one to one (DeviceClass, DeviceTaintRule, status.allocation)."""
+Upstream: kubernetes/kubernetes pkg/apis/resource/v1beta1/conversion.go: Convert_v1beta1_DeviceRequest_To_resource_
+DeviceRequest moves deviceClassName ... capacity under Exactly when any of them is set (hasAnyMainRequestFieldsSet),
+Convert_resource_DeviceRequest_To_v1beta1_DeviceRequest lifts them back, Convert_v1beta1_Device_To_resource_Device lifts
+Basic into the device; pkg/apis/resource/v1alpha3/conversion.go of release-1.32/1.33 does the same with
+BasicDevice.capacity as bare Quantities, wrapped into DeviceCapacity{Value}; zz_generated.conversion.go of v1alpha3,
+v1beta1 and v1beta2 maps the other fields one to one (DeviceClass, DeviceTaintRule, status.allocation)."""
 
 from __future__ import annotations
 
@@ -26,10 +27,11 @@ def _claim_spec(obj: dict[str, Any], kind: str) -> dict[str, Any] | None:
 
 
 def nest_requests(spec: dict[str, Any] | None) -> bool:
-    """v1beta1 DeviceRequest -> v1: the exact-request fields go under `exactly` (not when firstAvailable is used)."""
+    """v1beta1 DeviceRequest -> v1: the exact-request fields go under `exactly` whenever one of them is set, beside
+    firstAvailable too (hasAnyMainRequestFieldsSet in conversion.go: an invalid mix stays for validation to report)."""
     changed = False
     for _, request in mappings(spec, "devices", "requests"):
-        if "firstAvailable" not in request and "exactly" not in request:
+        if "exactly" not in request:
             changed |= move_into(request, EXACT_FIELDS, "exactly")
     return changed
 

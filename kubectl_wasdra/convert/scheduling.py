@@ -6,8 +6,10 @@ Upstream: KEP-4671 (gang scheduling) and KEP-5832 (PodGroup API, 1.36) in kubern
 object per group, and Pod spec.workloadRef{name, podGroup} became spec.schedulingGroup{podGroupName}; in 1.37
 PodGroup.spec.podGroupTemplateRef.workload{workloadName, podGroupTemplateName} became spec.workloadRef{workloadName,
 templateName} and the disruptionMode string (Pod | PodGroup) became the union {single: {}} | {all: {}}
-(staging/src/k8s.io/api/scheduling/v1alpha2 and v1beta1 types.go). There is no generated conversion between these alpha
-versions (each release serves one), so these functions are the mapping the KEPs describe."""
+(staging/src/k8s.io/api/scheduling/v1alpha2 and v1beta1 types.go). Each release serves one of these versions, so upstream
+never converts between them: pkg/apis/scheduling/v1alpha2/zz_generated.conversion.go (and v1alpha3, v1beta1) map each
+field one to one onto the internal type of its own release (Convert_v1alpha2_PodGroupTemplateReference_To_scheduling_...).
+These functions are the mapping between the releases' types that the KEPs describe."""
 
 from __future__ import annotations
 
