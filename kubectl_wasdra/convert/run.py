@@ -88,7 +88,8 @@ def _stdout(results: list[FileResult], mode: str, output: str) -> str:
 def _diff(result: FileResult) -> str:
     before = result.original.decode("utf-8-sig").replace("\r\n", "\n").splitlines(keepends=True)
     after = result.converted.decode("utf-8-sig").replace("\r\n", "\n").splitlines(keepends=True)
-    return "".join(difflib.unified_diff(before, after, f"a/{result.path}", f"b/{result.path}"))
+    name = result.path.lstrip("/")
+    return "".join(difflib.unified_diff(before, after, f"a/{name}", f"b/{name}"))
 
 
 def _note_line(path: str, note: Note) -> str:
