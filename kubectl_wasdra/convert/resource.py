@@ -11,15 +11,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from kubectl_wasdra.cluster.convert import EXACT_FIELDS
 from kubectl_wasdra.convert.edit import ConversionError, lift_from, mapping, mappings, move_into, same_shape
 
 GROUP: Final = "resource.k8s.io"
 HUB: Final = "v1"
 FLAT: Final = frozenset({"v1alpha3", "v1beta1"})
 KINDS: Final = frozenset({"ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "DeviceClass", "DeviceTaintRule"})
-# ExactDeviceRequest's fields, in the order of the v1 type (staging/src/k8s.io/api/resource/v1/types.go)
-EXACT_FIELDS: Final = ("deviceClassName", "selectors", "allocationMode", "count", "adminAccess", "tolerations", "capacity",
-                       "derivedAttributes")
 
 
 def _claim_spec(obj: dict[str, Any], kind: str) -> dict[str, Any] | None:
