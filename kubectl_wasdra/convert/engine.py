@@ -201,8 +201,9 @@ class Converter:
         try:
             data = load_yaml(text)
         except Exception as exc:  # ruamel raises many types; the check command reports the syntax error itself
-            result.notes.append(Note(chunk.line, 1, "", "", "", "failed", message=f"not valid YAML: {str(exc).splitlines()[0]}",
-                                     hint="run kubectl wasdra check on it"))
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            result.notes.append(Note(chunk.line, 1, "", "", "", "failed", message=f"cannot read the document: {first}",
+                                     hint="kubectl wasdra check shows where and why"))
             return []
         new, extra = self._objects(data, chunk.line, result)
         result.documents.extend(_items(new) + extra)

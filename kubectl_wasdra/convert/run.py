@@ -29,10 +29,17 @@ class ConvertOutcome:
 
 
 def _read(path: str) -> bytes:
+    """The file's bytes; OSError beyond check's size limit (convert holds the whole file in memory twice)."""
+    from kubectl_wasdra.load.files import DEFAULT_MAX_BYTES
+
     if path == STDIN:
-        return sys.stdin.buffer.read()
-    with open(path, "rb") as stream:
-        return stream.read()
+        data = sys.stdin.buffer.read(DEFAULT_MAX_BYTES + 1)
+    else:
+        with open(path, "rb") as stream:
+            data = stream.read(DEFAULT_MAX_BYTES + 1)
+    if len(data) > DEFAULT_MAX_BYTES:
+        raise OSError(f"larger than {DEFAULT_MAX_BYTES // (1024 * 1024)} MiB, skipped")
+    return data
 
 
 def convert_paths(paths: Sequence[str], release: Release, runtime_config: Mapping[str, bool], *, mode: str = "print",
@@ -50,7 +57,7 @@ def convert_paths(paths: Sequence[str], release: Release, runtime_config: Mappin
         try:
             result = converter.file(path, _read(path))
         except (OSError, UnicodeDecodeError) as exc:
-            errors.append(f"{path}:1:1: error: cannot read: {exc} — save it as UTF-8 and check its permissions")
+            errors.append(f"{path}:1:1: error: cannot read: {exc} — check the path, its size and that it is UTF-8 text")
             continue
         outcome.results.append(result)
         if mode == "write" and result.changed:
@@ -94,7 +101,7 @@ def _diff(result: FileResult) -> str:
 
 def _note_line(path: str, note: Note) -> str:
     where = f"{path}:{note.line}:{note.column}"
-    what = f"{note.source} {note.kind}" + (f" {note.name}" if note.name else "")
+    what = f"{note.source} {note.kind}" + (f" {note.name}" if note.name else "") if note.kind else "document"
     if note.status == "failed":
         hint = f" — {note.hint}" if note.hint else ""
         return f"{where}: error: cannot convert {what}: {note.message}{hint}"

@@ -106,10 +106,21 @@ def test_second_run_changes_nothing() -> None:
 def test_bad_yaml_is_reported_and_left_alone() -> None:
     source = "apiVersion: resource.k8s.io/v1beta1\nkind: [unclosed\n"
     note = reported(source)
-    assert "not valid YAML" in note.message
+    assert "cannot read the document" in note.message
 
 
 def test_recursive_alias_does_not_hang() -> None:
     source = "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass\nmetadata: &m {name: gpu, labels: {self: *m}}\n"
     text, notes = convert(source, "1.37")
     assert text.startswith("apiVersion: resource.k8s.io/v1\n") or notes[0].status == "failed"
+
+
+def test_alias_bomb_and_deep_nesting_are_reported_not_expanded() -> None:
+    bomb = "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass\nmetadata:\n  name: x\n  labels:\n" \
+           "    a: &a [x,x,x,x,x,x,x,x,x]\n"
+    for level in "bcdefgh":
+        previous = chr(ord(level) - 1)
+        bomb += f"    {level}: &{level} [{','.join(['*' + previous] * 9)}]\n"
+    assert "alias bombs" in reported(bomb).message
+    deep = "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass\nmetadata: {name: x}\nspec: " + "[" * 3000 + "]" * 3000 + "\n"
+    assert "cannot read the document" in reported(deep).message
