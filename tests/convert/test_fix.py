@@ -130,3 +130,14 @@ def test_rules_show_fixability(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["rules", "API001"])
     assert "fix: unsafe" in capsys.readouterr().out
+
+
+def test_unsafe_fix_of_a_135_workload_adds_its_pod_group(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.convert.test_scheduling import WORKLOAD_135, WORKLOAD_137
+
+    path = tmp_path / "w.yaml"
+    path.write_text(WORKLOAD_135)
+    code, out, _ = _check(capsys, str(path), "--fix", "--unsafe-fixes", "--runtime-config", "scheduling.k8s.io/v1beta1=true",
+                          "--feature-gates", "GenericWorkload=true")
+    assert path.read_text() == WORKLOAD_137
+    assert code == 0 and "Fixed 1 finding(s) in 1 file(s)." in out
