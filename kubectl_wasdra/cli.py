@@ -155,7 +155,8 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, project: Projec
         text, code = upgrade_output(options, upgrade_from, common.output)
         write(text)
         return code
-    report, fix_line = _fixed_report(options, fix, unsafe_fixes) if common.output == "text" or fix else (run_check(options), "")
+    counted = common.output == "text" or fix or unsafe_fixes
+    report, fix_line = _fixed_report(options, fix, unsafe_fixes) if counted else (run_check(options), "")
     if len(options.releases) > 1 and common.output == "json":
         from kubectl_wasdra.lint.matrix import render_check_json
         write(render_check_json(report))
@@ -173,7 +174,7 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, project: Projec
 
 def _fixed_report(options: Any, fix: bool, unsafe: bool) -> tuple[Any, str]:
     """check --fix: apply the fixes and check again (what is left is reported); without --fix, count the fixable."""
-    from kubectl_wasdra.convert.fixes import fix_findings
+    from kubectl_wasdra.lint.codes import FIXABILITY
     from kubectl_wasdra.lint.pipeline import run_check
 
     if (fix or unsafe) and (len(options.releases) != 1 or options.stdin is not None or options.rendered):
@@ -182,8 +183,11 @@ def _fixed_report(options: Any, fix: bool, unsafe: bool) -> tuple[Any, str]:
     if unsafe and not fix:
         raise UsageError("--unsafe-fixes works with --fix", where="--unsafe-fixes", hint="add --fix")
     report = run_check(options)
-    if not fix and (len(options.releases) != 1 or options.stdin is not None):
-        return report, ""
+    if not fix and (len(options.releases) != 1 or options.stdin is not None
+                    or not any(f.rule in FIXABILITY for f in report.findings)):
+        return report, ""  # nothing to count: convert (and ruamel.yaml) stay unloaded
+    from kubectl_wasdra.convert.fixes import fix_findings
+
     summary = fix_findings(report.findings, options.releases[0], options.runtime_config, apply=fix, unsafe=unsafe)
     if summary.fixed:
         report = run_check(options)
