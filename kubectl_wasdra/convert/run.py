@@ -107,7 +107,10 @@ def _note_line(path: str, note: Note) -> str:
         return f"{where}: error: cannot convert {what}: {note.message}{hint}"
     verb = "converted" if note.status == "converted" else "kept"
     arrow = f" -> {note.target}" if note.target and note.target != note.source else ""
-    detail = f" ({note.message})" if note.message else ""
+    needs = ([f"--runtime-config {note.runtime_config}"] if note.runtime_config else []) + (
+        [f"gates {', '.join(note.gates)}"] if note.gates else [])
+    details = ([note.message] if note.message else []) + ([f"needs {' and '.join(needs)}"] if needs else [])
+    detail = f" ({'; '.join(details)})" if details else ""
     return f"{where}: {verb} {what}{arrow}{detail}"
 
 
