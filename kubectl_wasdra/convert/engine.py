@@ -142,8 +142,8 @@ class Converter:
         try:
             extra, changes = self._apply(work, source, kind, target)
         except ConversionError as exc:
-            return obj, [], Note(line, column, source, kind, name, "failed", target.api_version,
-                                 f"{exc.path}: {exc.message}", exc.hint)
+            message = exc.message if exc.path in ("apiVersion", "kind") else f"{exc.path}: {exc.message}"
+            return obj, [], Note(line, column, source, kind, name, "failed", target.api_version, message, exc.hint)
         if target.api_version is None and target.reason:
             return obj, [], Note(line, column, source, kind, name, "failed", None, target.reason,
                                  _NO_OBJECT_HINTS.get(kind, "no conversion exists; the object must be redesigned"))
