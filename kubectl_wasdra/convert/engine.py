@@ -19,9 +19,9 @@ from kubectl_wasdra.convert.pods import convert_pod_links
 from kubectl_wasdra.convert.roundtrip import (
     Chunk,
     SourceText,
+    dump_edited,
     dump_json,
     dump_new_document,
-    dump_yaml,
     join_documents,
     json_indent,
     load_yaml,
@@ -210,7 +210,9 @@ class Converter:
         if new is not data:
             if text != chunk.text:  # the marker line held content: it is part of what was dumped
                 chunk.separator = "---\n"
-            chunk.text = dump_yaml(new, text)
+            chunk.text = dump_edited(new, text)
+        if extra and chunk.text and not chunk.text.endswith("\n"):
+            chunk.text += "\n"
         return [Chunk("---\n", dump_new_document(item), 0) for item in extra]
 
     def _may_change(self, text: str) -> bool:

@@ -18,8 +18,8 @@ from kubectl_wasdra.convert.resource import EXACT_FIELDS, nest_requests
 from kubectl_wasdra.convert.roundtrip import (
     Chunk,
     SourceText,
+    dump_edited,
     dump_new_document,
-    dump_yaml,
     join_documents,
     load_yaml,
     split_documents,
@@ -217,7 +217,9 @@ class Fixer:
         for index, chunk in enumerate(chunks):
             document = documents.get(index)
             if document is not None and document.changed:
-                chunk.text = dump_yaml(document.data, chunk.source)
+                chunk.text = dump_edited(document.data, chunk.source)
+                if document.extra and not chunk.text.endswith("\n"):
+                    chunk.text += "\n"
                 out.append(chunk)
                 out.extend(Chunk("---\n", dump_new_document(item), 0) for item in document.extra)
             else:

@@ -3,6 +3,7 @@ file back together so that untouched documents, separators, line endings and a B
 
 from __future__ import annotations
 
+import difflib
 import io
 import json
 import re
@@ -153,6 +154,27 @@ def dump_yaml(data: Any, original: str) -> str:
     out = io.StringIO()
     _yaml(indent, dash).dump(data, out)
     return out.getvalue()
+
+
+def dump_edited(data: Any, original: str) -> str:
+    """`data` (edited from the document `original`) as text that differs from `original` only on the lines the edit
+    touched: ruamel.yaml re-emits whitespace (trailing blanks, spaces after a colon, a second sequence indentation
+    style), so the lines that dump the same before and after the edit are taken from the original, byte for byte."""
+    new = dump_yaml(data, original)
+    try:
+        base = dump_yaml(load_yaml(original), original)
+    except Exception:  # the original parsed once already; any surprise here just means no line-for-line merge
+        return new
+    original_lines = original.splitlines(keepends=True)
+    base_lines = base.splitlines(keepends=True)
+    if len(base_lines) != len(original_lines):
+        return new
+    new_lines = new.splitlines(keepends=True)
+    out: list[str] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, base_lines, new_lines, autojunk=False).get_opcodes():
+        out.extend(original_lines[i1:i2] if tag == "equal" else new_lines[j1:j2])
+    text = "".join(out)
+    return text if text.endswith("\n") or not text else text + "\n"
 
 
 def dump_new_document(data: Any) -> str:

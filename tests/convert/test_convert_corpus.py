@@ -95,3 +95,21 @@ def test_second_conversion_changes_nothing(release: str) -> None:
     converter = Converter(Release.parse(release))
     again = [converter.file(r.path, r.converted) for r in _converted() if r.changed]
     assert [r.path for r in again if r.changed] == []
+
+
+# moved lines are written in the document's dominant sequence indentation; this file mixes two styles
+_MIXED_INDENTATION = ("google__dranet/examples__demo_gke_multinetwork__resourceclaim.yaml",)
+
+
+def test_corpus_v1beta1_dra_files_convert_back_byte_for_byte() -> None:
+    back = Converter(Release.parse("1.34"), {"resource.k8s.io/v1beta1": True, "resource.k8s.io/v1": False})
+    checked, differ = 0, []
+    for result in _converted():
+        sources = {n.source for n in result.notes if n.status == "converted"}
+        if not result.changed or sources != {"resource.k8s.io/v1beta1"}:
+            continue
+        checked += 1
+        if back.file(result.path, result.converted).converted != result.original:
+            differ.append(result.path)
+    assert checked >= 20
+    assert [p for p in differ if not p.endswith(_MIXED_INDENTATION)] == []

@@ -124,3 +124,10 @@ def test_alias_bomb_and_deep_nesting_are_reported_not_expanded() -> None:
     assert "alias bombs" in reported(bomb).message
     deep = "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass\nmetadata: {name: x}\nspec: " + "[" * 3000 + "]" * 3000 + "\n"
     assert "cannot read the document" in reported(deep).message
+
+
+def test_untouched_lines_of_a_converted_document_keep_their_whitespace() -> None:
+    source = "apiVersion: resource.k8s.io/v1beta1\nkind:  DeviceClass\nmetadata:\n  name: gpu   \nspec:\n  selectors:\n" \
+             "  - cel: \n      expression: 'true'\n"
+    text, _ = convert(source)
+    assert text == source.replace("v1beta1", "v1")
