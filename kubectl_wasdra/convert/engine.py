@@ -210,7 +210,8 @@ class Converter:
         if new is not data:
             if text != chunk.text:  # the marker line held content: it is part of what was dumped
                 chunk.separator = "---\n"
-            chunk.text = dump_edited(new, text)
+            listed = isinstance(data, dict) and data.get("kind") == "List"   # List items were replaced in place
+            chunk.text = dump_edited(new, text, None if listed else data)
         if extra and chunk.text and not chunk.text.endswith("\n"):
             chunk.text += "\n"
         return [Chunk("---\n", dump_new_document(item), 0) for item in extra]

@@ -156,13 +156,14 @@ def dump_yaml(data: Any, original: str) -> str:
     return out.getvalue()
 
 
-def dump_edited(data: Any, original: str) -> str:
-    """`data` (edited from the document `original`) as text that differs from `original` only on the lines the edit
-    touched: ruamel.yaml re-emits whitespace (trailing blanks, spaces after a colon, a second sequence indentation
-    style), so the lines that dump the same before and after the edit are taken from the original, byte for byte."""
+def dump_edited(data: Any, original: str, unedited: Any = None) -> str:
+    """`data` (edited from the document `original`, loaded as `unedited` when the caller kept an untouched copy) as
+    text that differs from `original` only on the lines the edit touched: ruamel.yaml re-emits whitespace (trailing
+    blanks, spaces after a colon, a second sequence indentation style), so the lines that dump the same before and
+    after the edit are taken from the original, byte for byte."""
     new = dump_yaml(data, original)
     try:
-        base = dump_yaml(load_yaml(original), original)
+        base = dump_yaml(load_yaml(original) if unedited is None else unedited, original)
     except Exception:  # the original parsed once already; any surprise here just means no line-for-line merge
         return new
     original_lines = original.splitlines(keepends=True)
