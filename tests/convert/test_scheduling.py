@@ -171,3 +171,10 @@ spec:
     assert text == source
     assert (notes[0].status, notes[0].runtime_config) == ("kept", "scheduling.k8s.io/v1alpha3=true")
     assert "CompositePodGroup" in notes[0].gates
+
+
+def test_runtime_config_chooses_the_version_it_enables() -> None:
+    alpha = PODGROUP_137.replace("v1beta1", "v1alpha3")
+    assert convert(alpha)[0] == PODGROUP_137
+    text, notes = convert(alpha, "1.37", "scheduling.k8s.io/v1alpha3=true")
+    assert text == alpha and notes[0].status == "kept" and notes[0].runtime_config is None
