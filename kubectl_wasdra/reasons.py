@@ -21,6 +21,7 @@ class Reason(StrEnum):
     TOO_MANY_PODS = "TooManyPods"
     TOPOLOGY_SPREAD_MISMATCH = "PodTopologySpreadMismatch"
     POD_AFFINITY_MISMATCH = "PodAffinityMismatch"
+    HOST_PORT_CONFLICT = "HostPortConflict"
     # DRA
     CLAIM_NOT_FOUND = "ClaimNotFound"
     CLAIM_TEMPLATE_NOT_FOUND = "ClaimTemplateNotFound"

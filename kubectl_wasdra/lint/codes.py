@@ -258,6 +258,9 @@ FIT_API_NOT_SERVED_BY_CLUSTER: Final = RuleInfo(
 FIT_GATE_OFF_IN_CLUSTER: Final = RuleInfo(
     id="FIT006", name="gated-field-off-in-cluster", severity=Severity.ERROR,
     summary="a field's feature gate is off on the cluster's API server (its /metrics, or the snapshot header)")
+FIT_NODE_AFFINITY_TERM_NEVER_MATCHES: Final = RuleInfo(
+    id="FIT010", name="node-affinity-term-never-matches", severity=Severity.WARNING,
+    summary="a required node affinity term with a requirement that does not parse: the scheduler matches no node with it")
 
 # VALID (autoscaling): API-server validation of HorizontalPodAutoscaler that the GATE rules do not cover.
 VALID_SCALE_TO_ZERO_METRICS: Final = RuleInfo(

@@ -58,14 +58,15 @@ def _expand_one(path: str) -> Iterator[str]:
 
 
 def _walk_directory(root: str) -> Iterator[str]:
-    """Manifest files under `root`, sorted by path, skipping hidden files and directories."""
+    """Manifest files under `root` in the order kubectl's visitor (filepath.Walk) reads them: each directory's entries
+    by name, a subdirectory before a sibling whose name only extends it; hidden files and directories skipped."""
     found = []
     for directory, subdirs, names in os.walk(root):
         subdirs[:] = [d for d in subdirs if not d.startswith(".")]
         found.extend(os.path.join(directory, n) for n in names if n.endswith(MANIFEST_SUFFIXES) and not n.startswith("."))
     # FIFOs, sockets and devices found in a directory or by a glob are left out: reading one could block forever.
     # (A pipe named on the command line, e.g. `<(helm template chart/)`, is read.) Broken links stay in, to be reported.
-    yield from sorted(path for path in found if _regular_or_broken(path))
+    yield from sorted((path for path in found if _regular_or_broken(path)), key=lambda path: path.split(os.sep))
 
 
 def _regular_or_broken(path: str) -> bool:

@@ -12,7 +12,9 @@ from kubectl_wasdra.catalog.releases import NEWEST
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.admission import make_gates
 from kubectl_wasdra.sched.config_file import ConfigError, load_scheduler_config
-from kubectl_wasdra.sched.profiles import DEFAULT_FILTERS, SYSTEM_SPREAD
+from kubectl_wasdra.sched.filters import pod_topology_spread
+from kubectl_wasdra.sched.profile_plugins import plugins_for
+from kubectl_wasdra.sched.profiles import DEFAULT_FILTERS
 from kubectl_wasdra.sched.simulation import Simulation
 
 CONFIGS = Path(__file__).resolve().parents[2] / "fixtures" / "scheduler-config"
@@ -45,10 +47,13 @@ def test_docs_bin_packing_strategy() -> None:
 
 
 def test_docs_spread_defaults_by_defaulting_type() -> None:
+    """The profile's PodTopologySpread instance carries its defaultConstraints (List); System keeps the default one."""
     (profile,) = _load("spread-defaults.yaml").profiles
-    assert profile.spread_defaults == ({"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
-                                        "whenUnsatisfiable": "ScheduleAnyway"},)
-    assert _load("no-scoring.yaml").profiles[0].spread_defaults == SYSTEM_SPREAD
+    spread = plugins_for(profile).spread
+    assert spread.defaulting_type == "List"
+    assert spread.default_constraints == ({"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
+                                           "whenUnsatisfiable": "ScheduleAnyway"},)
+    assert plugins_for(_load("no-scoring.yaml").profiles[0]).spread is pod_topology_spread.DEFAULT
 
 
 def test_gpu_cluster_args() -> None:
