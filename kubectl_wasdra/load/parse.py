@@ -219,6 +219,8 @@ def _parse_fast(text: str) -> Parsed | None:
         value = yaml_rs.loads(text, parse_datetime=False, alias_limits=_fast_alias_limits())
     except (yaml_rs.YAMLDecodeError, ValueError, TypeError, OverflowError, RecursionError):
         return None
+    if not _string_keys_only(value):
+        return None  # a key the text patterns missed (`{0}`, `[0: x]`): the slow path converts or refuses it
     separators = len(_DOC_SEPARATOR.findall(text))
     if isinstance(value, list) and separators:
         # yaml-rs returns a list both for a stream and for one document that is a list: only trust it when
@@ -229,6 +231,20 @@ def _parse_fast(text: str) -> Parsed | None:
     if isinstance(value, list) and not separators:
         return None  # a single document that is a list: the slow path words the problem
     return Parsed(documents=[(0, value)])
+
+
+def _string_keys_only(value: Any) -> bool:
+    """True when every mapping key in the parsed value is a string (sigs.k8s.io/yaml's JSON conversion needs that)."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if not all(isinstance(key, str) for key in node):
+                return False
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return True
 
 
 @functools.cache
