@@ -113,8 +113,13 @@ def say_error(line: str) -> None:
               help="Report what upgrading from this release to --k8s-version breaks or changes.")
 @click.option("--simulate/--no-simulate", default=True, show_default=True,
               help="With --snapshot/--live: dry-run the manifests' groups and report those that do not fit now (FIT004).")
+# ---- check --fix (kubectl_wasdra/convert/fixes.py) ----
+@click.option("--fix", is_flag=True,
+              help="Apply the safe fixes in place (kubectl wasdra rules: the fix column), then report what is left.")
+@click.option("--unsafe-fixes", is_flag=True, help="With --fix, apply the unsafe fixes too (API conversions that move fields).")
+# ---- end of check --fix ----
 def check_command(paths: tuple[str, ...], common: CommonOptions, project: ProjectOptions, jobs: int | None,
-                  upgrade_from: str | None = None, simulate: bool = True) -> int:
+                  upgrade_from: str | None = None, simulate: bool = True, fix: bool = False, unsafe_fixes: bool = False) -> int:
     """Lint manifests: API availability, schema, feature gates, API validation, references.
 
     PATH is a file, a directory (searched recursively for .yaml, .yml, .json), a glob, or - for stdin.
@@ -168,7 +173,8 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, project: Projec
         text, code = upgrade_output(options, upgrade_from, common.output)
         write(text)
         return code
-    report = run_check(options)
+    counted = common.output == "text" or fix or unsafe_fixes
+    report, fix_line = _fixed_report(options, fix, unsafe_fixes) if counted else (run_check(options), "")
     if len(options.releases) > 1 and common.output == "json":
         from kubectl_wasdra.lint.matrix import render_check_json
         write(render_check_json(report))
@@ -178,9 +184,36 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, project: Projec
     if len(options.releases) > 1 and common.output == "text":
         from kubectl_wasdra.lint.matrix import build_matrix, render_matrix_text
         write(ci_safe(render_matrix_text(build_matrix(report)), common.output))
+    if fix_line and common.output == "text":
+        write(fix_line + "\n")
     if report.fatal:
         return EXIT_ERROR
     return EXIT_FINDINGS if report.fails(common.fail_on) else EXIT_OK
+
+
+def _fixed_report(options: Any, fix: bool, unsafe: bool) -> tuple[Any, str]:
+    """check --fix: apply the fixes and check again (what is left is reported); without --fix, count the fixable."""
+    from kubectl_wasdra.lint.codes import FIXABILITY
+    from kubectl_wasdra.lint.pipeline import run_check
+
+    if (fix or unsafe) and (len(options.releases) != 1 or options.stdin is not None or options.rendered):
+        raise UsageError("--fix needs files and one --k8s-version", where="--fix",
+                         hint="name the files (not -, -k or --helm) and a single release")
+    if unsafe and not fix:
+        raise UsageError("--unsafe-fixes works with --fix", where="--unsafe-fixes", hint="add --fix")
+    report = run_check(options)
+    if not fix and (len(options.releases) != 1 or options.stdin is not None
+                    or not any(f.rule in FIXABILITY for f in report.findings)):
+        return report, ""  # nothing to count: convert (and ruamel.yaml) stay unloaded
+    from kubectl_wasdra.convert.fixes import fix_findings
+
+    summary = fix_findings(report.findings, options.releases[0], options.runtime_config, apply=fix, unsafe=unsafe)
+    if summary.fixed:
+        report = run_check(options)
+        summary.safe = summary.unsafe = 0
+        left = fix_findings(report.findings, options.releases[0], options.runtime_config, apply=False, unsafe=False)
+        summary.safe, summary.unsafe = left.safe, left.unsafe
+    return report, summary.line(applied=fix)
 
 
 def _rendered_inputs(paths: tuple[str, ...], project: ProjectOptions) -> tuple[Any, ...]:
@@ -490,6 +523,45 @@ def _progress_display(*, enabled: bool) -> Iterator[Any]:
             status.update(f"reading {event.kind}: {event.count} objects" + (" (done)" if event.done else ""))
 
         yield update
+
+
+# ---- convert: rewrite manifests to the API versions a release serves (kubectl_wasdra/convert/) ----------------------
+@cli.command("convert")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH... | -", type=click.Path())
+@click.option("--to", "to_release", required=True, metavar="VERSION", shell_complete=complete_releases,
+              help="Target Kubernetes release 1.33-1.37.")
+@click.option("--runtime-config", multiple=True, metavar="GROUP/VERSION=BOOL,...",
+              help="API versions enabled on the target's kube-apiserver: convert to those instead of the default ones.")
+@click.option("--write", "mode", flag_value="write", help="Rewrite the files in place.")
+@click.option("--diff", "mode", flag_value="diff", help="Print a unified diff; exit 1 when a file would change.")
+@click.option("-o", "--output", type=click.Choice(("yaml", "json")), default="yaml", show_default=True,
+              help="Format of the converted objects on stdout (without --write/--diff).")
+def convert_command(paths: tuple[str, ...], to_release: str, runtime_config: tuple[str, ...], mode: str | None,
+                    output: str) -> int:
+    """Rewrite manifests to the API versions a release serves, keeping comments, order, quoting and layout.
+
+    Objects whose apiVersion the release does not serve, deprecates or leaves off by default get the version it serves
+    (with every field that moved), 1.35 Workloads get their PodGroups, pods' workloadRef becomes schedulingGroup.
+    What cannot be converted without information the file lacks is reported (exit 1), never guessed.
+
+    \b
+    Examples:
+      kubectl wasdra convert deploy/ --to 1.37 --diff
+      kubectl wasdra convert claim.yaml --to 1.37 --write
+      kubectl wasdra convert workload.yaml --to 1.36 -o json
+    """
+    from kubectl_wasdra.catalog.apis import parse_runtime_config
+    from kubectl_wasdra.catalog.releases import Release
+    from kubectl_wasdra.convert.run import convert_paths
+
+    items = [item for value in runtime_config for item in value.split(",") if item.strip()]
+    outcome = convert_paths(paths, Release.parse(to_release), parse_runtime_config(items), mode=mode or "print",
+                            output=output)
+    if outcome.stdout:
+        write(outcome.stdout)
+    sys.stderr.write(outcome.stderr)
+    return outcome.exit_code
+# ---- end of convert ------------------------------------------------------------------------------------------------
 
 
 @cli.command("completion")

@@ -22,6 +22,7 @@ HELP = {
         '  check            Lint manifests: API availability, schema, feature...\n'
         '  completion       Print a shell completion script for kubectl-wasdra.\n'
         '  config           The effective settings of `check` (flags > WASDRA_*...\n'
+        '  convert          Rewrite manifests to the API versions a release...\n'
         "  explain          Dry-run the manifests' pods and groups against a...\n"
         '  explain-pending  Explain Pending pods and groups of a cluster or...\n'
         '  gates            The feature-gate / KEP matrix: stage, default and...\n'
@@ -48,6 +49,7 @@ HELP = {
         '  check            Lint manifests: API availability, schema, feature gates, API validation, references.\n'
         '  completion       Print a shell completion script for kubectl-wasdra.\n'
         '  config           The effective settings of `check` (flags > WASDRA_* environment > .wasdra.yaml >...\n'
+        '  convert          Rewrite manifests to the API versions a release serves, keeping comments, order,...\n'
         "  explain          Dry-run the manifests' pods and groups against a snapshot: placement plan, or why...\n"
         '  explain-pending  Explain Pending pods and groups of a cluster or snapshot, next to what the cluster...\n'
         '  gates            The feature-gate / KEP matrix: stage, default and components per release, or what...\n'

@@ -21,8 +21,10 @@ from typing import Any, Final
 GROUP: Final = "resource.k8s.io"
 V1: Final = f"{GROUP}/v1"
 OLD_VERSIONS: Final = frozenset({f"{GROUP}/v1beta1", f"{GROUP}/v1beta2", f"{GROUP}/v1alpha3"})
-# Fields of a v1beta1/v1alpha3 DeviceRequest that move under `exactly` in v1 (v1 ExactDeviceRequest).
-EXACT_FIELDS: Final = ("deviceClassName", "selectors", "allocationMode", "count", "adminAccess", "tolerations", "capacity")
+# Fields of a v1beta1/v1alpha3 DeviceRequest that move under `exactly` in v1 (v1 ExactDeviceRequest, in its order);
+# kubectl_wasdra/convert/resource.py moves the same fields in manifests.
+EXACT_FIELDS: Final = ("deviceClassName", "selectors", "allocationMode", "count", "adminAccess", "tolerations", "capacity",
+                       "derivedAttributes")
 _FLAT_REQUEST_VERSIONS: Final = frozenset({f"{GROUP}/v1beta1", f"{GROUP}/v1alpha3"})
 
 

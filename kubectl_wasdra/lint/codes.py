@@ -286,3 +286,29 @@ CONF_UNUSED_SUPPRESSION: Final = RuleInfo(
 CONF_MALFORMED_SUPPRESSION: Final = RuleInfo(
     id="CONF003", name="malformed-suppression", severity=Severity.WARNING,
     summary="a `# wasdra:` comment or wasdra.dev/ignore annotation is not in the suppression syntax")
+
+
+# ---- fixes: what `check --fix` can repair, declared per rule as ruff does (kubectl_wasdra/convert/fixes.py) ----------
+class Fixability(StrEnum):
+    """none: no automatic fix; safe: applied by --fix (meaning kept); unsafe: only with --unsafe-fixes (review it).
+    A rule's declared fixability is its best case: a finding whose fix would change more is offered as unsafe."""
+
+    NONE = "none"
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+
+
+FIXABILITY: Final[dict[str, Fixability]] = {
+    SCHEMA_WRONG_TYPE.id: Fixability.SAFE,      # unquoted yes/no/on/off in a string field: quote it
+    SCHEMA_UNKNOWN_FIELD.id: Fixability.SAFE,   # a single close match (cuont -> count), or a DRA field above `exactly:`
+    VALID_ONE_OF.id: Fixability.SAFE,           # a DRA request without its `exactly:` level
+    API_DEPRECATED.id: Fixability.SAFE,         # the successor has the same shape; a shape change is unsafe
+    API_NOT_SERVED.id: Fixability.UNSAFE,       # `kubectl wasdra convert`: fields move, objects may be added
+    API_NOT_ENABLED.id: Fixability.UNSAFE,      # convert to the version served by default
+}
+
+
+def fixability(rule_id: str) -> Fixability:
+    """The declared fixability of a rule (NONE for rules without a fix)."""
+    return FIXABILITY.get(rule_id, Fixability.NONE)
+# ---- end of fixes ----------------------------------------------------------------------------------------------------

@@ -7,13 +7,14 @@ import json
 from typing import Any
 
 from kubectl_wasdra.errors import UsageError
-from kubectl_wasdra.lint.codes import RuleInfo
+from kubectl_wasdra.lint.codes import RuleInfo, fixability
 from kubectl_wasdra.lint.registry import Rule, all_rules, rule_infos, select_rules
 
 
 def _entry(info: RuleInfo, implemented: Rule | None) -> dict[str, Any]:
     return {"id": info.id, "name": info.name, "family": info.family, "severity": str(info.severity),
-            "status": info.status, "summary": info.summary, "scope": implemented.scope if implemented else None,
+            "status": info.status, "fix": str(fixability(info.id)),
+            "summary": info.summary, "scope": implemented.scope if implemented else None,
             "doc": implemented.doc if implemented else ""}
 
 
@@ -27,6 +28,9 @@ def rule_entries(key: str | None = None) -> list[dict[str, Any]]:
     return [_entry(info, implemented.get(info.id)) for info in rule_infos() if wanted is None or info.id in wanted]
 
 
+_FIX_MARK = {"none": "", "safe": "fix", "unsafe": "fix!"}   # ruff marks fixable rules; "!" = only with --unsafe-fixes
+
+
 def render_rules(key: str | None, output: str) -> str:
     """Text: a table, or each rule's documentation when one rule is asked for. JSON: the entries."""
     entries = rule_entries(key)
@@ -34,8 +38,10 @@ def render_rules(key: str | None, output: str) -> str:
         return json.dumps({"rules": entries}, indent=2, ensure_ascii=False) + "\n"
     if len(entries) == 1:
         e = entries[0]
-        return f"{e['id']} {e['name']} ({e['severity']}, {e['status']})\n{e['summary']}\n\n{e['doc']}\n"
+        fix = "" if e["fix"] == "none" else f", fix: {e['fix']}"
+        return f"{e['id']} {e['name']} ({e['severity']}, {e['status']}{fix})\n{e['summary']}\n\n{e['doc']}\n"
     id_w = max(len(e["id"]) for e in entries)
     name_w = max(len(e["name"]) for e in entries)
-    lines = [f"{e['id']:<{id_w}}  {e['name']:<{name_w}}  {e['severity']:<7}  {e['summary']}" for e in entries]
+    lines = [f"{e['id']:<{id_w}}  {e['name']:<{name_w}}  {e['severity']:<7}  {_FIX_MARK[e['fix']]:<6}  {e['summary']}"
+             for e in entries]
     return "\n".join(lines) + "\n"
