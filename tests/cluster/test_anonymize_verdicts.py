@@ -1,11 +1,13 @@
-"""`snapshot --anonymize` keeps every verdict and leaves no original identifier: explain-pending on the original and the
-anonymized snapshot of every fixture (and a generated cluster) agree entry by entry, and the anonymized file holds none
-of the original node, pod, namespace, claim, class, template or priority class names, nor any original UID."""
+"""`snapshot --anonymize` keeps every verdict and leaves no original identifier: the simulation and explain-pending on
+the original and the anonymized snapshot of every fixture (and a generated cluster) agree entry by entry, and neither
+the anonymized file nor explain-pending's output on it holds any original node, pod, namespace, claim, class, template,
+priority class, PodGroup, CompositePodGroup, Job or Workload name, private label key, nor any original UID."""
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,9 @@ import pytest
 import yaml
 from test_allowlist import verdicts
 
+from click.testing import CliRunner
+
+from kubectl_wasdra.cli import cli
 from kubectl_wasdra.cluster.allowlist import allowed_snapshot
 from kubectl_wasdra.cluster.anonymize import KEEP_NAMESPACES, anonymize_with_report
 from kubectl_wasdra.cluster.builder import SnapshotBuilder
@@ -35,11 +40,57 @@ def _generated():
     return builder.build()
 
 
-def _identifiers(snapshot) -> set[str]:
-    """Names and UIDs an anonymized snapshot must not contain (well-known namespaces and system classes excepted)."""
+ON = ["--feature-gates", "GenericWorkload=true,TopologyAwareWorkloadScheduling=true,CompositePodGroup=true",
+      "--runtime-config", "scheduling.k8s.io/v1beta1=true,scheduling.k8s.io/v1alpha3=true"]
+NAMED_KINDS = ("Node", "Pod", "Namespace", "ResourceClaim", "DeviceClass", "ResourceClaimTemplate", "DeviceTaintRule",
+               "PodGroup", "CompositePodGroup", "Workload", "Job")
+_KEY_LISTS = ("matchExpressions", "matchLabelExpressions", "topology")  # lists whose items' `key` is a label key
+
+
+def _label_keys(value, parent: str = "") -> set[str]:
+    """Every label key a snapshot compares: labels, selectors, topology keys, matchLabelKeys, group constraints."""
     out: set[str] = set()
-    for kind in ("Node", "Pod", "Namespace", "ResourceClaim", "DeviceClass", "ResourceClaimTemplate", "DeviceTaintRule"):
+    if isinstance(value, list):
+        for item in value:
+            out |= _label_keys(item, parent)
+            if parent in ("matchLabelKeys", "mismatchLabelKeys") and isinstance(item, str):
+                out.add(item)
+    elif isinstance(value, dict):
+        if parent in ("labels", "matchLabels") or (parent == "nodeSelector" and "nodeSelectorTerms" not in value):
+            out |= {str(key) for key in value}
+        for key in ("topologyKey", *(("key", "level") if parent in _KEY_LISTS else ())):
+            if isinstance(value.get(key), str):
+                out.add(value[key])
+        for key, item in value.items():
+            out |= _label_keys(item, key)
+    return out
+
+
+def _private(key: str) -> bool:
+    domain, slash, _ = key.rpartition("/")
+    return bool(slash) and not any(domain == d or domain.endswith("." + d) for d in ("kubernetes.io", "k8s.io"))
+
+
+def _template_names(value) -> set[str]:
+    """Workload pod group template names (podGroups, podGroupTemplates, compositePodGroupTemplates at any depth)."""
+    out: set[str] = set()
+    for key in ("podGroups", "podGroupTemplates", "compositePodGroupTemplates"):
+        for item in value.get(key) or () if isinstance(value, dict) else ():
+            if isinstance(item, dict):
+                out |= {item["name"]} if isinstance(item.get("name"), str) else set()
+                out |= _template_names(item)
+    return out
+
+
+def _identifiers(snapshot) -> set[str]:
+    """Names, UIDs and private label keys an anonymized snapshot must not contain (well-known namespaces and system
+    classes excepted)."""
+    out: set[str] = set()
+    for kind in NAMED_KINDS:
         out |= {obj["metadata"]["name"] for obj in snapshot.of_kind(kind)}
+    for workload in snapshot.of_kind("Workload"):
+        out |= _template_names(workload.get("spec"))
+    out |= {key for objs in snapshot.objects.values() for key in _label_keys(list(objs)) if _private(key)}
     out |= {obj["metadata"]["name"] for obj in snapshot.of_kind("PriorityClass")
             if not obj["metadata"]["name"].startswith("system-")}
     for objs in snapshot.objects.values():
@@ -52,29 +103,51 @@ def _identifiers(snapshot) -> set[str]:
     return {name for name in out if name not in KEEP_NAMESPACES and name not in drivers and len(name) > 2}
 
 
-def _check(snapshot) -> dict[str, Any]:
+def _explain_pending(snapshot, path: Path, output: str) -> str:
+    path.write_bytes(render_snapshot(snapshot, as_json=False))
+    result = CliRunner().invoke(cli, ["explain-pending", "-A", "--snapshot", str(path), *ON, "-o", output],
+                                catch_exceptions=False)
+    assert result.exit_code in (0, 1), result.output
+    return result.output
+
+
+def _pending_verdicts(output: str) -> list[tuple[Any, ...]]:
+    """explain-pending's verdict per entry, names aside: kind, fits, reason codes, agreement with the cluster."""
+    return [(g["kind"], g["fits"], tuple(r.get("code") for r in g["reasons"]), (g.get("agree") or {}).get("verdict"))
+            for g in json.loads(output)["groups"]]
+
+
+def _check(snapshot, tmp_path: Path) -> dict[str, Any]:
     kept = allowed_snapshot(snapshot)
     anonymized, replaced = anonymize_with_report(kept)
     assert verdicts(anonymized) == verdicts(kept), "anonymizing must not change a verdict"
+    before = _explain_pending(kept, tmp_path / "original.yaml", "json")
+    after = _explain_pending(anonymized, tmp_path / "anonymized.yaml", "json")
+    assert _pending_verdicts(after) == _pending_verdicts(before), "explain-pending must not change a verdict"
+    identifiers = _identifiers(snapshot)
     text = render_snapshot(anonymized, as_json=False).decode()
-    leaked = sorted(name for name in _identifiers(snapshot) if name in text)
+    leaked = sorted(name for name in identifiers if name in text)
     assert leaked == [], f"original identifiers left in the anonymized snapshot: {leaked[:10]}"
+    for where, output in {"-o json": after, "text": _explain_pending(anonymized, tmp_path / "a.yaml", "text")}.items():
+        # whole words, JSON keys aside: the output's own vocabulary ("running", "pending") may equal a pod's name
+        leaked = sorted(name for name in identifiers if re.search(rf'(?<![\w.-]){re.escape(name)}(?![\w.-]|":)', output))
+        assert leaked == [], f"original identifiers in explain-pending {where} output: {leaked[:10]}"
     return replaced
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda p: p.name)
-def test_anonymized_fixture_keeps_verdicts_and_leaks_no_identifier(fixture: Path) -> None:
+def test_anonymized_fixture_keeps_verdicts_and_leaks_no_identifier(fixture: Path, tmp_path: Path) -> None:
     snapshot, problems = load_snapshot([str(fixture)])
     assert problems == ()
-    _check(snapshot)
+    _check(snapshot, tmp_path)
 
 
-def test_anonymized_generated_cluster_keeps_verdicts() -> None:
-    replaced = _check(_generated())
+def test_anonymized_generated_cluster_keeps_verdicts(tmp_path: Path) -> None:
+    replaced = _check(_generated(), tmp_path)
     assert replaced["node names"] == 12 and replaced["UIDs"] > 0
 
 
-def test_numbers_compared_by_selectors_keep_their_order() -> None:
+def test_numbers_compared_by_selectors_keep_their_order(tmp_path: Path) -> None:
     """A `gpu-count Gt 4` node selector fits the same before and after (label values that are numbers stay)."""
     node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1", "labels": {"gpu-count": "8"}},
             "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "10"}}}
@@ -87,7 +160,7 @@ def test_numbers_compared_by_selectors_keep_their_order() -> None:
         builder.add(obj)
     snapshot = builder.build()
     assert verdicts(snapshot) == [("Pod", True, ())]
-    _check(snapshot)
+    _check(snapshot, tmp_path)
 
 
 def test_snapshot_anonymize_reports_what_was_replaced(tmp_path: Path) -> None:
