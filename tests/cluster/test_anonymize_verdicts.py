@@ -13,9 +13,8 @@ from typing import Any
 
 import pytest
 import yaml
-from test_allowlist import verdicts
-
 from click.testing import CliRunner
+from test_allowlist import verdicts
 
 from kubectl_wasdra.cli import cli
 from kubectl_wasdra.cluster.allowlist import allowed_snapshot
