@@ -168,3 +168,86 @@ def test_snapshot_anonymize_reports_what_was_replaced(tmp_path: Path) -> None:
     assert result.replaced["node names"] == 10 and result.replaced["UIDs"] > 0
     data = yaml.safe_load(result.data)
     assert json.dumps(data).count("resourceVersion") <= 1  # only the List's own empty one
+
+
+def _hostile_groups() -> list[dict[str, Any]]:
+    """Composite and 1.35 groups, a Job gang, private label keys in every place the simulator compares them, and
+    messages naming groups and keys."""
+    rack, tier, build = "acme.corp/rack", "acme.corp/tier", "acme.corp/build"
+    objs: list[dict[str, Any]] = [
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": f"box-{i}", "labels": {
+            rack: f"rack-{i % 2}", tier: "gold" if i < 3 else "iron", "kubernetes.io/hostname": f"box-{i}"}},
+         "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "10"}}} for i in range(4)]
+    objs += [
+        {"apiVersion": "scheduling.k8s.io/v1alpha3", "kind": "Workload", "metadata": {"name": "serving-acme",
+                                                                                      "namespace": "team-acme"},
+         "spec": {"podGroupTemplates": [{"name": "prefill-acme", "schedulingPolicy": {"gang": {"minCount": 2}}},
+                                        {"name": "decode-acme", "schedulingPolicy": {"gang": {"minCount": 2}}}]}},
+        {"apiVersion": "scheduling.k8s.io/v1alpha3", "kind": "CompositePodGroup",
+         "metadata": {"name": "serve-root-acme", "namespace": "team-acme"},
+         "spec": {"schedulingPolicy": {"gang": {"minGroupCount": 2}},
+                  "schedulingConstraints": {"topology": [{"key": rack}]}}}]
+    for part in ("prefill", "decode"):
+        objs.append({"apiVersion": "scheduling.k8s.io/v1alpha3", "kind": "PodGroup",
+                     "metadata": {"name": f"serve-{part}-acme", "namespace": "team-acme"},
+                     "spec": {"workloadRef": {"workloadName": "serving-acme", "templateName": f"{part}-acme"},
+                              "parentCompositePodGroupName": "serve-root-acme",
+                              "schedulingPolicy": {"gang": {"minCount": 2}},
+                              "schedulingConstraints": {"topology": [{"key": rack}]}},
+                     "status": {"conditions": [{"type": "PodGroupScheduled", "status": "False", "reason": "Unschedulable",
+                                                "message": f"serve-{part}-acme: no {rack} domain fits serve-root-acme"}]}})
+        objs += [_pending_pod(f"serve-{part}-acme-{i}", {"schedulingGroup": {"podGroupName": f"serve-{part}-acme"}},
+                              {"app": "serve", build: "b-7"}) for i in range(2)]
+    spread = {"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": rack, "whenUnsatisfiable": "DoNotSchedule",
+                                             "labelSelector": {"matchLabels": {"app": "web"}}, "matchLabelKeys": [build]}],
+              "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                  {"matchExpressions": [{"key": tier, "operator": "In", "values": ["gold"]},
+                                        {"key": rack, "operator": "Exists"}]}]}},
+                           "podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                               {"topologyKey": rack, "labelSelector": {"matchExpressions": [
+                                   {"key": build, "operator": "In", "values": ["b-9"]}]}}]}},
+              "nodeSelector": {tier: "gold"}}
+    objs += [_pending_pod(f"web-acme-{i}", spread, {"app": "web", build: "b-9"}) for i in range(3)]
+    objs += [
+        {"apiVersion": "scheduling.k8s.io/v1alpha1", "kind": "Workload", "metadata": {"name": "training-acme",
+                                                                                      "namespace": "team-acme"},
+         "spec": {"podGroups": [{"name": "workers-acme", "policy": {"gang": {"minCount": 1}}}]}},
+        _pending_pod("worker-acme-0", {"workloadRef": {"name": "training-acme", "podGroup": "workers-acme"}}, {}),
+        {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "etl-acme", "namespace": "team-acme"},
+         "spec": {"parallelism": 2, "scheduling": {"schedulingPolicy": {"gang": {}}}, "template": {"spec": {
+             "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}}}},
+        {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "serve-decode-acme.1", "namespace": "team-acme"},
+         "involvedObject": {"kind": "PodGroup", "name": "serve-decode-acme", "namespace": "team-acme"},
+         "reason": "FailedScheduling", "type": "Warning",
+         "message": f"pod group serve-decode-acme of serving-acme/decode-acme: 0/4 nodes have {tier}=gold and {rack}"}]
+    return objs
+
+
+def _pending_pod(name: str, spec: dict[str, Any], labels: dict[str, str]) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "team-acme", "labels": labels},
+            "spec": {**spec, "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]},
+            "status": {"phase": "Pending"}}
+
+
+def test_groups_workloads_and_private_label_keys_are_replaced_with_every_reference(tmp_path: Path) -> None:
+    builder = SnapshotBuilder()
+    for obj in _hostile_groups():
+        builder.add(obj)
+    snapshot = builder.build()
+    replaced = _check(snapshot, tmp_path)
+    assert replaced["PodGroup, CompositePodGroup and Job names"] == 4
+    assert replaced["Workload names"] == 2 and replaced["pod group template names"] == 3
+    assert replaced["private label keys"] == 3
+    anonymized = anonymize_with_report(allowed_snapshot(snapshot))[0]
+    groups = {g["metadata"]["name"]: g for g in anonymized.of_kind("PodGroup")}
+    (composite,) = anonymized.of_kind("CompositePodGroup")
+    assert {g["spec"]["parentCompositePodGroupName"] for g in groups.values()} == {composite["metadata"]["name"]}
+    members = {p["spec"]["schedulingGroup"]["podGroupName"] for p in anonymized.of_kind("Pod")
+               if "schedulingGroup" in p["spec"]}
+    assert members == set(groups)
+    (event,) = anonymized.of_kind("Event")
+    assert event["involvedObject"]["name"] in groups and event["involvedObject"]["name"] in event["message"]
+    (workload,) = [w for w in anonymized.of_kind("Workload") if "podGroupTemplates" in w["spec"]]
+    templates = {t["name"] for t in workload["spec"]["podGroupTemplates"]}
+    assert {g["spec"]["workloadRef"]["templateName"] for g in groups.values()} == templates
+    assert {g["spec"]["workloadRef"]["workloadName"] for g in groups.values()} == {workload["metadata"]["name"]}
