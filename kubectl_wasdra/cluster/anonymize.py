@@ -119,7 +119,7 @@ class Anonymizer:
                   "label values": self.values, "claim names": self.claims, "event names": self.events, "UIDs": self.uids,
                   "PriorityClass names": self.priority_classes, "DeviceClass names": self.device_classes,
                   "claim template names": self.templates, "DeviceTaintRule names": self.taint_rules,
-                  "device UUIDs and serials": self.serials, "PodGroup, CompositePodGroup and Job names": self.groups,
+                  "device UUIDs and serials": self.serials, "PodGroup/CompositePodGroup/Job names": self.groups,
                   "Workload names": self.workloads, "pod group template names": self.group_templates,
                   "private label keys": self.label_keys}
         return {what: len(names.seen) for what, names in counts.items() if names.seen}

@@ -235,7 +235,7 @@ def test_groups_workloads_and_private_label_keys_are_replaced_with_every_referen
         builder.add(obj)
     snapshot = builder.build()
     replaced = _check(snapshot, tmp_path)
-    assert replaced["PodGroup, CompositePodGroup and Job names"] == 4
+    assert replaced["PodGroup/CompositePodGroup/Job names"] == 4
     assert replaced["Workload names"] == 2 and replaced["pod group template names"] == 3
     assert replaced["private label keys"] == 3
     anonymized = anonymize_with_report(allowed_snapshot(snapshot))[0]
@@ -251,3 +251,12 @@ def test_groups_workloads_and_private_label_keys_are_replaced_with_every_referen
     templates = {t["name"] for t in workload["spec"]["podGroupTemplates"]}
     assert {g["spec"]["workloadRef"]["templateName"] for g in groups.values()} == templates
     assert {g["spec"]["workloadRef"]["workloadName"] for g in groups.values()} == {workload["metadata"]["name"]}
+
+
+def test_snapshot_anonymize_report_counts_groups_and_label_keys(tmp_path: Path) -> None:
+    source = ROOT / "fixtures" / "sched" / "TopologyNoDomainFits"
+    result = CliRunner().invoke(cli, ["snapshot", "--snapshot", str(source), "--anonymize", "-o", str(tmp_path / "s.yaml")],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "1 PodGroup/CompositePodGroup/Job names" in result.stderr and "1 private label keys" in result.stderr
+    assert "example.com/rack" not in (tmp_path / "s.yaml").read_text()
