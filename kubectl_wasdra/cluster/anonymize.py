@@ -85,6 +85,7 @@ class Anonymizer:
     _text_pattern: re.Pattern[str] | None = None
     _text_names: dict[str, Callable[[str], str]] = field(default_factory=dict)
     _text_count: int = 0
+    meeting: bool = False  # the first walk only meets names: free text waits for the second
 
     def namespace(self, name: str) -> str:
         return name if name in KEEP_NAMESPACES or not name else self.namespaces(name)
@@ -134,6 +135,8 @@ class Anonymizer:
         """Free text (condition and event messages) with every name and private label key already met replaced:
         pods, groups, workloads and their templates, claims, namespaces, label keys (node names as in_names).
         Names shorter than three characters stay in text, where they would hit ordinary words."""
+        if self.meeting:
+            return text
         spaces = ((self.label_keys, self.label_key), (self.pods, self.pods), (self.groups, self.groups),
                   (self.workloads, self.workloads), (self.group_templates, self.group_templates),
                   (self.claims, self.claims), (self.namespaces, self.namespace))
@@ -163,7 +166,9 @@ def anonymize_with_report(snapshot: ClusterSnapshot) -> tuple[ClusterSnapshot, d
     names = Anonymizer()
     for node in snapshot.of_kind("Node"):
         names.nodes((node.get("metadata") or {}).get("name", ""))
+    names.meeting = True
     _rewrite(snapshot, names)  # meets every name first, so free text anywhere can have all of them replaced
+    names.meeting = False
     objects = _rewrite(snapshot, names)
     anonymized = ClusterSnapshot(objects=MappingProxyType(objects), header=replace(snapshot.header, anonymized=True))
     return anonymized, names.replaced()
