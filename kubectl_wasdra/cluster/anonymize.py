@@ -241,6 +241,9 @@ def _selectors(value: Any, names: Anonymizer) -> Any:
         out["namespaces"] = [names.namespace(str(ns)) for ns in value["namespaces"]]
     if isinstance(value.get("matchLabels"), dict):
         out["matchLabels"] = names.labels(value["matchLabels"])
+    selector = value.get("nodeSelector")
+    if isinstance(selector, dict) and "nodeSelectorTerms" not in selector:  # a pod's (or a Job template's) label map
+        out["nodeSelector"] = names.labels(selector)
     for field_name in ("matchExpressions", "matchFields", "matchLabelExpressions"):  # the last: allowedTopologies
         if isinstance(value.get(field_name), list):
             out[field_name] = [_requirement(item, names, fields=field_name == "matchFields") for item in value[field_name]]
@@ -356,8 +359,6 @@ def _pod(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
         spec["nodeName"] = names.nodes(spec["nodeName"])
     if isinstance(spec.get("resourceClaims"), list):
         spec["resourceClaims"] = _claim_refs(spec["resourceClaims"], names)
-    if isinstance(spec.get("nodeSelector"), dict):
-        spec["nodeSelector"] = names.labels(spec["nodeSelector"])
     out["spec"] = spec
     status = {key: value for key, value in (out.get("status") or {}).items()
               if key not in ("hostIP", "hostIPs", "podIP", "podIPs")}

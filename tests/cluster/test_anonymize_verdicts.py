@@ -215,7 +215,7 @@ def _hostile_groups() -> list[dict[str, Any]]:
         _pending_pod("worker-acme-0", {"workloadRef": {"name": "training-acme", "podGroup": "workers-acme"}}, {}),
         {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "etl-acme", "namespace": "team-acme"},
          "spec": {"parallelism": 2, "scheduling": {"schedulingPolicy": {"gang": {}}}, "template": {"spec": {
-             "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}}}},
+             "nodeSelector": {tier: "gold"}, "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}}}},
         {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "serve-decode-acme.1", "namespace": "team-acme"},
          "involvedObject": {"kind": "PodGroup", "name": "serve-decode-acme", "namespace": "team-acme"},
          "reason": "FailedScheduling", "type": "Warning",
