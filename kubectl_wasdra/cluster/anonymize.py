@@ -7,11 +7,18 @@ pools, slice nodeName/pool/name, DeviceTaintRule pools, node selectors and affin
 kubernetes.io/hostname values, label values), owner references to nodes and pods. What a bug report does not need and
 may leak is dropped: annotations (except resource.kubernetes.io/pod-claim-name), managedFields, addresses and IPs, node
 system info, container images, commands, arguments and environment, volumes other than claims and CSI drivers.
-Label keys, kinds, claim/group/class names, device names and attributes, and quantities are kept: the simulation
-needs them and they name hardware, not people.
+PodGroup, CompositePodGroup, Job and Workload names (and Workload pod group template names) are replaced with every
+reference: pods' schedulingGroup and 1.35 workloadRef, PodGroups' workloadRef / podGroupTemplateRef and
+parentCompositePodGroupName, events' object references.
+Label keys of private domains (a prefix other than kubernetes.io, k8s.io or their subdomains) become
+anon.example/key-NNNN wherever the simulator compares them: labels, nodeSelector, selector requirements (node, pod,
+namespace, volume and slice node selectors, allowedTopologies), topologyKey, matchLabelKeys / mismatchLabelKeys and
+group scheduling constraints. Unprefixed keys are plain words and stay, as do kinds, device names and attributes,
+drivers and quantities: the simulation needs them and they name hardware, not people.
 Well-known namespaces (default, kube-*) and label values true/false/"" and of kubernetes.io/os and kubernetes.io/arch stay.
-Events (core/v1 and events.k8s.io/v1) are rewritten last: their object references follow the pods and namespaces, node and
-pod names inside the message are replaced the same way, and the reporting host is mapped like a node name.
+Free text (condition messages, events) has every replaced name and key met anywhere in the snapshot replaced the same
+way (the snapshot is walked twice, so every name is known before the first message); events are rewritten last: their
+object references follow, and the reporting host is mapped like a node name.
 """
 
 from __future__ import annotations
@@ -25,6 +32,8 @@ from typing import Any, Final
 from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
 
 KEEP_NAMESPACES: Final = frozenset({"default", "kube-system", "kube-public", "kube-node-lease"})
+KUBERNETES_DOMAINS: Final = ("kubernetes.io", "k8s.io")  # label key prefixes (and their subdomains) kept
+ANONYMOUS_DOMAIN: Final = "anon.example"  # replaced private label keys read anon.example/key-0001
 KEEP_LABEL_VALUES: Final = frozenset({"", "true", "false"})
 KEEP_LABEL_KEYS: Final = frozenset({"kubernetes.io/os", "kubernetes.io/arch", "beta.kubernetes.io/os", "beta.kubernetes.io/arch"})
 HOSTNAME_LABEL: Final = "kubernetes.io/hostname"
@@ -68,12 +77,30 @@ class Anonymizer:
     templates: _Names = field(default_factory=lambda: _Names("template", 4))
     taint_rules: _Names = field(default_factory=lambda: _Names("taintrule", 3))
     serials: _Names = field(default_factory=lambda: _Names("device-id", 6))
+    groups: _Names = field(default_factory=lambda: _Names("group", 4))  # PodGroups, CompositePodGroups, Jobs
+    workloads: _Names = field(default_factory=lambda: _Names("workload", 3))
+    group_templates: _Names = field(default_factory=lambda: _Names("group-template", 3))
+    label_keys: _Names = field(default_factory=lambda: _Names(f"{ANONYMOUS_DOMAIN}/key", 4))
     _node_pattern: re.Pattern[str] | None = None
-    _pod_pattern: re.Pattern[str] | None = None
-    _pod_count: int = 0
+    _text_pattern: re.Pattern[str] | None = None
+    _text_names: dict[str, Callable[[str], str]] = field(default_factory=dict)
+    _text_count: int = 0
+    meeting: bool = False  # the first walk only meets names: free text waits for the second
 
     def namespace(self, name: str) -> str:
         return name if name in KEEP_NAMESPACES or not name else self.namespaces(name)
+
+    def label_key(self, key: str) -> str:
+        """A key of a private domain (prefix not kubernetes.io, k8s.io or a subdomain of them) replaced; unprefixed
+        and Kubernetes keys stay (well-known keys have meaning to the scheduler, unprefixed ones are plain words)."""
+        domain, slash, _ = key.rpartition("/")
+        if not slash or not domain or any(domain == d or domain.endswith(f".{d}") for d in KUBERNETES_DOMAINS):
+            return key
+        return self.label_keys(key)
+
+    def labels(self, labels: Mapping[Any, Any]) -> dict[str, str]:
+        """A label map (or nodeSelector, matchLabels) with private keys and identifying values replaced."""
+        return {self.label_key(str(key)): self.label_value(str(key), str(value)) for key, value in labels.items()}
 
     def label_value(self, key: str, value: str) -> str:
         if key == HOSTNAME_LABEL:
@@ -93,7 +120,9 @@ class Anonymizer:
                   "label values": self.values, "claim names": self.claims, "event names": self.events, "UIDs": self.uids,
                   "PriorityClass names": self.priority_classes, "DeviceClass names": self.device_classes,
                   "claim template names": self.templates, "DeviceTaintRule names": self.taint_rules,
-                  "device UUIDs and serials": self.serials}
+                  "device UUIDs and serials": self.serials, "PodGroup/CompositePodGroup/Job names": self.groups,
+                  "Workload names": self.workloads, "pod group template names": self.group_templates,
+                  "private label keys": self.label_keys}
         return {what: len(names.seen) for what, names in counts.items() if names.seen}
 
     def in_names(self, text: str) -> str:
@@ -103,10 +132,22 @@ class Anonymizer:
         return self._node_pattern.sub(lambda match: self.nodes(match.group(0)), text)
 
     def in_text(self, text: str) -> str:
-        """Free text (event messages) with the node and pod names already met replaced."""
-        if self._pod_pattern is None or self._pod_count != len(self.pods.seen):  # events may name pods not in the snapshot
-            self._pod_pattern, self._pod_count = _word_pattern(self.pods.seen), len(self.pods.seen)
-        return self._pod_pattern.sub(lambda match: self.pods(match.group(0)), self.in_names(text))
+        """Free text (condition and event messages) with every name and private label key already met replaced:
+        pods, groups, workloads and their templates, claims, namespaces, label keys (node names as in_names).
+        Names shorter than three characters stay in text, where they would hit ordinary words."""
+        if self.meeting:
+            return text
+        spaces = ((self.label_keys, self.label_key), (self.pods, self.pods), (self.groups, self.groups),
+                  (self.workloads, self.workloads), (self.group_templates, self.group_templates),
+                  (self.claims, self.claims), (self.namespaces, self.namespace))
+        total = sum(len(names.seen) for names, _ in spaces)
+        if self._text_pattern is None or self._text_count != total:  # events may name objects not in the snapshot
+            self._text_names, self._text_count = {}, total
+            for names, mapper in spaces:
+                for original in names.seen:
+                    self._text_names.setdefault(original, mapper)
+            self._text_pattern = _word_pattern({name: "" for name in self._text_names if len(name) > 2})
+        return self._text_pattern.sub(lambda match: self._text_names[match.group(0)](match.group(0)), self.in_names(text))
 
 
 def _word_pattern(names: Mapping[str, str]) -> re.Pattern[str]:
@@ -125,12 +166,20 @@ def anonymize_with_report(snapshot: ClusterSnapshot) -> tuple[ClusterSnapshot, d
     names = Anonymizer()
     for node in snapshot.of_kind("Node"):
         names.nodes((node.get("metadata") or {}).get("name", ""))
+    names.meeting = True
+    _rewrite(snapshot, names)  # meets every name first, so free text anywhere can have all of them replaced
+    names.meeting = False
+    objects = _rewrite(snapshot, names)
+    anonymized = ClusterSnapshot(objects=MappingProxyType(objects), header=replace(snapshot.header, anonymized=True))
+    return anonymized, names.replaced()
+
+
+def _rewrite(snapshot: ClusterSnapshot, names: Anonymizer) -> dict[str, tuple[dict[str, Any], ...]]:
     objects: dict[str, tuple[dict[str, Any], ...]] = {}
     for kind, items in sorted(snapshot.objects.items(), key=lambda entry: entry[0] == "Event"):  # events last
         rewrite = _REWRITERS.get(kind, _common)
         objects[kind] = tuple(sorted((_references(rewrite(item, names), names) for item in items), key=_sort_key))
-    anonymized = ClusterSnapshot(objects=MappingProxyType(objects), header=replace(snapshot.header, anonymized=True))
-    return anonymized, names.replaced()
+    return objects
 
 
 def _references(value: Any, names: Anonymizer) -> Any:
@@ -145,6 +194,8 @@ def _references(value: Any, names: Anonymizer) -> Any:
         mapper = _REFERENCE_KEYS.get(key)
         if mapper is not None and isinstance(item, str) and item:
             out[key] = mapper(names, item)
+        elif key == "workloadRef" and isinstance(item, dict) and "name" in item:  # 1.35 pods: name, podGroup
+            out[key] = _references({**item, **_pod_workload_ref(item, names)}, names)
         elif key in ("requests", "limits") and isinstance(item, dict):
             out[key] = {_extended_name(name, names): amount for name, amount in item.items()}
         elif key == "conditions" and isinstance(item, list):  # free text: node and pod names inside are replaced
@@ -152,6 +203,16 @@ def _references(value: Any, names: Anonymizer) -> Any:
                 c.get("message"), str) else c for c in item]
         else:
             out[key] = _references(item, names)
+    return out
+
+
+def _pod_workload_ref(ref: Mapping[str, Any], names: Anonymizer) -> dict[str, str]:
+    """A 1.35 pod's workloadRef {name, podGroup}: the Workload and its pod group template (kept integer replica keys)."""
+    out = {}
+    if isinstance(ref.get("name"), str) and ref["name"]:
+        out["name"] = names.workloads(ref["name"])
+    if isinstance(ref.get("podGroup"), str) and ref["podGroup"]:
+        out["podGroup"] = names.group_templates(ref["podGroup"])
     return out
 
 
@@ -175,26 +236,49 @@ def _selectors(value: Any, names: Anonymizer) -> Any:
     out = {key: _selectors(item, names) for key, item in value.items()}
     meta = value.get("metadata")
     if isinstance(meta, dict) and isinstance(meta.get("labels"), dict):  # pod templates, claim templates
-        out["metadata"] = {**out["metadata"], "labels": {k: names.label_value(k, str(v)) for k, v in meta["labels"].items()}}
+        out["metadata"] = {**out["metadata"], "labels": names.labels(meta["labels"])}
     if isinstance(value.get("namespaces"), list):  # pod affinity terms
         out["namespaces"] = [names.namespace(str(ns)) for ns in value["namespaces"]]
     if isinstance(value.get("matchLabels"), dict):
-        out["matchLabels"] = {k: names.label_value(k, str(v)) for k, v in value["matchLabels"].items()}
-    for field_name in ("matchExpressions", "matchFields"):
+        out["matchLabels"] = names.labels(value["matchLabels"])
+    selector = value.get("nodeSelector")
+    if isinstance(selector, dict) and "nodeSelectorTerms" not in selector:  # a pod's (or a Job template's) label map
+        out["nodeSelector"] = names.labels(selector)
+    for field_name in ("matchExpressions", "matchFields", "matchLabelExpressions"):  # the last: allowedTopologies
         if isinstance(value.get(field_name), list):
             out[field_name] = [_requirement(item, names, fields=field_name == "matchFields") for item in value[field_name]]
+    out.update(_topology_keys(value, names))
+    return out
+
+
+def _topology_keys(value: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
+    """Label keys outside selectors: affinity and spread topologyKey, matchLabelKeys / mismatchLabelKeys, and the
+    topology keys (or levels) of PodGroup, CompositePodGroup and Workload scheduling constraints."""
+    out: dict[str, Any] = {}
+    if isinstance(value.get("topologyKey"), str):
+        out["topologyKey"] = names.label_key(value["topologyKey"])
+    for key in ("matchLabelKeys", "mismatchLabelKeys"):
+        if isinstance(value.get(key), list):
+            out[key] = [names.label_key(item) if isinstance(item, str) else item for item in value[key]]
+    constraints = value.get("schedulingConstraints")
+    if isinstance(constraints, dict) and isinstance(constraints.get("topology"), list):
+        topology = [{**t, **{k: names.label_key(t[k]) for k in ("key", "level") if isinstance(t.get(k), str)}}
+                    if isinstance(t, dict) else t for t in constraints["topology"]]
+        out["schedulingConstraints"] = {**_selectors(constraints, names), "topology": topology}
     return out
 
 
 def _requirement(item: Any, names: Anonymizer, *, fields: bool) -> Any:
-    if not isinstance(item, dict) or not isinstance(item.get("values"), list):
+    """One selector requirement: label key and values mapped (Exists / DoesNotExist have no values); field
+    requirements (matchFields) keep their key, metadata.name values are node names."""
+    if not isinstance(item, dict):
         return item
-    key = item.get("key", "")
-    if fields:
-        mapped = [names.nodes(str(v)) if key == "metadata.name" else v for v in item["values"]]
-    else:
-        mapped = [names.label_value(key, str(v)) for v in item["values"]]
-    return {**item, "values": mapped}
+    key, values = str(item.get("key", "")), item.get("values")
+    out = dict(item) if fields or "key" not in item else {**item, "key": names.label_key(key)}
+    if isinstance(values, list):
+        out["values"] = [(names.nodes(str(v)) if key == "metadata.name" else v) if fields
+                         else names.label_value(key, str(v)) for v in values]
+    return out
 
 
 def _metadata(meta: Mapping[str, Any], names: Anonymizer, name: Callable[[str], str] | None) -> dict[str, Any]:
@@ -204,7 +288,7 @@ def _metadata(meta: Mapping[str, Any], names: Anonymizer, name: Callable[[str], 
     if meta.get("namespace"):
         out["namespace"] = names.namespace(meta["namespace"])
     if isinstance(meta.get("labels"), dict):
-        out["labels"] = {key: names.label_value(key, str(value)) for key, value in meta["labels"].items()}
+        out["labels"] = names.labels(meta["labels"])
     kept = {key: value for key, value in (meta.get("annotations") or {}).items() if key in KEEP_ANNOTATIONS}
     if kept:
         out["annotations"] = kept
@@ -275,8 +359,6 @@ def _pod(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
         spec["nodeName"] = names.nodes(spec["nodeName"])
     if isinstance(spec.get("resourceClaims"), list):
         spec["resourceClaims"] = _claim_refs(spec["resourceClaims"], names)
-    if isinstance(spec.get("nodeSelector"), dict):
-        spec["nodeSelector"] = {key: names.label_value(key, str(value)) for key, value in spec["nodeSelector"].items()}
     out["spec"] = spec
     status = {key: value for key, value in (out.get("status") or {}).items()
               if key not in ("hostIP", "hostIPs", "podIP", "podIPs")}
@@ -298,13 +380,33 @@ def _claim_refs(entries: list[Any], names: Anonymizer) -> list[Any]:
             if isinstance(entry, dict) and isinstance(entry.get("resourceClaimName"), str) else entry for entry in entries]
 
 
-def _group(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
-    out = _common(obj, names)
+def _group(obj: Mapping[str, Any], names: Anonymizer, name: Callable[[str], str]) -> dict[str, Any]:
+    out = _common(obj, names, name)
     for part in ("spec", "status"):
         body = out.get(part)
         for key in ("resourceClaims", "resourceClaimStatuses"):
             if isinstance(body, dict) and isinstance(body.get(key), list):
                 body[key] = _claim_refs(body[key], names)
+    return out
+
+
+def _workload(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
+    """A Workload renamed with its pod group templates (1.35 podGroups, podGroupTemplates, compositePodGroupTemplates at
+    any depth): pods and PodGroups name them."""
+    out = _common(obj, names, names.workloads)
+    out["spec"] = _template_names(out.get("spec"), names)
+    return out
+
+
+def _template_names(value: Any, names: Anonymizer) -> Any:
+    if not isinstance(value, dict):
+        return value
+    out = dict(value)
+    for key in ("podGroups", "podGroupTemplates", "compositePodGroupTemplates"):
+        if isinstance(value.get(key), list):
+            out[key] = [{**_template_names(item, names), **({"name": names.group_templates(item["name"])}
+                                                           if isinstance(item.get("name"), str) else {})}
+                        if isinstance(item, dict) else item for item in value[key]]
     return out
 
 
@@ -374,8 +476,9 @@ def _reference(ref: Any, names: Anonymizer) -> Any:
     out = dict(ref)
     if isinstance(ref.get("namespace"), str):
         out["namespace"] = names.namespace(ref["namespace"])
-    if ref.get("kind") in ("Pod", "Node") and isinstance(ref.get("name"), str):
-        out["name"] = (names.pods if ref["kind"] == "Pod" else names.nodes)(ref["name"])
+    mapper = _EVENT_OBJECTS.get(str(ref.get("kind")))
+    if mapper is not None and isinstance(ref.get("name"), str):
+        out["name"] = mapper(names, ref["name"])
     return out
 
 
@@ -402,6 +505,16 @@ _REFERENCE_KEYS: Final[Mapping[str, Callable[[Anonymizer, str], str]]] = {
     "priorityClassName": Anonymizer.priority_class,
     "deviceClassName": lambda names, value: names.device_classes(value),
     "resourceClaimTemplateName": lambda names, value: names.templates(value),
+    "podGroupName": lambda names, value: names.groups(value),  # pods' schedulingGroup
+    "parentCompositePodGroupName": lambda names, value: names.groups(value),
+    "workloadName": lambda names, value: names.workloads(value),  # PodGroups' workloadRef / podGroupTemplateRef
+    "templateName": lambda names, value: names.group_templates(value),
+    "podGroupTemplateName": lambda names, value: names.group_templates(value),
+}
+_EVENT_OBJECTS: Final[Mapping[str, Callable[[Anonymizer, str], str]]] = {
+    "Pod": lambda names, value: names.pods(value), "Node": lambda names, value: names.nodes(value),
+    "PodGroup": lambda names, value: names.groups(value), "CompositePodGroup": lambda names, value: names.groups(value),
+    "Job": lambda names, value: names.groups(value), "Workload": lambda names, value: names.workloads(value),
 }
 _REWRITERS: Final[Mapping[str, Callable[[Mapping[str, Any], Anonymizer], dict[str, Any]]]] = {
     "PriorityClass": lambda obj, names: _common(obj, names, names.priority_class),
@@ -413,6 +526,9 @@ _REWRITERS: Final[Mapping[str, Callable[[Mapping[str, Any], Anonymizer], dict[st
     "ResourceSlice": _slice,
     "ResourceClaim": _claim,
     "DeviceTaintRule": _taint_rule,
-    "PodGroup": _group,
+    "PodGroup": lambda obj, names: _group(obj, names, names.groups),
+    "CompositePodGroup": lambda obj, names: _group(obj, names, names.groups),
+    "Workload": _workload,
+    "Job": lambda obj, names: _common(obj, names, names.groups),  # a Job's own PodGroup is named after it
     "Event": _event,
 }

@@ -69,7 +69,11 @@ def test_anonymize_is_consistent(snapshot: ClusterSnapshot) -> None:
     pending = anon.pending_pods()[0]
     generated = pending["status"]["resourceClaimStatuses"][0]["resourceClaimName"]
     assert anon.get("ResourceClaim", generated, pending["metadata"]["namespace"]) is not None
-    racks = {n["metadata"]["labels"].get("example.com/rack") for n in anon.of_kind("Node")} - {None}
+    assert not any("example.com/" in key for n in anon.of_kind("Node") for key in n["metadata"]["labels"])
+    rack_keys = {key for n in anon.of_kind("Node") for key, value in n["metadata"]["labels"].items()
+                 if key.startswith("anon.example/") and value != "true"}  # the private rack key, renamed
+    assert len(rack_keys) == 1
+    racks = {n["metadata"]["labels"].get(*rack_keys) for n in anon.of_kind("Node")} - {None}
     assert len(racks) == 2 and not racks & {"r0", "r1"}
     rule = anon.of_kind("DeviceTaintRule")[0]
     assert anon.pools[(rule["spec"]["deviceSelector"]["driver"], rule["spec"]["deviceSelector"]["pool"])].complete
