@@ -20,6 +20,8 @@ def group_json(group: GroupDiagnosis) -> dict[str, Any]:
         "reasons": [{"code": r.code, "message": r.message, "count": r.count, "details": dict(r.details)} for r in group.reasons],
         "suggestions": [{"kind": s.kind, "message": s.message, "outcome": s.outcome} for s in group.suggestions],
     }
+    if group.preemption is not None:  # README "Preemption": victims, nominatedNodes, or why not
+        data["preemption"] = group.preemption.json()
     if group.claim_node_selectors:  # where each allocation is usable (network-attached devices: several nodes)
         data["placement"]["nodeSelectors"] = dict(group.claim_node_selectors)
     if group.agreement is not None:
