@@ -120,8 +120,10 @@ def eligible(pod: PodInfo, error: FitError, state: SchedState, context: Context)
     return ""
 
 
-def dry_run(pod: PodInfo, error: FitError, state: SchedState, context: Context) -> tuple[dict[str, Selection], dict[str, Status]]:
-    """DryRunPreemption over the Unschedulable nodes: candidates (non-violating first) and every other node's status."""
+def dry_run(pod: PodInfo, error: FitError, state: SchedState, context: Context, offset: int = 0,
+            percentage: int = MIN_PERCENTAGE, absolute: int = MIN_ABSOLUTE) -> tuple[dict[str, Selection], dict[str, Status]]:
+    """DryRunPreemption over the Unschedulable nodes, from `offset` on (upstream: random) and wrapping around:
+    candidates (non-violating first) and every other node's status."""
     statuses: dict[str, Status] = {}
     potential = []
     for name in state.node_names:
@@ -132,10 +134,11 @@ def dry_run(pod: PodInfo, error: FitError, state: SchedState, context: Context) 
             statuses[name] = _not_helpful(status.reason)
         else:
             potential.append(name)
-    wanted = num_candidates(len(potential))
+    wanted = num_candidates(len(potential), percentage, absolute)
     clean: dict[str, Selection] = {}
     violating: dict[str, Selection] = {}
-    for name in potential:
+    start = offset % len(potential) if potential else 0
+    for name in potential[start:] + potential[:start]:
         if clean and len(clean) + len(violating) >= wanted:  # enough candidates, one of them without violations
             break
         after, selection = select_victims(pod, name, error.statuses[name].reason, state, context)

@@ -1,0 +1,89 @@
+"""Upstream DefaultPreemption test tables, ported as data (fixtures/sched/upstream/defaultpreemption.yaml), run
+through our filters: the dry run's candidates (victims per node, PDB violations) and the node preemption picks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from builders import pod, snapshot
+
+from kubectl_wasdra.catalog.releases import NEWEST
+from kubectl_wasdra.reasons import Reason
+from kubectl_wasdra.sched.admission import all_on
+from kubectl_wasdra.sched.fiterror import FitError
+from kubectl_wasdra.sched.preemption import dry_run, preempt
+from kubectl_wasdra.sched.simulation import Simulation
+from kubectl_wasdra.sched.status import Status
+
+TABLE = Path(__file__).resolve().parents[2] / "fixtures" / "sched" / "upstream" / "defaultpreemption.yaml"
+CASES = yaml.safe_load(TABLE.read_text())["cases"]
+PRIORITIES = {"neg": -100, "low": 0, "mid": 100, "high": 1000, "veryHigh": 10000}
+RESOURCES = {"small": ("100m", "100"), "medium": ("200m", "200"), "large": ("300m", "300"), "veryLarge": ("500m", "500")}
+LABEL_KEYS = ("hostname", "zone", "region")
+
+
+def _node(spec: str) -> dict[str, Any]:
+    """st.MakeNode().Capacity(veryLargeRes) with labels from "name/zone/region"."""
+    parts = spec.split("/")
+    allocatable = {"cpu": "500m", "memory": "500", "pods": "110"}
+    labels = dict(zip(LABEL_KEYS, parts, strict=False))
+    return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": parts[0], "labels": labels}, "spec": {}, "status": {"allocatable": allocatable, "capacity": dict(allocatable)}}
+
+
+def _exists(key: str) -> dict[str, Any]:
+    return {"matchExpressions": [{"key": key, "operator": "Exists"}]}
+
+
+def _pod(spec: dict[str, Any]) -> dict[str, Any]:
+    cpu, memory = RESOURCES[spec["req"]] if "req" in spec else (None, None)
+    fields: dict[str, Any] = {}
+    if "antiAffinityExists" in spec:
+        key, topology = spec["antiAffinityExists"]
+        fields["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+            {"labelSelector": _exists(key), "topologyKey": topology}]}}
+    if "spread" in spec:
+        fields["topologySpreadConstraints"] = [{"maxSkew": 1, "topologyKey": key, "whenUnsatisfiable": "DoNotSchedule",
+                                                "labelSelector": _exists("foo")} for key in spec["spread"]]
+    obj = pod(spec["name"], cpu=cpu, memory=memory, node_name=spec.get("node", ""),
+              priority=PRIORITIES[spec.get("priority", "low")], labels=spec.get("labels"), **fields)
+    if "start" in spec:
+        obj.setdefault("status", {})["startTime"] = f"1970-01-01T00:00:{spec['start']:02d}Z"
+    return obj
+
+
+def _pdb(spec: dict[str, Any], index: int) -> dict[str, Any]:
+    return {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": f"pdb{index}", "namespace": "default"},
+            "spec": {"selector": {"matchLabels": spec["matchLabels"]}},
+            "status": {"disruptionsAllowed": spec["allowed"], "disruptedPods": dict.fromkeys(spec.get("disrupted", ()), "t")}}
+
+
+def _run(case: dict[str, Any]) -> tuple[Simulation, Any, Any]:
+    """The simulation before anything is placed, the preemptor, and a FitError in which every node said
+    Unschedulable: upstream's tests hand DryRunPreemption every node."""
+    objects = [*map(_node, case["nodes"]), _pod(case["pod"]), *map(_pod, case["pods"]),
+               *(_pdb(p, i) for i, p in enumerate(case.get("pdbs", ())))]
+    simulation = Simulation(snapshot(*objects), all_on(NEWEST))
+    preemptor = next(e for e in simulation.entries if e.name == case["pod"]["name"]).pods[0]
+    statuses = {name: Status.unschedulable(Reason.INSUFFICIENT_RESOURCE, "Insufficient cpu")
+                for name in simulation.state.node_names}
+    return simulation, preemptor, FitError(preemptor.key, len(statuses), statuses)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c["test"] == "TestDryRunPreemption"], ids=lambda c: c["name"])
+def test_dry_run_candidates(case):
+    simulation, preemptor, error = _run(case)
+    args = case.get("args", {})
+    candidates, _ = dry_run(preemptor, error, simulation.state, simulation.preemption_context, args.get("offset", 0),
+                            args.get("percentage", 10), args.get("absolute", 100))
+    got = {node: [sorted(p.name for p in s.pods), len(s.violating)] for node, s in candidates.items()}
+    assert got == {node: [sorted(v[0]), v[1]] for node, v in case["candidates"].items()}
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c["test"] == "TestSelectBestCandidate"], ids=lambda c: c["name"])
+def test_select_best_candidate(case):
+    simulation, preemptor, error = _run(case)
+    answer = preempt(preemptor, error, simulation.state, simulation.preemption_context)
+    assert answer.nominated[preemptor.key] in case["pick"]
