@@ -8,12 +8,13 @@ from typing import Any
 
 import pytest
 import yaml
-from builders import pod, snapshot
+from builders import node, pod, pod_group, snapshot
 
 from kubectl_wasdra.catalog.releases import NEWEST
 from kubectl_wasdra.reasons import Reason
-from kubectl_wasdra.sched.admission import all_on
+from kubectl_wasdra.sched.admission import Gates, all_on
 from kubectl_wasdra.sched.fiterror import FitError
+from kubectl_wasdra.sched.group_preemption import POLICY_GATE
 from kubectl_wasdra.sched.preemption import dry_run, preempt
 from kubectl_wasdra.sched.simulation import Simulation
 from kubectl_wasdra.sched.status import Status
@@ -87,3 +88,80 @@ def test_select_best_candidate(case):
     simulation, preemptor, error = _run(case)
     answer = preempt(preemptor, error, simulation.state, simulation.preemption_context)
     assert answer.nominated[preemptor.key] in case["pick"]
+
+
+GROUP_TABLE = TABLE.with_name("podgrouppreemption.yaml")
+GROUP_CASES = yaml.safe_load(GROUP_TABLE.read_text())["cases"]
+MODES = {"all": {"all": {}}, "single": {"single": {}}, "none": None}
+
+
+def _group_pod(spec: dict[str, Any]) -> dict[str, Any]:
+    """A bound victim pod: 1 cpu, its priority, group, labels, a host port, terminating by preemption."""
+    fields: dict[str, Any] = {}
+    if spec.get("group"):
+        fields["schedulingGroup"] = {"podGroupName": spec["group"]}
+    obj = pod(spec["name"], node_name=spec["node"], priority=PRIORITIES[spec["priority"]], labels=spec.get("labels"),
+              **fields)
+    if spec.get("port"):
+        obj["spec"]["containers"][0]["ports"] = [{"containerPort": spec["port"], "hostPort": spec["port"]}]
+    if "start" in spec:
+        obj["status"]["startTime"] = f"1970-01-01T00:00:{spec['start']:02d}Z"
+    if spec.get("terminating"):
+        obj["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
+        obj["status"]["conditions"] = [{"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler"}]
+    return obj
+
+
+def _group_objects(case: dict[str, Any]) -> list[dict[str, Any]]:
+    """Nodes, victims, their PodGroups, the PDBs, and the pending preemptor group with its pods."""
+    counts: dict[str, int] = {}
+    for spec in case["pods"]:
+        counts[spec["node"]] = counts.get(spec["node"], 0) + 1
+    objects = []
+    for entry in case["nodes"]:
+        name, cpu = (entry["name"], entry["cpu"]) if isinstance(entry, dict) else (entry, counts.get(entry, 0))
+        taints = [{"key": "no-room", "effect": "NoSchedule"}] if name in case.get("noRoom", ()) else []
+        objects.append(node(name, cpu=str(cpu), taints=taints))
+    objects += [_group_pod(spec) for spec in case["pods"]]
+    for name, (mode, priority) in case.get("groups", {}).items():
+        group = pod_group(name, priority=PRIORITIES[priority])
+        if MODES[mode] is not None:
+            group["spec"]["disruptionMode"] = MODES[mode]
+        objects.append(group)
+    objects += [_pdb(p, i) for i, p in enumerate(case.get("pdbs", ()))]
+    preemptor = case["preemptor"]
+    group = pod_group("preemptor-pg", min_count=preemptor.get("minCount"), priority=PRIORITIES[preemptor["priority"]])
+    if preemptor.get("policy"):
+        group["spec"]["preemptionPolicy"] = preemptor["policy"]
+    objects.append(group)
+    for member in preemptor["pods"]:
+        member = member if isinstance(member, dict) else {"name": member}
+        obj = pod(member["name"], group="preemptor-pg", priority=PRIORITIES[preemptor["priority"]],
+                  preemptionPolicy=preemptor.get("policy") or "PreemptLowerPriority")
+        if preemptor.get("port"):
+            obj["spec"]["containers"][0]["ports"] = [{"containerPort": preemptor["port"], "hostPort": preemptor["port"]}]
+        if member.get("nominated"):
+            obj["status"] = {"phase": "Pending", "nominatedNodeName": member["nominated"]}
+        objects.append(obj)
+    return objects
+
+
+def group_gates() -> Gates:
+    """Every workload gate on, and PodGroupPreemptionPolicy (the upstream test resolves the group's own policy)."""
+    gates = all_on(NEWEST)
+    return Gates(gates.release, {**gates.enabled_gates, POLICY_GATE: True}, gates.runtime_config)
+
+
+@pytest.mark.parametrize("case", GROUP_CASES, ids=lambda c: c["name"])
+def test_pod_group_select_victims_on_domain(case):
+    results = Simulation(snapshot(*_group_objects(case)), group_gates()).run()
+    result = next(r for r in results if r.name == "preemptor-pg")
+    assert not result.fits
+    answer = result.extra["preemption"]
+    if "message" in case:
+        assert not answer.helps
+        assert answer.message == case["message"]
+        assert result.message.endswith(", " + case["message"])
+    else:
+        assert answer.helps, answer.message
+        assert sorted(v.name for v in answer.victims) == sorted(case["victims"])
