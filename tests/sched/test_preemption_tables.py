@@ -1,4 +1,4 @@
-"""Upstream DefaultPreemption test tables, ported as data (fixtures/sched/upstream/defaultpreemption.yaml), run
+"""Upstream DefaultPreemption test tables, ported as data (fixtures/sched/preemption/defaultpreemption.yaml), run
 through our filters: the dry run's candidates (victims per node, PDB violations) and the node preemption picks."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from kubectl_wasdra.sched.preemption import dry_run, preempt
 from kubectl_wasdra.sched.simulation import Simulation
 from kubectl_wasdra.sched.status import Status
 
-TABLE = Path(__file__).resolve().parents[2] / "fixtures" / "sched" / "upstream" / "defaultpreemption.yaml"
+TABLE = Path(__file__).resolve().parents[2] / "fixtures" / "sched" / "preemption" / "defaultpreemption.yaml"
 CASES = yaml.safe_load(TABLE.read_text())["cases"]
 PRIORITIES = {"neg": -100, "low": 0, "mid": 100, "high": 1000, "veryHigh": 10000}
 RESOURCES = {"small": ("100m", "100"), "medium": ("200m", "200"), "large": ("300m", "300"), "veryLarge": ("500m", "500")}
@@ -31,7 +31,8 @@ def _node(spec: str) -> dict[str, Any]:
     parts = spec.split("/")
     allocatable = {"cpu": "500m", "memory": "500", "pods": "110"}
     labels = dict(zip(LABEL_KEYS, parts, strict=False))
-    return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": parts[0], "labels": labels}, "spec": {}, "status": {"allocatable": allocatable, "capacity": dict(allocatable)}}
+    return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": parts[0], "labels": labels}, "spec": {},
+            "status": {"allocatable": allocatable, "capacity": dict(allocatable)}}
 
 
 def _exists(key: str) -> dict[str, Any]:
