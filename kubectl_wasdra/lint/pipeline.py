@@ -235,8 +235,9 @@ def set_findings(documents: Sequence[Document], rules: Sequence[Rule], ctx: Chec
         severity = severity_for(implemented.info, ctx.profile)
         try:
             for problem in implemented.check(docset, ctx):
-                findings.append(_stamp(implemented.info, severity, problem.document, problem.path, problem.message,
-                                       problem.hint, problem.at))
+                milder = problem.severity is not None and problem.severity.rank < severity.rank
+                findings.append(_stamp(implemented.info, problem.severity if milder else severity, problem.document,
+                                       problem.path, problem.message, problem.hint, problem.at))
         except WasdraError:
             raise
         except Exception as exc:

@@ -72,6 +72,13 @@ class Preemption:
         """True when the entry fits after evicting the victims."""
         return bool(self.nominated)
 
+    def summary(self) -> str:
+        """"fits only by preempting N pod(s) of priority <= P on node(s) ..." (check's FIT004 warning)."""
+        top = max((v.priority for v in self.victims), default=0)
+        nodes = sorted({v.node for v in self.victims})
+        shown = ", ".join(nodes[:4]) + (" ..." if len(nodes) > 4 else "")
+        return f"fits only by preempting {len(self.victims)} pod(s) of priority <= {top} on node(s) {shown}"
+
     def json(self) -> dict[str, Any]:
         """The README's `preemption` object."""
         return {"helps": self.helps, "attempted": self.attempted, "nominatedNodes": dict(self.nominated),

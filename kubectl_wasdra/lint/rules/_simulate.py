@@ -44,6 +44,7 @@ class NoFitNow:
     label: str
     reason: str
     suggestion: str | None
+    preemption: Any = None  # sched/preemption_model.Preemption when evicting lower-priority pods would make it fit
 
 
 def _never_fits(document: Document, ctx: CheckContext, index: ObjectIndex) -> bool:
@@ -161,7 +162,9 @@ def groups_not_fitting(docs: DocumentSet, ctx: CheckContext) -> Iterator[NoFitNo
         if with_suggestions and code not in CONFIGURATION_REASONS:
             found = suggest(snapshot, gates, result)
             suggestion = f"{found[0].message} -> {found[0].outcome}" if found else None
-        yield NoFitNow(document, f"{result.kind} {result.namespace}/{result.name}", reason, suggestion)
+        answer = result.extra.get("preemption")
+        yield NoFitNow(document, f"{result.kind} {result.namespace}/{result.name}", reason, suggestion,
+                       answer if answer is not None and answer.helps else None)
 
 
 def _member_owner(result: object, owners: dict[tuple[str, str, str], Document]) -> Document | None:

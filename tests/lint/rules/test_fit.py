@@ -127,3 +127,25 @@ def test_many_groups_failing_get_reasons_without_suggestions(tmp_path: Path) -> 
     found = run_check(CheckOptions(paths=(str(manifest),), snapshot=snapshot, simulate=True, jobs=1, select=("FIT004",)))
     assert len(found.findings) == 4
     assert all(f.hint.startswith("run kubectl wasdra explain -f") for f in found.findings)
+
+
+def test_fit004_warns_when_only_preemption_makes_room(tmp_path: Path) -> None:
+    cluster = tmp_path / "cluster"
+    cluster.mkdir()
+    (cluster / "objects.yaml").write_text(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '2', memory: 8Gi, pods: '110'}}\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: batch, namespace: default}\n"
+        "spec: {nodeName: n1, priority: 10, containers: [{name: c, image: x, resources: {requests: {cpu: '2'}}}]}\n"
+        "status: {phase: Running}\n")
+    manifest = tmp_path / "urgent.yaml"
+    pod = ("apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: default}}\nspec: {{priority: {priority}, "
+           "containers: [{{name: c, image: x, resources: {{requests: {{cpu: '1'}}}}}}]}}\n")
+    snapshot = snapshot_at(str(cluster))
+    manifest.write_text(pod.format(name="urgent", priority=1000))
+    found = run_check(CheckOptions(paths=(str(manifest),), snapshot=snapshot, simulate=True, jobs=1, select=("FIT004",)))
+    assert [(f.rule, str(f.severity)) for f in found.findings] == [("FIT004", "warning")]
+    assert "fits only by preempting 1 pod(s) of priority <= 10 on node(s) n1" in found.findings[0].message
+    manifest.write_text(pod.format(name="idle", priority=1))
+    found = run_check(CheckOptions(paths=(str(manifest),), snapshot=snapshot, simulate=True, jobs=1, select=("FIT004",)))
+    assert [(f.rule, str(f.severity)) for f in found.findings] == [("FIT004", "error")]
+    assert "does not fit now" in found.findings[0].message
