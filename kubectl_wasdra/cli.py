@@ -23,6 +23,7 @@ from kubectl_wasdra.cli_options import (
     KUBECONFIG_OPTION,
     LIVE_OPTION,
     NAMESPACE_OPTION,
+    NO_PREEMPTION_OPTION,
     SCHEDULER_CONFIG_OPTION,
     SNAPSHOT_OPTION,
     CommonOptions,
@@ -300,9 +301,10 @@ def rules_command(rule_id: str | None, output: str) -> int:
               help="Manifests to dry-run (files, directories, globs, - for stdin).")
 @click.option("--no-suggestions", is_flag=True, help="Skip the suggestions (each costs one more simulation).")
 @SCHEDULER_CONFIG_OPTION
+@NO_PREEMPTION_OPTION
 @common_options
 def explain_command(files: tuple[str, ...], no_suggestions: bool, common: CommonOptions,
-                    scheduler_config: str | None = None) -> int:
+                    scheduler_config: str | None = None, no_preemption: bool = False) -> int:
     """Dry-run the manifests' pods and groups against a snapshot: placement plan, or why not and what would fit.
 
     Exit 1 when a group does not fit.
@@ -321,7 +323,8 @@ def explain_command(files: tuple[str, ...], no_suggestions: bool, common: Common
     common = _resolve_auto(common)
     options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
-                             suggestions=not no_suggestions, live_options=common, scheduler_config=scheduler_config)
+                             suggestions=not no_suggestions, live_options=common, scheduler_config=scheduler_config,
+                             preemption=not no_preemption)
     report = run_explain(options)
     write(_render_explain(report, common.output))
     return EXIT_OK if report.all_fit else EXIT_FINDINGS
@@ -331,8 +334,10 @@ def explain_command(files: tuple[str, ...], no_suggestions: bool, common: Common
 @config_options
 @click.argument("target", required=False, metavar="[pod/NAME|podgroup/NAME|workload/NAME]")
 @SCHEDULER_CONFIG_OPTION
+@NO_PREEMPTION_OPTION
 @common_options
-def explain_pending_command(target: str | None, common: CommonOptions, scheduler_config: str | None = None) -> int:
+def explain_pending_command(target: str | None, common: CommonOptions, scheduler_config: str | None = None,
+                            no_preemption: bool = False) -> int:
     """Explain Pending pods and groups of a cluster or snapshot, next to what the cluster itself recorded.
 
     \b
@@ -347,7 +352,7 @@ def explain_pending_command(target: str | None, common: CommonOptions, scheduler
     options = PendingOptions(target=target, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              namespace=None if common.all_namespaces else common.namespace, live_options=common,
-                             scheduler_config=scheduler_config)
+                             scheduler_config=scheduler_config, preemption=not no_preemption)
     report = run_explain_pending(options)
     write(_render_explain(report, common.output))
     return EXIT_OK if report.all_fit else EXIT_FINDINGS

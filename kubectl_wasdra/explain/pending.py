@@ -13,6 +13,7 @@ from kubectl_wasdra.catalog.releases import NEWEST, Release
 from kubectl_wasdra.errors import UsageError
 from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
+from kubectl_wasdra.explain.nominations import recorded_nominations
 from kubectl_wasdra.explain.recorded import Recorded, condition, group_condition, latest_failed_scheduling
 from kubectl_wasdra.explain.run import config_notes, load_cluster, resolve_release, scheduler_config
 from kubectl_wasdra.sched.admission import make_gates
@@ -45,6 +46,7 @@ class PendingOptions:
     namespace: str | None = None
     live_options: Any = None
     scheduler_config: str | None = None  # --scheduler-config FILE
+    preemption: bool = True  # False: --no-preemption
 
 
 def parse_target(target: str | None) -> tuple[str, str] | None:
@@ -138,10 +140,13 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
     config = scheduler_config(options.scheduler_config)
     events = latest_failed_scheduling(snapshot.of_kind("Event"))  # files and live reads both keep Events (cluster/snapshot.py)
     groups = []
-    for result in Simulation(snapshot, gates, config=config).run():
+    simulation = Simulation(snapshot, gates, config=config)
+    simulation.preemption = options.preemption
+    for result in simulation.run():
         if not _matches(result, target, options.namespace):
             continue
         diagnosis = diagnose(result)
+        diagnosis.nominations = recorded_nominations(result)
         diagnosis.recorded = _recorded(result, snapshot, events)
         created = min((p.created for p in result.entry.pods if p.created), default="")
         diagnosis.pending_for = _age(created, snapshot.header.taken_at)

@@ -7,6 +7,7 @@ from typing import Any
 import orjson
 
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
+from kubectl_wasdra.explain.nominations import nomination_verdict
 from kubectl_wasdra.report.safe import json_safe
 
 
@@ -22,6 +23,9 @@ def group_json(group: GroupDiagnosis) -> dict[str, Any]:
     }
     if group.preemption is not None:  # README "Preemption": victims, nominatedNodes, or why not
         data["preemption"] = group.preemption.json()
+        if group.nominations:  # explain-pending: what the cluster recorded, and whether ours agrees
+            data["preemption"]["recordedNominations"] = dict(group.nominations)
+            data["preemption"]["nominationsAgree"] = nomination_verdict(group.nominations, group.preemption)
     if group.claim_node_selectors:  # where each allocation is usable (network-attached devices: several nodes)
         data["placement"]["nodeSelectors"] = dict(group.claim_node_selectors)
     if group.agreement is not None:

@@ -9,6 +9,7 @@ import io
 from rich.markup import escape
 
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
+from kubectl_wasdra.explain.nominations import nomination_lines
 from kubectl_wasdra.explain.placement_map import LEGEND
 from kubectl_wasdra.explain.preemption_text import preemption_lines
 from kubectl_wasdra.reasons import Reason
@@ -73,7 +74,7 @@ def _why_lines(group: GroupDiagnosis) -> list[str]:
         mark = "fits" if domain.feasible else f"short by {max(domain.needed - domain.placeable, 0)}"
         lines.append(f"  {domain.key}={domain.value}: {domain.placeable} of {domain.needed} pods placeable "
                      f"({domain.nodes} nodes) — {mark}")
-    lines += preemption_lines(group.preemption)
+    lines += preemption_lines(group.preemption) + nomination_lines(group.nominations, group.preemption)
     for node, funnel in group.funnels:
         lines.append(f"  DRA on {node}: {funnel}")
     for owner, nodes in sorted(group.taken_by.items()):

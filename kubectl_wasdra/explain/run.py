@@ -42,6 +42,7 @@ class ExplainOptions:
     suggestions: bool = True
     live_options: Any = None
     scheduler_config: str | None = None  # --scheduler-config FILE (a KubeSchedulerConfiguration)
+    preemption: bool = True  # False: --no-preemption
 
 
 def load_cluster(options: Any) -> ClusterSnapshot:
@@ -153,10 +154,12 @@ def _podless(sim: Simulation, overlay: Overlay, seen: set[tuple[str, str]]) -> l
 
 
 def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *, with_suggestions: bool = True,
-                    notes: bool = False, config: SchedulerConfig | None = None) -> Any:
+                    notes: bool = False, config: SchedulerConfig | None = None, preemption: bool = True) -> Any:
     """Diagnoses of the overlay's groups in queue order, with placement maps and (optionally) suggestions; with
-    `notes`, (diagnoses, notes about objects the simulation left out); `config` = the scheduler profiles."""
+    `notes`, (diagnoses, notes about objects the simulation left out); `config` = the scheduler profiles;
+    `preemption=False` leaves preemption out."""
     sim = Simulation(snapshot, gates, config=config)
+    sim.preemption = preemption
     results = [r for r in sim.run() if _is_ours(r, overlay)]
     out = []
     for result in results:
@@ -189,7 +192,7 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
     gates = make_gates(release, options.feature_gates, options.runtime_config)
     snapshot = cluster.overlay(list(overlay.objects))
     groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True,
-                                    config=config)
+                                    config=config, preemption=options.preemption)
     ignored = [*unmodelled_notes(options.feature_gates or {}, gates.enabled_gates), *config_notes(config)]
     return ExplainReport(str(release), [*admitted.left_out, *groups], [*assumed, *admitted.notes, *ignored, *notes])
 
