@@ -99,3 +99,25 @@ def test_explain_pending_compares_the_recorded_nomination(tmp_path):
     assert preemption["nominatedNodes"] == {"default/urgent": "n1"}
     assert preemption["recordedNominations"] == {"default/urgent": "n1"} and preemption["nominationsAgree"] == "matches"
     assert "recorded nominatedNodeName: urgent -> n1" in render_text(report)
+
+
+def test_placement_map_marks_the_nodes_preemption_evicts_on():
+    from builders import claim_template, device_class, node, pod, pod_group, resource_slice, snapshot
+
+    from kubectl_wasdra.explain.overlay import build_overlay
+    from kubectl_wasdra.explain.run import explain_results
+    from kubectl_wasdra.sched.admission import all_on
+
+    gpu = "gpu.example.com"
+    cluster = [device_class(gpu, gpu), claim_template("one", gpu, 1)]
+    for name in ("n1", "n2"):
+        cluster += [node(name, cpu="2"), resource_slice(name, gpu, 2), pod(f"low-{name}", cpu="2", node_name=name, priority=0)]
+    claims = [{"name": "gpu", "resourceClaimTemplateName": "one"}]
+    manifests = [pod_group("train", min_count=2, priority=100),
+                 *(pod(f"t{i}", cpu="1", group="train", priority=100, claims=claims) for i in range(2))]
+    overlay = build_overlay(manifests)
+    diagnosis = explain_results(snapshot(*cluster, *overlay.objects), all_on(NEWEST), overlay, with_suggestions=False)[0]
+    assert diagnosis.preemption.helps
+    cells = dict(row for _, rows in diagnosis.placement_map for row in rows)
+    evicted = {n for n, text in cells.items() if text.endswith("(preemption evicts 1)")}
+    assert evicted == {v.node for v in diagnosis.preemption.victims} and evicted
