@@ -121,3 +121,20 @@ def test_placement_map_marks_the_nodes_preemption_evicts_on():
     cells = dict(row for _, rows in diagnosis.placement_map for row in rows)
     evicted = {n for n, text in cells.items() if text.endswith("(preemption evicts 1)")}
     assert evicted == {v.node for v in diagnosis.preemption.victims} and evicted
+
+
+def test_raise_priority_is_a_verified_suggestion():
+    from builders import node, pod, priority_class, snapshot
+
+    from kubectl_wasdra.explain.overlay import build_overlay
+    from kubectl_wasdra.explain.run import explain_results
+    from kubectl_wasdra.sched.admission import all_on
+
+    cluster = [node("n1", cpu="2"), pod("batch", cpu="2", node_name="n1", priority=10),
+               priority_class("low", 5), priority_class("urgent", 1000), priority_class("critical", 5000)]
+    overlay = build_overlay([pod("p", cpu="1", priority=10)])
+    diagnosis = explain_results(snapshot(*cluster, *overlay.objects), all_on(NEWEST), overlay)[0]
+    assert not diagnosis.preemption.helps  # equal priority: no victims now
+    found = [s for s in diagnosis.suggestions if s.kind == "raisePriority"]
+    assert [(s.message, s.outcome) for s in found] == [
+        ("raise priorityClassName to urgent (priority 1000)", "fits by preempting 1 pod(s) of priority <= 10 on node(s) n1")]
