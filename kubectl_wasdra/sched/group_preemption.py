@@ -7,6 +7,10 @@ The domain is the whole cluster: every lower-priority victim unit is removed, th
 are added back most important first (PDB-violating ones first) as long as every placed member still passes its
 filters on its proposed node; members are never re-placed. 1.37 refuses groups with a topology constraint (KEP-5710
 describes a placement-aware variant that the code does not have).
+Sources disagree: the podgrouppreemption_test.go table stored next to this evaluator (and which the reference digest
+calls 1.37's) tests a reprieve that re-runs the group algorithm and keeps the most pods placed ("maxScheduledCount");
+the evaluator itself re-filters the proposed assignments. We follow the evaluator; the table's cases whose verdict
+depends on the difference are left out of fixtures/sched/preemption/podgrouppreemption.yaml (see its header).
 """
 
 from __future__ import annotations
