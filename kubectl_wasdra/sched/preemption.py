@@ -128,9 +128,9 @@ def dry_run(pod: PodInfo, error: FitError, state: SchedState, context: Context, 
     potential = []
     for name in state.node_names:
         status = error.statuses.get(name)
-        if status is None:
-            continue
-        if status.code is not Code.UNSCHEDULABLE:  # nodesWherePreemptionMightHelp: only Unschedulable nodes
+        if status is None:  # left out by PreFilter: absent from the map means UnschedulableAndUnresolvable
+            statuses[name] = _not_helpful(Reason.NODE_AFFINITY_MISMATCH)
+        elif status.code is not Code.UNSCHEDULABLE:  # nodesWherePreemptionMightHelp: only Unschedulable nodes
             statuses[name] = _not_helpful(status.reason)
         else:
             potential.append(name)

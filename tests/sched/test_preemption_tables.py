@@ -26,8 +26,13 @@ RESOURCES = {"small": ("100m", "100"), "medium": ("200m", "200"), "large": ("300
 LABEL_KEYS = ("hostname", "zone", "region")
 
 
-def _node(spec: str) -> dict[str, Any]:
-    """st.MakeNode().Capacity(veryLargeRes) with labels from "name/zone/region"."""
+def _node(spec: str | dict[str, Any]) -> dict[str, Any]:
+    """st.MakeNode().Capacity(veryLargeRes) with labels from "name/zone/region", or {name, cpu, memory, pods}
+    (st.MakeNode's capacity: pods 32 unless given, other resources only as given)."""
+    if isinstance(spec, dict):
+        allocatable = {"pods": str(spec.get("pods", 32)), **{k: str(spec[k]) for k in ("cpu", "memory") if k in spec}}
+        return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": spec["name"], "labels": {}}, "spec": {},
+                "status": {"allocatable": allocatable, "capacity": dict(allocatable)}}
     parts = spec.split("/")
     allocatable = {"cpu": "500m", "memory": "500", "pods": "110"}
     labels = dict(zip(LABEL_KEYS, parts, strict=False))
@@ -63,15 +68,16 @@ def _pdb(spec: dict[str, Any], index: int) -> dict[str, Any]:
 
 
 def _run(case: dict[str, Any]) -> tuple[Simulation, Any, Any]:
-    """The simulation before anything is placed, the preemptor, and a FitError in which every node said
-    Unschedulable: upstream's tests hand DryRunPreemption every node."""
+    """The simulation before anything is placed, the preemptor, and a FitError with the case's Filter statuses
+    (default: every node Unschedulable, as upstream's tests hand DryRunPreemption every node)."""
     objects = [*map(_node, case["nodes"]), _pod(case["pod"]), *map(_pod, case["pods"]),
                *(_pdb(p, i) for i, p in enumerate(case.get("pdbs", ())))]
     simulation = Simulation(snapshot(*objects), all_on(NEWEST))
     preemptor = next(e for e in simulation.entries if e.name == case["pod"]["name"]).pods[0]
-    statuses = {name: Status.unschedulable(Reason.INSUFFICIENT_RESOURCE, "Insufficient cpu")
-                for name in simulation.state.node_names}
-    return simulation, preemptor, FitError(preemptor.key, len(statuses), statuses)
+    codes = case.get("statuses", dict.fromkeys(simulation.state.node_names, "Unschedulable"))
+    statuses = {name: (Status.unschedulable if code == "Unschedulable" else Status.unresolvable)(
+        Reason.INSUFFICIENT_RESOURCE, "filtered") for name, code in codes.items()}
+    return simulation, preemptor, FitError(preemptor.key, len(simulation.state.node_names), statuses)
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c["test"] == "TestDryRunPreemption"], ids=lambda c: c["name"])
@@ -166,3 +172,13 @@ def test_pod_group_select_victims_on_domain(case):
     else:
         assert answer.helps, answer.message
         assert sorted(v.name for v in answer.victims) == sorted(case["victims"])
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c["test"] == "TestPostFilter"], ids=lambda c: c["name"])
+def test_post_filter(case):
+    simulation, preemptor, error = _run(case)
+    answer = preempt(preemptor, error, simulation.state, simulation.preemption_context)
+    if "nominated" in case:
+        assert answer.nominated == {preemptor.key: case["nominated"]}
+    else:
+        assert not answer.helps and answer.message == case["message"]
