@@ -96,8 +96,9 @@ def say_error(line: str) -> None:
               help="Report what upgrading from this release to --k8s-version breaks or changes.")
 @click.option("--simulate/--no-simulate", default=True, show_default=True,
               help="With --snapshot/--live: dry-run the manifests' groups and report those that do not fit now (FIT004).")
+@NO_PREEMPTION_OPTION
 def check_command(paths: tuple[str, ...], common: CommonOptions, project: ProjectOptions, jobs: int | None,
-                  upgrade_from: str | None = None, simulate: bool = True) -> int:
+                  upgrade_from: str | None = None, simulate: bool = True, no_preemption: bool = False) -> int:
     """Lint manifests: API availability, schema, feature gates, API validation, references.
 
     PATH is a file, a directory (searched recursively for .yaml, .yml, .json), a glob, or - for stdin.
@@ -135,7 +136,7 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, project: Projec
                            runtime_config=common.runtime_config, profile=common.profile, select=common.select,
                            ignore=common.ignore, schema_locations=common.schema_locations,
                            stdin=sys.stdin.buffer if "-" in paths else None, jobs=jobs, snapshot=snapshot,
-                           simulate=simulate)
+                           simulate=simulate, preemption=not no_preemption)
     options = dataclasses.replace(
         options, exclude=project.exclude + _baseline_files(project), default_excludes=project.default_excludes, rendered=rendered,
         per_file_ignores=project.per_file_ignores, report_unused_ignores=project.report_unused_ignores,

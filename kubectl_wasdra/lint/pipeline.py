@@ -50,6 +50,7 @@ class CheckOptions:
     max_bytes: int = DEFAULT_MAX_BYTES
     jobs: int | None = None
     simulate: bool = False
+    preemption: bool = True  # False: --no-preemption
     # project settings: excludes, suppressions, baseline, rendered Kustomize/Helm inputs
     exclude: tuple[str, ...] = ()
     default_excludes: bool = False
@@ -65,7 +66,7 @@ class CheckOptions:
         gates = overrides_for(release, self.feature_gates, tuple(self.releases))
         return CheckContext(release=release, feature_gates=gates, runtime_config=self.runtime_config,
                             profile=self.profile, snapshot=self.snapshot, schema_locations=self.schema_locations,
-                            simulate=self.simulate and self.snapshot is not None)
+                            simulate=self.simulate and self.snapshot is not None, preemption=self.preemption)
 
 
 @dataclass(frozen=True)

@@ -146,7 +146,9 @@ def groups_not_fitting(docs: DocumentSet, ctx: CheckContext) -> Iterator[NoFitNo
     gates = make_gates(ctx.release, ctx.feature_gates, ctx.runtime_config)
     snapshot = ctx.snapshot.overlay(objects)
     try:
-        results = Simulation(snapshot, gates).run()
+        simulation = Simulation(snapshot, gates)
+        simulation.preemption = ctx.preemption
+        results = simulation.run()
     except MALFORMED as exc:  # a malformed object the readers above let through: no verdict rather than a crash
         LOG.debug("simulation skipped: %s", exc)
         return

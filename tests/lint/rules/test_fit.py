@@ -149,3 +149,18 @@ def test_fit004_warns_when_only_preemption_makes_room(tmp_path: Path) -> None:
     found = run_check(CheckOptions(paths=(str(manifest),), snapshot=snapshot, simulate=True, jobs=1, select=("FIT004",)))
     assert [(f.rule, str(f.severity)) for f in found.findings] == [("FIT004", "error")]
     assert "does not fit now" in found.findings[0].message
+
+
+def test_check_no_preemption_reports_the_error(tmp_path: Path) -> None:
+    cluster = tmp_path / "cluster"
+    cluster.mkdir()
+    (cluster / "objects.yaml").write_text(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '2', memory: 8Gi, pods: '110'}}\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: batch, namespace: default}\n"
+        "spec: {nodeName: n1, priority: 10, containers: [{name: c, image: x, resources: {requests: {cpu: '2'}}}]}\n")
+    manifest = tmp_path / "urgent.yaml"
+    manifest.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: urgent, namespace: default}\n"
+                        "spec: {priority: 1000, containers: [{name: c, image: x, resources: {requests: {cpu: '1'}}}]}\n")
+    options = CheckOptions(paths=(str(manifest),), snapshot=snapshot_at(str(cluster)), simulate=True, jobs=1,
+                           select=("FIT004",), preemption=False)
+    assert [str(f.severity) for f in run_check(options).findings] == ["error"]
