@@ -25,7 +25,15 @@ from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.preemption_model import Context, Preemption, victims_of
 from kubectl_wasdra.sched.state import SchedState
 from kubectl_wasdra.sched.status import Code, Status
-from kubectl_wasdra.sched.victims import Selection, Unit, priority_of, remove, reprieve, start_time, units_of
+from kubectl_wasdra.sched.victims import (
+    Selection,
+    priority_of,
+    remove,
+    reprieve,
+    start_time,
+    units_of,
+    whole_group_members,
+)
 
 NO_CLAIMS: Final = "no new claims to deallocate"
 STILL_NOT: Final = "still not schedulable"
@@ -49,16 +57,16 @@ def num_candidates(potential: int, percentage: int = MIN_PERCENTAGE, absolute: i
     return min(max(potential * percentage // 100, absolute), potential)
 
 
-def select_victims(pod: PodInfo, name: str, reason: Reason, state: SchedState,
-                   context: Context) -> tuple[Status | None, Selection | None]:
+def select_victims(pod: PodInfo, name: str, reason: Reason, state: SchedState, context: Context,
+                   members: Mapping[str, list[PodInfo]] | None = None) -> tuple[Status | None, Selection | None]:
     """SelectVictimsOnNode: (the node's status with every lower-priority unit gone, None) when that is not enough,
     else (None, the minimal victims). Everything is rolled back."""
     from kubectl_wasdra.sched.placement import run_filters
 
-    units = units_of(list(state.pods[name]), state, context.groups)
-    potential = [u for u in units if u.priority < pod.priority]
-    if not potential:
+    if not any(priority_of(p, context.groups) < pod.priority for p in state.pods[name]):
         return Status.unresolvable(reason, NO_VICTIMS), None
+    units = units_of(list(state.pods[name]), state, context.groups, members)
+    potential = [u for u in units if u.priority < pod.priority]
     mark = state.begin()
     try:
         for unit in potential:
@@ -138,10 +146,11 @@ def dry_run(pod: PodInfo, error: FitError, state: SchedState, context: Context, 
     clean: dict[str, Selection] = {}
     violating: dict[str, Selection] = {}
     start = offset % len(potential) if potential else 0
+    members = whole_group_members(state, context.groups)
     for name in potential[start:] + potential[:start]:
         if clean and len(clean) + len(violating) >= wanted:  # enough candidates, one of them without violations
             break
-        after, selection = select_victims(pod, name, error.statuses[name].reason, state, context)
+        after, selection = select_victims(pod, name, error.statuses[name].reason, state, context, members)
         if selection is None:
             statuses[name] = after or _not_helpful(error.statuses[name].reason)
             continue
@@ -175,8 +184,3 @@ def post_filter_message(pod: PodInfo, error: FitError, state: SchedState,
         return "", answer
     return ", ".join([STILL_NOT if claims else NO_CLAIMS, answer.message]), answer
 
-
-def victim_units(pod: PodInfo, state: SchedState, context: Context) -> list[Unit]:
-    """Every lower-priority unit in the cluster (for tests and the property checks)."""
-    everyone = [p for name in state.node_names for p in state.pods[name]]
-    return [u for u in units_of(everyone, state, context.groups) if u.priority < pod.priority]

@@ -82,11 +82,25 @@ def priority_of(pod: PodInfo, groups: Mapping[str, GroupFacts]) -> int:
     return facts.priority if facts is not None else pod.priority
 
 
-def units_of(pods: list[PodInfo], state: SchedState, groups: Mapping[str, GroupFacts]) -> list[Unit]:
-    """Victim units for `pods` (each `all` group once, holding all its scheduled pods in the cluster)."""
+def whole_group_members(state: SchedState, groups: Mapping[str, GroupFacts]) -> dict[str, list[PodInfo]]:
+    """"namespace/group" -> every scheduled pod of each disruptionMode `all` group (PodGroupState.ScheduledPods)."""
+    members: dict[str, list[PodInfo]] = {}
+    if any(facts.whole for facts in groups.values()):
+        for name in state.node_names:
+            for pod in state.pods[name]:
+                key = group_key(pod)
+                facts = groups.get(key or "")
+                if facts is not None and facts.whole and key is not None:
+                    members.setdefault(key, []).append(pod)
+    return members
+
+
+def units_of(pods: list[PodInfo], state: SchedState, groups: Mapping[str, GroupFacts],
+             members: Mapping[str, list[PodInfo]] | None = None) -> list[Unit]:
+    """Victim units for `pods` (each `all` group once, holding all its scheduled pods in the cluster; `members` is
+    whole_group_members(state, groups) when the caller has it)."""
     out: list[Unit] = []
     seen: set[str] = set()
-    members: dict[str, list[PodInfo]] | None = None
     for pod in pods:
         key = group_key(pod)
         facts = groups.get(key or "")
@@ -97,12 +111,7 @@ def units_of(pods: list[PodInfo], state: SchedState, groups: Mapping[str, GroupF
             continue
         seen.add(key)
         if members is None:
-            members = {}
-            for name in state.node_names:
-                for other in state.pods[name]:
-                    other_key = group_key(other)
-                    if other_key is not None and groups.get(other_key, facts).whole:
-                        members.setdefault(other_key, []).append(other)
+            members = whole_group_members(state, groups)
         out.append(Unit(tuple(members.get(key, [pod])), facts.priority, key))
     return out
 
