@@ -72,3 +72,25 @@ def test_1_36_preempts_for_groups_only_with_its_alpha_gate():
     assert "preemption" not in without.extra and "pod group preemption" not in without.message
     with_gate = _run(*objects, gates=Gates(release, {"GenericWorkload": True, "WorkloadAwarePreemption": True}, runtime))
     assert with_gate["train"].extra["preemption"].helps
+
+
+def _terminating(obj):
+    obj["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
+    obj["status"]["conditions"] = [{"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler"}]
+    return obj
+
+
+def test_pod_eligible_to_preempt_others():  # TestPodEligibleToPreemptOthers, end to end
+    nominated = {"phase": "Pending", "nominatedNodeName": "n1"}
+    waiting = pod("urgent", cpu="2", priority=100)
+    waiting["status"] = nominated
+    victim = _terminating(pod("old", cpu="2", node_name="n1", priority=0))
+    result = _run(node("n1", cpu="2"), victim, waiting)["urgent"]
+    assert result.message.endswith("preemption: not eligible due to a terminating pod on the nominated node.")
+    higher = _terminating(pod("old", cpu="2", node_name="n1", priority=500))  # not a victim: eligible, nothing to evict
+    result = _run(node("n1", cpu="2"), higher, waiting)["urgent"]
+    assert result.message.endswith("No preemption victims found for incoming pod.")
+    # the nominated node is now UnschedulableAndUnresolvable (tainted): preempt afresh elsewhere
+    tainted = node("n1", cpu="2", taints=[{"key": "k", "effect": "NoSchedule"}])
+    result = _run(tainted, node("n2", cpu="2"), victim, pod("low", cpu="2", node_name="n2", priority=0), waiting)["urgent"]
+    assert result.extra["preemption"].nominated == {"default/urgent": "n2"}
