@@ -327,6 +327,15 @@ def _event(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
     return out
 
 
+def _budget(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
+    """A PodDisruptionBudget: selector values as the pods' labels, status.disruptedPods keyed by the new pod names."""
+    out = _common(obj, names)
+    status = obj.get("status")
+    if isinstance(status, dict) and isinstance(status.get("disruptedPods"), dict):
+        out["status"] = {**status, "disruptedPods": {names.pods(str(k)): v for k, v in status["disruptedPods"].items()}}
+    return out
+
+
 _REWRITERS: Final[Mapping[str, Callable[[Mapping[str, Any], Anonymizer], dict[str, Any]]]] = {
     "Node": _node,
     "Namespace": lambda obj, names: _common(obj, names, names.namespace),
@@ -336,4 +345,5 @@ _REWRITERS: Final[Mapping[str, Callable[[Mapping[str, Any], Anonymizer], dict[st
     "DeviceTaintRule": _taint_rule,
     "PodGroup": _group,
     "Event": _event,
+    "PodDisruptionBudget": _budget,
 }
