@@ -73,7 +73,7 @@ def build_map(snapshot: ClusterSnapshot, result: GroupResult, key: str | None) -
     used = _allocated_in_snapshot(snapshot) | earlier
     rows: dict[str, list[tuple[str, str]]] = {}
     for node in nodes:
-        value = result.state.facts[node].labels.get(key, "-") if key else ""
+        value = str(result.state.facts[node].labels.get(key, "-")) if key else ""  # a YAML label may read as a bool
         cells = _cells(by_node[node], mine, used)
         rows.setdefault(value, []).append((node, f"{cells} (preemption evicts {evicted[node]})" if node in evicted else cells))
     return sorted(rows.items())

@@ -160,3 +160,17 @@ def test_anonymize_keeps_pod_disruption_budgets_matching() -> None:
     assert new_budget["spec"]["selector"]["matchLabels"] == new_pod["metadata"]["labels"] != {"app": "web"}
     assert list(new_budget["status"]["disruptedPods"]) == [new_pod["metadata"]["name"]] != ["web-7"]
     assert new_budget["metadata"]["namespace"] == new_pod["metadata"]["namespace"] != "shop"
+
+
+def test_allow_list_keeps_what_preemption_reads_of_a_pod_disruption_budget() -> None:
+    from kubectl_wasdra.cluster.allowlist import allowed
+
+    budget = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+              "metadata": {"name": "web", "namespace": "shop",
+                           "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{}"}},
+              "spec": {"selector": {"matchLabels": {"app": "web"}}, "maxUnavailable": 1, "unhealthyPodEvictionPolicy": "x"},
+              "status": {"disruptionsAllowed": 1, "disruptedPods": {"web-1": "t"}, "conditions": [{"type": "DisruptionAllowed"}]}}
+    kept = allowed(budget)
+    assert kept["spec"] == {"selector": {"matchLabels": {"app": "web"}}, "maxUnavailable": 1}
+    assert kept["status"] == {"disruptionsAllowed": 1, "disruptedPods": {"web-1": "t"}}
+    assert "annotations" not in kept["metadata"]
