@@ -43,6 +43,8 @@ _NON_STRING_KEY_WORD: Final = (r"(?=[-+.0-9~tTfFnN])(?:[-+]?\.?[0-9][^:\n,{}\[\]
                                 r"|[nN]ull|NULL)[ \t]*):(?:\s|$)")
 _NON_STRING_KEYS: Final = tuple(re.compile(start + _NON_STRING_KEY_WORD) for start in (  # searched in "\n" + text
     r"\n[ \t-]*+", r"\{[ \t]*+", r",[ \t]*+"))  # block keys, flow keys
+# a flow-mapping entry without a value (`{0}`, `{a, 1}`): the key is a scalar with a null value, so it may be a number
+_VALUELESS_FLOW_KEY: Final = re.compile(r"\{(?:[^{}\[\]\n]*,)?[ \t]*[-+.0-9~tTfFnN][^:\n,{}\[\]]*[,}]")
 
 
 def needs_yaml11(text: str) -> bool:
@@ -58,7 +60,7 @@ def needs_yaml11(text: str) -> bool:
         # or None, go-yaml and sigs.k8s.io/yaml refuse it
     if "\\" in text and _SURROGATE_ESCAPE.search(text):
         return True  # go-yaml, like libyaml, rejects "\ud800": "found invalid Unicode character escape code"
-    return any(pattern.search(lines) for pattern in _NON_STRING_KEYS)
+    return any(pattern.search(lines) for pattern in _NON_STRING_KEYS) or bool(_VALUELESS_FLOW_KEY.search(text))
 
 
 _DOC_SEPARATOR: Final = re.compile(r"^---(?:[ \t]|$)", re.MULTILINE)
