@@ -23,6 +23,7 @@ from kubectl_wasdra.cli_options import (
     KUBECONFIG_OPTION,
     LIVE_OPTION,
     NAMESPACE_OPTION,
+    NO_PREEMPTION_OPTION,
     SCHEDULER_CONFIG_OPTION,
     SNAPSHOT_OPTION,
     CommonOptions,
@@ -118,8 +119,10 @@ def say_error(line: str) -> None:
               help="Apply the safe fixes in place (kubectl wasdra rules: the fix column), then report what is left.")
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix, apply the unsafe fixes too (API conversions that move fields).")
 # ---- end of check --fix ----
+@NO_PREEMPTION_OPTION
 def check_command(paths: tuple[str, ...], common: CommonOptions, project: ProjectOptions, jobs: int | None,
-                  upgrade_from: str | None = None, simulate: bool = True, fix: bool = False, unsafe_fixes: bool = False) -> int:
+                  upgrade_from: str | None = None, simulate: bool = True, fix: bool = False, unsafe_fixes: bool = False,
+                  no_preemption: bool = False) -> int:
     """Lint manifests: API availability, schema, feature gates, API validation, references.
 
     PATH is a file, a directory (searched recursively for .yaml, .yml, .json), a glob, or - for stdin.
@@ -157,7 +160,7 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, project: Projec
                            runtime_config=common.runtime_config, profile=common.profile, select=common.select,
                            ignore=common.ignore, schema_locations=common.schema_locations,
                            stdin=sys.stdin.buffer if "-" in paths else None, jobs=jobs, snapshot=snapshot,
-                           simulate=simulate, snapshot_problems=tuple(left_out))
+                           simulate=simulate, snapshot_problems=tuple(left_out), preemption=not no_preemption)
     options = dataclasses.replace(
         options, exclude=project.exclude + _baseline_files(project), default_excludes=project.default_excludes, rendered=rendered,
         per_file_ignores=project.per_file_ignores, report_unused_ignores=project.report_unused_ignores,
@@ -349,9 +352,10 @@ def rules_command(rule_id: str | None, output: str) -> int:
               help="Manifests to dry-run (files, directories, globs, - for stdin).")
 @click.option("--no-suggestions", is_flag=True, help="Skip the suggestions (each costs one more simulation).")
 @SCHEDULER_CONFIG_OPTION
+@NO_PREEMPTION_OPTION
 @common_options
 def explain_command(files: tuple[str, ...], no_suggestions: bool, common: CommonOptions,
-                    scheduler_config: str | None = None) -> int:
+                    scheduler_config: str | None = None, no_preemption: bool = False) -> int:
     """Dry-run the manifests' pods and groups against a snapshot: placement plan, or why not and what would fit.
 
     Exit 1 when a group does not fit.
@@ -371,7 +375,7 @@ def explain_command(files: tuple[str, ...], no_suggestions: bool, common: Common
     options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              suggestions=not no_suggestions, live_options=common, scheduler_config=scheduler_config,
-                             job_pod_cap=_job_pod_cap())
+                             job_pod_cap=_job_pod_cap(), preemption=not no_preemption)
     report = run_explain(options)
     write(_render_explain(report, common.output))
     return _explain_exit(report)
@@ -381,8 +385,10 @@ def explain_command(files: tuple[str, ...], no_suggestions: bool, common: Common
 @config_options
 @click.argument("target", required=False, metavar="[pod/NAME|podgroup/NAME|workload/NAME]")
 @SCHEDULER_CONFIG_OPTION
+@NO_PREEMPTION_OPTION
 @common_options
-def explain_pending_command(target: str | None, common: CommonOptions, scheduler_config: str | None = None) -> int:
+def explain_pending_command(target: str | None, common: CommonOptions, scheduler_config: str | None = None,
+                            no_preemption: bool = False) -> int:
     """Explain Pending pods and groups of a cluster or snapshot, next to what the cluster itself recorded.
 
     \b
@@ -397,7 +403,7 @@ def explain_pending_command(target: str | None, common: CommonOptions, scheduler
     options = PendingOptions(target=target, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              namespace=None if common.all_namespaces else common.namespace, live_options=common,
-                             scheduler_config=scheduler_config)
+                             scheduler_config=scheduler_config, preemption=not no_preemption)
     report = run_explain_pending(options)
     write(_render_explain(report, common.output))
     return _explain_exit(report)

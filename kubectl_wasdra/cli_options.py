@@ -192,6 +192,9 @@ SCHEDULER_CONFIG_OPTION: Final = click.option(
     "--scheduler-config", metavar="FILE", type=click.Path(exists=True, dir_okay=False),
     help="KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) of the cluster's kube-scheduler: profiles by "
          "schedulerName, enabled plugins, plugin args (read from the file, also with --live).")
+NO_PREEMPTION_OPTION: Final = click.option(
+    "--no-preemption", is_flag=True,
+    help="Simulate without preemption: do not work out which lower-priority pods kube-scheduler would evict.")
 
 COMMON_OPTIONS: Final = (
     K8S_VERSION_OPTION, FEATURE_GATES_OPTION, RUNTIME_CONFIG_OPTION, PROFILE_OPTION, OUTPUT_OPTION, FAIL_ON_OPTION,

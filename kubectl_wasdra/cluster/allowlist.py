@@ -90,8 +90,17 @@ def _node(obj: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# preemption (sched/pdb.py): a PodDisruptionBudget's selector and budget
+PDB_SPEC: Final = frozenset({"selector", "minAvailable", "maxUnavailable"})
+PDB_STATUS: Final = frozenset({"disruptionsAllowed", "disruptedPods", "currentHealthy", "desiredHealthy", "expectedPods"})
+
+
+def _budget(obj: dict[str, Any]) -> dict[str, Any]:
+    return {**obj, **{key: _pick(obj[key], keys) for key, keys in (("spec", PDB_SPEC), ("status", PDB_STATUS)) if key in obj}}
+
+
 _BY_KIND: Final = MappingProxyType({"Pod": _pod, "Job": _job, "Node": _node,
-                                    "Event": lambda obj: _pick(obj, EVENT)})
+                                    "Event": lambda obj: _pick(obj, EVENT), "PodDisruptionBudget": _budget})
 
 
 def allowed(obj: Mapping[str, Any]) -> dict[str, Any]:

@@ -500,6 +500,15 @@ def _event(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
     return out
 
 
+def _budget(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
+    """A PodDisruptionBudget: selector values as the pods' labels, status.disruptedPods keyed by the new pod names."""
+    out = _common(obj, names)
+    status = obj.get("status")
+    if isinstance(status, dict) and isinstance(status.get("disruptedPods"), dict):
+        out["status"] = {**status, "disruptedPods": {names.pods(str(k)): v for k, v in status["disruptedPods"].items()}}
+    return out
+
+
 _REFERENCE_KEYS: Final[Mapping[str, Callable[[Anonymizer, str], str]]] = {
     "uid": lambda names, value: names.uids(value),
     "priorityClassName": Anonymizer.priority_class,
@@ -531,4 +540,5 @@ _REWRITERS: Final[Mapping[str, Callable[[Mapping[str, Any], Anonymizer], dict[st
     "Workload": _workload,
     "Job": lambda obj, names: _common(obj, names, names.groups),  # a Job's own PodGroup is named after it
     "Event": _event,
+    "PodDisruptionBudget": _budget,
 }

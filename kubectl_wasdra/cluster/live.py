@@ -65,6 +65,8 @@ KIND_SOURCES: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = MappingProxyTyp
     "StorageClass": ("storage.k8s.io", ("v1",)),
     "CSINode": ("storage.k8s.io", ("v1",)),
     "CSIDriver": ("storage.k8s.io", ("v1",)),
+    # preemption: PodDisruptionBudgets (namespaced, read GET-only like the rest)
+    "PodDisruptionBudget": ("policy", ("v1",)),
 })
 # Server-side filters per kind. Event field selectors: kubernetes/kubernetes pkg/registry/core/event/strategy.go
 # (ToSelectableFields: reason, involvedObject.kind, ...); a selector cannot OR two kinds, so kinds are kept client-side.

@@ -28,6 +28,8 @@ SNAPSHOT_KINDS: Final = (
     "Event",  # FailedScheduling events only, for explain-pending (explain/recorded.py)
     # volumes: the VolumeBinding, VolumeZone, VolumeRestrictions and NodeVolumeLimits filters (sched/filters/volume_*)
     "PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode", "CSIDriver",
+    # preemption (sched/pdb.py): victims whose eviction would break a budget are chosen last
+    "PodDisruptionBudget",
 )
 CLUSTER_SCOPED_KINDS: Final = frozenset({"Node", "Namespace", "PriorityClass", "ResourceSlice", "DeviceClass",
                                          "DeviceTaintRule",

@@ -154,6 +154,6 @@ def diagnose(result: GroupResult) -> GroupDiagnosis:
         claim_node_selectors=_node_selectors(result),
         domain=result.domain, reasons=reasons_of(result), scheduler_message=result.message, scheduler_record=_record(result),
         pod_message=(result.message if entry.kind == "Pod" else first_error.message()) if first_error is not None else "",
-        preemption=dict(result.extra.get("preemption", {})),
+        preemption=result.extra.get("preemption"),
         domains=_domains(result), funnels=_funnels(result), taken_by=_taken_by(result),
     )

@@ -64,7 +64,8 @@ class GroupDiagnosis:
     funnels: list[tuple[str, str]] = field(default_factory=list)  # (node, funnel summary) for DRA failures
     taken_by: dict[str, list[str]] = field(default_factory=dict)  # earlier entry -> nodes it placed pods on
     placement_map: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)  # domain -> [(node, cells)]
-    preemption: dict[str, int] = field(default_factory=dict)  # node -> lower-priority pods preemption would evict
+    preemption: Any = None  # sched/preemption_model.Preemption: who would be evicted, or why not (None: not simulated)
+    nominations: dict[str, str] = field(default_factory=dict)  # explain-pending: pod -> recorded nominatedNodeName
     pending_for: str = ""  # explain-pending: how long the oldest pod has waited (snapshot time - creation)
     recorded: list[Any] = field(default_factory=list)  # explain-pending: what the cluster recorded (Recorded)
     agreement: tuple[str, str] | None = None  # explain-pending: ("yes" | "no" | "unknown", why)

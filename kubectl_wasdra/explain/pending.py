@@ -14,6 +14,7 @@ from kubectl_wasdra.cluster.gaps import unread_kinds
 from kubectl_wasdra.errors import ClusterReadError, UsageError
 from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
+from kubectl_wasdra.explain.nominations import recorded_nominations
 from kubectl_wasdra.explain.recorded import Recorded, condition, group_condition, latest_failed_scheduling
 from kubectl_wasdra.explain.run import config_notes, load_cluster_leaving_out, resolve_release, scheduler_config
 from kubectl_wasdra.explain.unknown import mark_unknown
@@ -47,6 +48,7 @@ class PendingOptions:
     namespace: str | None = None
     live_options: Any = None
     scheduler_config: str | None = None  # --scheduler-config FILE
+    preemption: bool = True  # False: --no-preemption
 
 
 def parse_target(target: str | None) -> tuple[str, str] | None:
@@ -144,13 +146,16 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
         raise ClusterReadError(f"cannot tell what is Pending: Pods could not be read from the cluster ({unread['Pod']})",
                                hint="read with a user that may list pods in every namespace (kubectl auth can-i list pods -A)")
     groups = []
-    for result in Simulation(snapshot, gates, config=config).run():
+    simulation = Simulation(snapshot, gates, config=config)
+    simulation.preemption = options.preemption
+    for result in simulation.run():
         if not _matches(result, target, options.namespace):
             continue
         diagnosis = diagnose(result)
         if mark_unknown(diagnosis, result, unread):
             groups.append(diagnosis)
             continue
+        diagnosis.nominations = recorded_nominations(result)
         diagnosis.recorded = _recorded(result, snapshot, events)
         created = min((p.created for p in result.entry.pods if p.created), default="")
         diagnosis.pending_for = _age(created, snapshot.header.taken_at)

@@ -65,7 +65,8 @@ def build_map(snapshot: ClusterSnapshot, result: GroupResult, key: str | None) -
     scope = set(best.nodes) if best is not None else set()
     if key:
         scope = {n for nodes in result.state.domain_index(key).values() for n in nodes}
-    nodes = sorted(n for n in scope | set(result.placement.values()) if n in by_node)[:MAX_NODES]
+    evicted = _victims_per_node(result)
+    nodes = sorted(n for n in scope | set(result.placement.values()) | set(evicted) if n in by_node)[:MAX_NODES]
     if not nodes:
         return []
     mine, earlier = _group_devices(result)
@@ -73,5 +74,15 @@ def build_map(snapshot: ClusterSnapshot, result: GroupResult, key: str | None) -
     rows: dict[str, list[tuple[str, str]]] = {}
     for node in nodes:
         value = str(result.state.facts[node].labels.get(key, "-")) if key else ""  # a YAML label may read as a bool
-        rows.setdefault(value, []).append((node, _cells(by_node[node], mine, used)))
+        cells = _cells(by_node[node], mine, used)
+        rows.setdefault(value, []).append((node, f"{cells} (preemption evicts {evicted[node]})" if node in evicted else cells))
     return sorted(rows.items())
+
+
+def _victims_per_node(result: GroupResult) -> dict[str, int]:
+    """node -> pods preemption would evict there (none when preemption does not help)."""
+    answer = result.extra.get("preemption")
+    counts: dict[str, int] = {}
+    for victim in answer.victims if answer is not None and answer.helps else ():
+        counts[victim.node] = counts.get(victim.node, 0) + 1
+    return counts

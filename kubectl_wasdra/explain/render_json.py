@@ -9,6 +9,7 @@ import orjson
 from kubectl_wasdra.cluster.gaps import gap_list
 from kubectl_wasdra.explain.left_out import problem_json
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
+from kubectl_wasdra.explain.nominations import nomination_verdict
 from kubectl_wasdra.report.safe import json_safe
 
 
@@ -22,6 +23,11 @@ def group_json(group: GroupDiagnosis) -> dict[str, Any]:
         "reasons": [{"code": r.code, "message": r.message, "count": r.count, "details": dict(r.details)} for r in group.reasons],
         "suggestions": [{"kind": s.kind, "message": s.message, "outcome": s.outcome} for s in group.suggestions],
     }
+    if group.preemption is not None:  # README "Preemption": victims, nominatedNodes, or why not
+        data["preemption"] = group.preemption.json()
+        if group.nominations:  # explain-pending: what the cluster recorded, and whether ours agrees
+            data["preemption"]["recordedNominations"] = dict(group.nominations)
+            data["preemption"]["nominationsAgree"] = nomination_verdict(group.nominations, group.preemption)
     if group.unknown is not None:
         data["fits"] = None
         data["unknown"] = group.unknown

@@ -11,7 +11,9 @@ from rich.markup import escape
 from kubectl_wasdra.cluster.gaps import unread_kinds as unread_gaps
 from kubectl_wasdra.explain.left_out import problem_line
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
+from kubectl_wasdra.explain.nominations import nomination_lines
 from kubectl_wasdra.explain.placement_map import LEGEND
+from kubectl_wasdra.explain.preemption_text import preemption_lines
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.report.safe import printable
 
@@ -77,9 +79,7 @@ def _why_lines(group: GroupDiagnosis) -> list[str]:
         mark = "fits" if domain.feasible else f"short by {max(domain.needed - domain.placeable, 0)}"
         lines.append(f"  {domain.key}={domain.value}: {domain.placeable} of {domain.needed} pods placeable "
                      f"({domain.nodes} nodes) — {mark}")
-    if group.preemption:
-        nodes = ", ".join(f"{node} ({count} pod(s))" for node, count in sorted(group.preemption.items())[:4])
-        lines.append(f"  preemption would make room by evicting lower-priority pods on: {nodes}")
+    lines += preemption_lines(group.preemption) + nomination_lines(group.nominations, group.preemption)
     for node, funnel in group.funnels:
         lines.append(f"  DRA on {node}: {funnel}")
     for owner, nodes in sorted(group.taken_by.items()):

@@ -46,6 +46,7 @@ class ExplainOptions:
     live_options: Any = None
     job_pod_cap: int = MAX_JOB_PODS  # pods materialised per Job (explain/overlay.py)
     scheduler_config: str | None = None  # --scheduler-config FILE (a KubeSchedulerConfiguration)
+    preemption: bool = True  # False: --no-preemption
 
 
 def load_cluster(options: Any) -> ClusterSnapshot:
@@ -184,12 +185,14 @@ def _podless(sim: Simulation, overlay: Overlay, seen: set[tuple[str, str]]) -> l
 
 
 def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *, with_suggestions: bool = True,
-                    notes: bool = False, config: SchedulerConfig | None = None) -> Any:
+                    notes: bool = False, config: SchedulerConfig | None = None, preemption: bool = True) -> Any:
     """Diagnoses of the overlay's groups in queue order, with placement maps and (optionally) suggestions; with
-    `notes`, (diagnoses, notes about objects the simulation left out); `config` = the scheduler profiles. A verdict that
-    depends on a kind the snapshot's header says was not read is unknown (explain/unknown.py)."""
+    `notes`, (diagnoses, notes about objects the simulation left out); `config` = the scheduler profiles;
+    `preemption=False` leaves preemption out. A verdict that depends on a kind the snapshot's header says was not read
+    is unknown (explain/unknown.py)."""
     unread = unread_kinds(snapshot.header.gaps)
     sim = Simulation(snapshot, gates, config=config)
+    sim.preemption = preemption
     results = [r for r in sim.run() if _is_ours(r, overlay)]
     out = []
     for result in results:
@@ -225,7 +228,7 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
     gates = make_gates(release, options.feature_gates, options.runtime_config)
     snapshot = cluster.overlay(list(overlay.objects))
     groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True,
-                                    config=config)
+                                    config=config, preemption=options.preemption)
     ignored = [*unmodelled_notes(options.feature_gates or {}, gates.enabled_gates), *config_notes(config)]
     return ExplainReport(str(release), [*admitted.left_out, *groups],
                          [*assumed, *admitted.notes, *overlay.capped, *ignored, *notes], gaps=dict(cluster.header.gaps),

@@ -1,7 +1,7 @@
 """Changes that would make a group fit, each verified by re-running the whole simulation with the change applied:
 drop the topology constraint, lower gang.minCount to what fits, tolerate the taint that blocks most nodes,
 tolerate a device taint, free the devices of one allocated claim, enable the workload API, add N nodes shaped like an
-existing one (with its ResourceSlices)."""
+existing one (with its ResourceSlices), raise the priority so that preemption makes room (suggest_priority.py)."""
 
 from __future__ import annotations
 
@@ -272,8 +272,15 @@ def free_devices(verifier: Verifier) -> Suggestion | None:
     return None
 
 
+def _raise_priority(verifier: Verifier) -> Suggestion | None:
+    from kubectl_wasdra.explain.suggest_priority import raise_priority  # imports this module's Verifier
+
+    return raise_priority(verifier)
+
+
 SUGGESTERS: Final[tuple[Callable[[Verifier], Suggestion | None], ...]] = (
     enable_api, drop_topology, lower_min_count, tolerate_taint, tolerate_device_taint, free_devices, more_nodes,
+    _raise_priority,
 )
 
 

@@ -31,6 +31,7 @@ class CheckContext:
     snapshot: ClusterSnapshot | None = None
     schema_locations: tuple[str, ...] = ()
     simulate: bool = False  # check --simulate: FIT004 runs the explain simulation against `snapshot`
+    preemption: bool = True  # False (check --no-preemption): the simulation leaves preemption out
 
     @cached_property
     def gates(self) -> GateState:

@@ -52,6 +52,7 @@ class CheckOptions:
     jobs: int | None = None
     simulate: bool = False
     snapshot_problems: tuple[LoadProblem, ...] = ()  # malformed snapshot objects left out: reported as LOAD findings
+    preemption: bool = True  # False: --no-preemption
     # project settings: excludes, suppressions, baseline, rendered Kustomize/Helm inputs
     exclude: tuple[str, ...] = ()
     default_excludes: bool = False
@@ -67,7 +68,7 @@ class CheckOptions:
         gates = overrides_for(release, self.feature_gates, tuple(self.releases))
         return CheckContext(release=release, feature_gates=gates, runtime_config=self.runtime_config,
                             profile=self.profile, snapshot=self.snapshot, schema_locations=self.schema_locations,
-                            simulate=self.simulate and self.snapshot is not None)
+                            simulate=self.simulate and self.snapshot is not None, preemption=self.preemption)
 
 
 @dataclass(frozen=True)
@@ -274,8 +275,9 @@ def set_findings(documents: Sequence[Document], rules: Sequence[Rule], ctx: Chec
         severity = severity_for(implemented.info, ctx.profile)
         try:
             for problem in implemented.check(docset, ctx):
-                findings.append(_stamp(implemented.info, severity, problem.document, problem.path, problem.message,
-                                       problem.hint, problem.at))
+                milder = problem.severity is not None and problem.severity.rank < severity.rank
+                findings.append(_stamp(implemented.info, problem.severity if milder else severity, problem.document,
+                                       problem.path, problem.message, problem.hint, problem.at))
         except WasdraError:
             raise
         except Exception as exc:

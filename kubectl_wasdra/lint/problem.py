@@ -38,6 +38,7 @@ class SetProblem:
     message: str
     hint: str | None = None
     at: str = "key"
+    severity: Severity | None = None  # a milder severity than the rule's for this verdict (FIT004: fits by preempting)
 
 
 @dataclass(frozen=True, order=True)

@@ -1,34 +1,49 @@
 """The PostFilter tail kube-scheduler appends to a single pod's FailedScheduling message (pods of a pod group get
-none in 1.37): DynamicResources' claim deallocation, then DefaultPreemption's dry run.
+none in 1.37): DynamicResources' claim deallocation, then DefaultPreemption.
 
 Upstream: kubernetes/kubernetes pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go (PostFilter),
-pkg/scheduler/framework/preemption/preemption.go (nodesWherePreemptionMightHelp, SelectVictimsOnNode) and
-plugins/defaultpreemption/default_preemption.go (PodEligibleToPreemptOthers), release-1.37.
-Dry run: a node whose filters said Unschedulable loses every lower-priority pod ("No preemption victims found for
-incoming pod" when it has none) and the filters run again; UnschedulableAndUnresolvable nodes and nodes PreFilter left
-out are "Preemption is not helpful for scheduling". Simplified: devices held by victims stay allocated, and
-PodDisruptionBudgets, nominated pods and the reprieve of victims are not modelled.
+pkg/scheduler/framework/preemption/preemption.go (findCandidates, DryRunPreemption, SelectCandidate,
+pickOneNodeForPreemption) and plugins/defaultpreemption/default_preemption.go (PodEligibleToPreemptOthers,
+SelectVictimsOnNode, calculateNumCandidates), release-1.37.
+Only nodes whose filters said Unschedulable are tried; each loses every lower-priority victim unit (sched/victims.py),
+the filters run again, and units are reprieved most important first, PDB-violating ones first. The node is picked by
+fewest PDB violations, lowest top victim priority, lowest priority sum, fewest victims, latest start of the top
+victims. Simplified: devices held by victims stay allocated, nominated pods are not counted, the dry run starts at
+the first node in name order instead of a random offset, and the last tie goes to the first node by name where
+upstream takes whichever a Go map yields first.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Final
+from collections.abc import Mapping
+from typing import Any, Final
 
 from kubectl_wasdra.reasons import Reason
-from kubectl_wasdra.sched.filters import node_resources_fit
 from kubectl_wasdra.sched.fiterror import FitError
-from kubectl_wasdra.sched.nodeinfo import NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.preemption_model import Context, Preemption, victims_of
 from kubectl_wasdra.sched.state import SchedState
 from kubectl_wasdra.sched.status import Code, Status
+from kubectl_wasdra.sched.victims import (
+    Selection,
+    priority_of,
+    remove,
+    reprieve,
+    start_time,
+    units_of,
+    whole_group_members,
+)
 
 NO_CLAIMS: Final = "no new claims to deallocate"
 STILL_NOT: Final = "still not schedulable"
 NEVER: Final = "not eligible due to preemptionPolicy=Never."
+TERMINATING: Final = "not eligible due to a terminating pod on the nominated node."
 NOT_HELPFUL: Final = "Preemption is not helpful for scheduling"
 NO_VICTIMS: Final = "No preemption victims found for incoming pod"
-_RESOURCE_REASONS: Final = (Reason.INSUFFICIENT_RESOURCE, Reason.TOO_MANY_PODS)
+MIN_PERCENTAGE: Final = 10  # DefaultPreemptionArgs defaults
+MIN_ABSOLUTE: Final = 100
+_SHIFT: Final = 2**31  # pickOneNodeForPreemption adds MaxInt32+1 so negative priorities sum sensibly
 
 
 @functools.cache
@@ -37,58 +52,135 @@ def _not_helpful(reason: Reason) -> Status:
     return Status.unresolvable(reason, NOT_HELPFUL)
 
 
-def _without_victims(pod: PodInfo, node: NodeInfo, victims: list[PodInfo]) -> Status | None:
-    """NodeResourcesFit on the node with `victims` gone: enough when only resources kept the pod off the node."""
-    requested = dict(node.requested)
-    for victim in victims:
-        for resource, value in victim.requests.items():
-            requested[resource] = requested.get(resource, 0) - value
-    survivors = tuple(p for p in node.pods if p.priority >= pod.priority)
-    trial = NodeInfo(node.facts, requested, survivors, node.state)
-    return node_resources_fit.filter_node(pod, trial)
+def num_candidates(potential: int, percentage: int = MIN_PERCENTAGE, absolute: int = MIN_ABSOLUTE) -> int:
+    """calculateNumCandidates: max(potential * percentage / 100, absolute), at most `potential`."""
+    return min(max(potential * percentage // 100, absolute), potential)
 
 
-def select_victims(pod: PodInfo, name: str, status: Status, state: SchedState) -> tuple[Status | None, int]:
-    """SelectVictimsOnNode for a node the filters found Unschedulable: every lower-priority pod removed and the
-    filters run again (the node's status then, or None when the pod fits), and how many pods that removes."""
-    node = state.node(name)
-    victims = [p for p in node.pods if p.priority < pod.priority]
-    if not victims:
-        return Status.unresolvable(status.reason, NO_VICTIMS), 0
-    if not pod.is_stateful and all(s.reason in _RESOURCE_REASONS for s in status.all_reasons()):
-        return _without_victims(pod, node, victims), len(victims)
+def select_victims(pod: PodInfo, name: str, reason: Reason, state: SchedState, context: Context,
+                   members: Mapping[str, list[PodInfo]] | None = None) -> tuple[Status | None, Selection | None]:
+    """SelectVictimsOnNode: (the node's status with every lower-priority unit gone, None) when that is not enough,
+    else (None, the minimal victims). Everything is rolled back."""
     from kubectl_wasdra.sched.placement import run_filters
 
+    if not any(priority_of(p, context.groups) < pod.priority for p in state.pods[name]):
+        return Status.unresolvable(reason, NO_VICTIMS), None
+    units = units_of(list(state.pods[name]), state, context.groups, members)
+    potential = [u for u in units if u.priority < pod.priority]
     mark = state.begin()
     try:
-        state.remove_pods(name, victims)
-        return run_filters(pod, state.node(name)), len(victims)
+        for unit in potential:
+            remove(state, unit)
+        status = run_filters(pod, state.node(name))
+        if status is not None:
+            return status, None
+        selection = reprieve(state, potential, context.budgets, lambda _unit: run_filters(pod, state.node(name)) is None)
+        return None, selection
     finally:
         state.rollback(mark)
 
 
-def post_filter_message(pod: PodInfo, error: FitError, state: SchedState) -> tuple[str, dict[str, int]]:
-    """(PostFilter text, {node: victims} where preemption would make room); the text is empty when preemption
-    would succeed (the pod is then nominated and retried)."""
-    claims = state.dra.claims_of(pod) if state.dra is not None and pod.claims_or_extended else ()
-    parts = [STILL_NOT if claims else NO_CLAIMS]
+def _earliest_top_start(pods: list[PodInfo]) -> str:
+    """GetEarliestPodStartTime: the earliest start among the highest-priority victims."""
+    top = max(p.priority for p in pods)
+    return min(start_time(p) for p in pods if p.priority == top)
+
+
+def pick_node(candidates: Mapping[str, tuple[list[PodInfo], int]]) -> str:
+    """pickOneNodeForPreemption over {node: (victim pods most important first, PDB violations)}."""
+    names = list(candidates)
+
+    def keep(score: Any) -> None:
+        best = min(score(n) for n in names)
+        names[:] = [n for n in names if score(n) == best]
+
+    keep(lambda n: candidates[n][1])
+    keep(lambda n: candidates[n][0][0].priority)
+    keep(lambda n: sum(p.priority + _SHIFT for p in candidates[n][0]))
+    keep(lambda n: len(candidates[n][0]))
+    latest = max(_earliest_top_start(candidates[n][0]) for n in names)  # NOW ("~") sorts after every timestamp
+    return next(n for n in names if _earliest_top_start(candidates[n][0]) == latest)
+
+
+def _terminating_by_preemption(pod: PodInfo) -> bool:
+    """PodTerminatingByPreemption: deletionTimestamp set and the first DisruptionTarget condition is
+    True/PreemptionByScheduler."""
+    status = pod.pod.get("status")
+    for condition in (status.get("conditions") if isinstance(status, Mapping) else None) or ():
+        if isinstance(condition, Mapping) and condition.get("type") == "DisruptionTarget":
+            return pod.terminating and condition.get("status") == "True" and condition.get("reason") == "PreemptionByScheduler"
+    return False
+
+
+def eligible(pod: PodInfo, error: FitError, state: SchedState, context: Context) -> str:
+    """PodEligibleToPreemptOthers: "" when eligible, else why not."""
     if pod.preemption_policy == "Never":
-        return ", ".join([*parts, f"preemption: {NEVER}"]), {}
+        return NEVER
+    status = pod.pod.get("status")
+    nominated = status.get("nominatedNodeName") if isinstance(status, Mapping) else None
+    if not nominated or nominated not in state.facts:
+        return ""
+    node_status = error.statuses.get(nominated)
+    if node_status is not None and node_status.code is Code.UNRESOLVABLE:
+        return ""
+    if any(priority_of(p, context.groups) < pod.priority and _terminating_by_preemption(p) for p in state.pods[nominated]):
+        return TERMINATING
+    return ""
+
+
+def dry_run(pod: PodInfo, error: FitError, state: SchedState, context: Context, offset: int = 0,
+            percentage: int = MIN_PERCENTAGE, absolute: int = MIN_ABSOLUTE) -> tuple[dict[str, Selection], dict[str, Status]]:
+    """DryRunPreemption over the Unschedulable nodes, from `offset` on (upstream: random) and wrapping around:
+    candidates (non-violating first) and every other node's status."""
     statuses: dict[str, Status] = {}
-    helpful: dict[str, int] = {}
-    for name in sorted(state.node_names):
+    potential = []
+    for name in state.node_names:
         status = error.statuses.get(name)
-        if status is None:
-            continue
-        if status.code is not Code.UNSCHEDULABLE:  # nodesWherePreemptionMightHelp: only Unschedulable nodes
+        if status is None:  # left out by PreFilter: absent from the map means UnschedulableAndUnresolvable
+            statuses[name] = _not_helpful(Reason.NODE_AFFINITY_MISMATCH)
+        elif status.code is not Code.UNSCHEDULABLE:  # nodesWherePreemptionMightHelp: only Unschedulable nodes
             statuses[name] = _not_helpful(status.reason)
-            continue
-        after, victims = select_victims(pod, name, status, state)
-        if after is None:
-            helpful[name] = victims
         else:
-            statuses[name] = after
-    if helpful:
-        return "", helpful
-    inner = FitError(pod.key, error.num_all_nodes, statuses).message()
-    return ", ".join([*parts, f"preemption: {inner}"]), {}
+            potential.append(name)
+    wanted = num_candidates(len(potential), percentage, absolute)
+    clean: dict[str, Selection] = {}
+    violating: dict[str, Selection] = {}
+    start = offset % len(potential) if potential else 0
+    members = whole_group_members(state, context.groups)
+    for name in potential[start:] + potential[:start]:
+        if clean and len(clean) + len(violating) >= wanted:  # enough candidates, one of them without violations
+            break
+        after, selection = select_victims(pod, name, error.statuses[name].reason, state, context, members)
+        if selection is None:
+            statuses[name] = after or _not_helpful(error.statuses[name].reason)
+            continue
+        bucket = violating if selection.violating else clean
+        if len(bucket) < wanted:
+            bucket[name] = selection
+    return {**clean, **violating}, statuses
+
+
+def preempt(pod: PodInfo, error: FitError, state: SchedState, context: Context) -> Preemption:
+    """DefaultPreemption for a pod that fits nowhere: the nominated node and victims, or why it does not help."""
+    why = eligible(pod, error, state, context)
+    if why:
+        return Preemption(message=f"preemption: {why}", attempted=False)
+    candidates, statuses = dry_run(pod, error, state, context)
+    if not candidates:
+        inner = FitError(pod.key, error.num_all_nodes, statuses).message()
+        return Preemption(message=f"preemption: {inner}")
+    node = pick_node({n: (s.pods, len(s.violating)) for n, s in candidates.items()})
+    victims, spared = victims_of(candidates[node], {node})
+    return Preemption({pod.key: node}, victims, spared)
+
+
+def post_filter_message(pod: PodInfo, error: FitError, state: SchedState,
+                        context: Context | None = None) -> tuple[str, Preemption]:
+    """(PostFilter text, preemption's answer); the text is empty when preemption would succeed (the pod is then
+    nominated and retried)."""
+    claims = state.dra.claims_of(pod) if state.dra is not None and pod.claims_or_extended else ()
+    answer = preempt(pod, error, state, context or Context())
+    if answer.helps:
+        return "", answer
+    return ", ".join([STILL_NOT if claims else NO_CLAIMS, answer.message]), answer
+

@@ -218,7 +218,11 @@ class QueueBuilder:
         if group.gang and len(pods) + len(running) < group.min_count:
             entry.blocked = Notice(Reason.GANG_TOO_FEW_PODS, WAITING_MIN_COUNT,
                                    {"minCount": group.min_count, "pods": len(pods) + len(running)})
-        invalid = hierarchy.validate(pods, group.name, entry.priority, group.preemption_policy or "PreemptLowerPriority")
+        # schedule_one_podgroup.go validatePodGroup: with PodGroupPreemptionPolicy the pods must match the group's
+        # policy; without it they only have to agree with each other
+        policy = (group.preemption_policy or "PreemptLowerPriority") if self.gates.enabled("PodGroupPreemptionPolicy") \
+            else pods[0].preemption_policy
+        invalid = hierarchy.validate(pods, group.name, entry.priority, policy)
         if invalid:
             entry.blocked = Notice(Reason.GROUP_INVALID, invalid)
             return entry

@@ -5,6 +5,7 @@ Earlier entries consume what later ones need; a result remembers which entries h
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Mapping
 from typing import Any, Final
 
@@ -15,9 +16,11 @@ from kubectl_wasdra.sched import admission
 from kubectl_wasdra.sched.admission import Gates
 from kubectl_wasdra.sched.claims import extended_resource_classes, resolve_claims
 from kubectl_wasdra.sched.filters.dynamic_resources import build_dra_state
+from kubectl_wasdra.sched.group_preemption import POLICY_GATE, preempt_group
 from kubectl_wasdra.sched.nodeinfo import NodeFacts
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.preemption import post_filter_message
+from kubectl_wasdra.sched.preemption_model import Context, read_context
 from kubectl_wasdra.sched.profiles import DEFAULT_CONFIG, SchedulerConfig
 from kubectl_wasdra.sched.queue import Entry, QueueBuilder
 from kubectl_wasdra.sched.result import GroupResult
@@ -29,6 +32,8 @@ from kubectl_wasdra.sched.volumes import VolumeIndex
 MALFORMED: Final = (AttributeError, TypeError, KeyError, ValueError, IndexError, QuantityError)
 DRA_KINDS = ("ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass")
 DRA_STATIC = ("ResourceSlice", "ResourceClaim", "DeviceClass", "DeviceTaintRule")
+WAP_GATE_1_36 = "WorkloadAwarePreemption"  # 1.36 alpha gate; folded into GenericWorkload in 1.37
+GROUP_ENTRY_KINDS = ("PodGroup", "Workload")  # CompositePodGroup roots: preemption at the root is not modelled
 VOLUME_KINDS = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode")
 
 
@@ -51,6 +56,7 @@ class Simulation:
         `config` holds the scheduler profiles (--scheduler-config; default: kube-scheduler's, or `base`'s)."""
         self.snapshot, self.gates = snapshot, gates
         self.config = config or (base.config if base is not None else DEFAULT_CONFIG)
+        self.preemption = True  # False (--no-preemption): no PostFilter preemption is simulated
         self.queue = QueueBuilder(snapshot, gates, self.config)
         self.entries = self.queue.build()
         same_nodes = base is not None and _same(base.snapshot, snapshot, ("Node",))
@@ -156,11 +162,32 @@ class Simulation:
             if error.pre_filter_error:  # a scheduling error: no PostFilter runs
                 result.message = error.message()
                 return result
-            tail, helpful = post_filter_message(pods[0], error, state)
+            if not self.preemption:
+                result.message = error.message()
+                return result
+            tail, answer = post_filter_message(pods[0], error, state, self.preemption_context)
             result.message = f"{error.message()} {tail}" if tail else error.message()
-            if helpful:
-                result.extra["preemption"] = helpful
+            result.extra["preemption"] = answer
+        elif entry.kind in GROUP_ENTRY_KINDS and not result.fits and self.preemption and state.explain:
+            self._preempt_group(entry, result, state)
         return result
+
+    @functools.cached_property
+    def preemption_context(self) -> Context:
+        """PodGroup priorities and disruption modes, and the PodDisruptionBudgets (read on first preemption)."""
+        return read_context(self.snapshot)
+
+    def _preempt_group(self, entry: Entry, result: GroupResult, state: SchedState) -> None:
+        """Workload-aware preemption (GenericWorkload): on failure its reason joins the group message, as
+        schedule_one_podgroup.go does; on success the message stays and the group waits on preemption."""
+        minor = self.gates.release.minor
+        if not self.gates.enabled(admission.GENERIC_WORKLOAD) or minor < 36 or (
+                minor == 36 and not self.gates.enabled(WAP_GATE_1_36)):
+            return
+        answer = preempt_group(entry, state, self.preemption_context, self.gates.enabled(POLICY_GATE))
+        result.extra["preemption"] = answer
+        if not answer.helps:
+            result.message = f"{result.message}, {answer.message}"
 
 
 def _remember_before(result: GroupResult, state: SchedState) -> None:

@@ -31,6 +31,8 @@ RESOURCES[("", "v1")] += [("persistentvolumeclaims", "PersistentVolumeClaim", Tr
                           ("persistentvolumes", "PersistentVolume", False)]
 RESOURCES[("storage.k8s.io", "v1")] = [("storageclasses", "StorageClass", False), ("csinodes", "CSINode", False),
                                        ("csidrivers", "CSIDriver", False)]
+# preemption: policy/v1 PodDisruptionBudgets
+RESOURCES[("policy", "v1")] = [("poddisruptionbudgets", "PodDisruptionBudget", True)]
 SCHEDULING_V1BETA1 = {("scheduling.k8s.io", "v1beta1"): [("podgroups", "PodGroup", True), ("workloads", "Workload", True)]}
 # the field selectors kube-apiserver supports for core/v1 Events (pkg/registry/core/event/strategy.go), the ones used here
 EVENT_FIELDS = {"reason": ("reason",), "involvedObject.kind": ("involvedObject", "kind"),

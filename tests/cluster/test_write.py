@@ -149,3 +149,32 @@ def test_anonymize_keeps_what_the_volume_filters_read() -> None:
     assert list(before.values()) == [{"team-a/trainer": "gpu-7"}]
     (placement,) = after.values()
     assert list(placement.values()) == [anon.of_kind("Node")[0]["metadata"]["name"]]
+
+
+def test_anonymize_keeps_pod_disruption_budgets_matching() -> None:
+    from types import MappingProxyType
+
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web-7", "namespace": "shop", "labels": {"app": "web"}},
+           "spec": {"nodeName": "n1", "containers": []}}
+    budget = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "web", "namespace": "shop"},
+              "spec": {"selector": {"matchLabels": {"app": "web"}}},
+              "status": {"disruptionsAllowed": 1, "disruptedPods": {"web-7": "2026-01-01T00:00:00Z"}}}
+    anon = anonymize(ClusterSnapshot(objects=MappingProxyType({"Pod": (pod,), "PodDisruptionBudget": (budget,)})))
+    new_pod, new_budget = anon.of_kind("Pod")[0], anon.of_kind("PodDisruptionBudget")[0]
+    assert new_budget["spec"]["selector"]["matchLabels"] == new_pod["metadata"]["labels"] != {"app": "web"}
+    assert list(new_budget["status"]["disruptedPods"]) == [new_pod["metadata"]["name"]] != ["web-7"]
+    assert new_budget["metadata"]["namespace"] == new_pod["metadata"]["namespace"] != "shop"
+
+
+def test_allow_list_keeps_what_preemption_reads_of_a_pod_disruption_budget() -> None:
+    from kubectl_wasdra.cluster.allowlist import allowed
+
+    budget = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+              "metadata": {"name": "web", "namespace": "shop",
+                           "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{}"}},
+              "spec": {"selector": {"matchLabels": {"app": "web"}}, "maxUnavailable": 1, "unhealthyPodEvictionPolicy": "x"},
+              "status": {"disruptionsAllowed": 1, "disruptedPods": {"web-1": "t"}, "conditions": [{"type": "DisruptionAllowed"}]}}
+    kept = allowed(budget)
+    assert kept["spec"] == {"selector": {"matchLabels": {"app": "web"}}, "maxUnavailable": 1}
+    assert kept["status"] == {"disruptionsAllowed": 1, "disruptedPods": {"web-1": "t"}}
+    assert "annotations" not in kept["metadata"]

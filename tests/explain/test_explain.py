@@ -46,7 +46,9 @@ def test_json_has_exactly_the_design_shape(demo):
     data = orjson.loads(render_json(ExplainReport("1.37", demo)))
     assert list(data) == ["k8sVersion", "groups"]
     group = data["groups"][0]
-    assert list(group) == ["kind", "namespace", "name", "fits", "placement", "reasons", "suggestions"]
+    assert list(group) == ["kind", "namespace", "name", "fits", "placement", "reasons", "suggestions", "preemption"]
+    assert list(group["preemption"]) == ["helps", "attempted", "nominatedNodes", "victims", "pdbViolations", "spared",
+                                         "message"]
     assert list(group["placement"]) == ["pods", "claims", "domain"]
     assert list(group["reasons"][0]) == ["code", "message", "count", "details"]
 

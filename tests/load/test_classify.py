@@ -134,3 +134,12 @@ def test_loaded_documents_have_string_keys_only(body: str) -> None:
 
     documents, _ = load_text("x.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  " + body + "\n")
     assert all(_string_keys_only(d.data) for d in documents)
+
+
+def test_flow_mapping_keys_without_values_become_strings() -> None:
+    """`{0}` is the mapping {0: null}: its key is converted to "0" as sigs.k8s.io/yaml does (found by the property test)."""
+    from kubectl_wasdra.load import load_text
+
+    for body, keys in (("{0}", ["0"]), ("{a, 1}", ["a", "1"]), ("{true}", ["true"])):
+        documents, _ = load_text("x.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  " + body + "\n")
+        assert list(documents[0].data["data"]) == keys

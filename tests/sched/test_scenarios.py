@@ -35,7 +35,8 @@ def test_no_rack_has_min_count_but_the_cluster_does(two_racks):
     with_rack = run(two_racks, *_gang("train", 6, 6))["train"]
     assert not with_rack.fits
     assert with_rack.message == ("0/2 placements are available, first placement status: "
-                                 "minCount (6) cannot be satisfied: 4 scheduled, 1 remaining")
+                                 "minCount (6) cannot be satisfied: 4 scheduled, 1 remaining, "
+                                 "pod group preemption: not supported with topology constraints")
     assert max(a.placeable for a in with_rack.outcome.attempts) == 4
     without = run(two_racks, *_gang("train", 6, 6, rack=False))["train"]
     assert without.fits and len(without.placement) == 6
@@ -91,7 +92,9 @@ def test_preemption_that_would_help_leaves_no_tail():
     cluster = snapshot(node("b", cpu="4"), pod("low", cpu="2", node_name="b", priority=1), pod("want", cpu="3", priority=50))
     result = run(cluster)["want"]
     assert result.message == "0/1 nodes are available: 1 Insufficient cpu."
-    assert result.extra["preemption"] == {"b": 1}
+    answer = result.extra["preemption"]
+    assert answer.nominated == {"default/want": "b"}
+    assert [(v.name, v.node, v.priority) for v in answer.victims] == [("low", "b", 1)]
 
 
 def test_first_available_falls_back_to_the_smaller_request():

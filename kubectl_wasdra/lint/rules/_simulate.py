@@ -44,6 +44,7 @@ class NoFitNow:
     label: str
     reason: str
     suggestion: str | None
+    preemption: Any = None  # sched/preemption_model.Preemption when evicting lower-priority pods would make it fit
 
 
 def _never_fits(document: Document, ctx: CheckContext, index: ObjectIndex) -> bool:
@@ -145,7 +146,9 @@ def groups_not_fitting(docs: DocumentSet, ctx: CheckContext) -> Iterator[NoFitNo
     gates = make_gates(ctx.release, ctx.feature_gates, ctx.runtime_config)
     snapshot = ctx.snapshot.overlay(objects)
     try:
-        results = Simulation(snapshot, gates).run()
+        simulation = Simulation(snapshot, gates)
+        simulation.preemption = ctx.preemption
+        results = simulation.run()
     except MALFORMED as exc:  # a malformed object the readers above let through: no verdict rather than a crash
         LOG.debug("simulation skipped: %s", exc)
         return
@@ -161,7 +164,9 @@ def groups_not_fitting(docs: DocumentSet, ctx: CheckContext) -> Iterator[NoFitNo
         if with_suggestions and code not in CONFIGURATION_REASONS:
             found = suggest(snapshot, gates, result)
             suggestion = f"{found[0].message} -> {found[0].outcome}" if found else None
-        yield NoFitNow(document, f"{result.kind} {result.namespace}/{result.name}", reason, suggestion)
+        answer = result.extra.get("preemption")
+        yield NoFitNow(document, f"{result.kind} {result.namespace}/{result.name}", reason, suggestion,
+                       answer if answer is not None and answer.helps else None)
 
 
 def _member_owner(result: object, owners: dict[tuple[str, str, str], Document]) -> Document | None:

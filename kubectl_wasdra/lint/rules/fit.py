@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from kubectl_wasdra.kube.selectors import node_selector_term_errors
 from kubectl_wasdra.lint import codes
+from kubectl_wasdra.lint.codes import Severity
 from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import Problem, SetProblem
@@ -267,6 +268,10 @@ def does_not_fit_now(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProble
 
     for found in groups_not_fitting(docs, ctx):
         hint = found.suggestion or f"run kubectl wasdra explain -f {found.document.file} with the same snapshot for details"
+        if found.preemption is not None:  # kube-scheduler would make room: a warning, with whom it would evict
+            yield SetProblem(found.document, ("metadata", "name"), f"{found.label} {found.preemption.summary()}",
+                             hint, at="value", severity=Severity.WARNING)
+            continue
         yield SetProblem(found.document, ("metadata", "name"), f"{found.label} does not fit now: {found.reason}", hint,
                          at="value")
 

@@ -127,3 +127,37 @@ def test_many_groups_failing_get_reasons_without_suggestions(tmp_path: Path) -> 
     found = run_check(CheckOptions(paths=(str(manifest),), snapshot=snapshot, simulate=True, jobs=1, select=("FIT004",)))
     assert len(found.findings) == 4
     assert all(f.hint.startswith("run kubectl wasdra explain -f") for f in found.findings)
+
+
+FULL_NODE = ("apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '2', memory: 8Gi, pods: '110'}}\n"
+             "---\napiVersion: v1\nkind: Pod\nmetadata: {name: batch, namespace: default}\n"
+             "spec: {nodeName: n1, priority: 10, containers: [{name: c, image: x, resources: {requests: {cpu: '2'}}}]}\n"
+             "status: {phase: Running}\n")
+POD = ("apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: default}}\nspec: {{priority: {priority}, "
+       "containers: [{{name: c, image: x, resources: {{requests: {{cpu: '1'}}}}}}]}}\n")
+
+
+def _preemption_check(tmp_path: Path, name: str, priority: int, preemption: bool = True) -> list:
+    """FIT004 findings for one 1-cpu pod against a 2-cpu node full with a priority-10 pod."""
+    cluster = tmp_path / "cluster"
+    cluster.mkdir(exist_ok=True)
+    (cluster / "objects.yaml").write_text(FULL_NODE)
+    manifest = tmp_path / "manifest.yaml"
+    manifest.write_text(POD.format(name=name, priority=priority))
+    options = CheckOptions(paths=(str(manifest),), snapshot=snapshot_at(str(cluster)), simulate=True, jobs=1,
+                           select=("FIT004",), preemption=preemption)
+    return list(run_check(options).findings)
+
+
+def test_fit004_warns_when_only_preemption_makes_room(tmp_path: Path) -> None:
+    found = _preemption_check(tmp_path, "urgent", 1000)
+    assert [(f.rule, str(f.severity)) for f in found] == [("FIT004", "warning")]
+    assert "fits only by preempting 1 pod(s) of priority <= 10 on node(s) n1" in found[0].message
+    found = _preemption_check(tmp_path, "idle", 1)
+    assert [(f.rule, str(f.severity)) for f in found] == [("FIT004", "error")]
+    assert "does not fit now" in found[0].message
+
+
+def test_check_no_preemption_reports_the_error(tmp_path: Path) -> None:
+    found = _preemption_check(tmp_path, "urgent", 1000, preemption=False)
+    assert [str(f.severity) for f in found] == ["error"]

@@ -1,0 +1,174 @@
+"""Preemption victims: the units a preemptor may evict, their importance order, and how to take them out and back.
+
+Upstream: kubernetes/kubernetes pkg/scheduler/framework/preemption/types.go (getCrossNodesVictims, NewPodVictim) and
+util.go (MoreImportantVictim, GetPodPriority), release-1.37. A pod of a PodGroup with disruptionMode `all` is evicted
+with every scheduled pod of its group (one unit, cluster-wide); any other pod is a unit of its own. A grouped pod's
+priority is its PodGroup's. Importance: higher priority; with GenericWorkload a group member before a standalone pod;
+between groups more pods; then the earlier start (a pod without status.startTime counts as started now). Upstream
+leaves ties to an unstable sort; here they keep the order the pods were bound in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from kubectl_wasdra.sched.groups import base_group_name
+from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.state import SchedState
+
+NOW: Final = "~"  # sorts after every RFC 3339 time: a pod that has not started is the newest
+
+
+@dataclass(frozen=True)
+class GroupFacts:
+    """What preemption needs of a PodGroup: its priority and whether it is evicted whole (disruptionMode all)."""
+
+    priority: int
+    whole: bool
+
+
+@dataclass(frozen=True, eq=False)
+class Unit:
+    """Pods evicted together (one pod, or every scheduled pod of an `all` group) with the unit's priority."""
+
+    pods: tuple[PodInfo, ...]
+    priority: int
+    group: str | None = None  # "namespace/name" of an `all` group
+
+    @property
+    def is_group(self) -> bool:
+        """IsPodGroup: the first pod names a scheduling group (a `single` member counts too)."""
+        return self.pods[0].group is not None
+
+    @property
+    def start(self) -> str:
+        """EarliestStartTime of the unit's pods."""
+        return min(start_time(p) for p in self.pods)
+
+    @property
+    def nodes(self) -> tuple[str, ...]:
+        """Every node the unit has pods on, sorted."""
+        return tuple(sorted({p.node_name for p in self.pods}))
+
+
+def start_time(pod: PodInfo) -> str:
+    """status.startTime, or NOW when the pod has none (util.GetPodStartTime)."""
+    status = pod.pod.get("status")
+    value = status.get("startTime") if isinstance(status, Mapping) else None
+    return str(value) if value else NOW
+
+
+def disruption_whole(spec: Mapping[str, Any]) -> bool:
+    """True for disruptionMode `all` (1.37 union {all: {}}) or the 1.36 string `PodGroup`."""
+    mode = spec.get("disruptionMode")
+    return (isinstance(mode, Mapping) and "all" in mode) or mode == "PodGroup"
+
+
+def importance(unit: Unit) -> tuple[int, int, int, str]:
+    """Sort key, most important first (MoreImportantVictim)."""
+    return (-unit.priority, 0 if unit.is_group else 1, -len(unit.pods) if unit.is_group else 0, unit.start)
+
+
+def group_key(pod: PodInfo) -> str | None:
+    """"namespace/group" of a grouped pod (the 1.35 replica key dropped)."""
+    return f"{pod.namespace}/{base_group_name(pod.group)}" if pod.group is not None else None
+
+
+def priority_of(pod: PodInfo, groups: Mapping[str, GroupFacts]) -> int:
+    """GetPodPriority: the PodGroup's priority for a grouped pod whose group exists, else the pod's own."""
+    facts = groups.get(group_key(pod) or "")
+    return facts.priority if facts is not None else pod.priority
+
+
+def whole_group_members(state: SchedState, groups: Mapping[str, GroupFacts]) -> dict[str, list[PodInfo]]:
+    """"namespace/group" -> every scheduled pod of each disruptionMode `all` group (PodGroupState.ScheduledPods)."""
+    members: dict[str, list[PodInfo]] = {}
+    if any(facts.whole for facts in groups.values()):
+        for name in state.node_names:
+            for pod in state.pods[name]:
+                key = group_key(pod)
+                facts = groups.get(key or "")
+                if facts is not None and facts.whole and key is not None:
+                    members.setdefault(key, []).append(pod)
+    return members
+
+
+def units_of(pods: list[PodInfo], state: SchedState, groups: Mapping[str, GroupFacts],
+             members: Mapping[str, list[PodInfo]] | None = None) -> list[Unit]:
+    """Victim units for `pods` (each `all` group once, holding all its scheduled pods in the cluster; `members` is
+    whole_group_members(state, groups) when the caller has it)."""
+    out: list[Unit] = []
+    seen: set[str] = set()
+    for pod in pods:
+        key = group_key(pod)
+        facts = groups.get(key or "")
+        if key is None or facts is None or not facts.whole:
+            out.append(Unit((pod,), priority_of(pod, groups)))
+            continue
+        if key in seen:
+            continue
+        seen.add(key)
+        if members is None:
+            members = whole_group_members(state, groups)
+        out.append(Unit(tuple(members.get(key, [pod])), facts.priority, key))
+    return out
+
+
+def remove(state: SchedState, unit: Unit) -> None:
+    """Take a unit's pods off their nodes (inside a transaction)."""
+    by_node: dict[str, list[PodInfo]] = {}
+    for pod in unit.pods:
+        by_node.setdefault(pod.node_name, []).append(pod)
+    for name, pods in by_node.items():
+        if name in state.facts:
+            state.remove_pods(name, pods)
+
+
+def add_back(state: SchedState, unit: Unit) -> None:
+    """Put a removed unit's pods back on their nodes (inside a transaction)."""
+    for pod in unit.pods:
+        state.add_pod(pod, pod.node_name)
+
+
+@dataclass
+class Selection:
+    """The victims kept evicted (most important first), the PDB-violating pods among them and the units spared."""
+
+    victims: list[Unit]
+    violating: tuple[PodInfo, ...]
+    spared: list[Unit]
+
+    @property
+    def pods(self) -> list[PodInfo]:
+        """The victim pods, unit by unit."""
+        return [pod for unit in self.victims for pod in unit.pods]
+
+
+def reprieve(state: SchedState, potential: list[Unit], budgets: tuple[Any, ...], fits: Any) -> Selection:
+    """With every potential victim removed (and the preemptor fitting), add units back most important first, PDB
+    violating ones before the others, keeping each whose return still lets `fits(unit)` pass; the rest are victims.
+    Upstream: SelectVictimsOnNode (plugins/defaultpreemption) and PodGroupEvaluator.selectVictimsOnDomain."""
+    from kubectl_wasdra.sched.pdb import violations
+
+    ordered = sorted(potential, key=importance)
+    bad = violations((u.pods for u in ordered), budgets)
+    violating = [(u, v) for u, v in zip(ordered, bad, strict=True) if v]
+    clean = [u for u, v in zip(ordered, bad, strict=True) if not v]
+    victims: list[Unit] = []
+    spared: list[Unit] = []
+    violating_pods: list[PodInfo] = []
+    for unit, bad_pods in [*violating, *((u, ()) for u in clean)]:
+        mark = state.begin()
+        add_back(state, unit)
+        if fits(unit):
+            state.commit(mark)
+            spared.append(unit)
+        else:
+            state.rollback(mark)
+            victims.append(unit)
+            violating_pods.extend(bad_pods)
+    if violating and clean:  # upstream sorts again only then
+        victims.sort(key=importance)
+    return Selection(victims, tuple(violating_pods), spared)

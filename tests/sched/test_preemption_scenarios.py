@@ -1,0 +1,96 @@
+"""Preemption end to end in the simulation: the gang cases issue 14 lists (a gang preempting a gang, a victim group
+evicted whole by a single pod, preemptionPolicy Never with and without PodGroupPreemptionPolicy), the release gating
+of workload-aware preemption, and the 1.37 texts."""
+
+from __future__ import annotations
+
+from builders import node, pod, pod_group, snapshot
+
+from kubectl_wasdra.catalog.releases import NEWEST
+from kubectl_wasdra.sched.admission import Gates, all_on
+from kubectl_wasdra.sched.simulation import Simulation
+
+
+def _run(*objects, gates=None):
+    return {r.name: r for r in Simulation(snapshot(*objects), gates or all_on(NEWEST)).run()}
+
+
+def _whole(name, priority):
+    group = pod_group(name, priority=priority)
+    group["spec"]["disruptionMode"] = {"all": {}}
+    return group
+
+
+def _full_cluster():
+    """Two 2-cpu nodes: an `all` group of priority 0 with a pod on each, and a priority-50 pod on n2."""
+    return [node("n1", cpu="2"), node("n2", cpu="2"), _whole("batch", 0),
+            pod("b0", cpu="2", node_name="n1", group="batch", priority=0),
+            pod("b1", cpu="1", node_name="n2", group="batch", priority=0), pod("svc", cpu="1", node_name="n2", priority=50)]
+
+
+def test_single_pod_evicts_a_victim_group_whole_across_nodes():
+    result = _run(*_full_cluster(), pod("urgent", cpu="2", priority=100))["urgent"]
+    answer = result.extra["preemption"]
+    assert result.message == "0/2 nodes are available: 2 Insufficient cpu."  # preemption helps: no tail
+    assert answer.nominated == {"default/urgent": "n1"}
+    assert {(v.name, v.node, v.whole_group) for v in answer.victims} == {("b0", "n1", True), ("b1", "n2", True)}
+
+
+def test_gang_preempts_lower_priority_but_never_higher():
+    objects = [*_full_cluster(), pod_group("train", min_count=2, priority=40),
+               *(pod(f"t{i}", cpu="1", group="train", priority=40) for i in range(2))]
+    answer = _run(*objects)["train"].extra["preemption"]
+    assert answer.helps and {v.name for v in answer.victims} == {"b0", "b1"}  # svc (50 > 40) stays
+
+
+def test_preemption_policy_never_with_and_without_the_policy_gate():
+    members = [pod(f"t{i}", cpu="1", group="train", priority=40, preemptionPolicy="Never") for i in range(2)]
+    group = pod_group("train", min_count=2, priority=40)
+    off = _run(*_full_cluster(), group, *members)["train"]  # gate off: any member saying Never decides
+    assert off.message.endswith(", pod group preemption: not eligible due to preemptionPolicy=Never.")
+    gates = all_on(NEWEST)
+    gates = Gates(gates.release, {**gates.enabled_gates, "PodGroupPreemptionPolicy": True}, gates.runtime_config)
+    group["spec"]["preemptionPolicy"] = "Never"
+    on = _run(*_full_cluster(), group, *members, gates=gates)["train"]
+    assert not on.extra["preemption"].helps and not on.extra["preemption"].attempted
+
+
+def test_single_pod_never_and_no_victims_texts():
+    never = _run(*_full_cluster(), pod("quiet", cpu="2", priority=100, preemptionPolicy="Never"))["quiet"]
+    assert never.message.endswith("no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never.")
+    group = pod_group("train", min_count=2, priority=0)
+    low = _run(*_full_cluster(), group, *(pod(f"t{i}", cpu="1", group="train", priority=0) for i in range(2)))["train"]
+    assert low.message.endswith(", pod group preemption: No preemption victims found for incoming preemptor")
+
+
+def test_1_36_preempts_for_groups_only_with_its_alpha_gate():
+    release = NEWEST.previous()
+    objects = [*_full_cluster(), pod_group("train", min_count=2, priority=40, api_version="scheduling.k8s.io/v1alpha2"),
+               *(pod(f"t{i}", cpu="1", group="train", priority=40) for i in range(2))]
+    runtime = {"scheduling.k8s.io/v1alpha2": True}
+    without = _run(*objects, gates=Gates(release, {"GenericWorkload": True}, runtime))["train"]
+    assert "preemption" not in without.extra and "pod group preemption" not in without.message
+    with_gate = _run(*objects, gates=Gates(release, {"GenericWorkload": True, "WorkloadAwarePreemption": True}, runtime))
+    assert with_gate["train"].extra["preemption"].helps
+
+
+def _terminating(obj):
+    obj["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
+    obj["status"]["conditions"] = [{"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler"}]
+    return obj
+
+
+def test_pod_eligible_to_preempt_others():  # TestPodEligibleToPreemptOthers, end to end
+    nominated = {"phase": "Pending", "nominatedNodeName": "n1"}
+    waiting = pod("urgent", cpu="2", priority=100)
+    waiting["status"] = nominated
+    victim = _terminating(pod("old", cpu="2", node_name="n1", priority=0))
+    result = _run(node("n1", cpu="2"), victim, waiting)["urgent"]
+    assert result.message.endswith("preemption: not eligible due to a terminating pod on the nominated node.")
+    higher = _terminating(pod("old", cpu="2", node_name="n1", priority=500))  # not a victim: eligible, nothing to evict
+    result = _run(node("n1", cpu="2"), higher, waiting)["urgent"]
+    assert result.message.endswith("No preemption victims found for incoming pod.")
+    # the nominated node is now UnschedulableAndUnresolvable (tainted): preempt afresh elsewhere
+    tainted = node("n1", cpu="2", taints=[{"key": "k", "effect": "NoSchedule"}])
+    result = _run(tainted, node("n2", cpu="2"), victim, pod("low", cpu="2", node_name="n2", priority=0), waiting)["urgent"]
+    assert result.extra["preemption"].nominated == {"default/urgent": "n2"}
