@@ -69,6 +69,8 @@ class GroupDiagnosis:
     recorded: list[Any] = field(default_factory=list)  # explain-pending: what the cluster recorded (Recorded)
     agreement: tuple[str, str] | None = None  # explain-pending: ("yes" | "no" | "unknown", why)
     simulated: bool = True  # False: another scheduler places these pods (reason OtherScheduler); `fits` means nothing
+    numa: dict[str, dict[str, Any]] = field(default_factory=dict)  # pod -> node, per-container NUMA nodes (kubelet stage)
+    claim_numa: dict[str, list[Any]] = field(default_factory=dict)  # claim -> each device's resource.kubernetes.io/numaNode
 
 
 @dataclass

@@ -49,14 +49,28 @@ def _placement_lines(group: GroupDiagnosis) -> list[str]:
     if group.domain:
         lines.append("  domain: " + ", ".join(f"{k}={v}" for k, v in group.domain.items()))
     for pod, node in list(group.pods.items())[:MAX_LINES]:
-        lines.append(f"  {pod} -> {node}")
+        lines.append(f"  {pod} -> {node}" + numa_suffix(group.numa.get(pod)))
     for claim, devices in list(group.claims.items())[:MAX_LINES]:
-        names = ", ".join(f"{d['pool']}/{d['device']}" for d in devices)
+        numa = group.claim_numa.get(claim) or [None] * len(devices)
+        names = ", ".join(f"{d['pool']}/{d['device']}" + ("" if n is None else f" (NUMA {n})") for d, n in zip(devices, numa))
         lines.append(f"    claim {claim}: {names}")
     hidden = max(len(group.pods) - MAX_LINES, 0) + max(len(group.claims) - MAX_LINES, 0)
     if hidden:
         lines.append(f"  ... {hidden} more lines (-o json has them all)")
     return lines
+
+
+def numa_suffix(numa: dict | None) -> str:
+    """ "  [NUMA 0: 4 CPUs, 2 nvidia.com/gpu]" from the kubelet stage's per-container placements."""
+    if not numa:
+        return ""
+    parts = []
+    for container, placed in numa["containers"].items():
+        held = [f"{sum(placed.get('cpus', {}).values())} CPUs"] if placed.get("cpus") else []
+        held += [f"{sum(v.values())} {k}" for k, v in (placed.get("devices") or {}).items()]
+        nodes = ",".join(str(n) for n in placed.get("numa") or []) or "any"
+        parts.append(f"{container}: NUMA {nodes}" + (f" ({', '.join(held)})" if held else ""))
+    return "  [" + "; ".join(parts) + "]"
 
 
 def _why_lines(group: GroupDiagnosis) -> list[str]:
@@ -117,7 +131,9 @@ def _recorded_lines(group: GroupDiagnosis) -> list[str]:
 def group_markup(group: GroupDiagnosis) -> list[str]:
     """rich markup lines for one group."""
     body = _recorded_lines(group)
-    body += _placement_lines(group) if group.fits else _why_lines(group)
+    kubelet = any(r.code == Reason.KUBELET_REJECTED for r in group.reasons)  # bound, then rejected by a kubelet
+    body += _placement_lines(group) if group.fits or kubelet else []
+    body += [] if group.fits else _why_lines(group)
     if group.fits and group.pod_message:
         body += ["  the pods that stay pending, as kube-scheduler words it:", f"    {group.pod_message}"]
     body += _map_lines(group) + _suggestion_lines(group)

@@ -156,11 +156,17 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
                     notes: bool = False, config: SchedulerConfig | None = None) -> Any:
     """Diagnoses of the overlay's groups in queue order, with placement maps and (optionally) suggestions; with
     `notes`, (diagnoses, notes about objects the simulation left out); `config` = the scheduler profiles."""
+    from kubectl_wasdra.explain.kubelet_stage import apply_stage, claim_numa, run_stage
+
     sim = Simulation(snapshot, gates, config=config)
-    results = [r for r in sim.run() if _is_ours(r, overlay)]
+    everything = sim.run()
+    stage = run_stage(sim, everything)  # the kubelets' answers after binding, in queue order
+    results = [r for r in everything if _is_ours(r, overlay)]
     out = []
     for result in results:
         diagnosis = diagnose(result)
+        apply_stage(diagnosis, result, stage)
+        diagnosis.claim_numa = claim_numa(snapshot, diagnosis.claims) if diagnosis.claims else {}
         key = result.entry.topology_key or (result.entry.group.topology_keys[0] if result.entry.group and
                                             result.entry.group.topology_keys else None)
         wants_devices = any(p.claims_or_extended for c in [result, *result.children] for p in c.entry.pods)

@@ -14,11 +14,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Final
 
+from kubectl_wasdra.cluster.numa_kinds import CONFIGZ_KIND, NRT_KIND
 from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
 
-NRT_KIND: Final = "NodeResourceTopology"
-CONFIGZ_KIND: Final = "KubeletConfigz"  # {apiVersion: wasdra.dev/v1alpha1, metadata.name: node, kubeletconfig: {...}}
-CONFIGZ_API_VERSION: Final = "wasdra.dev/v1alpha1"
 # legacy NRT topologyPolicies values -> (policy, scope)
 _LEGACY: Final = {
     "SingleNUMANodeContainerLevel": ("single-numa-node", "container"),
@@ -109,6 +107,11 @@ def _nrt_policy(nrt: Mapping[str, Any]) -> dict[str, str]:
 
 def _strings(value: Any) -> dict[str, str]:
     return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+def facts_of(snapshot: Any, node: str) -> NodeNuma | None:
+    """The NUMA facts of one node of a ClusterSnapshot (its NodeResourceTopology and KubeletConfigz), or None."""
+    return node_numa(node, snapshot.get(NRT_KIND, node, ""), snapshot.get(CONFIGZ_KIND, node, ""))
 
 
 def node_numa(node: str, nrt: Mapping[str, Any] | None, configz: Mapping[str, Any] | None) -> NodeNuma | None:
