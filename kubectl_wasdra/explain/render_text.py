@@ -52,7 +52,8 @@ def _placement_lines(group: GroupDiagnosis) -> list[str]:
         lines.append(f"  {pod} -> {node}" + numa_suffix(group.numa.get(pod)))
     for claim, devices in list(group.claims.items())[:MAX_LINES]:
         numa = group.claim_numa.get(claim) or [None] * len(devices)
-        names = ", ".join(f"{d['pool']}/{d['device']}" + ("" if n is None else f" (NUMA {n})") for d, n in zip(devices, numa))
+        names = ", ".join(f"{d['pool']}/{d['device']}" + ("" if n is None else f" (NUMA {n})")
+                          for d, n in zip(devices, numa, strict=True))
         lines.append(f"    claim {claim}: {names}")
     hidden = max(len(group.pods) - MAX_LINES, 0) + max(len(group.claims) - MAX_LINES, 0)
     if hidden:
