@@ -62,16 +62,15 @@ def _placement_lines(group: GroupDiagnosis) -> list[str]:
 
 
 def numa_suffix(numa: dict | None) -> str:
-    """ "  [NUMA 0: 4 CPUs, 2 nvidia.com/gpu]" from the kubelet stage's per-container placements."""
-    if not numa:
-        return ""
+    """ "  [main: NUMA 0 (4 CPUs, 2 nvidia.com/gpu)]" for containers the kubelet gave exclusive CPUs or devices."""
     parts = []
-    for container, placed in numa["containers"].items():
+    for container, placed in (numa or {}).get("containers", {}).items():
         held = [f"{sum(placed.get('cpus', {}).values())} CPUs"] if placed.get("cpus") else []
         held += [f"{sum(v.values())} {k}" for k, v in (placed.get("devices") or {}).items()]
-        nodes = ",".join(str(n) for n in placed.get("numa") or []) or "any"
-        parts.append(f"{container}: NUMA {nodes}" + (f" ({', '.join(held)})" if held else ""))
-    return "  [" + "; ".join(parts) + "]"
+        if held:
+            nodes = ",".join(str(n) for n in placed.get("numa") or []) or "any"
+            parts.append(f"{container}: NUMA {nodes} ({', '.join(held)})")
+    return "  [" + "; ".join(parts) + "]" if parts else ""
 
 
 def _why_lines(group: GroupDiagnosis) -> list[str]:
