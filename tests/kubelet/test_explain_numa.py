@@ -50,3 +50,33 @@ def test_driver_specific_numa_attribute_never_matches_across_drivers() -> None:
     (group,) = explain("dra-driver-attribute.yaml").groups
     assert not group.fits
     assert any("first short: constraints" in funnel for _node, funnel in group.funnels)
+
+
+def test_derived_attributes_align_across_driver_specific_names() -> None:
+    def run(enabled: bool):
+        options = ExplainOptions(files=[str(MANIFESTS / "derived-attributes.yaml")], snapshot=[CLUSTER], suggestions=False,
+                                 feature_gates={"DRADerivedAttributes": enabled})
+        (group,) = run_explain(options).groups
+        return group
+
+    on = run(True)
+    assert on.fits and on.claim_numa == {"derived-numa": [0] * 5}
+    assert not run(False).fits  # the API server dropped derivedAttributes: no device has example.com/numa
+
+
+def test_derived_attribute_runtime_error_is_a_selector_error() -> None:
+    from kubectl_wasdra.dra.derived import DerivedAttribute
+    from kubectl_wasdra.dra.requests import AllocationError
+
+    from kubectl_wasdra.dra.cel import DeviceView
+
+    class Dev:
+        key = "d/p/x"
+        view = DeviceView("d", {"name": "x", "attributes": {}}, "x")
+
+    try:
+        DerivedAttribute("example.com/numa", 'device.attributes["d"].numa').value(Dev())
+    except AllocationError as exc:
+        assert exc.reason == "SelectorError" and exc.message.startswith("derived attribute example.com/numa: on device d/p/x")
+    else:
+        raise AssertionError("no error")
