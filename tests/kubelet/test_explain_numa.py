@@ -65,10 +65,9 @@ def test_derived_attributes_align_across_driver_specific_names() -> None:
 
 
 def test_derived_attribute_runtime_error_is_a_selector_error() -> None:
+    from kubectl_wasdra.dra.cel import DeviceView
     from kubectl_wasdra.dra.derived import DerivedAttribute
     from kubectl_wasdra.dra.requests import AllocationError
-
-    from kubectl_wasdra.dra.cel import DeviceView
 
     class Dev:
         key = "d/p/x"
