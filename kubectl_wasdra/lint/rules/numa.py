@@ -10,7 +10,7 @@ from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import SetProblem
 from kubectl_wasdra.lint.registry import rule
-from kubectl_wasdra.lint.rules._fitting import request_alternatives, selector_expressions
+from kubectl_wasdra.lint.rules._fitting import derived_names, request_alternatives, selector_expressions
 from kubectl_wasdra.lint.rules._objects import ObjectIndex, object_index
 from kubectl_wasdra.load.document import value_at
 
@@ -91,7 +91,10 @@ def driver_numa_attribute_across_drivers(docs: DocumentSet, ctx: CheckContext) -
         if not isinstance(constraints, list):
             continue
         drivers = _request_drivers(document, index)
+        derived = derived_names(document.kind, document.data)  # computed per request (KEP-6080): not driver-bound
         for position, constraint in enumerate(constraints):
+            if isinstance(constraint, dict) and constraint.get("matchAttribute") in derived:
+                continue
             yield from _check(document, ctx, (*base, "constraints", position), constraint, drivers)
 
 
