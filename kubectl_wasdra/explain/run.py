@@ -42,6 +42,7 @@ class ExplainOptions:
     suggestions: bool = True
     live_options: Any = None
     scheduler_config: str | None = None  # --scheduler-config FILE (a KubeSchedulerConfiguration)
+    numa_aware: bool = False  # --numa-aware-scheduler: every profile runs NodeResourceTopologyMatch
 
 
 def load_cluster(options: Any) -> ClusterSnapshot:
@@ -189,6 +190,10 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
     cluster = load_cluster(options)
     release, assumed = resolve_release(options.release, cluster)
     config = scheduler_config(options.scheduler_config)
+    if options.numa_aware:
+        from kubectl_wasdra.sched.filters.node_resource_topology import enabled_in
+
+        config = enabled_in(config)
     schedulers = frozenset(profile.scheduler_name for profile in config.profiles)
     admitted = admit(documents, release, options.feature_gates, options.runtime_config, SIMULATED_KINDS, schedulers)
     overlay = overlay_of(admitted.documents)

@@ -93,8 +93,9 @@ def _costs(zone: Mapping[str, Any]) -> dict[int, int]:
     return out
 
 
-def _nrt_policy(nrt: Mapping[str, Any]) -> dict[str, str]:
-    """topologyManagerPolicy/Scope from the NRT's attributes, else its first legacy topologyPolicies entry."""
+def nrt_policy(nrt: Mapping[str, Any]) -> dict[str, str]:
+    """topologyManagerPolicy/Scope from the NRT's attributes, else its first legacy topologyPolicies entry (the order
+    of scheduler-plugins nodeconfig.TopologyManagerFromNodeResourceTopology: policies first, valid attributes win)."""
     found: dict[str, str] = {}
     legacy = nrt.get("topologyPolicies") or []
     if legacy and legacy[0] in _LEGACY:
@@ -127,7 +128,7 @@ def node_numa(node: str, nrt: Mapping[str, Any] | None, configz: Mapping[str, An
         return None
     config = (configz or {}).get("kubeletconfig")
     config = config if isinstance(config, dict) else {}
-    from_nrt = _nrt_policy(nrt or {})
+    from_nrt = nrt_policy(nrt or {})
     sources = ["NodeResourceTopology"] + (["configz"] if config else [])
     policy = str(config.get("topologyManagerPolicy") or from_nrt.get("topologyManagerPolicy") or "none")
     cpu_policy = config.get("cpuManagerPolicy")
