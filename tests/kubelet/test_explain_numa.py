@@ -79,3 +79,9 @@ def test_derived_attribute_runtime_error_is_a_selector_error() -> None:
         assert exc.reason == "SelectorError" and exc.message.startswith("derived attribute example.com/numa: on device d/p/x")
     else:
         raise AssertionError("no error")
+
+
+def test_placement_map_groups_devices_by_numa_node() -> None:
+    (group,) = explain("dra-driver-attribute.yaml").groups
+    rows = dict(group.placement_map)[""]
+    assert ("numa-dra-0", "N0 □□□□□□□ N1 □□□□□□□") in rows  # 4 GPUs, 2 NICs, 1 CPU device per NUMA node
