@@ -141,7 +141,7 @@ def merge(numa: Numa, resources: Sequence[Sequence[Hint]], policy: str, closest:
     return best if best is not None else Hint(numa.default, False)
 
 
-def _single_numa_only(resources: Sequence[Sequence[Hint]]) -> list[list[Hint]]:
+def single_numa_only(resources: Sequence[Sequence[Hint]]) -> list[list[Hint]]:
     """filterSingleNumaHints: keep {nil, preferred} and preferred one-node hints."""
     return [[h for h in hints if (h.mask is None and h.preferred) or
              (h.mask is not None and h.preferred and width(h.mask) == 1)] for hints in resources]
@@ -153,7 +153,7 @@ def decide(numa: Numa, providers: Sequence[ProviderHints], policy: str, closest:
         return Hint(None, True), True
     resources = filter_providers(providers)
     if policy == SINGLE_NUMA_NODE:
-        best = merge(numa, _single_numa_only(resources), policy)
+        best = merge(numa, single_numa_only(resources), policy)
         if best.mask == numa.default:
             best = Hint(None, best.preferred)
         return best, best.preferred

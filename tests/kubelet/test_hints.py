@@ -59,3 +59,21 @@ def test_prefer_closest_numa_nodes_picks_lower_distance() -> None:
 def test_bitmask_order() -> None:
     assert list(iterate_masks([0, 1, 2]))[:4] == [0b001, 0b010, 0b100, 0b011]
     assert is_narrower(0b001, 0b011) and is_narrower(0b011, 0b101) and not is_narrower(0b101, 0b011)
+
+
+SINGLE = yaml.safe_load((Path(__file__).parent / "fixtures" / "topologymanager_single_numa_node.yaml").read_text())
+
+
+@pytest.mark.parametrize("case", SINGLE["merge"], ids=[c["name"] for c in SINGLE["merge"]])
+def test_single_numa_node_merge_table(case: dict[str, Any]) -> None:
+    expected = hint(case["expected"])
+    data = [p if p is not None else {} for p in case["providers"]]
+    assert decide(Numa(tuple(SINGLE["numaNodes"])), providers(data), SINGLE_NUMA_NODE) == (expected, expected.preferred)
+
+
+@pytest.mark.parametrize("case", SINGLE["filter"], ids=[c["name"] for c in SINGLE["filter"]])
+def test_single_numa_node_filter_table(case: dict[str, Any]) -> None:
+    from kubectl_wasdra.kubelet.hints import single_numa_only
+
+    resources = [[hint(h) for h in hints] for hints in case["resources"]]
+    assert single_numa_only(resources) == [[hint(h) for h in hints] for hints in case["expected"]]
