@@ -336,4 +336,7 @@ _REWRITERS: Final[Mapping[str, Callable[[Mapping[str, Any], Anonymizer], dict[st
     "DeviceTaintRule": _taint_rule,
     "PodGroup": _group,
     "Event": _event,
+    # NUMA facts are named after their node (cluster/numa_kinds.py)
+    "NodeResourceTopology": lambda obj, names: _common(obj, names, names.nodes),
+    "KubeletConfigz": lambda obj, names: _common(obj, names, names.nodes),
 }

@@ -53,3 +53,23 @@ def test_unserved_topology_group_is_a_gap_and_configz_is_not_asked(tmp_path: Pat
     assert live.header.gaps["NodeResourceTopology"].startswith("not served")
     assert "KubeletConfigz" not in live.header.gaps
     assert not any(path.endswith("/configz") for _m, path in server.requests)
+
+
+def test_configz_keeps_only_the_numa_fields() -> None:
+    from kubectl_wasdra.cluster.live_numa import configz_object
+
+    body = {"kubeletconfig": {"cpuManagerPolicy": "static", "staticPodURLHeader": {"Authorization": ["Bearer x"]},
+                              "tlsPrivateKeyFile": "/var/lib/kubelet/pki/kubelet.key", "featureGates": {"A": True}}}
+    assert configz_object("n1", body)["kubeletconfig"] == {"cpuManagerPolicy": "static", "featureGates": {"A": True}}
+    assert configz_object("n1", {"kind": "Status"}) is None
+
+
+def test_anonymized_snapshot_keeps_numa_facts_with_their_node() -> None:
+    from kubectl_wasdra.cluster.anonymize import anonymize
+
+    offline, _ = load_snapshot([str(CLUSTER)])
+    anonymous = anonymize(offline)
+    names = {o["metadata"]["name"] for o in anonymous.of_kind("Node")}
+    assert {o["metadata"]["name"] for o in anonymous.of_kind("NodeResourceTopology")} == names
+    assert {o["metadata"]["name"] for o in anonymous.of_kind("KubeletConfigz")} == names
+    assert all(facts_of(anonymous, name) is not None for name in names)
