@@ -30,6 +30,8 @@ def parse_quantity(value: str | int | float | Decimal) -> Decimal:
     if isinstance(value, int | Decimal):
         return Decimal(value)
     if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):  # YAML .inf/.nan: no quantity has them
+            raise QuantityError(f"{value!r} is not a quantity")
         return Decimal(repr(value))
     if not isinstance(value, str):
         raise QuantityError(f"{value!r} is not a quantity")
