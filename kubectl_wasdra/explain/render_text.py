@@ -50,6 +50,7 @@ def _placement_lines(group: GroupDiagnosis) -> list[str]:
         lines.append("  domain: " + ", ".join(f"{k}={v}" for k, v in group.domain.items()))
     for pod, node in list(group.pods.items())[:MAX_LINES]:
         lines.append(f"  {pod} -> {node}" + numa_suffix(group.numa.get(pod)))
+        lines += [f"    kubelet: {note}" for note in (group.numa.get(pod) or {}).get("notes", ())]
     for claim, devices in list(group.claims.items())[:MAX_LINES]:
         numa = group.claim_numa.get(claim) or [None] * len(devices)
         names = ", ".join(f"{d['pool']}/{d['device']}" + ("" if n is None else f" (NUMA {n})")

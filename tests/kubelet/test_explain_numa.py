@@ -85,3 +85,12 @@ def test_placement_map_groups_devices_by_numa_node() -> None:
     (group,) = explain("dra-driver-attribute.yaml").groups
     rows = dict(group.placement_map)[""]
     assert ("numa-dra-0", "N0 □□□□□□□ N1 □□□□□□□") in rows  # 4 GPUs, 2 NICs, 1 CPU device per NUMA node
+
+
+def test_dra_devices_with_exclusive_cpus_get_the_no_hints_note() -> None:
+    report = explain("dra-with-exclusive-cpus.yaml")
+    (group,) = report.groups
+    assert group.fits and group.numa["mixed-worker"]["containers"]["main"]["cpus"] == {"node-0": 4}
+    (note,) = group.numa["mixed-worker"]["notes"]
+    assert note.startswith("DRA devices give the Topology Manager no hints in 1.37")
+    assert "kubelet: DRA devices give the Topology Manager no hints" in render_text(report)
