@@ -26,6 +26,9 @@ from kubectl_wasdra.kubelet.requests import POD_LEVEL_GATE, Ask, container_asks,
 TOPOLOGY_AFFINITY_ERROR: Final = "TopologyAffinityError"
 UNEXPECTED_ADMISSION_ERROR: Final = "UnexpectedAdmissionError"
 SMT_ALIGNMENT_ERROR: Final = "SMTAlignmentError"
+EMPTY_SHARED_POOL_ERROR: Final = "EmptyPodSharedPoolError"  # KEP-5526 pod scope (cpumanager policy_static.go)
+EMPTY_SHARED_POOL_MESSAGE: Final = ("pod rejected, sum of exclusive container cpu requests equals pod budget, leaving "
+                                    "no cpus for shared containers")
 KUBELET_NOT_RUNNING: Final = "KubeletNotRunning"  # the kubelet refuses to start with this config: nothing is admitted
 TM_MESSAGE: Final = "Resources cannot be allocated with Topology locality"
 DEFAULT_MAX_NUMA: Final = 8
@@ -148,6 +151,7 @@ def admit(pod: Mapping[str, Any], facts: NodeNuma, free: Free, gates: Mapping[st
     try:
         if facts.topology_scope == "pod" and facts.topology_policy != NONE:
             unit = pod_ask(pod, asks, facts.cpu_policy == "static", facts.memory_policy == "Static", gate_on)
+            _check_shared_pool(pod, facts, asks, unit, gate_on)
             best, ok, memory = _merge(facts, work, unit)
             if not ok:
                 raise _Rejected(TOPOLOGY_AFFINITY_ERROR, TM_MESSAGE, f"pod: {_why(facts, work, unit)}")
@@ -164,6 +168,21 @@ def admit(pod: Mapping[str, Any], facts: NodeNuma, free: Free, gates: Mapping[st
     free.clear()
     free.update(work)
     return verdict
+
+
+def _check_shared_pool(pod: Mapping[str, Any], facts: NodeNuma, asks: list[Ask], unit: Ask, gate_on: bool) -> None:
+    """KEP-5526 pod scope: a container that needs the pod's shared pool while the exclusive CPUs take the whole budget.
+    The CPU hint provider then returns no hint ([]): restricted and single-numa-node reject via the Topology Manager;
+    best-effort admits and AllocatePod fails with EmptyPodSharedPoolError (digest kubelet-numa.md §3)."""
+    if not (pod_level(pod) and gate_on and unit.cpus) or all(a.cpus for a in asks if not a.init):
+        return
+    if sum(a.cpus for a in asks if not a.init) < unit.cpus:
+        return
+    detail = (f"pod: the exclusive CPUs of its containers ({sum(a.cpus for a in asks if not a.init)}) take the whole pod "
+              f"budget of {unit.cpus}, leaving none for the containers that share the pod's pool")
+    if facts.topology_policy == "best-effort":
+        raise _Rejected(EMPTY_SHARED_POOL_ERROR, EMPTY_SHARED_POOL_MESSAGE, detail)
+    raise _Rejected(TOPOLOGY_AFFINITY_ERROR, TM_MESSAGE, detail)
 
 
 def _notes(pod: Mapping[str, Any], facts: NodeNuma, asks: list[Ask], gate_on: bool) -> list[str]:

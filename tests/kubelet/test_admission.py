@@ -138,3 +138,16 @@ def test_facts_fall_back_to_nrt_attributes() -> None:
         "restricted", "pod", "static")
     assert any(s.startswith("assumed") for s in facts.sources)
     assert node_numa("n1", {"zones": [{"name": "socket-0", "type": "Socket"}]}, None) is None
+
+
+@pytest.mark.parametrize(("policy", "reason"), [("restricted", "TopologyAffinityError"),
+                                                ("best-effort", "EmptyPodSharedPoolError")])
+def test_pod_scope_budget_taken_by_exclusive_containers(policy: str, reason: str) -> None:
+    # KEP-5526: the pod budget is 4 CPUs, "main" takes all 4 exclusively, "helper" needs the pod's shared pool
+    p = pod(container("main", "4"), {"name": "helper", "resources": {"requests": {"cpu": "100m"}}},
+            resources={"limits": {"cpu": "4", "memory": "16Gi"}})
+    verdict, _ = run(p, policy, "pod", featureGates={"PodLevelResourceManagers": True})
+    assert (verdict.admitted, verdict.reason) == (False, reason)
+    fits = pod(container("main", "2"), {"name": "helper", "resources": {"requests": {"cpu": "100m"}}},
+               resources={"limits": {"cpu": "4", "memory": "16Gi"}})
+    assert run(fits, policy, "pod", featureGates={"PodLevelResourceManagers": True})[0].admitted
