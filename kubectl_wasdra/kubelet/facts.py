@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import Any, Final
 
 from kubectl_wasdra.cluster.numa_kinds import CONFIGZ_KIND, NRT_KIND
-from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
+from kubectl_wasdra.kubelet.requests import quantity_or_none
 
 # legacy NRT topologyPolicies values -> (policy, scope)
 _LEGACY: Final = {
@@ -66,20 +66,14 @@ def _zone_id(zone: Mapping[str, Any]) -> int | None:
     return int(digits) if digits.isdigit() else None
 
 
-def _quantity(value: Any) -> Decimal:
-    try:
-        return parse_quantity(value)
-    except (QuantityError, TypeError, ValueError):
-        return Decimal(0)
-
-
 def _zone_resources(zone: Mapping[str, Any]) -> dict[str, ZoneResource]:
     out = {}
     for item in zone.get("resources") or []:
         if isinstance(item, dict) and isinstance(item.get("name"), str):
-            capacity = _quantity(item.get("capacity", 0))
-            allocatable = _quantity(item.get("allocatable", capacity))
-            out[item["name"]] = ZoneResource(capacity, allocatable, _quantity(item.get("available", allocatable)))
+            capacity = quantity_or_none(item.get("capacity", 0)) or Decimal(0)
+            allocatable = quantity_or_none(item.get("allocatable", capacity)) or Decimal(0)
+            available = quantity_or_none(item.get("available", allocatable)) or Decimal(0)
+            out[item["name"]] = ZoneResource(capacity, allocatable, available)
     return out
 
 

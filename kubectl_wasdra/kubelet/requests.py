@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Final
 
-from kubectl_wasdra.kube.quantity import parse_quantity
+from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
 
 NATIVE: Final = frozenset({"cpu", "memory", "ephemeral-storage", "storage"})
 POD_LEVEL_GATE: Final = "PodLevelResourceManagers"
@@ -30,18 +30,29 @@ class Ask:
     init: bool = False
 
 
+def quantity_or_none(value: Any) -> Decimal | None:
+    """The quantity, or None when it does not parse (bad input is skipped, never a crash)."""
+    try:
+        return parse_quantity(value)
+    except (QuantityError, TypeError, ValueError):
+        return None
+
+
 def _resources(obj: Mapping[str, Any] | None, key: str) -> dict[str, Decimal]:
-    values = ((obj or {}).get("resources") or {}).get(key) or {}
-    return {str(k): parse_quantity(v) for k, v in values.items()} if isinstance(values, dict) else {}
+    resources = (obj or {}).get("resources")
+    values = resources.get(key) if isinstance(resources, dict) else None
+    if not isinstance(values, dict):
+        return {}
+    return {str(k): q for k, v in values.items() if (q := quantity_or_none(v)) is not None}
 
 
-def _requests(obj: Mapping[str, Any] | None) -> dict[str, Decimal]:
-    """Requests, defaulted from limits as the API server does."""
+def requests_of(obj: Mapping[str, Any] | None) -> dict[str, Decimal]:
+    """Requests of a container (or of `spec` for pod-level resources), defaulted from limits as the API server does."""
     return {**_resources(obj, "limits"), **_resources(obj, "requests")}
 
 
 def _guaranteed(obj: Mapping[str, Any]) -> bool:
-    limits, requests = _resources(obj, "limits"), _requests(obj)
+    limits, requests = _resources(obj, "limits"), requests_of(obj)
     return all(name in limits and limits[name] == requests.get(name) and limits[name] > 0 for name in ("cpu", "memory"))
 
 
@@ -66,12 +77,12 @@ def is_guaranteed(pod: Mapping[str, Any]) -> bool:
 
 
 def _integral_cpus(obj: Mapping[str, Any]) -> int:
-    cpu = _requests(obj).get("cpu", Decimal(0))
+    cpu = requests_of(obj).get("cpu", Decimal(0))
     return int(cpu) if cpu == cpu.to_integral_value() else 0
 
 
 def _memory(obj: Mapping[str, Any]) -> dict[str, Decimal]:
-    return {k: v for k, v in _requests(obj).items() if (k == "memory" or k.startswith("hugepages-")) and v > 0}
+    return {k: v for k, v in requests_of(obj).items() if (k == "memory" or k.startswith("hugepages-")) and v > 0}
 
 
 def _devices(obj: Mapping[str, Any], device_resources: frozenset[str]) -> dict[str, int]:

@@ -17,9 +17,8 @@ from decimal import Decimal
 from typing import Any, Final
 
 from kubectl_wasdra.cluster.numa_kinds import NRT_KIND
-from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
 from kubectl_wasdra.kubelet.facts import nrt_policy
-from kubectl_wasdra.kubelet.requests import is_guaranteed
+from kubectl_wasdra.kubelet.requests import is_guaranteed, quantity_or_none, requests_of
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.nodeinfo import NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
@@ -30,25 +29,11 @@ _AFFINE: Final = ("cpu", "memory")
 Zones = dict[int, dict[str, Decimal]]
 
 
-def _quantity(value: Any) -> Decimal | None:
-    try:
-        return parse_quantity(value)
-    except (QuantityError, TypeError, ValueError):
-        return None
-
-
-def _requests(container: Mapping[str, Any]) -> dict[str, Decimal]:
-    """Requests as the API server stores them: defaulted from limits."""
-    resources = container.get("resources") or {}
-    merged = {**(resources.get("limits") or {}), **(resources.get("requests") or {})}
-    return {str(k): q for k, v in merged.items() if (q := _quantity(v)) is not None}
-
-
 def _qos(pod: Mapping[str, Any], containers: list[Mapping[str, Any]]) -> str:
     """v1qos.GetPodQOS: Guaranteed (requests = limits for cpu and memory), BestEffort (neither set), else Burstable."""
     if is_guaranteed(pod):
         return "Guaranteed"
-    if any(n in _requests(c) for c in containers for n in _AFFINE):
+    if any(n in requests_of(c) for c in containers for n in _AFFINE):
         return "Burstable"
     return "BestEffort"
 
@@ -67,7 +52,7 @@ def _zones(nrt: Mapping[str, Any]) -> Zones:
         name = zone.get("name") if isinstance(zone, dict) else None
         if zone.get("type") != "Node" or not isinstance(name, str) or not name[5:].isdigit():
             continue
-        zones[int(name[5:])] = {str(r.get("name")): _quantity(r.get("available", 0)) or Decimal(0)
+        zones[int(name[5:])] = {str(r.get("name")): quantity_or_none(r.get("available", 0)) or Decimal(0)
                                 for r in zone.get("resources") or [] if isinstance(r, dict)}
     return zones
 
@@ -96,11 +81,11 @@ def _fail(message: str) -> Status:
 def _container_scope(pod: Mapping[str, Any], zones: Zones, allocatable: Mapping[str, Any], qos: str) -> Status | None:
     spec = pod.get("spec") or {}
     for init in spec.get("initContainers") or []:
-        if _fits_one(zones, allocatable, qos, _requests(init)) is None:
+        if _fits_one(zones, allocatable, qos, requests_of(init)) is None:
             kind = "sidecar" if init.get("restartPolicy") == "Always" else "init"
             return _fail(f"cannot align {kind} container")
     for container in spec.get("containers") or []:
-        request = _requests(container)
+        request = requests_of(container)
         numa = _fits_one(zones, allocatable, qos, request)
         if numa is None:
             return _fail("cannot align container")
@@ -115,12 +100,12 @@ def _pod_request(pod: Mapping[str, Any]) -> dict[str, Decimal]:
     spec = pod.get("spec") or {}
     total: dict[str, Decimal] = {}
     for container in spec.get("containers") or []:
-        for name, value in _requests(container).items():
+        for name, value in requests_of(container).items():
             total[name] = total.get(name, Decimal(0)) + value
     for init in spec.get("initContainers") or []:
-        for name, value in _requests(init).items():
+        for name, value in requests_of(init).items():
             total[name] = max(total.get(name, Decimal(0)), value)
-    for name, value in _requests({"resources": {"requests": spec.get("overhead") or {}}}).items():
+    for name, value in requests_of({"resources": {"requests": spec.get("overhead")}}).items():
         total[name] = total.get(name, Decimal(0)) + value
     return total
 
@@ -134,7 +119,7 @@ def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
     spec = pod.pod.get("spec") or {}
     containers = [c for c in [*(spec.get("initContainers") or []), *(spec.get("containers") or [])] if isinstance(c, dict)]
     qos = _qos(pod.pod, containers)
-    if qos == "BestEffort" and not any(not _native(n) for c in containers for n in _requests(c)):
+    if qos == "BestEffort" and not any(not _native(n) for c in containers for n in requests_of(c)):
         return None
     config = nrt_policy(nrt)
     if config.get("topologyManagerPolicy") != "single-numa-node":
