@@ -151,3 +151,15 @@ def test_pod_scope_budget_taken_by_exclusive_containers(policy: str, reason: str
     fits = pod(container("main", "2"), {"name": "helper", "resources": {"requests": {"cpu": "100m"}}},
                resources={"limits": {"cpu": "4", "memory": "16Gi"}})
     assert run(fits, policy, "pod", featureGates={"PodLevelResourceManagers": True})[0].admitted
+
+
+@pytest.mark.parametrize("resources", [{"limits": {"cpu": "four"}}, {"limits": ["cpu"]}, "x", {"requests": None}])
+def test_malformed_requests_never_crash(resources: Any) -> None:
+    verdict, _ = run(pod({"name": "main", "resources": resources}), "single-numa-node")
+    assert verdict.admitted
+
+
+def test_malformed_topology_is_ignored() -> None:
+    assert node_numa("n1", {"zones": [{"name": "node-0", "type": "Node", "resources": [{"name": "cpu",
+                                                                                      "capacity": "x"}]}]}, None)
+    assert node_numa("n1", {"zones": "nope"}, None) is None
