@@ -27,6 +27,8 @@ from kubectl_wasdra.cli_options import (
     SNAPSHOT_OPTION,
     CommonOptions,
     ProjectOptions,
+    cluster_timeout_options,
+    cluster_timeouts,
     common_options,
     complete_releases,
     complete_rules,
@@ -66,6 +68,22 @@ def use_color(stream: Any = None) -> bool:
     stream = stream or sys.stdout
     return (bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
             and os.environ.get("TERM") != "dumb")
+
+
+def on_ci() -> bool:
+    """True in a CI job (GitHub Actions sets GITHUB_ACTIONS=true; most CI systems set CI), decided here only."""
+    ci = os.environ.get("CI", "").strip().lower()
+    return os.environ.get("GITHUB_ACTIONS") == "true" or ci not in ("", "0", "false", "no")
+
+
+def ci_safe(text: str, output: str) -> str:
+    """Human text output with workflow commands (`::error::` at a line start) neutralised when on CI; other formats
+    (JSON, SARIF, JUnit, and -o github, whose commands are meant) unchanged."""
+    if output != "text" or not on_ci():
+        return text
+    from kubectl_wasdra.report.safe import neutralise_workflow_commands
+
+    return neutralise_workflow_commands(text)
 
 
 def write(text: str) -> None:
@@ -127,14 +145,14 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, project: Projec
     from kubectl_wasdra.report import render
 
     rendered = _rendered_inputs(paths, project)
-    snapshot = _check_snapshot(common) if common.snapshot or common.live else None
+    snapshot, left_out = _check_snapshot(common) if common.snapshot or common.live else (None, ())
     common = _resolve_auto(common, snapshot)
 
     options = CheckOptions(paths=paths, releases=common.releases or (common.release,), feature_gates=common.feature_gates,
                            runtime_config=common.runtime_config, profile=common.profile, select=common.select,
                            ignore=common.ignore, schema_locations=common.schema_locations,
                            stdin=sys.stdin.buffer if "-" in paths else None, jobs=jobs, snapshot=snapshot,
-                           simulate=simulate)
+                           simulate=simulate, snapshot_problems=tuple(left_out))
     options = dataclasses.replace(
         options, exclude=project.exclude + _baseline_files(project), default_excludes=project.default_excludes, rendered=rendered,
         per_file_ignores=project.per_file_ignores, report_unused_ignores=project.report_unused_ignores,
@@ -155,10 +173,11 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, project: Projec
         from kubectl_wasdra.lint.matrix import render_check_json
         write(render_check_json(report))
     else:
-        write(render(report, common.output, color=use_color() and common.output == "text", fail_on=common.fail_on))
+        write(ci_safe(render(report, common.output, color=use_color() and common.output == "text", fail_on=common.fail_on),
+                      common.output))
     if len(options.releases) > 1 and common.output == "text":
         from kubectl_wasdra.lint.matrix import build_matrix, render_matrix_text
-        write(render_matrix_text(build_matrix(report)))
+        write(ci_safe(render_matrix_text(build_matrix(report)), common.output))
     if report.fatal:
         return EXIT_ERROR
     return EXIT_FINDINGS if report.fails(common.fail_on) else EXIT_OK
@@ -263,17 +282,14 @@ def _resolve_auto(common: CommonOptions, snapshot: Any = None) -> CommonOptions:
     return dataclasses.replace(common, releases=(release,)) if release is not None else common
 
 
-def _check_snapshot(common: CommonOptions) -> Any:
-    """The cluster for check --snapshot/--live, read once; a snapshot file that does not load is exit 2 with file:line:col."""
-    from kubectl_wasdra.dra.inventory import with_device_selectors
+def _check_snapshot(common: CommonOptions) -> tuple[Any, tuple[Any, ...]]:
+    """The cluster for check --snapshot/--live, read once, and the malformed snapshot objects left out of it (reported
+    as findings); a snapshot file that does not load at all is exit 2 with file:line:col."""
+    from types import SimpleNamespace
 
-    if common.live:
-        from kubectl_wasdra.cluster.live import read_live
+    from kubectl_wasdra.explain.run import load_cluster_leaving_out
 
-        return with_device_selectors(read_live(common))
-    from kubectl_wasdra.cluster.files import read_snapshot
-
-    return with_device_selectors(read_snapshot(list(common.snapshot)))
+    return load_cluster_leaving_out(SimpleNamespace(live=common.live, live_options=common, snapshot=common.snapshot))
 
 
 @cli.command("rules")
@@ -325,10 +341,10 @@ def explain_command(files: tuple[str, ...], no_suggestions: bool, common: Common
     options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              suggestions=not no_suggestions, live_options=common, scheduler_config=scheduler_config,
-                             numa_aware=numa_aware_scheduler)
+                             job_pod_cap=_job_pod_cap(), numa_aware=numa_aware_scheduler)
     report = run_explain(options)
     write(_render_explain(report, common.output))
-    return EXIT_OK if report.all_fit else EXIT_FINDINGS
+    return _explain_exit(report)
 
 
 @cli.command("explain-pending", cls=ConfiguredCommand)
@@ -354,6 +370,27 @@ def explain_pending_command(target: str | None, common: CommonOptions, scheduler
                              scheduler_config=scheduler_config)
     report = run_explain_pending(options)
     write(_render_explain(report, common.output))
+    return _explain_exit(report)
+
+
+def _job_pod_cap() -> int:
+    """WASDRA_MAX_JOB_PODS (a positive integer), else the default cap of pods materialised per Job."""
+    from kubectl_wasdra.explain.overlay import MAX_JOB_PODS
+
+    value = os.environ.get("WASDRA_MAX_JOB_PODS", "").strip()
+    if not value:
+        return MAX_JOB_PODS
+    if not value.isdigit() or int(value) < 1:
+        raise UsageError(f'WASDRA_MAX_JOB_PODS="{value}" is not a positive integer', where="WASDRA_MAX_JOB_PODS",
+                         hint=f"unset it for the default of {MAX_JOB_PODS}")
+    return int(value)
+
+
+def _explain_exit(report: Any) -> int:
+    """2 when a verdict is unknown (the cluster read has gaps it depends on) or an object was left out as malformed,
+    else 1 when a group does not fit."""
+    if report.has_unknown or report.left_out:
+        return EXIT_ERROR
     return EXIT_OK if report.all_fit else EXIT_FINDINGS
 
 
@@ -379,7 +416,7 @@ def _render_explain(report: Any, output: str) -> str:
         return render_json(report)
     from kubectl_wasdra.explain.render_text import render_text
 
-    return render_text(report, color=use_color())
+    return ci_safe(render_text(report, color=use_color()), output)
 
 
 @cli.command("snapshot")
@@ -392,8 +429,9 @@ def _render_explain(report: Any, output: str) -> str:
 @CONTEXT_OPTION
 @NAMESPACE_OPTION
 @ALL_NAMESPACES_OPTION
+@cluster_timeout_options
 def snapshot_command(output: str | None, anonymize: bool, snapshot: tuple[str, ...], live: bool, kubeconfig: str | None,
-                     context: str | None, namespace: str | None, all_namespaces: bool) -> int:
+                     context: str | None, namespace: str | None, all_namespaces: bool, **timeouts: str) -> int:
     """Dump the objects the simulator needs (read-only) as one portable List plus a header, for offline use and bug reports.
 
     Reads every namespace unless -n NS is given. Types the cluster does not serve, or does not let you read, are listed
@@ -409,7 +447,8 @@ def snapshot_command(output: str | None, anonymize: bool, snapshot: tuple[str, .
     from kubectl_wasdra.cluster.export import SnapshotOptions, export_snapshot
 
     options = SnapshotOptions(output=output, anonymize=anonymize, snapshot=snapshot, live=live, kubeconfig=kubeconfig,
-                              context=context, namespace=None if all_namespaces else namespace)
+                              context=context, namespace=None if all_namespaces else namespace,
+                              **cluster_timeouts(timeouts))
     with _progress_display(enabled=live) as progress:
         result = export_snapshot(options, progress)
     for problem in result.problems:
@@ -417,13 +456,28 @@ def snapshot_command(output: str | None, anonymize: bool, snapshot: tuple[str, .
         say_error(f"{PROG}: error: {where}: {problem.message}" + (f" — {problem.hint}" if problem.hint else ""))
     for kind, why in sorted(result.snapshot.header.gaps.items()):
         say_error(f"{PROG}: not read: {kind}: {why}")
+    if anonymize:
+        replaced = ", ".join(f"{count} {what}" for what, count in result.replaced.items()) or "nothing"
+        say_error(f"{PROG}: anonymized: replaced {replaced}; dropped managedFields, resourceVersions, annotations the "
+                  "simulator does not read, IPs, images, commands and environment")
     if result.data is not None:
         sys.stdout.buffer.write(result.data)
         sys.stdout.flush()
     else:
         counts = ", ".join(f"{len(objs)} {kind}" for kind, objs in result.snapshot.objects.items() if objs)
         say_error(f"wrote {output}: {counts or 'no objects'}")
+    if _nothing_read(result.snapshot):
+        say_error(f"{PROG}: error: nothing could be read from the cluster but its version — see the reasons above")
+        return EXIT_ERROR
     return EXIT_ERROR if result.problems else EXIT_OK  # what loaded is written; the files that did not are the error
+
+
+def _nothing_read(snapshot: Any) -> bool:
+    """True when a snapshot holds no object and some kind was not read for a reason other than not being served."""
+    from kubectl_wasdra.cluster.gaps import NOT_SERVED
+
+    blocked = [why for why in snapshot.header.gaps.values() if not str(why).startswith(NOT_SERVED)]
+    return bool(blocked) and not any(snapshot.objects.values())
 
 
 @contextlib.contextmanager
@@ -488,9 +542,22 @@ def _click_error_line(exc: click.ClickException) -> str:
     return f"{where + ': ' if where else ''}{what} — see '{ctx.command_path} --help'"
 
 
+def _exit_on_sigterm() -> None:
+    """SIGTERM ends the process through SystemExit (exit 143), so exit handlers run: the kubernetes client library
+    removes the client certificate and key files it wrote only then."""
+    import signal
+
+    def terminate(signum: int, _frame: Any) -> None:
+        sys.exit(128 + signum)
+
+    with contextlib.suppress(ValueError):  # not the main thread (embedded use): leave signals alone
+        signal.signal(signal.SIGTERM, terminate)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: one error boundary mapping exceptions to one line and an exit code."""
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    _exit_on_sigterm()
     from kubectl_wasdra.report.encoding import configure_stream
 
     configure_stream(sys.stdout)  # any terminal encoding: ASCII stand-ins instead of UnicodeEncodeError

@@ -16,6 +16,7 @@ import click
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release, parse_release_list
 from kubectl_wasdra.errors import UsageError
+from kubectl_wasdra.kube.durations import parse_duration
 
 F = TypeVar("F", bound=Callable[..., Any])
 OUTPUT_FORMATS: Final = ("text", "json", "sarif", "junit", "github")
@@ -49,6 +50,8 @@ class CommonOptions:
     context: str | None = None
     namespace: str | None = None
     all_namespaces: bool = False
+    request_timeout: float | None = 30.0  # seconds per request to a cluster (None: no limit); cluster/timeouts.py
+    read_deadline: float | None = 300.0  # seconds for one whole cluster read (None: no limit); cluster/timeouts.py
 
     @property
     def release(self) -> Release:
@@ -94,6 +97,7 @@ def build_common(kwargs: dict[str, Any]) -> CommonOptions:
         schema_locations=tuple(kwargs.pop("schema_location")), snapshot=tuple(kwargs.pop("snapshot")),
         live=kwargs.pop("live"), kubeconfig=kwargs.pop("kubeconfig"), context=kwargs.pop("context"),
         namespace=kwargs.pop("namespace"), all_namespaces=kwargs.pop("all_namespaces"),
+        **cluster_timeouts(kwargs),
     )
 
 
@@ -160,6 +164,30 @@ CONTEXT_OPTION: Final = click.option("--context", metavar="NAME", help="kubeconf
 NAMESPACE_OPTION: Final = click.option("-n", "--namespace", metavar="NS", help="Namespace (with --live).")
 ALL_NAMESPACES_OPTION: Final = click.option("-A", "--all-namespaces", is_flag=True, help="All namespaces (with --live).")
 
+# Time limits of cluster reads (cluster/timeouts.py), on every command that reads a cluster.
+REQUEST_TIMEOUT_OPTION: Final = click.option(
+    "--request-timeout", default="30s", show_default=True, metavar="DURATION",
+    help='How long one request to the cluster may take before it is given up (kubectl syntax: "0" = no limit, "30s", '
+         '"1m"); a connection is given at most 3s to open.')
+READ_DEADLINE_OPTION: Final = click.option(
+    "--read-deadline", default="5m", show_default=True, metavar="DURATION",
+    help='How long the whole cluster read may take; kinds not read by then are reported as gaps ("0" = no limit).')
+CLUSTER_TIMEOUT_OPTIONS: Final = (REQUEST_TIMEOUT_OPTION, READ_DEADLINE_OPTION)
+
+
+def cluster_timeouts(kwargs: dict[str, Any]) -> dict[str, float | None]:
+    """Pop --request-timeout and --read-deadline out of a command's kwargs, parsed to seconds (None: no limit)."""
+
+    return {"request_timeout": parse_duration(kwargs.pop("request_timeout")),
+            "read_deadline": parse_duration(kwargs.pop("read_deadline"), flag="--read-deadline")}
+
+
+def cluster_timeout_options(fn: F) -> F:
+    """Add --request-timeout and --read-deadline to a command that declares its flags one by one (snapshot)."""
+    for option in reversed(CLUSTER_TIMEOUT_OPTIONS):
+        fn = option(fn)
+    return fn
+
 SCHEDULER_CONFIG_OPTION: Final = click.option(
     "--scheduler-config", metavar="FILE", type=click.Path(exists=True, dir_okay=False),
     help="KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) of the cluster's kube-scheduler: profiles by "
@@ -168,7 +196,7 @@ SCHEDULER_CONFIG_OPTION: Final = click.option(
 COMMON_OPTIONS: Final = (
     K8S_VERSION_OPTION, FEATURE_GATES_OPTION, RUNTIME_CONFIG_OPTION, PROFILE_OPTION, OUTPUT_OPTION, FAIL_ON_OPTION,
     SELECT_OPTION, IGNORE_OPTION, SCHEMA_LOCATION_OPTION, SNAPSHOT_OPTION, LIVE_OPTION, KUBECONFIG_OPTION,
-    CONTEXT_OPTION, NAMESPACE_OPTION, ALL_NAMESPACES_OPTION,
+    CONTEXT_OPTION, NAMESPACE_OPTION, ALL_NAMESPACES_OPTION, *CLUSTER_TIMEOUT_OPTIONS,
 )
 
 

@@ -11,22 +11,17 @@ from __future__ import annotations
 from typing import Any, Final
 from urllib.parse import quote
 
-from kubectl_wasdra.cluster.numa_kinds import CONFIGZ_API_VERSION, CONFIGZ_KIND, NRT_KIND
+from kubectl_wasdra.cluster.numa_kinds import CONFIGZ_API_VERSION, CONFIGZ_FIELDS, CONFIGZ_KIND, NRT_KIND
 
 MAX_FAILURES_LISTED: Final = 3
-# the KubeletConfiguration fields NUMA admission reads (kubelet/facts.py); the rest of configz (authentication,
-# TLS file paths, static pod URL headers...) is never stored
-KEPT_FIELDS: Final = ("cpuManagerPolicy", "cpuManagerPolicyOptions", "topologyManagerPolicy", "topologyManagerScope",
-                      "topologyManagerPolicyOptions", "memoryManagerPolicy", "reservedSystemCPUs", "reservedMemory",
-                      "systemReserved", "kubeReserved", "featureGates")
 
 
 def configz_object(node: str, body: Any) -> dict[str, Any] | None:
-    """The snapshot object for one node's configz answer (only KEPT_FIELDS), or None when the body is not a configz
+    """The snapshot object for one node's configz answer (only CONFIGZ_FIELDS), or None when the body is not a configz
     document."""
     if not isinstance(body, dict) or not isinstance(body.get("kubeletconfig"), dict):
         return None
-    config = {key: body["kubeletconfig"][key] for key in KEPT_FIELDS if key in body["kubeletconfig"]}
+    config = {key: body["kubeletconfig"][key] for key in CONFIGZ_FIELDS if key in body["kubeletconfig"]}
     return {"apiVersion": CONFIGZ_API_VERSION, "kind": CONFIGZ_KIND, "metadata": {"name": node}, "kubeletconfig": config}
 
 

@@ -6,3 +6,8 @@ NRT_KIND: Final = "NodeResourceTopology"  # topology.node.k8s.io/v1alpha2, clust
 # one node's GET /api/v1/nodes/{name}/proxy/configz answer, as {apiVersion, kind, metadata.name: node, kubeletconfig}
 CONFIGZ_KIND: Final = "KubeletConfigz"
 CONFIGZ_API_VERSION: Final = "wasdra.dev/v1alpha1"
+# the KubeletConfiguration fields NUMA admission reads (kubelet/facts.py); the rest of configz (authentication, TLS file
+# paths, static pod URL headers...) is never stored: not by the live read, not in a written snapshot
+CONFIGZ_FIELDS: Final = ("cpuManagerPolicy", "cpuManagerPolicyOptions", "topologyManagerPolicy", "topologyManagerScope",
+                         "topologyManagerPolicyOptions", "memoryManagerPolicy", "reservedSystemCPUs", "reservedMemory",
+                         "systemReserved", "kubeReserved", "featureGates")

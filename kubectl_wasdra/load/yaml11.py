@@ -136,6 +136,9 @@ KubeConstructor.add_constructor("tag:yaml.org,2002:bool", KubeConstructor.constr
 KubeConstructor.add_constructor(INT_TAG, KubeConstructor.construct_yaml_int)
 KubeConstructor.add_constructor(FLOAT_TAG, KubeConstructor.construct_yaml_float)
 KubeConstructor.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
+# go-yaml v2 decodes !!set into a map whose values are null (a Python set is not JSON data)
+KubeConstructor.add_constructor("tag:yaml.org,2002:set",
+                                lambda loader, node: dict.fromkeys(loader.construct_mapping(node, deep=True)))
 # go-yaml v2 decodes !!binary into a string when the target is interface{}
 KubeConstructor.add_constructor("tag:yaml.org,2002:binary",
                                 lambda loader, node: loader.construct_yaml_binary(node).decode("utf-8", "replace"))

@@ -119,7 +119,8 @@ def host_ports(spec: Mapping[str, Any]) -> tuple[tuple[str, str, int], ...]:
 
 def _signature(info: PodInfo, claims: Any) -> bytes:
     spec = info.spec
-    parts = (sorted(info.requests.items()), info.tolerations, info.node_name, spec.get("nodeSelector"),
+    requests = sorted((name, value if -(2**63) <= value < 2**63 else str(value)) for name, value in info.requests.items())
+    parts = (requests, info.tolerations, info.node_name, spec.get("nodeSelector"),
              (spec.get("affinity") or {}).get("nodeAffinity"), claims, info.group, info.namespace, info.scheduler_name,
              spec.get("volumes"), info.host_ports)
     return orjson.dumps(parts, option=orjson.OPT_SORT_KEYS)

@@ -141,7 +141,8 @@ class SchedState:
                 value = self.facts[name].labels.get(key)
                 if value is not None:
                     groups.setdefault(value, []).append(name)
-            index = self.domains[key] = {value: tuple(nodes) for value, nodes in sorted(groups.items())}
+            index = self.domains[key] = {value: tuple(nodes)  # str: a label read from YAML may be a bool or a number
+                                         for value, nodes in sorted(groups.items(), key=lambda item: str(item[0]))}
         return index
 
     def node(self, name: str) -> NodeInfo:
