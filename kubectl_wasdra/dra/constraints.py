@@ -112,7 +112,7 @@ class MatchAttribute(Constraint):
     def add(self, request: str, subrequest: str, device: Device) -> bool:
         if not self.applies(request, subrequest):
             return True
-        attribute = self.attribute_of(request, subrequest, device)
+        attribute = self.attribute_of(request, subrequest, device) if self.derived else device.attribute(self.attribute)
         if attribute is None:
             return False
         if self.list_mode:
@@ -169,7 +169,7 @@ class DistinctAttribute(Constraint):
     def add(self, request: str, subrequest: str, device: Device) -> bool:
         if not self.applies(request, subrequest):
             return True
-        attribute = self.attribute_of(request, subrequest, device)
+        attribute = self.attribute_of(request, subrequest, device) if self.derived else device.attribute(self.attribute)
         if self.list_mode:
             return self._add_set(attribute)
         typed = _typed(attribute) if attribute is not None else None
