@@ -93,7 +93,7 @@ def driver_numa_attribute_across_drivers(docs: DocumentSet, ctx: CheckContext) -
         drivers = _request_drivers(document, index)
         derived = derived_names(document.kind, document.data)  # computed per request (KEP-6080): not driver-bound
         for position, constraint in enumerate(constraints):
-            if isinstance(constraint, dict) and constraint.get("matchAttribute") in derived:
+            if isinstance(constraint, dict) and str(constraint.get("matchAttribute")) in derived:
                 continue
             yield from _check(document, ctx, (*base, "constraints", position), constraint, drivers)
 
@@ -103,8 +103,9 @@ def _check(document: Any, ctx: CheckContext, path: tuple[Any, ...], constraint: 
     attribute = constraint.get("matchAttribute") if isinstance(constraint, dict) else None
     if not isinstance(attribute, str) or not _numa_like(attribute):
         return
-    names = constraint.get("requests") or list(drivers)
-    covered = {str(n).split("/")[0]: drivers[str(n).split("/")[0]] for n in names if str(n).split("/")[0] in drivers}
+    names = constraint.get("requests") if isinstance(constraint.get("requests"), list) else []
+    bases = [str(n).split("/")[0] for n in names or list(drivers)]
+    covered = {base: drivers[base] for base in bases if base in drivers}
     involved = set().union(*covered.values()) if covered else set()
     if len(involved) < 2:
         return
