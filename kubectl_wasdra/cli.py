@@ -352,10 +352,14 @@ def rules_command(rule_id: str | None, output: str) -> int:
               help="Manifests to dry-run (files, directories, globs, - for stdin).")
 @click.option("--no-suggestions", is_flag=True, help="Skip the suggestions (each costs one more simulation).")
 @SCHEDULER_CONFIG_OPTION
+@click.option("--numa-aware-scheduler", is_flag=True,
+              help="The cluster's kube-scheduler runs scheduler-plugins' NodeResourceTopologyMatch filter in every "
+                   "profile (as a --scheduler-config enabling it would say).")
 @NO_PREEMPTION_OPTION
 @common_options
 def explain_command(files: tuple[str, ...], no_suggestions: bool, common: CommonOptions,
-                    scheduler_config: str | None = None, no_preemption: bool = False) -> int:
+                    scheduler_config: str | None = None, no_preemption: bool = False,
+                    numa_aware_scheduler: bool = False) -> int:
     """Dry-run the manifests' pods and groups against a snapshot: placement plan, or why not and what would fit.
 
     Exit 1 when a group does not fit.
@@ -375,7 +379,8 @@ def explain_command(files: tuple[str, ...], no_suggestions: bool, common: Common
     options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              suggestions=not no_suggestions, live_options=common, scheduler_config=scheduler_config,
-                             job_pod_cap=_job_pod_cap(), preemption=not no_preemption)
+                             job_pod_cap=_job_pod_cap(), preemption=not no_preemption,
+                             numa_aware=numa_aware_scheduler)
     report = run_explain(options)
     write(_render_explain(report, common.output))
     return _explain_exit(report)

@@ -56,3 +56,6 @@ class Reason(StrEnum):
     VOLUME_ZONE_CONFLICT = "VolumeZoneConflict"
     VOLUME_CONFLICT = "VolumeConflict"
     VOLUME_LIMIT_EXCEEDED = "VolumeLimitExceeded"
+    # kubelet admission after binding (kubelet/admission.py): kube-scheduler binds, the node's kubelet rejects
+    KUBELET_REJECTED = "KubeletRejected"
+    NUMA_ALIGNMENT = "NUMAAlignment"  # scheduler-plugins NodeResourceTopologyMatch: no NUMA zone fits (sched/filters)

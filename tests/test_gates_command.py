@@ -66,3 +66,10 @@ def test_diff_between_releases() -> None:
 def test_bad_version_is_usage_error() -> None:
     result = CliRunner().invoke(cli, ["gates", "--k8s-version", "1.20"])
     assert result.exit_code != 0
+
+
+def test_gateless_keps_name_the_standard_numa_attribute() -> None:
+    text = run("--k8s-version", "1.37")
+    assert ("KEPs without a feature gate (always on): KEP-6072 standard device attributes "
+            "resource.kubernetes.io/numaNode and resource.kubernetes.io/pcieRoot (since 1.37)") in text
+    assert "KEP-6072" not in run("--k8s-version", "1.36")

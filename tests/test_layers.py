@@ -14,6 +14,7 @@ RANK = {"cli": 5, "cli_options": 5, "__main__": 5, "lint": 4, "explain": 4, "rep
 RANK.update({"cli_config": 5, "config": 4})   # project configuration: the click hook, and the file reader under it
 RANK.update({"entry": 5, "help_text": 5})   # the console entry point before click, and its precomputed --help
 RANK.update({"convert": 4})   # round-trip conversions and the rules' fixes: beside lint, whose fixability table they read
+RANK.update({"kubelet": 2})   # node admission after binding (DESIGN.md layout): sched and explain call it; it reads cluster, kube
 # Same-rank or downward edges the style guide still forbids
 FORBIDDEN = {("dra", "sched"), ("sched", "explain"), ("sched", "report"), ("sched", "cli"), ("dra", "explain"),
              ("kube", "cluster"), ("catalog", "lint"), ("cluster", "sched")}

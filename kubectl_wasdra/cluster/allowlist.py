@@ -99,8 +99,18 @@ def _budget(obj: dict[str, Any]) -> dict[str, Any]:
     return {**obj, **{key: _pick(obj[key], keys) for key, keys in (("spec", PDB_SPEC), ("status", PDB_STATUS)) if key in obj}}
 
 
+def _configz(obj: dict[str, Any]) -> dict[str, Any]:
+    """KubeletConfigz (cluster/numa_kinds.py): only the NUMA fields of the kubelet configuration, and `machine`."""
+    from kubectl_wasdra.cluster.numa_kinds import CONFIGZ_FIELDS
+
+    return {k: _pick(v, frozenset(CONFIGZ_FIELDS)) if k == "kubeletconfig" else v for k, v in obj.items()
+            if k in ("apiVersion", "kind", "metadata", "kubeletconfig", "machine")}
+
+
 _BY_KIND: Final = MappingProxyType({"Pod": _pod, "Job": _job, "Node": _node,
-                                    "Event": lambda obj: _pick(obj, EVENT), "PodDisruptionBudget": _budget})
+                                    "Event": lambda obj: _pick(obj, EVENT),
+                                    "KubeletConfigz": _configz, "PodDisruptionBudget": _budget})
+# NodeResourceTopology is scheduling data through and through: kept whole
 
 
 def allowed(obj: Mapping[str, Any]) -> dict[str, Any]:

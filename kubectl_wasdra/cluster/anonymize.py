@@ -541,4 +541,7 @@ _REWRITERS: Final[Mapping[str, Callable[[Mapping[str, Any], Anonymizer], dict[st
     "Job": lambda obj, names: _common(obj, names, names.groups),  # a Job's own PodGroup is named after it
     "Event": _event,
     "PodDisruptionBudget": _budget,
+    # NUMA facts are named after their node (cluster/numa_kinds.py)
+    "NodeResourceTopology": lambda obj, names: _common(obj, names, names.nodes),
+    "KubeletConfigz": lambda obj, names: _common(obj, names, names.nodes),
 }

@@ -67,6 +67,9 @@ KIND_SOURCES: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = MappingProxyTyp
     "CSIDriver": ("storage.k8s.io", ("v1",)),
     # preemption: PodDisruptionBudgets (namespaced, read GET-only like the rest)
     "PodDisruptionBudget": ("policy", ("v1",)),
+    # NUMA facts (kubelet/facts.py): the NodeResourceTopology CRD when its group is served; KubeletConfigz is no API
+    # kind but each node's GET .../proxy/configz (cluster/live_numa.py), read in read_live after the topologies
+    "NodeResourceTopology": ("topology.node.k8s.io", ("v1alpha2",)),
 })
 # Server-side filters per kind. Event field selectors: kubernetes/kubernetes pkg/registry/core/event/strategy.go
 # (ToSelectableFields: reason, involvedObject.kind, ...); a selector cannot OR two kinds, so kinds are kept client-side.
@@ -454,13 +457,21 @@ def read_live(options: LiveOptions | Any, progress: Callable[[Progress], None] |
         if why:
             gaps[FEATURE_GATES_GAP] = why
         for kind in reader.options.kinds:
-            gap = _read_kind(reader, kind, resources, builder, notify)
+            gap = _read_configz(reader, builder) if kind == "KubeletConfigz" else _read_kind(reader, kind, resources,
+                                                                                              builder, notify)
             if gap:
                 gaps[kind] = gap
     builder.add_header(SnapshotHeader(
         server_version=version, taken_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), served=tuple(served),
         gaps=MappingProxyType(gaps), feature_gates=MappingProxyType(gates)))
     return builder.build()
+
+
+def _read_configz(reader: _Reader, builder: SnapshotBuilder) -> str | None:
+    """Each NUMA-described node's kubelet config (cluster/live_numa.py); the gap, or None."""
+    from kubectl_wasdra.cluster.live_numa import read_configz
+
+    return read_configz(reader.get, _Gap, builder)
 
 
 def _read_kind(reader: _Reader, kind: str, resources: Mapping[tuple[str, str], list[_Resource]], builder: SnapshotBuilder,

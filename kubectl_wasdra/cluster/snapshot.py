@@ -30,10 +30,14 @@ SNAPSHOT_KINDS: Final = (
     "PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode", "CSIDriver",
     # preemption (sched/pdb.py): victims whose eviction would break a budget are chosen last
     "PodDisruptionBudget",
+    # NUMA facts for kubelet admission (kubelet/facts.py): topology.node.k8s.io NodeResourceTopology objects, and each
+    # node's kubelet config as read from GET /api/v1/nodes/{name}/proxy/configz (KubeletConfigz, wasdra.dev/v1alpha1)
+    "NodeResourceTopology", "KubeletConfigz",
 )
 CLUSTER_SCOPED_KINDS: Final = frozenset({"Node", "Namespace", "PriorityClass", "ResourceSlice", "DeviceClass",
                                          "DeviceTaintRule",
-                                         "PersistentVolume", "StorageClass", "CSINode", "CSIDriver"})
+                                         "PersistentVolume", "StorageClass", "CSINode", "CSIDriver",
+                                         "NodeResourceTopology", "KubeletConfigz"})
 
 
 def object_key(obj: Mapping[str, Any]) -> tuple[str, str]:

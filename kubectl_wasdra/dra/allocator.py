@@ -35,6 +35,7 @@ from kubectl_wasdra.dra.candidates import (
     list_candidates,
 )
 from kubectl_wasdra.dra.constraints import Constraint, build_constraints
+from kubectl_wasdra.dra.derived import derived_tables
 from kubectl_wasdra.dra.features import DEFAULT_FEATURES, Features
 from kubectl_wasdra.dra.fields import mappings, path
 from kubectl_wasdra.dra.funnel import Funnel, build_funnel, constraint_count
@@ -125,7 +126,9 @@ def _prepare(claims: Sequence[Mapping[str, Any]], node: Mapping[str, Any], pools
         if minimum > MAX_RESULTS:
             raise AllocationError(Reason.NO_MATCHING_DEVICES, f"claim {ref}: number of requested devices {minimum} "
                                   f"exceeds the claim limit of {MAX_RESULTS}")
-        built = build_constraints(mappings(path(claim, "spec", "devices", "constraints")), features.list_type_attributes)
+        derived = derived_tables(claim) if features.derived_attributes else None
+        built = build_constraints(mappings(path(claim, "spec", "devices", "constraints")), features.list_type_attributes,
+                                  derived)
         if isinstance(built, str):
             raise AllocationError(Reason.CONSTRAINT_UNSATISFIABLE, f"claim {ref}, {built}")
         constraints.append(built)

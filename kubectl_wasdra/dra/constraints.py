@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kubectl_wasdra.dra.derived import Tables
 from kubectl_wasdra.dra.fields import sequence
 from kubectl_wasdra.dra.inventory import Device
 
@@ -52,10 +53,26 @@ class Constraint:
     """Base: which requests a constraint covers. `list_mode` (DRAListTypeAttributes on) compares values as sets:
     scalars are one-element sets; off, a list-typed attribute never satisfies a constraint."""
 
-    def __init__(self, requests: Sequence[str], attribute: str, list_mode: bool = False) -> None:
+    def __init__(self, requests: Sequence[str], attribute: str, list_mode: bool = False,
+                 derived: Tables | None = None) -> None:
         self.requests = frozenset(requests)
         self.attribute = attribute
         self.list_mode = list_mode
+        # KEP-6080 (dra/derived.py): requests ("req", "req/sub") that derive this attribute themselves
+        self.derived = {key: table[attribute] for key, table in (derived or {}).items() if attribute in table}
+
+    def is_derived(self, request: str, subrequest: str) -> bool:
+        """The request computes this attribute by a derived-attribute expression (no static bound on values)."""
+        return bool(self.derived) and (f"{request}/{subrequest}" if subrequest else request) in self.derived
+
+    def attribute_of(self, request: str, subrequest: str, device: Device) -> Mapping[str, Any] | None:
+        """The value the constraint compares: the request's derived attribute first (it shadows the device's own),
+        else the device attribute."""
+        if self.derived:
+            found = self.derived.get(f"{request}/{subrequest}" if subrequest else request)
+            if found is not None:
+                return found.value(device)
+        return device.attribute(self.attribute)
 
     def applies(self, request: str, subrequest: str) -> bool:
         if not self.requests:
@@ -85,8 +102,9 @@ class MatchAttribute(Constraint):
     """Every device of the covered requests has the same value; the first device fixes it. In list mode the running
     intersection of the devices' value sets must stay non-empty (the allocator variant for DRAListTypeAttributes)."""
 
-    def __init__(self, requests: Sequence[str], attribute: str, list_mode: bool = False) -> None:
-        super().__init__(requests, attribute, list_mode)
+    def __init__(self, requests: Sequence[str], attribute: str, list_mode: bool = False,
+                 derived: Tables | None = None) -> None:
+        super().__init__(requests, attribute, list_mode, derived)
         self.value: tuple[str, Any] | None = None
         self.count = 0
         self.stack: list[tuple[str, frozenset[Any]]] = []  # list mode: the running intersection after each device
@@ -94,7 +112,7 @@ class MatchAttribute(Constraint):
     def add(self, request: str, subrequest: str, device: Device) -> bool:
         if not self.applies(request, subrequest):
             return True
-        attribute = device.attribute(self.attribute)
+        attribute = self.attribute_of(request, subrequest, device) if self.derived else device.attribute(self.attribute)
         if attribute is None:
             return False
         if self.list_mode:
@@ -141,8 +159,9 @@ class DistinctAttribute(Constraint):
     than the candidate's never conflict. (1.38 development keeps a list of all values instead.)
     """
 
-    def __init__(self, requests: Sequence[str], attribute: str, list_mode: bool = False) -> None:
-        super().__init__(requests, attribute, list_mode)
+    def __init__(self, requests: Sequence[str], attribute: str, list_mode: bool = False,
+                 derived: Tables | None = None) -> None:
+        super().__init__(requests, attribute, list_mode, derived)
         self.values: dict[str, tuple[str, Any]] = {}
         self.count = 0
         self.sets: list[tuple[str, frozenset[Any]]] = []  # list mode: every recorded device's value set, in pick order
@@ -150,7 +169,7 @@ class DistinctAttribute(Constraint):
     def add(self, request: str, subrequest: str, device: Device) -> bool:
         if not self.applies(request, subrequest):
             return True
-        attribute = device.attribute(self.attribute)
+        attribute = self.attribute_of(request, subrequest, device) if self.derived else device.attribute(self.attribute)
         if self.list_mode:
             return self._add_set(attribute)
         typed = _typed(attribute) if attribute is not None else None
@@ -183,16 +202,17 @@ class DistinctAttribute(Constraint):
             self.count -= 1
 
 
-def build_constraints(claim_constraints: Sequence[Mapping[str, Any]], list_mode: bool = False) -> list[Constraint] | str:
+def build_constraints(claim_constraints: Sequence[Mapping[str, Any]], list_mode: bool = False,
+                      derived: Tables | None = None) -> list[Constraint] | str:
     """Constraint objects for one claim, or the upstream error text for an unknown constraint kind; `list_mode` is
-    DRAListTypeAttributes."""
+    DRAListTypeAttributes, `derived` the claim's derived attributes (DRADerivedAttributes on)."""
     result: list[Constraint] = []
     for index, spec in enumerate(claim_constraints):
         requests = tuple(str(name) for name in sequence(spec.get("requests")))
         if spec.get("matchAttribute"):
-            result.append(MatchAttribute(requests, str(spec["matchAttribute"]), list_mode))
+            result.append(MatchAttribute(requests, str(spec["matchAttribute"]), list_mode, derived))
         elif spec.get("distinctAttribute"):
-            result.append(DistinctAttribute(requests, str(spec["distinctAttribute"]), list_mode))
+            result.append(DistinctAttribute(requests, str(spec["distinctAttribute"]), list_mode, derived))
         else:
             return f"constraint #{index}: empty constraint (unsupported constraint type?)"
     return result

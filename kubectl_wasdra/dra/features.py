@@ -24,6 +24,7 @@ class Features:
     fractional_capacity_range: bool = False
     extended_resource: bool = True
     list_type_attributes: bool = False  # DRAListTypeAttributes (alpha 1.36): set semantics in constraints
+    derived_attributes: bool = False  # DRADerivedAttributes (alpha 1.37, KEP-6080): requests' derivedAttributes
 
     @classmethod
     def from_gates(cls, enabled: Callable[[str], bool]) -> Features:
@@ -35,7 +36,8 @@ class Features:
                    consumable_capacity=enabled("DRAConsumableCapacity"),
                    fractional_capacity_range=enabled("DRAFractionalCapacityRange"),
                    extended_resource=enabled("DRAExtendedResource"),
-                   list_type_attributes=enabled("DRAListTypeAttributes"))
+                   list_type_attributes=enabled("DRAListTypeAttributes"),
+                   derived_attributes=enabled("DRADerivedAttributes"))
 
 
 DEFAULT_FEATURES = Features()

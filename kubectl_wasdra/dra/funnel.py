@@ -73,8 +73,8 @@ def constraint_count(request: RequestData, candidates: CandidateList, constraint
     best = candidates.usable
     sub = request.name if request.parent else ""
     for constraint in constraints:
-        if not constraint.applies(request.base_name, sub):
-            continue
+        if not constraint.applies(request.base_name, sub) or constraint.is_derived(request.base_name, sub):
+            continue  # a derived attribute (KEP-6080) has no value before the request's devices are tried
         values = _set_values(candidates, constraint) if constraint.list_mode else \
             candidates.attribute_values(constraint.attribute)
         if isinstance(constraint, MatchAttribute):

@@ -71,6 +71,8 @@ class GroupDiagnosis:
     agreement: tuple[str, str] | None = None  # explain-pending: ("yes" | "no" | "unknown", why)
     unknown: str | None = None  # no verdict: a kind it depends on could not be read from the cluster (why)
     simulated: bool = True  # False: another scheduler places these pods (reason OtherScheduler); `fits` means nothing
+    numa: dict[str, dict[str, Any]] = field(default_factory=dict)  # pod -> node, per-container NUMA nodes (kubelet stage)
+    claim_numa: dict[str, list[Any]] = field(default_factory=dict)  # claim -> each device's resource.kubernetes.io/numaNode
 
 
 @dataclass

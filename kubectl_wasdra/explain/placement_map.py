@@ -14,6 +14,7 @@ from kubectl_wasdra.sched.result import GroupResult
 MAX_NODES: Final = 32
 THIS, USED, TAINTED, FREE = "▣", "■", "✗", "□"
 LEGEND: Final = f"{USED} used by others, {THIS} this group, {FREE} free, {TAINTED} tainted"
+NUMA_ATTRIBUTE: Final = "resource.kubernetes.io/numaNode"  # KEP-6072: when every device of a node has it, cells group by it
 _SCHEDULING_EFFECTS = ("NoSchedule", "NoExecute")
 
 
@@ -44,16 +45,28 @@ def _group_devices(result: GroupResult) -> tuple[set[tuple[str, str, str]], set[
     return mine, earlier
 
 
+def _numa(device: Mapping[str, Any]) -> int | None:
+    value = ((device.get("attributes") or {}).get(NUMA_ATTRIBUTE) or {})
+    number = value.get("int") if isinstance(value, dict) else None
+    return number if isinstance(number, int) and not isinstance(number, bool) else None
+
+
 def _cells(slices: Sequence[Mapping[str, Any]], mine: set, used: set) -> str:
-    """One cell per device; `slices` carry DeviceTaintRule taints in their devices' taints (ClusterSnapshot.slices_by_node)."""
-    cells = []
+    """One cell per device; `slices` carry DeviceTaintRule taints in their devices' taints (ClusterSnapshot.slices_by_node).
+    Devices of all drivers are grouped by NUMA node ("N0 ▣▣▣▣▣ N1 □□□□□") when every one publishes the standard
+    attribute, else in fours."""
+    cells: list[tuple[int | None, str]] = []
     for item in slices:
         spec = item.get("spec") or {}
         for device in spec.get("devices") or ():
             key = (spec.get("driver", ""), (spec.get("pool") or {}).get("name", ""), device.get("name", ""))
             tainted = any(t.get("effect") in _SCHEDULING_EFFECTS for t in device.get("taints") or ())
-            cells.append(THIS if key in mine else USED if key in used else TAINTED if tainted else FREE)
-    return " ".join("".join(cells[i:i + 4]) for i in range(0, len(cells), 4))
+            cells.append((_numa(device), THIS if key in mine else USED if key in used else TAINTED if tainted else FREE))
+    if cells and all(numa is not None for numa, _ in cells):
+        numas = sorted({numa for numa, _ in cells if numa is not None})
+        return " ".join(f"N{n} " + "".join(c for numa, c in cells if numa == n) for n in numas)
+    marks = [c for _, c in cells]
+    return " ".join("".join(marks[i:i + 4]) for i in range(0, len(marks), 4))
 
 
 def build_map(snapshot: ClusterSnapshot, result: GroupResult, key: str | None) -> list[tuple[str, list[tuple[str, str]]]]:

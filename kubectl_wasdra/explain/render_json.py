@@ -33,6 +33,8 @@ def group_json(group: GroupDiagnosis) -> dict[str, Any]:
         data["unknown"] = group.unknown
     if group.claim_node_selectors:  # where each allocation is usable (network-attached devices: several nodes)
         data["placement"]["nodeSelectors"] = dict(group.claim_node_selectors)
+    if group.numa or group.claim_numa:  # where the kubelet puts exclusive CPUs and devices; the devices' NUMA nodes
+        data["placement"]["numa"] = {"pods": dict(group.numa), "claims": dict(group.claim_numa)}
     if group.agreement is not None:
         data["recorded"] = [{"source": r.source, "reason": r.reason, "message": r.message, "time": r.time}
                             for r in group.recorded]

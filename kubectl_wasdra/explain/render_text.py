@@ -56,14 +56,29 @@ def _placement_lines(group: GroupDiagnosis) -> list[str]:
     if group.domain:
         lines.append("  domain: " + ", ".join(f"{k}={v}" for k, v in group.domain.items()))
     for pod, node in list(group.pods.items())[:MAX_LINES]:
-        lines.append(f"  {pod} -> {node}")
+        lines.append(f"  {pod} -> {node}" + numa_suffix(group.numa.get(pod)))
+        lines += [f"    kubelet: {note}" for note in (group.numa.get(pod) or {}).get("notes", ())]
     for claim, devices in list(group.claims.items())[:MAX_LINES]:
-        names = ", ".join(f"{d['pool']}/{d['device']}" for d in devices)
+        numa = group.claim_numa.get(claim) or [None] * len(devices)
+        names = ", ".join(f"{d['pool']}/{d['device']}" + ("" if n is None else f" (NUMA {n})")
+                          for d, n in zip(devices, numa, strict=True))
         lines.append(f"    claim {claim}: {names}")
     hidden = max(len(group.pods) - MAX_LINES, 0) + max(len(group.claims) - MAX_LINES, 0)
     if hidden:
         lines.append(f"  ... {hidden} more lines (-o json has them all)")
     return lines
+
+
+def numa_suffix(numa: dict | None) -> str:
+    """ "  [main: NUMA 0 (4 CPUs, 2 nvidia.com/gpu)]" for containers the kubelet gave exclusive CPUs or devices."""
+    parts = []
+    for container, placed in (numa or {}).get("containers", {}).items():
+        held = [f"{sum(placed.get('cpus', {}).values())} CPUs"] if placed.get("cpus") else []
+        held += [f"{sum(v.values())} {k}" for k, v in (placed.get("devices") or {}).items()]
+        if held:
+            nodes = ",".join(str(n) for n in placed.get("numa") or []) or "any"
+            parts.append(f"{container}: NUMA {nodes} ({', '.join(held)})")
+    return "  [" + "; ".join(parts) + "]" if parts else ""
 
 
 def _why_lines(group: GroupDiagnosis) -> list[str]:
@@ -124,7 +139,9 @@ def group_markup(group: GroupDiagnosis) -> list[str]:
     body = _recorded_lines(group)
     if group.unknown is not None:
         return [_summary(group), *(escape(printable(line)) for line in body)]
-    body += _placement_lines(group) if group.fits else _why_lines(group)
+    kubelet = any(r.code == Reason.KUBELET_REJECTED for r in group.reasons)  # bound, then rejected by a kubelet
+    body += _placement_lines(group) if group.fits or kubelet else []
+    body += [] if group.fits else _why_lines(group)
     if group.fits and group.pod_message:
         body += ["  the pods that stay pending, as kube-scheduler words it:", f"    {group.pod_message}"]
     body += _map_lines(group) + _suggestion_lines(group)

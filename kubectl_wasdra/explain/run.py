@@ -47,6 +47,7 @@ class ExplainOptions:
     job_pod_cap: int = MAX_JOB_PODS  # pods materialised per Job (explain/overlay.py)
     scheduler_config: str | None = None  # --scheduler-config FILE (a KubeSchedulerConfiguration)
     preemption: bool = True  # False: --no-preemption
+    numa_aware: bool = False  # --numa-aware-scheduler: every profile runs NodeResourceTopologyMatch
 
 
 def load_cluster(options: Any) -> ClusterSnapshot:
@@ -190,16 +191,22 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
     `notes`, (diagnoses, notes about objects the simulation left out); `config` = the scheduler profiles;
     `preemption=False` leaves preemption out. A verdict that depends on a kind the snapshot's header says was not read
     is unknown (explain/unknown.py)."""
+    from kubectl_wasdra.explain.kubelet_stage import apply_stage, claim_numa, run_stage
+
     unread = unread_kinds(snapshot.header.gaps)
     sim = Simulation(snapshot, gates, config=config)
     sim.preemption = preemption
-    results = [r for r in sim.run() if _is_ours(r, overlay)]
+    everything = sim.run()
+    stage = run_stage(sim, everything)  # the kubelets' answers after binding, in queue order
+    results = [r for r in everything if _is_ours(r, overlay)]
     out = []
     for result in results:
         diagnosis = diagnose(result)
         if mark_unknown(diagnosis, result, unread):
             out.append(diagnosis)
             continue
+        apply_stage(diagnosis, result, stage)
+        diagnosis.claim_numa = claim_numa(snapshot, diagnosis.claims) if diagnosis.claims else {}
         key = result.entry.topology_key or (result.entry.group.topology_keys[0] if result.entry.group and
                                             result.entry.group.topology_keys else None)
         wants_devices = any(p.claims_or_extended for c in [result, *result.children] for p in c.entry.pods)
@@ -222,6 +229,10 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
     cluster, skipped = load_cluster_leaving_out(options)
     release, assumed = resolve_release(options.release, cluster)
     config = scheduler_config(options.scheduler_config)
+    if options.numa_aware:
+        from kubectl_wasdra.sched.filters.node_resource_topology import enabled_in
+
+        config = enabled_in(config)
     schedulers = frozenset(profile.scheduler_name for profile in config.profiles)
     admitted = admit(documents, release, options.feature_gates, options.runtime_config, SIMULATED_KINDS, schedulers)
     overlay, left_out = overlay_leaving_out(admitted.documents, options.job_pod_cap)

@@ -56,17 +56,23 @@ def node_selector_term_errors(term: Mapping[str, Any], path: str = "") -> list[s
     """Why a NodeSelectorTerm does not parse (nodeSelectorRequirementsAsSelector / ...AsFieldSelector): unknown
     operators, invalid keys or label values, Gt/Lt without one integer, matchFields without exactly one In/NotIn value."""
     errors: list[str] = []
-    for i, expr in enumerate(term.get("matchExpressions") or ()):
+
+    def listed(value: Any) -> list[Any]:  # a malformed field (not a list) holds nothing, never a crash
+        return list(value) if isinstance(value, list) else []
+
+    for i, expr in enumerate(listed(term.get("matchExpressions"))):
         where = f"{path}matchExpressions[{i}]"
+        expr = expr if isinstance(expr, dict) else {}
         operator = str(expr.get("operator", ""))
         if operator not in _NODE_OPERATORS:
             errors.append(f'{where}.operator: Unsupported value: "{operator}"')
             continue
-        errors.extend(requirement_errors(str(expr.get("key", "")), operator, list(expr.get("values") or ()), where))
-    for i, expr in enumerate(term.get("matchFields") or ()):
+        errors.extend(requirement_errors(str(expr.get("key", "")), operator, listed(expr.get("values")), where))
+    for i, expr in enumerate(listed(term.get("matchFields"))):
         where = f"{path}matchFields[{i}]"
+        expr = expr if isinstance(expr, dict) else {}
         operator = str(expr.get("operator", ""))
-        values = list(expr.get("values") or ())
+        values = listed(expr.get("values"))
         if operator not in ("In", "NotIn"):
             errors.append(f'{where}.operator: Unsupported value: "{operator}": supported values: "In", "NotIn"')
         elif len(values) != 1:

@@ -262,6 +262,11 @@ FIT_NODE_AFFINITY_TERM_NEVER_MATCHES: Final = RuleInfo(
     id="FIT010", name="node-affinity-term-never-matches", severity=Severity.WARNING,
     summary="a required node affinity term with a requirement that does not parse: the scheduler matches no node with it")
 
+# FIT (NUMA, lint/rules/numa.py): alignment that can never happen. IDs FIT020-FIT029 are reserved for NUMA rules.
+FIT_DRIVER_NUMA_ATTRIBUTE_ACROSS_DRIVERS: Final = RuleInfo(
+    id="FIT020", name="driver-numa-attribute-across-drivers", severity=Severity.WARNING,
+    summary="matchAttribute on a driver-specific NUMA attribute across requests of different drivers: it never matches")
+
 # VALID (autoscaling): API-server validation of HorizontalPodAutoscaler that the GATE rules do not cover.
 VALID_SCALE_TO_ZERO_METRICS: Final = RuleInfo(
     id="VALID050", name="scale-to-zero-without-object-metrics", severity=Severity.ERROR,

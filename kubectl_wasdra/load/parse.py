@@ -44,6 +44,9 @@ _NON_STRING_KEY_WORD: Final = (r"(?=[-+.0-9~tTfFnN])(?:[-+]?\.?[0-9][^:\n,{}\[\]
                                 r"|[nN]ull|NULL)[ \t]*):(?:\s|$)")
 _NON_STRING_KEYS: Final = tuple(re.compile(start + _NON_STRING_KEY_WORD) for start in (  # searched in "\n" + text
     r"\n[ \t-]*+", r"\{[ \t]*+", r",[ \t]*+"))  # block keys, flow keys
+# a flow-mapping key without a value (`{0}`, `{a: 1, 2}`): no ":" follows it (a flow-sequence item matches too: speed only)
+_NON_STRING_FLOW_KEY: Final = re.compile(r"[{,][ \t]*+(?=[-+.0-9~tTfFnN])(?:[-+]?\.?[0-9][^:\n,{}\[\]]*|~|(?:[tT]rue|TRUE"
+                                         r"|[fF]alse|FALSE|[nN]ull|NULL))[ \t]*[,}]")
 
 
 def needs_yaml11(text: str) -> bool:
@@ -59,11 +62,11 @@ def needs_yaml11(text: str) -> bool:
         # or None, go-yaml and sigs.k8s.io/yaml refuse it
     if "\\" in text and _SURROGATE_ESCAPE.search(text):
         return True  # go-yaml, like libyaml, rejects "\ud800": "found invalid Unicode character escape code"
-    return any(pattern.search(lines) for pattern in _NON_STRING_KEYS)
+    return any(pattern.search(lines) for pattern in _NON_STRING_KEYS) or bool(_NON_STRING_FLOW_KEY.search(text))
 
 
 _DOC_SEPARATOR: Final = re.compile(r"^---(?:[ \t]|$)", re.MULTILINE)
-_COLLECTION_KEY: Final = re.compile(r"\{\{(?![{}])|[{\[][^\n]*[}\]][ \t]*:(?:\s|$)|(?:^|[{,?-])[ \t]*:(?:\s|$)",
+_COLLECTION_KEY: Final = re.compile(r"\{\{(?![{}])|[{\[][^\n]*[}\]][ \t]*:(?:\s|$)|(?:^|[{\[,?-])[ \t]*:(?:\s|$|[,}\]])",
                                      re.MULTILINE)
 
 # Deeper documents are refused before any rule or the simulator walks them (recursive code would exhaust the stack).

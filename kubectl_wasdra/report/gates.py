@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
+from kubectl_wasdra.catalog.gateless import GATELESS
 from kubectl_wasdra.catalog.gates import GateChange, GateInfo, gate_diff, gate_table, keps_without_gate
-from kubectl_wasdra.catalog.releases import NEWEST, Release
+from kubectl_wasdra.catalog.releases import NEWEST, Release, minor_key
 
 SHORT: Final = {"kube-apiserver": "apiserver", "kube-scheduler": "scheduler", "kube-controller-manager": "kcm",
                 "kubelet": "kubelet", "kube-proxy": "kube-proxy"}
@@ -39,6 +40,10 @@ def render_table(release: Release, area: str | None, output: str) -> str:
     if missing and release == NEWEST:
         lines += ["", "KEPs tracked for this release with no gate in the code: "
                   + ", ".join(f"{kep} {name}" for kep, name in missing)]
+    gateless = [k for k in GATELESS if (release.major, release.minor) >= minor_key(k.since)]
+    if gateless:
+        lines += ["", "KEPs without a feature gate (always on): "
+                  + ", ".join(f"KEP-{k.kep} {k.what} (since {k.since})" for k in gateless)]
     return "\n".join(lines) + "\n"
 
 

@@ -21,6 +21,7 @@ from kubectl_wasdra.sched.profiles import (
     DEFAULT_FILTERS,
     DEFAULT_SCORES,
     KNOWN_PLUGINS,
+    OUT_OF_TREE_FILTERS,
     Profile,
     SchedulerConfig,
 )
@@ -143,6 +144,9 @@ def _profile(reader: Reader, index: int, percentage: int | None) -> Profile:
 def _not_simulated(profile: Profile) -> list[str]:
     """Settings that are read and validated but change nothing in the simulation (yet): said in the output."""
     out = []
+    if "NodeResourceTopologyMatch" in profile.filter_names:
+        out.append("NodeResourceTopologyMatch scoring and its caches (the filter reads each NodeResourceTopology as the "
+                   "snapshot holds it, as with cacheResyncPeriodSeconds 0)")
     if profile.placement_scores != Profile().placement_scores:
         out.append("placementScore weights (topology placements are chosen by pod count)")
     if profile.hard_pod_affinity_weight != 1 or profile.ignore_preferred_terms_of_existing_pods:
@@ -189,7 +193,8 @@ def _plugins(reader: Reader, path: Path) -> tuple[tuple[str, ...], tuple[tuple[s
     multi = _merge(defaults, multi_enabled)
     filter_enabled, filter_disabled = _point(reader, path, "filter")
     score_enabled, score_disabled = _point(reader, path, "score")
-    filters = _expand([n for n, _ in filter_enabled], filter_disabled, [n for n, _ in multi], set(DEFAULT_FILTERS))
+    filters = _expand([n for n, _ in filter_enabled], filter_disabled, [n for n, _ in multi],
+                      set(DEFAULT_FILTERS) | OUT_OF_TREE_FILTERS)
     score_names = _expand([n for n, _ in score_enabled], score_disabled, [n for n, _ in multi], set(default_scores))
     weights = {**dict(multi), **dict(score_enabled)}
     scores = tuple((n, weights.get(n) or default_scores.get(n) or 1) for n in score_names)

@@ -18,6 +18,8 @@ MODELLED: Final = frozenset({
     "DRADeviceTaintRules", "DRAConsumableCapacity", "DRAFractionalCapacityRange", "DRAExtendedResource",
     "DRADeviceBindingConditions", "DRAResourceClaimDeviceStatus", "DRAListTypeAttributes",
     "DRASchedulerFilterTimeout",  # off: the allocator's search has no time-out stand-in (dynamic_resources.py)
+    # NUMA: derived attributes in the allocator (dra/derived.py); pod-level resource managers in the kubelet stage
+    "DRADerivedAttributes", "PodLevelResourceManagers",
 })
 
 

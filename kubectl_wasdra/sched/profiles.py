@@ -34,7 +34,9 @@ DEFAULT_SCORES: Final = (("TaintToleration", 3), ("NodeAffinity", 2), ("NodeReso
 OTHER_PLUGINS: Final = frozenset({"PrioritySort", "DefaultBinder", "DefaultPreemption", "SchedulingGates",
                                   "GangScheduling", "TopologyAwareScheduling", "TopologyPlacementGenerator",
                                   "PodGroupPodsCount", "DefaultPodGroupPreemption"})
-KNOWN_PLUGINS: Final = frozenset(DEFAULT_FILTERS) | {name for name, _ in DEFAULT_SCORES} | OTHER_PLUGINS
+# out-of-tree plugins the simulator models when a profile enables them (sched/filters/node_resource_topology.py)
+OUT_OF_TREE_FILTERS: Final = frozenset({"NodeResourceTopologyMatch"})
+KNOWN_PLUGINS: Final = frozenset(DEFAULT_FILTERS) | {name for name, _ in DEFAULT_SCORES} | OTHER_PLUGINS | OUT_OF_TREE_FILTERS
 DRA_STEPS_PER_SECOND: Final = 10_000  # the search's stand-in for the 10 s filter timeout is 100,000 steps
 
 

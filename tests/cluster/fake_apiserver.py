@@ -64,6 +64,7 @@ class FakeApiServer:
     resources: dict[tuple[str, str], list[tuple[str, str, bool]]] = field(default_factory=lambda: dict(RESOURCES))
     metrics: str | None = None  # the /metrics body; None answers 403 as for a user without the nonResourceURL
     headers: list[str] = field(default_factory=list)  # names of every request header received (lower case)
+    paths: dict[str, Any] = field(default_factory=dict)  # other paths answered 200 with this body (e.g. node proxy configz)
 
     def take_fault(self, path: str) -> Fault | None:
         with self.lock:
@@ -92,6 +93,8 @@ def _selected(item: dict[str, Any], selector: str) -> bool:
 
 def _fixed(server: FakeApiServer, path: str) -> tuple[int, Any] | None:
     """/metrics, /version and the discovery roots; None for other paths."""
+    if path in server.paths:
+        return 200, server.paths[path]
     if path == "/metrics":
         return (200, server.metrics) if server.metrics is not None else (403, _status(403, 'forbidden: "/metrics"'))
     if path == "/version":

@@ -46,7 +46,8 @@ def test_live_read_equals_offline_load_with_gaps(tmp_path: Path, offline) -> Non
     assert "resource.k8s.io/v1" in header.served and "v1" in header.served
     assert header.gaps["DeviceTaintRule"].startswith("403 Forbidden")
     assert header.gaps["PodGroup"].startswith("not served")
-    assert set(header.gaps) == {"DeviceTaintRule", "PodGroup", "Workload", "CompositePodGroup", "feature gates", "credentials"}
+    assert set(header.gaps) == {"DeviceTaintRule", "PodGroup", "Workload", "CompositePodGroup", "feature gates", "credentials",
+                                "NodeResourceTopology"}
     assert header.gaps["feature gates"].startswith("403 Forbidden") and header.feature_gates == {}
     assert 2.0 in sleeps, "Retry-After must be honoured"
     assert len(sleeps) == 2, "one retry for the 429, one for the timed-out namespaces list"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
@@ -128,6 +128,9 @@ def _string_keys_only(value: object) -> bool:
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet="ab:- \n{}[],01", max_size=60))
+@example("{0}")  # a flow-mapping key without a value
+@example("{:}")  # a null key before "}"
+@example("[:]")  # a single-pair mapping inside a flow sequence
 def test_loaded_documents_have_string_keys_only(body: str) -> None:
     """Whatever the YAML, rules only ever see string keys (as after sigs.k8s.io/yaml's JSON conversion)."""
     from kubectl_wasdra.load import load_text

@@ -234,6 +234,13 @@ def _has_attribute(device: ClusterDevice, qualified: str) -> bool:
     return ident in device.view.attributes.get(domain or device.driver, {})
 
 
+def derived_names(kind: str | None, data: Mapping[str, Any]) -> set[str]:
+    """Names of the claim's derivedAttributes, in any request or subrequest."""
+    return {str(d.get("name")) for _, alternatives in request_alternatives(kind, data) for _, request in alternatives
+            for d in (request.get("derivedAttributes") if isinstance(request.get("derivedAttributes"), list) else [])
+            if isinstance(d, dict)}
+
+
 def constraint_problems(kind: str | None, data: Mapping[str, Any], devices: ClusterDevices, index: ObjectIndex,
                         release: Release) -> Iterator[ConstraintProblem]:
     """`matchAttribute` constraints of a claim (or template) where a constrained request has matching devices but
@@ -249,8 +256,8 @@ def constraint_problems(kind: str | None, data: Mapping[str, Any], devices: Clus
     constraints = value_at(data, (*base, "constraints"))
     for position, constraint in enumerate(constraints if isinstance(constraints, list) else []):
         attribute = constraint.get("matchAttribute") if isinstance(constraint, dict) else None
-        if not isinstance(attribute, str) or "/" not in attribute:
-            continue
+        if not isinstance(attribute, str) or "/" not in attribute or attribute in derived_names(kind, data):
+            continue  # a derived attribute (KEP-6080) is computed per request, no device publishes it
         names = constraint.get("requests") or list(matched)
         for name in names if isinstance(names, list) else []:
             found = matched.get(name) if isinstance(name, str) else None

@@ -16,6 +16,7 @@ from kubectl_wasdra.sched.filters import (
     node_affinity,
     node_name,
     node_ports,
+    node_resource_topology,
     node_resources_fit,
     node_unschedulable,
     node_volume_limits,
@@ -30,6 +31,7 @@ FILTERS: Final = (
     node_unschedulable, node_name, taint_toleration, node_affinity, node_ports,
     node_resources_fit, volume_restrictions, node_volume_limits, volume_binding, volume_zone,
     pod_topology_spread, inter_pod_affinity, dynamic_resources,
+    node_resource_topology,  # out of tree (scheduler-plugins): only in profiles that enable it, after the in-tree ones
 )
 STATIC_FILTERS: Final = FILTERS[:4]  # depend on the pod and the node only, never on what else is placed
 DYNAMIC_FILTERS: Final = FILTERS[4:]

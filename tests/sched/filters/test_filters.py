@@ -85,10 +85,12 @@ def test_every_filter_module_is_listed_in_order():
     names = {m.name for m in pkgutil.iter_modules(filters.__path__)} - {"base", "pre_filter"}
     assert {f.__name__.rsplit(".", 1)[1] for f in FILTERS} == names
     # kube-scheduler's default order (sched/profiles.py DEFAULT_FILTERS, from default_plugins.go): every filter
-    from kubectl_wasdra.sched.profiles import DEFAULT_FILTERS
+    from kubectl_wasdra.sched.profiles import DEFAULT_FILTERS, OUT_OF_TREE_FILTERS
 
-    assert [f.NAME for f in FILTERS] == list(DEFAULT_FILTERS)
-    assert [f.NAME for f in FILTERS] == ["NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
+    in_tree = [f.NAME for f in FILTERS if f.NAME not in OUT_OF_TREE_FILTERS]
+    assert [f.NAME for f in FILTERS][len(in_tree):] == sorted(OUT_OF_TREE_FILTERS)  # after the in-tree ones
+    assert in_tree == list(DEFAULT_FILTERS)
+    assert in_tree == ["NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
                                          "NodePorts", "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits",
                                          "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity",
                                          "DynamicResources"]

@@ -1,0 +1,23 @@
+"""FIT020: a driver-specific NUMA attribute across drivers; the hint names the standard attribute and its publishers."""
+
+from __future__ import annotations
+
+from fixture_runner import ROOT, report
+
+from kubectl_wasdra.catalog.releases import Release
+
+
+def test_hint_says_which_drivers_publish_the_standard_attribute() -> None:
+    found = [f for f in report(ROOT / "fixtures/lint/FIT020/bad-snapshot.yaml", Release(1, 37)).findings
+             if f.rule == "FIT020"]
+    assert [f.message for f in found] == [
+        'matchAttribute "rdma.example.com/numaNodeID" spans requests of different drivers (gpus: gpu.example.com, '
+        "nic: rdma.example.com): a driver-specific attribute is only on that driver's devices, so the constraint can "
+        "never hold"]
+    assert found[0].hint == ("use matchAttribute: resource.kubernetes.io/numaNode (KEP-6072, no feature gate). In the "
+                             "cluster: gpu.example.com publishes it; rdma.example.com publishes it.")
+
+
+def test_without_snapshot_the_hint_has_no_cluster_part() -> None:
+    (found,) = [f for f in report(ROOT / "fixtures/lint/FIT020/bad.yaml", Release(1, 37)).findings if f.rule == "FIT020"]
+    assert found.hint == "use matchAttribute: resource.kubernetes.io/numaNode (KEP-6072, no feature gate)."
