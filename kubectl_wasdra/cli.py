@@ -19,14 +19,21 @@ from kubectl_wasdra import __version__
 from kubectl_wasdra.cli_options import (
     ALL_NAMESPACES_OPTION,
     CONTEXT_OPTION,
+    FILENAME_OPTION,
     KUBECONFIG_OPTION,
-    LIVE_OPTION,
+    KUSTOMIZE_OPTION,
     NAMESPACE_OPTION,
+    RECURSIVE_OPTION,
+    REQUEST_TIMEOUT_OPTION,
     SNAPSHOT_OPTION,
+    SNAPSHOT_OUTPUT_OPTION,
     CommonOptions,
     common_options,
     complete_releases,
     complete_rules,
+    explain_options,
+    manifest_paths,
+    pending_options,
 )
 from kubectl_wasdra.errors import UsageError, WasdraError
 
@@ -70,7 +77,10 @@ def write(text: str) -> None:
 
 
 @cli.command("check")
-@click.argument("paths", nargs=-1, required=True, metavar="PATH... | -", type=click.Path())
+@click.argument("paths", nargs=-1, metavar="[PATH]... | -", type=click.Path())
+@FILENAME_OPTION
+@RECURSIVE_OPTION
+@KUSTOMIZE_OPTION
 @common_options
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes for large inputs (default: all cores).")
@@ -78,11 +88,12 @@ def write(text: str) -> None:
               help="Report what upgrading from this release to --k8s-version breaks or changes.")
 @click.option("--simulate/--no-simulate", default=True, show_default=True,
               help="With --snapshot/--live: dry-run the manifests' groups and report those that do not fit now (FIT004).")
-def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | None, upgrade_from: str | None = None,
-                  simulate: bool = True) -> int:
+def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool, kustomize: str | None,
+                  common: CommonOptions, jobs: int | None, upgrade_from: str | None = None, simulate: bool = True) -> int:
     """Lint manifests: API availability, schema, feature gates, API validation, references.
 
-    PATH is a file, a directory (searched recursively for .yaml, .yml, .json), a glob, or - for stdin.
+    PATH (or -f PATH) is a file, a directory (its .yaml, .yml and .json files; with -R its subdirectories' too), a
+    glob, or - for stdin.
 
     \b
     Examples:
@@ -99,6 +110,7 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, jobs: int | Non
     from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
     from kubectl_wasdra.report import render
 
+    paths = manifest_paths(paths, filenames, recursive, kustomize)
     snapshot = _check_snapshot(common) if common.snapshot or common.live else None
     common = _resolve_auto(common, snapshot)
 
@@ -204,55 +216,79 @@ def rules_command(rule_id: str | None, output: str) -> int:
 
 
 @cli.command("explain")
-@click.option("-f", "--filename", "files", multiple=True, required=True, metavar="PATH", type=click.Path(),
-              help="Manifests to dry-run (files, directories, globs, - for stdin).")
+@click.argument("paths", nargs=-1, metavar="[PATH]... | -", type=click.Path())
+@FILENAME_OPTION
+@RECURSIVE_OPTION
+@KUSTOMIZE_OPTION
 @click.option("--no-suggestions", is_flag=True, help="Skip the suggestions (each costs one more simulation).")
-@common_options
-def explain_command(files: tuple[str, ...], no_suggestions: bool, common: CommonOptions) -> int:
+@explain_options
+def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool, kustomize: str | None,
+                    no_suggestions: bool, common: CommonOptions) -> int:
     """Dry-run the manifests' pods and groups against a snapshot: placement plan, or why not and what would fit.
 
-    Exit 1 when a group does not fit.
+    PATH (or -f PATH) is a file, a directory (its .yaml, .yml and .json files; with -R its subdirectories' too), a
+    glob, or - for stdin. Exit 1 when a group does not fit (unless --fail-on never).
 
     \b
     Examples:
       kubectl wasdra explain -f train.yaml --snapshot cluster/
-      kubectl wasdra explain -f train.yaml --snapshot cluster/ --feature-gates GenericWorkload=true \\
+      kubectl wasdra explain train.yaml --snapshot cluster/ --feature-gates GenericWorkload=true \\
           --runtime-config scheduling.k8s.io/v1beta1=true -o json
+      kubectl wasdra explain -f train.yaml --snapshot cluster/ --fail-on never
       kubectl wasdra explain -f job.yaml --live
     """
     from kubectl_wasdra.explain.run import ExplainOptions, run_explain
 
+    files = manifest_paths(paths, filenames, recursive, kustomize)
     _require_cluster(common)
-    common = _resolve_auto(common)
+    common = _live_namespace(_resolve_auto(common))
     options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
-                             suggestions=not no_suggestions, live_options=common)
+                             suggestions=not no_suggestions, live_options=common,
+                             namespace=common.namespace if common.live else None)
     report = run_explain(options)
     write(_render_explain(report, common.output))
-    return EXIT_OK if report.all_fit else EXIT_FINDINGS
+    return EXIT_OK if report.all_fit or common.fail_on == "never" else EXIT_FINDINGS
 
 
 @cli.command("explain-pending")
-@click.argument("target", required=False, metavar="[pod/NAME|podgroup/NAME|workload/NAME]")
-@common_options
+@click.argument("target", required=False, metavar="[NAME|pod/NAME|podgroup/NAME|workload/NAME]")
+@pending_options
 def explain_pending_command(target: str | None, common: CommonOptions) -> int:
     """Explain Pending pods and groups of a cluster or snapshot, next to what the cluster itself recorded.
+
+    A bare NAME is a pod, as in kubectl. With --live the namespace is the kubeconfig context's unless -n or -A says
+    otherwise; a snapshot is searched in every namespace unless -n is given.
 
     \b
     Examples:
       kubectl wasdra explain-pending --snapshot cluster/ -A
+      kubectl wasdra explain-pending podgroup/train -n ml --snapshot cluster/
       kubectl wasdra explain-pending podgroup/train -n ml --live
+      kubectl wasdra explain-pending --live
     """
     from kubectl_wasdra.explain.pending import PendingOptions, run_explain_pending
 
     _require_cluster(common)
-    common = _resolve_auto(common)
+    common = _live_namespace(_resolve_auto(common))
     options = PendingOptions(target=target, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              namespace=None if common.all_namespaces else common.namespace, live_options=common)
     report = run_explain_pending(options)
     write(_render_explain(report, common.output))
     return EXIT_OK if report.all_fit else EXIT_FINDINGS
+
+
+def _live_namespace(common: CommonOptions) -> CommonOptions:
+    """In live mode without -n or -A, the namespace of the kubeconfig's context ("default" when it names none), as
+    kubectl does."""
+    if not common.live or common.namespace is not None or common.all_namespaces:
+        return common
+    import dataclasses
+
+    from kubectl_wasdra.cluster.live import context_namespace
+
+    return dataclasses.replace(common, namespace=context_namespace(common.kubeconfig, common.context))
 
 
 def _require_cluster(common: CommonOptions) -> None:
@@ -281,34 +317,44 @@ def _render_explain(report: Any, output: str) -> str:
 
 
 @cli.command("snapshot")
-@click.option("-o", "--output", "output", metavar="FILE", type=click.Path(dir_okay=False),
-              help="Write here (JSON if named *.json, else YAML); default stdout.")
+@SNAPSHOT_OUTPUT_OPTION
+@click.option("--output-file", metavar="FILE", type=click.Path(dir_okay=False), default=None,
+              help="Write to this file instead of stdout (JSON if named *.json and no -o is given, else YAML).")
 @click.option("--anonymize", is_flag=True, help="Replace node names, namespaces, pod names and label values consistently.")
 @SNAPSHOT_OPTION
-@LIVE_OPTION
+@click.option("--live", is_flag=True, help="Read the cluster of the kubeconfig: the default without --snapshot (kept for scripts).")
 @KUBECONFIG_OPTION
 @CONTEXT_OPTION
+@REQUEST_TIMEOUT_OPTION
 @NAMESPACE_OPTION
 @ALL_NAMESPACES_OPTION
-def snapshot_command(output: str | None, anonymize: bool, snapshot: tuple[str, ...], live: bool, kubeconfig: str | None,
-                     context: str | None, namespace: str | None, all_namespaces: bool) -> int:
+def snapshot_command(output: str | None, output_file: str | None, anonymize: bool, snapshot: tuple[str, ...], live: bool,
+                     kubeconfig: str | None, context: str | None, request_timeout: float | None, namespace: str | None,
+                     all_namespaces: bool) -> int:
     """Dump the objects the simulator needs (read-only) as one portable List plus a header, for offline use and bug reports.
 
-    Reads every namespace unless -n NS is given. Types the cluster does not serve, or does not let you read, are listed
-    in the header's gaps; the rest is written. With --snapshot, files that do not load are named on stderr and the
-    exit code is 2; the objects of the other files are still written.
+    Reads the cluster of the current kubeconfig context (or --context), or re-exports snapshot files given with
+    --snapshot. Unlike kubectl get, every namespace is read unless -n NS is given: free node capacity depends on every
+    pod. Types the cluster does not serve, or does not let you read, are listed in the header's gaps; the rest is
+    written. With --snapshot, files that do not load are named on stderr and the exit code is 2; the objects of the
+    other files are still written.
 
     \b
     Examples:
-      kubectl wasdra snapshot --live -o cluster.json
-      kubectl wasdra snapshot --live --context prod --anonymize -o bug-report.yaml
-      kubectl wasdra snapshot --snapshot dumps/ --anonymize -o anonymized.yaml
+      kubectl wasdra snapshot -o json > cluster.json
+      kubectl wasdra snapshot --context prod --anonymize --output-file bug-report.yaml
+      kubectl wasdra snapshot --snapshot cluster/ --anonymize -o yaml > anonymized.yaml
     """
+    from kubectl_wasdra.cli_options import require_live_for
     from kubectl_wasdra.cluster.export import SnapshotOptions, export_snapshot
 
-    options = SnapshotOptions(output=output, anonymize=anonymize, snapshot=snapshot, live=live, kubeconfig=kubeconfig,
-                              context=context, namespace=None if all_namespaces else namespace)
-    with _progress_display(enabled=live) as progress:
+    reads_cluster = live or not snapshot
+    require_live_for({"kubeconfig": "--kubeconfig", "context": "--context", "request_timeout": "--request-timeout",
+                      "namespace": "-n/--namespace", "all_namespaces": "-A/--all-namespaces"}, reads_cluster)
+    options = SnapshotOptions(output=output_file, format=output, anonymize=anonymize, snapshot=snapshot,
+                              live=reads_cluster, kubeconfig=kubeconfig, context=context,
+                              namespace=None if all_namespaces else namespace)
+    with _progress_display(enabled=reads_cluster) as progress:
         result = export_snapshot(options, progress)
     for problem in result.problems:
         where = f"{problem.file}:{max(problem.line, 1)}:{max(problem.column, 1)}"
@@ -320,7 +366,7 @@ def snapshot_command(output: str | None, anonymize: bool, snapshot: tuple[str, .
         sys.stdout.flush()
     else:
         counts = ", ".join(f"{len(objs)} {kind}" for kind, objs in result.snapshot.objects.items() if objs)
-        click.echo(f"wrote {output}: {counts or 'no objects'}", err=True)
+        click.echo(f"wrote {output_file}: {counts or 'no objects'}", err=True)
     return EXIT_ERROR if result.problems else EXIT_OK  # what loaded is written; the files that did not are the error
 
 
@@ -337,6 +383,22 @@ def _progress_display(*, enabled: bool) -> Iterator[Any]:
             status.update(f"reading {event.kind}: {event.count} objects" + (" (done)" if event.done else ""))
 
         yield update
+
+
+@cli.command("version")
+@click.option("-o", "--output", type=click.Choice(("text", "json")), default="text", show_default=True, help="Output format.")
+def version_command(output: str) -> int:
+    """The tool's version, the Kubernetes releases it supports and the versions of its schema and gate data.
+
+    \b
+    Examples:
+      kubectl wasdra version
+      kubectl wasdra version -o json
+    """
+    from kubectl_wasdra.report.version import render_version
+
+    write(render_version(output))
+    return EXIT_OK
 
 
 @cli.command("completion")
