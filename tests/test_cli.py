@@ -59,7 +59,7 @@ def test_missing_path_exits_2_after_reporting_the_rest(capsys: pytest.CaptureFix
     (["check", "x.yaml", "--runtime-config", "scheduling=yes"], "--runtime-config"),
     (["check", "x.yaml", "--feature-gates", "GenericWorkload"], "--feature-gates"),
     (["check", "x.yaml", "-o", "yaml"], "invalid value for '-o'"),
-    (["check"], "missing argument"),
+    (["check"], "no manifests given"),
 ], ids=["select", "ignore", "version", "runtime-config", "feature-gates", "output", "no-path"])
 def test_usage_errors_exit_2_with_one_line(argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(argv, capsys)

@@ -9,7 +9,7 @@ from kubectl_wasdra.cli import main
 
 
 @pytest.mark.parametrize(("argv", "needle"), [
-    (["check"], "check: missing argument 'PATH... | -' — see 'kubectl-wasdra check --help'"),
+    (["check"], "PATH: no manifests given — name files or directories, -f PATH, or - for stdin"),
     (["check", "--bogus", "x"], "check: no such option '--bogus'"),
     (["check", "-o", "xml", "x"], "check: invalid value for '-o' / '--output'"),
     (["frob"], "no such command 'frob' — see 'kubectl-wasdra --help'"),
