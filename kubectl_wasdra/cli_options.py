@@ -282,16 +282,14 @@ def manifest_paths(paths: tuple[str, ...], filenames: tuple[str, ...], recursive
 
 
 def _top_level(path: str) -> list[str]:
-    """A directory's own .yaml/.yml/.json files (hidden ones skipped, sorted), or the path itself when it is not one."""
+    """A directory's own manifest files (as the loader picks them, without subdirectories), or the path itself."""
     import os
 
-    from kubectl_wasdra.load.files import MANIFEST_SUFFIXES
+    from kubectl_wasdra.load.files import directory_manifests
 
     if path == "-" or not os.path.isdir(path):
         return [path]
-    with os.scandir(path) as entries:
-        found = sorted(e.path for e in entries
-                       if e.name.endswith(MANIFEST_SUFFIXES) and not e.name.startswith(".") and e.is_file())
+    found = directory_manifests(path, recursive=False)
     if not found:
         raise UsageError(f"{path}: no .yaml, .yml or .json file in this directory", where="PATH",
                          hint="add -R to read its subdirectories too")
