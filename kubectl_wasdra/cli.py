@@ -52,9 +52,10 @@ def cli(ctx: click.Context, debug: bool) -> None:
     \b
     Examples:
       kubectl wasdra check deploy/ --k8s-version 1.37
-      kubectl wasdra explain -f train.yaml --snapshot cluster.json
-      kubectl wasdra explain-pending podgroup/train -n ml
+      kubectl wasdra explain -f train.yaml --snapshot cluster/
+      kubectl wasdra explain-pending pending-8gpu --live
       kubectl wasdra gates --k8s-version 1.37 --area dra
+      kubectl wasdra version
     """
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
@@ -98,12 +99,12 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
     \b
     Examples:
       kubectl wasdra check deploy/
-      kubectl wasdra check train.yaml --k8s-version 1.36 --feature-gates GenericWorkload=true
+      kubectl wasdra check -f train.yaml --k8s-version 1.36 --feature-gates GenericWorkload=true
       kubectl wasdra check deploy/ --runtime-config scheduling.k8s.io/v1beta1=true -o sarif > wasdra.sarif
       kubectl wasdra check deploy/ --select API,SCHEMA --ignore SCHEMA006 --fail-on warning
       kubectl wasdra check deploy/ --k8s-version 1.35,1.36,1.37
-      kubectl wasdra check deploy/ --upgrade-from 1.35 --k8s-version 1.37
-      helm template chart/ | kubectl wasdra check -
+      kubectl wasdra check -R deploy/ --upgrade-from 1.35 --k8s-version 1.37
+      kubectl kustomize overlays/prod | kubectl wasdra check -
       kubectl wasdra check deploy/ --snapshot cluster/     # + references, fit and a dry run against a cluster
       kubectl wasdra check deploy/ --live --no-simulate
     """
@@ -263,9 +264,9 @@ def explain_pending_command(target: str | None, common: CommonOptions) -> int:
     \b
     Examples:
       kubectl wasdra explain-pending --snapshot cluster/ -A
-      kubectl wasdra explain-pending podgroup/train -n ml --snapshot cluster/
-      kubectl wasdra explain-pending podgroup/train -n ml --live
-      kubectl wasdra explain-pending --live
+      kubectl wasdra explain-pending pending-8gpu -n ml --snapshot cluster/    # a bare NAME is a pod
+      kubectl wasdra explain-pending pod/pending-8gpu --live --context prod
+      kubectl wasdra explain-pending --live -A
     """
     from kubectl_wasdra.explain.pending import PendingOptions, run_explain_pending
 
@@ -322,7 +323,8 @@ def _render_explain(report: Any, output: str) -> str:
               help="Write to this file instead of stdout (JSON if named *.json and no -o is given, else YAML).")
 @click.option("--anonymize", is_flag=True, help="Replace node names, namespaces, pod names and label values consistently.")
 @SNAPSHOT_OPTION
-@click.option("--live", is_flag=True, help="Read the cluster of the kubeconfig: the default without --snapshot (kept for scripts).")
+@click.option("--live", is_flag=True,
+              help="Read the cluster of the kubeconfig: the default without --snapshot (kept for scripts).")
 @KUBECONFIG_OPTION
 @CONTEXT_OPTION
 @REQUEST_TIMEOUT_OPTION
@@ -409,7 +411,7 @@ def completion_command(shell: str) -> int:
     \b
     Examples:
       source <(kubectl-wasdra completion bash)
-      kubectl-wasdra completion zsh > "${fpath[1]}/_kubectl-wasdra"
+      kubectl-wasdra completion zsh > ~/.zfunc/_kubectl-wasdra    # with fpath+=~/.zfunc in ~/.zshrc
       kubectl-wasdra completion fish > ~/.config/fish/completions/kubectl-wasdra.fish
     """
     from click.shell_completion import get_completion_class

@@ -15,7 +15,9 @@ import argparse
 import re
 import subprocess
 import sys
+import tempfile
 import tomllib
+import venv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,15 +39,24 @@ def test_extra() -> list[str]:
     return [re.split(r"[<>=!~ \[;]", spec, maxsplit=1)[0] for spec in project["optional-dependencies"]["test"]]
 
 
-def installed_test_tooling(python: str) -> list[str]:
-    """The test extra's distributions installed in the environment of `python`."""
+def _installed(python: str, names: list[str]) -> list[str]:
     probe = ("import importlib.metadata as m, sys\n"
              "for name in sys.argv[1:]:\n"
              "    try: m.version(name)\n"
              "    except m.PackageNotFoundError: continue\n"
              "    print(name)\n")
-    result = subprocess.run([python, "-c", probe, *test_extra()], capture_output=True, text=True, check=True)
+    result = subprocess.run([python, "-c", probe, *names], capture_output=True, text=True, check=True)
     return result.stdout.split()
+
+
+def installed_test_tooling(python: str) -> list[str]:
+    """The test extra's distributions installed in the environment of `python`, less what a bare virtual environment
+    already holds (Python 3.11's venv brings setuptools)."""
+    with tempfile.TemporaryDirectory() as bare:
+        venv.EnvBuilder(with_pip=True).create(bare)
+        baseline = set(_installed(str(Path(bare) / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")),
+                                  test_extra()))
+    return [name for name in _installed(python, test_extra()) if name not in baseline]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         if found:
             print(f"the user install pulled test tooling: {', '.join(found)}", file=sys.stderr)
             return 1
-        print(f"user install: none of the test extra ({', '.join(test_extra())}) is installed")
+        print(f"user install: no test tooling ({', '.join(test_extra())}) beyond what a bare virtual environment holds")
         return 0
     print("\n".join(setup_commands()))
     return 0
