@@ -67,7 +67,8 @@ def test_archive_holds_the_executable_and_readme(built: tuple[Path, Path]) -> No
 @pytest.mark.parametrize(("argv", "code", "needle"), [
     (["check", "fixtures/manifests/check"], 0, "0 errors"),
     (["check", "fixtures/manifests/check-broken"], 1, "SCHEMA002"),
-    (["check", "fixtures/lint/FIT001/bad.yaml", "--snapshot", "fixtures/clusters/two-racks"], 1, 'did you mean "model"'),
+    (["check", "fixtures/lint/FIT001/bad.yaml", "--snapshot", "fixtures/clusters/two-racks"], 1,
+     "FIT001 selector-matches-no-device"),
     (["explain", "fixtures/manifests/explain/", "--snapshot", "fixtures/clusters/two-racks", *GATES, "--fail-on", "never"],
      0, "PodGroup ml/finetune — fits"),
     (["explain", "-f", "fixtures/manifests/explain/train-gang-racks.yaml", "--snapshot", "fixtures/clusters/two-racks",
