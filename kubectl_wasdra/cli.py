@@ -240,7 +240,7 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
     """
     from kubectl_wasdra.explain.run import ExplainOptions, run_explain
 
-    files = manifest_paths(paths, filenames, recursive, kustomize)
+    files = manifest_paths(paths, filenames, recursive, kustomize, command="explain")
     _require_cluster(common)
     common = _live_namespace(_resolve_auto(common))
     options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
@@ -347,15 +347,14 @@ def snapshot_command(output: str | None, output_file: str | None, anonymize: boo
       kubectl wasdra snapshot --context prod --anonymize --output-file bug-report.yaml
       kubectl wasdra snapshot --snapshot cluster/ --anonymize -o yaml > anonymized.yaml
     """
-    from kubectl_wasdra.cli_options import require_live_for
+    from kubectl_wasdra.cli_options import LIVE_ONLY, require_live_for
     from kubectl_wasdra.cluster.export import SnapshotOptions, export_snapshot
 
     reads_cluster = live or not snapshot
-    require_live_for({"kubeconfig": "--kubeconfig", "context": "--context", "request_timeout": "--request-timeout",
-                      "namespace": "-n/--namespace", "all_namespaces": "-A/--all-namespaces"}, reads_cluster)
+    require_live_for({**LIVE_ONLY, "namespace": "-n/--namespace", "all_namespaces": "-A/--all-namespaces"}, reads_cluster)
     options = SnapshotOptions(output=output_file, format=output, anonymize=anonymize, snapshot=snapshot,
                               live=reads_cluster, kubeconfig=kubeconfig, context=context,
-                              namespace=None if all_namespaces else namespace)
+                              namespace=None if all_namespaces else namespace, request_timeout=request_timeout)
     with _progress_display(enabled=reads_cluster) as progress:
         result = export_snapshot(options, progress)
     for problem in result.problems:

@@ -53,7 +53,7 @@ class CommonOptions:
     context: str | None = None
     namespace: str | None = None
     all_namespaces: bool = False
-    request_timeout: float | None = None  # seconds; None: not given (0 = no timeout, as kubectl)
+    request_timeout: float | None = None  # seconds; None or 0: the live reader's own limits
 
     @property
     def release(self) -> Release:
@@ -206,7 +206,7 @@ ALL_NAMESPACES_OPTION: Final = click.option("-A", "--all-namespaces", is_flag=Tr
 # the flag only; how live reads honour it belongs to cluster/live.py
 REQUEST_TIMEOUT_OPTION: Final = click.option(
     "--request-timeout", metavar="DURATION", default=None, callback=parse_request_timeout,
-    help="As kubectl: how long to wait for one server request (1s, 2m; 0 = no timeout; with --live).")
+    help="As kubectl: how long to wait for one server request (1s, 2m; 0 keeps the defaults; with --live).")
 EXPLAIN_K8S_VERSION_OPTION: Final = click.option(
     "--k8s-version", default=str(NEWEST), show_default=True, metavar="VERSION", shell_complete=complete_releases,
     help='The one Kubernetes release 1.33-1.37 to simulate; "auto" = the snapshot\'s or server\'s.')
@@ -265,16 +265,16 @@ RECURSIVE_OPTION: Final = click.option(
     "-R", "--recursive", is_flag=True, help="Also read the subdirectories of directories given (as kubectl -R).")
 KUSTOMIZE_OPTION: Final = click.option(
     "-k", "--kustomize", metavar="DIR", default=None,
-    help="Not supported yet: render first, `kubectl kustomize DIR | kubectl wasdra check -`.")
+    help="Not supported yet: render first, `kubectl kustomize DIR | kubectl wasdra COMMAND -`.")
 
 
 def manifest_paths(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool,
-                   kustomize: str | None = None) -> tuple[str, ...]:
+                   kustomize: str | None = None, command: str = "check") -> tuple[str, ...]:
     """The inputs of check/explain from positional PATHs and -f: directories as kubectl reads them (their own
     manifest files; every level with -R). UsageError when nothing is named, or for -k."""
     if kustomize is not None:
         raise UsageError("-k (kustomize directories) is not supported yet", where="-k",
-                         hint=f"render it and read stdin: kubectl kustomize {kustomize} | kubectl wasdra check -")
+                         hint=f"render it and read stdin: kubectl kustomize {kustomize} | kubectl wasdra {command} -")
     given = (*paths, *filenames)
     if not given:
         raise UsageError("no manifests given", where="PATH", hint="name files or directories, -f PATH, or - for stdin")

@@ -228,3 +228,13 @@ def test_version_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(info["data"]["rules"]) == {"feature-gates.yaml", "field-gates.yaml", "api-versions.yaml"}
     code, text, _ = run(["version"], capsys)
     assert code == 0 and text.startswith(f"kubectl-wasdra {__version__}\n") and "1.33, 1.34, 1.35, 1.36, 1.37" in text
+
+
+def test_request_timeout_bounds_each_live_request() -> None:
+    from kubectl_wasdra.cli_options import CommonOptions
+    from kubectl_wasdra.cluster.live import LiveOptions
+
+    bounded = LiveOptions.from_flags(CommonOptions(live=True, request_timeout=3.0))
+    assert (bounded.connect_timeout, bounded.read_timeout) == (3.0, 3.0)
+    unbounded, default = LiveOptions.from_flags(CommonOptions(request_timeout=0.0)), LiveOptions()
+    assert (unbounded.connect_timeout, unbounded.read_timeout) == (default.connect_timeout, default.read_timeout)

@@ -24,6 +24,7 @@ class SnapshotOptions:
     kubeconfig: str | None = None
     context: str | None = None
     namespace: str | None = None
+    request_timeout: float | None = None  # kubectl's --request-timeout in seconds; None or 0: the reader's defaults
 
 
 @dataclass(frozen=True)
@@ -46,8 +47,10 @@ def export_snapshot(options: SnapshotOptions, progress: Callable[[Any], None] | 
     if options.live:
         from kubectl_wasdra.cluster.live import LiveOptions, read_live
 
+        limits = ({"connect_timeout": options.request_timeout, "read_timeout": options.request_timeout}
+                  if options.request_timeout else {})
         snapshot = read_live(LiveOptions(kubeconfig=options.kubeconfig, context=options.context,
-                                         namespace=options.namespace), progress)
+                                         namespace=options.namespace, **limits), progress)
     else:
         from kubectl_wasdra.cluster.files import load_snapshot
 

@@ -87,8 +87,10 @@ class LiveOptions:
         node resources need every pod, so -n there filters what is explained, not what is read; Events are only
         needed for what is explained, so they are read in that namespace."""
         events = None if getattr(flags, "all_namespaces", False) else getattr(flags, "namespace", None)
+        timeout = getattr(flags, "request_timeout", None)  # kubectl's --request-timeout; 0 means no limit
+        limits = {"connect_timeout": timeout, "read_timeout": timeout} if timeout else {}
         return cls(kubeconfig=getattr(flags, "kubeconfig", None), context=getattr(flags, "context", None),
-                   event_namespace=events)
+                   event_namespace=events, **limits)
 
 
 @dataclass(frozen=True)
