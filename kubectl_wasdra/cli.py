@@ -20,17 +20,23 @@ from kubectl_wasdra.cli_config import ConfiguredCommand
 from kubectl_wasdra.cli_options import (
     ALL_NAMESPACES_OPTION,
     CONTEXT_OPTION,
+    FILENAME_OPTION,
     KUBECONFIG_OPTION,
-    LIVE_OPTION,
     NAMESPACE_OPTION,
+    RECURSIVE_OPTION,
+    REQUEST_TIMEOUT_OPTION,
     SCHEDULER_CONFIG_OPTION,
     SNAPSHOT_OPTION,
+    SNAPSHOT_OUTPUT_OPTION,
     CommonOptions,
     ProjectOptions,
     common_options,
     complete_releases,
     complete_rules,
     config_options,
+    explain_options,
+    manifest_paths,
+    pending_options,
     project_options,
 )
 from kubectl_wasdra.errors import UsageError, WasdraError
@@ -50,9 +56,10 @@ def cli(ctx: click.Context, debug: bool) -> None:
     \b
     Examples:
       kubectl wasdra check deploy/ --k8s-version 1.37
-      kubectl wasdra explain -f train.yaml --snapshot cluster.json
-      kubectl wasdra explain-pending podgroup/train -n ml
+      kubectl wasdra explain -f train.yaml --snapshot cluster/
+      kubectl wasdra explain-pending pending-8gpu --live
       kubectl wasdra gates --k8s-version 1.37 --area dra
+      kubectl wasdra version
     """
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
@@ -75,7 +82,9 @@ def write(text: str) -> None:
 
 
 @cli.command("check", cls=ConfiguredCommand)
-@click.argument("paths", nargs=-1, required=False, metavar="PATH... | -", type=click.Path())
+@click.argument("paths", nargs=-1, metavar="[PATH]... | -", type=click.Path())
+@FILENAME_OPTION
+@RECURSIVE_OPTION
 @common_options
 @project_options
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
@@ -84,21 +93,23 @@ def write(text: str) -> None:
               help="Report what upgrading from this release to --k8s-version breaks or changes.")
 @click.option("--simulate/--no-simulate", default=True, show_default=True,
               help="With --snapshot/--live: dry-run the manifests' groups and report those that do not fit now (FIT004).")
-def check_command(paths: tuple[str, ...], common: CommonOptions, project: ProjectOptions, jobs: int | None,
-                  upgrade_from: str | None = None, simulate: bool = True) -> int:
+def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool, common: CommonOptions,
+                  project: ProjectOptions, jobs: int | None, upgrade_from: str | None = None,
+                  simulate: bool = True) -> int:
     """Lint manifests: API availability, schema, feature gates, API validation, references.
 
-    PATH is a file, a directory (searched recursively for .yaml, .yml, .json), a glob, or - for stdin.
+    PATH (or -f PATH) is a file, a directory (its .yaml, .yml and .json files; with -R its subdirectories' too), a
+    glob, or - for stdin.
 
     \b
     Examples:
       kubectl wasdra check deploy/
-      kubectl wasdra check train.yaml --k8s-version 1.36 --feature-gates GenericWorkload=true
+      kubectl wasdra check -f train.yaml --k8s-version 1.36 --feature-gates GenericWorkload=true
       kubectl wasdra check deploy/ --runtime-config scheduling.k8s.io/v1beta1=true -o sarif > wasdra.sarif
       kubectl wasdra check deploy/ --select API,SCHEMA --ignore SCHEMA006 --fail-on warning
       kubectl wasdra check deploy/ --k8s-version 1.35,1.36,1.37
-      kubectl wasdra check deploy/ --upgrade-from 1.35 --k8s-version 1.37
-      helm template chart/ | kubectl wasdra check -
+      kubectl wasdra check -R deploy/ --upgrade-from 1.35 --k8s-version 1.37
+      kubectl kustomize overlays/prod | kubectl wasdra check -
       kubectl wasdra check deploy/ --snapshot cluster/     # + references, fit and a dry run against a cluster
       kubectl wasdra check deploy/ --live --no-simulate
       kubectl wasdra check -k overlays/prod                # what kubectl kustomize renders
@@ -115,6 +126,7 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, project: Projec
     from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
     from kubectl_wasdra.report import render
 
+    paths = manifest_paths(paths, filenames, recursive)
     rendered = _rendered_inputs(paths, project)
     snapshot = _check_snapshot(common) if common.snapshot or common.live else None
     common = _resolve_auto(common, snapshot)
@@ -156,7 +168,7 @@ def check_command(paths: tuple[str, ...], common: CommonOptions, project: Projec
 def _rendered_inputs(paths: tuple[str, ...], project: ProjectOptions) -> tuple[Any, ...]:
     """Kustomize and Helm output to check beside the paths; UsageError when there is no input at all."""
     if not paths and not project.kustomize and not project.helm:
-        raise UsageError("nothing to check", where="check", hint="name files or directories, - for stdin, -k DIR or --helm CHART")
+        raise UsageError("nothing to check", where="check", hint="name files or directories, -f PATH, - for stdin, -k DIR or --helm CHART")
     if (project.values or project.set_values) and not project.helm:
         raise UsageError("--values and --set need --helm CHART", where="--values")
     if not project.kustomize and not project.helm:
@@ -285,54 +297,66 @@ def rules_command(rule_id: str | None, output: str) -> int:
 
 @cli.command("explain", cls=ConfiguredCommand)
 @config_options
-@click.option("-f", "--filename", "files", multiple=True, required=True, metavar="PATH", type=click.Path(),
-              help="Manifests to dry-run (files, directories, globs, - for stdin).")
+@click.argument("paths", nargs=-1, metavar="[PATH]... | -", type=click.Path())
+@FILENAME_OPTION
+@RECURSIVE_OPTION
 @click.option("--no-suggestions", is_flag=True, help="Skip the suggestions (each costs one more simulation).")
 @SCHEDULER_CONFIG_OPTION
-@common_options
-def explain_command(files: tuple[str, ...], no_suggestions: bool, common: CommonOptions,
-                    scheduler_config: str | None = None) -> int:
+@explain_options
+def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool, no_suggestions: bool,
+                    common: CommonOptions, scheduler_config: str | None = None) -> int:
     """Dry-run the manifests' pods and groups against a snapshot: placement plan, or why not and what would fit.
 
-    Exit 1 when a group does not fit.
+    PATH (or -f PATH) is a file, a directory (its .yaml, .yml and .json files; with -R its subdirectories' too), a
+    glob, or - for stdin. Exit 1 when a group does not fit (unless --fail-on never).
 
     \b
     Examples:
       kubectl wasdra explain -f train.yaml --snapshot cluster/
-      kubectl wasdra explain -f train.yaml --snapshot cluster/ --feature-gates GenericWorkload=true \\
+      kubectl wasdra explain train.yaml --snapshot cluster/ --feature-gates GenericWorkload=true \\
           --runtime-config scheduling.k8s.io/v1beta1=true -o json
+      kubectl wasdra explain -f train.yaml --snapshot cluster/ --fail-on never
       kubectl wasdra explain -f job.yaml --live
       kubectl wasdra explain -f job.yaml --snapshot cluster/ --scheduler-config kube-scheduler.yaml
     """
     from kubectl_wasdra.explain.run import ExplainOptions, run_explain
 
+    files = manifest_paths(paths, filenames, recursive)
+    if not files:
+        raise UsageError("no manifests given", where="PATH", hint="name files or directories, -f PATH, or - for stdin")
     _require_cluster(common)
-    common = _resolve_auto(common)
+    common = _live_namespace(_resolve_auto(common))
     options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
-                             suggestions=not no_suggestions, live_options=common, scheduler_config=scheduler_config)
+                             suggestions=not no_suggestions, live_options=common, scheduler_config=scheduler_config,
+                             namespace=common.namespace if common.live else None)
     report = run_explain(options)
     write(_render_explain(report, common.output))
-    return EXIT_OK if report.all_fit else EXIT_FINDINGS
+    return EXIT_OK if report.all_fit or common.fail_on == "never" else EXIT_FINDINGS
 
 
 @cli.command("explain-pending", cls=ConfiguredCommand)
 @config_options
-@click.argument("target", required=False, metavar="[pod/NAME|podgroup/NAME|workload/NAME]")
+@click.argument("target", required=False, metavar="[NAME|pod/NAME|podgroup/NAME|workload/NAME]")
 @SCHEDULER_CONFIG_OPTION
-@common_options
+@pending_options
 def explain_pending_command(target: str | None, common: CommonOptions, scheduler_config: str | None = None) -> int:
     """Explain Pending pods and groups of a cluster or snapshot, next to what the cluster itself recorded.
+
+    A bare NAME is a pod, as in kubectl. With --live the namespace is the kubeconfig context's unless -n or -A says
+    otherwise; a snapshot is searched in every namespace unless -n is given.
 
     \b
     Examples:
       kubectl wasdra explain-pending --snapshot cluster/ -A
-      kubectl wasdra explain-pending podgroup/train -n ml --live
+      kubectl wasdra explain-pending pending-8gpu -n ml --snapshot cluster/    # a bare NAME is a pod
+      kubectl wasdra explain-pending pod/pending-8gpu --live --context prod
+      kubectl wasdra explain-pending --live -A
     """
     from kubectl_wasdra.explain.pending import PendingOptions, run_explain_pending
 
     _require_cluster(common)
-    common = _resolve_auto(common)
+    common = _live_namespace(_resolve_auto(common))
     options = PendingOptions(target=target, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              namespace=None if common.all_namespaces else common.namespace, live_options=common,
@@ -340,6 +364,18 @@ def explain_pending_command(target: str | None, common: CommonOptions, scheduler
     report = run_explain_pending(options)
     write(_render_explain(report, common.output))
     return EXIT_OK if report.all_fit else EXIT_FINDINGS
+
+
+def _live_namespace(common: CommonOptions) -> CommonOptions:
+    """In live mode without -n or -A, the namespace of the kubeconfig's context ("default" when it names none), as
+    kubectl does."""
+    if not common.live or common.namespace is not None or common.all_namespaces:
+        return common
+    import dataclasses
+
+    from kubectl_wasdra.cluster.live import context_namespace
+
+    return dataclasses.replace(common, namespace=context_namespace(common.kubeconfig, common.context))
 
 
 def _require_cluster(common: CommonOptions) -> None:
@@ -368,34 +404,44 @@ def _render_explain(report: Any, output: str) -> str:
 
 
 @cli.command("snapshot")
-@click.option("-o", "--output", "output", metavar="FILE", type=click.Path(dir_okay=False),
-              help="Write here (JSON if named *.json, else YAML); default stdout.")
+@SNAPSHOT_OUTPUT_OPTION
+@click.option("--output-file", metavar="FILE", type=click.Path(dir_okay=False), default=None,
+              help="Write to this file instead of stdout (JSON if named *.json and no -o is given, else YAML).")
 @click.option("--anonymize", is_flag=True, help="Replace node names, namespaces, pod names and label values consistently.")
 @SNAPSHOT_OPTION
-@LIVE_OPTION
+@click.option("--live", is_flag=True,
+              help="Read the cluster of the kubeconfig: the default without --snapshot (kept for scripts).")
 @KUBECONFIG_OPTION
 @CONTEXT_OPTION
+@REQUEST_TIMEOUT_OPTION
 @NAMESPACE_OPTION
 @ALL_NAMESPACES_OPTION
-def snapshot_command(output: str | None, anonymize: bool, snapshot: tuple[str, ...], live: bool, kubeconfig: str | None,
-                     context: str | None, namespace: str | None, all_namespaces: bool) -> int:
+def snapshot_command(output: str | None, output_file: str | None, anonymize: bool, snapshot: tuple[str, ...], live: bool,
+                     kubeconfig: str | None, context: str | None, request_timeout: float | None, namespace: str | None,
+                     all_namespaces: bool) -> int:
     """Dump the objects the simulator needs (read-only) as one portable List plus a header, for offline use and bug reports.
 
-    Reads every namespace unless -n NS is given. Types the cluster does not serve, or does not let you read, are listed
-    in the header's gaps; the rest is written. With --snapshot, files that do not load are named on stderr and the
-    exit code is 2; the objects of the other files are still written.
+    Reads the cluster of the current kubeconfig context (or --context), or re-exports snapshot files given with
+    --snapshot. Unlike kubectl get, every namespace is read unless -n NS is given: free node capacity depends on every
+    pod. Types the cluster does not serve, or does not let you read, are listed in the header's gaps; the rest is
+    written. With --snapshot, files that do not load are named on stderr and the exit code is 2; the objects of the
+    other files are still written.
 
     \b
     Examples:
-      kubectl wasdra snapshot --live -o cluster.json
-      kubectl wasdra snapshot --live --context prod --anonymize -o bug-report.yaml
-      kubectl wasdra snapshot --snapshot dumps/ --anonymize -o anonymized.yaml
+      kubectl wasdra snapshot -o json > cluster.json
+      kubectl wasdra snapshot --context prod --anonymize --output-file bug-report.yaml
+      kubectl wasdra snapshot --snapshot cluster/ --anonymize -o yaml > anonymized.yaml
     """
+    from kubectl_wasdra.cli_options import LIVE_ONLY, require_live_for
     from kubectl_wasdra.cluster.export import SnapshotOptions, export_snapshot
 
-    options = SnapshotOptions(output=output, anonymize=anonymize, snapshot=snapshot, live=live, kubeconfig=kubeconfig,
-                              context=context, namespace=None if all_namespaces else namespace)
-    with _progress_display(enabled=live) as progress:
+    reads_cluster = live or not snapshot
+    require_live_for({**LIVE_ONLY, "namespace": "-n/--namespace", "all_namespaces": "-A/--all-namespaces"}, reads_cluster)
+    options = SnapshotOptions(output=output_file, format=output, anonymize=anonymize, snapshot=snapshot,
+                              live=reads_cluster, kubeconfig=kubeconfig, context=context,
+                              namespace=None if all_namespaces else namespace, request_timeout=request_timeout)
+    with _progress_display(enabled=reads_cluster) as progress:
         result = export_snapshot(options, progress)
     for problem in result.problems:
         where = f"{problem.file}:{max(problem.line, 1)}:{max(problem.column, 1)}"
@@ -407,7 +453,7 @@ def snapshot_command(output: str | None, anonymize: bool, snapshot: tuple[str, .
         sys.stdout.flush()
     else:
         counts = ", ".join(f"{len(objs)} {kind}" for kind, objs in result.snapshot.objects.items() if objs)
-        click.echo(f"wrote {output}: {counts or 'no objects'}", err=True)
+        click.echo(f"wrote {output_file}: {counts or 'no objects'}", err=True)
     return EXIT_ERROR if result.problems else EXIT_OK  # what loaded is written; the files that did not are the error
 
 
@@ -426,6 +472,22 @@ def _progress_display(*, enabled: bool) -> Iterator[Any]:
         yield update
 
 
+@cli.command("version")
+@click.option("-o", "--output", type=click.Choice(("text", "json")), default="text", show_default=True, help="Output format.")
+def version_command(output: str) -> int:
+    """The tool's version, the Kubernetes releases it supports and the versions of its schema and gate data.
+
+    \b
+    Examples:
+      kubectl wasdra version
+      kubectl wasdra version -o json
+    """
+    from kubectl_wasdra.report.version import render_version
+
+    write(render_version(output))
+    return EXIT_OK
+
+
 @cli.command("completion")
 @click.argument("shell", type=click.Choice(("bash", "zsh", "fish")))
 def completion_command(shell: str) -> int:
@@ -434,7 +496,7 @@ def completion_command(shell: str) -> int:
     \b
     Examples:
       source <(kubectl-wasdra completion bash)
-      kubectl-wasdra completion zsh > "${fpath[1]}/_kubectl-wasdra"
+      kubectl-wasdra completion zsh > ~/.zfunc/_kubectl-wasdra    # with fpath+=~/.zfunc in ~/.zshrc
       kubectl-wasdra completion fish > ~/.config/fish/completions/kubectl-wasdra.fish
     """
     from click.shell_completion import get_completion_class

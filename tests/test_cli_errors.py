@@ -9,7 +9,8 @@ from kubectl_wasdra.cli import main
 
 
 @pytest.mark.parametrize(("argv", "needle"), [
-    (["check"], "check: nothing to check — name files or directories, - for stdin, -k DIR or --helm CHART"),
+    (["check"], "check: nothing to check — name files or directories, -f PATH, - for stdin, -k DIR or --helm CHART"),
+    (["explain", "--snapshot", "."], "PATH: no manifests given — name files or directories, -f PATH, or - for stdin"),
     (["check", "--bogus", "x"], "check: no such option '--bogus'"),
     (["check", "-o", "xml", "x"], "check: invalid value for '-o' / '--output'"),
     (["frob"], "no such command 'frob' — see 'kubectl-wasdra --help'"),

@@ -44,7 +44,8 @@ def test_fitting_manifest_exits_0(tmp_path):
     assert "Pod default/small — fits" in result.output
 
 
-@pytest.mark.parametrize("args", [("explain", "-f", DEMO), ("explain", "-f", DEMO, "--snapshot", CLUSTER, "-o", "sarif"),
+@pytest.mark.parametrize("args", [("explain", "-f", DEMO),
+                                  ("explain", "-f", DEMO, "--snapshot", CLUSTER, "--k8s-version", "1.36,1.37"),
                                   ("explain-pending", "bogus", "--snapshot", CLUSTER)])
 def test_usage_errors(args):
     from kubectl_wasdra.errors import UsageError

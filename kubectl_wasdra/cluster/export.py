@@ -13,15 +13,18 @@ from kubectl_wasdra.load.document import LoadProblem
 
 @dataclass(frozen=True)
 class SnapshotOptions:
-    """What to read and where to write: `output` None means stdout (YAML)."""
+    """What to read and where to write: `output` None means stdout; `format` "yaml" or "json" (None: JSON for an
+    output file named *.json, YAML otherwise)."""
 
     output: str | None = None
+    format: str | None = None
     anonymize: bool = False
     snapshot: Sequence[str] = ()
     live: bool = False
     kubeconfig: str | None = None
     context: str | None = None
     namespace: str | None = None
+    request_timeout: float | None = None  # kubectl's --request-timeout in seconds; None or 0: the reader's defaults
 
 
 @dataclass(frozen=True)
@@ -44,8 +47,10 @@ def export_snapshot(options: SnapshotOptions, progress: Callable[[Any], None] | 
     if options.live:
         from kubectl_wasdra.cluster.live import LiveOptions, read_live
 
+        limits = ({"connect_timeout": options.request_timeout, "read_timeout": options.request_timeout}
+                  if options.request_timeout else {})
         snapshot = read_live(LiveOptions(kubeconfig=options.kubeconfig, context=options.context,
-                                         namespace=options.namespace), progress)
+                                         namespace=options.namespace, **limits), progress)
     else:
         from kubectl_wasdra.cluster.files import load_snapshot
 
@@ -54,7 +59,8 @@ def export_snapshot(options: SnapshotOptions, progress: Callable[[Any], None] | 
         from kubectl_wasdra.cluster.anonymize import anonymize
 
         snapshot = anonymize(snapshot)
+    as_json = None if options.format is None else options.format == "json"
     if options.output is None:
-        return SnapshotExport(snapshot, render_snapshot(snapshot, as_json=False), problems)
-    write_snapshot(snapshot, options.output)
+        return SnapshotExport(snapshot, render_snapshot(snapshot, as_json=bool(as_json)), problems)
+    write_snapshot(snapshot, options.output, as_json=as_json)
     return SnapshotExport(snapshot, None, problems)

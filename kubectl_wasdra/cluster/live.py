@@ -93,8 +93,10 @@ class LiveOptions:
         node resources need every pod, so -n there filters what is explained, not what is read; Events are only
         needed for what is explained, so they are read in that namespace."""
         events = None if getattr(flags, "all_namespaces", False) else getattr(flags, "namespace", None)
+        timeout = getattr(flags, "request_timeout", None)  # kubectl's --request-timeout; 0 means no limit
+        limits = {"connect_timeout": timeout, "read_timeout": timeout} if timeout else {}
         return cls(kubeconfig=getattr(flags, "kubeconfig", None), context=getattr(flags, "context", None),
-                   event_namespace=events)
+                   event_namespace=events, **limits)
 
 
 @dataclass(frozen=True)
@@ -402,3 +404,18 @@ def _is_wanted_event(event: Mapping[str, Any]) -> bool:
     involved = event.get("involvedObject") or event.get("regarding")
     return (isinstance(involved, dict) and involved.get("kind") in EVENT_OBJECT_KINDS
             and event.get("reason") == FIELD_SELECTORS["Event"].partition("=")[2])
+
+
+def context_namespace(kubeconfig: str | None, context: str | None) -> str:
+    """The namespace of the kubeconfig context in use (--context, else current-context), "default" when it names none:
+    the namespace kubectl works in without -n. UsageError for a kubeconfig or context that does not load."""
+    try:
+        contexts, current = kubernetes.config.list_kube_config_contexts(config_file=kubeconfig)
+    except (kubernetes.config.ConfigException, OSError) as exc:
+        raise UsageError(f"cannot use the kubeconfig: {exc}", where="--kubeconfig/--context",
+                         hint="check KUBECONFIG, --kubeconfig and --context (kubectl config get-contexts)") from None
+    chosen = next((c for c in contexts if c.get("name") == context), None) if context else current
+    if chosen is None:
+        raise UsageError(f'context "{context}" is not in the kubeconfig', where="--context",
+                         hint="list the contexts with kubectl config get-contexts")
+    return (chosen.get("context") or {}).get("namespace") or "default"

@@ -9,7 +9,7 @@ from typing import Any
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
 from kubectl_wasdra.cluster.shape import shape_problem
-from kubectl_wasdra.cluster.snapshot import SNAPSHOT_KINDS, ClusterSnapshot
+from kubectl_wasdra.cluster.snapshot import CLUSTER_SCOPED_KINDS, SNAPSHOT_KINDS, ClusterSnapshot
 from kubectl_wasdra.errors import LoadError
 from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis, ReasonItem
@@ -40,6 +40,7 @@ class ExplainOptions:
     suggestions: bool = True
     live_options: Any = None
     scheduler_config: str | None = None  # --scheduler-config FILE (a KubeSchedulerConfiguration)
+    namespace: str | None = None  # for manifests that name none (kubectl apply's -n / context namespace); None: "default"
 
 
 def load_cluster(options: Any) -> ClusterSnapshot:
@@ -94,8 +95,9 @@ def _check_document(doc: Any) -> None:
                             where=where.format(file=doc.file, line=line, column=column))
 
 
-def load_manifests(files: Sequence[str]) -> Overlay:
-    """The manifests' objects as an overlay; a file that does not load stops the run with file:line:col."""
+def load_manifests(files: Sequence[str], namespace: str | None = None) -> Overlay:
+    """The manifests' objects as an overlay; a file that does not load stops the run with file:line:col. Namespaced
+    objects that name no namespace go to `namespace` when given, as `kubectl apply -n` would create them."""
     from kubectl_wasdra.load import load_paths
 
     loaded = load_paths(list(files))
@@ -106,7 +108,14 @@ def load_manifests(files: Sequence[str]) -> Overlay:
     for doc in documents:
         if doc.data.get("kind") in (*SNAPSHOT_KINDS, "Job"):
             _check_document(doc)
-    return build_overlay(doc.data for doc in documents)
+    return build_overlay(_in_namespace(doc.data, namespace) for doc in documents)
+
+
+def _in_namespace(obj: dict[str, Any], namespace: str | None) -> dict[str, Any]:
+    meta = obj.get("metadata")
+    if namespace is None or obj.get("kind") in CLUSTER_SCOPED_KINDS or not isinstance(meta, dict) or meta.get("namespace"):
+        return obj
+    return {**obj, "metadata": {**meta, "namespace": namespace}}
 
 
 def _is_ours(result: GroupResult, overlay: Overlay) -> bool:
@@ -164,7 +173,7 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
 
 def run_explain(options: ExplainOptions) -> ExplainReport:
     """The explanation of every group the manifests define, against the snapshot or live cluster."""
-    overlay = load_manifests(options.files)
+    overlay = load_manifests(options.files, options.namespace)
     cluster = load_cluster(options)
     release, assumed = resolve_release(options.release, cluster)
     gates = make_gates(release, options.feature_gates, options.runtime_config)
