@@ -168,7 +168,8 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
 def _rendered_inputs(paths: tuple[str, ...], project: ProjectOptions) -> tuple[Any, ...]:
     """Kustomize and Helm output to check beside the paths; UsageError when there is no input at all."""
     if not paths and not project.kustomize and not project.helm:
-        raise UsageError("nothing to check", where="check", hint="name files or directories, -f PATH, - for stdin, -k DIR or --helm CHART")
+        raise UsageError("nothing to check", where="check",
+                         hint="name files or directories, -f PATH, - for stdin, -k DIR or --helm CHART")
     if (project.values or project.set_values) and not project.helm:
         raise UsageError("--values and --set need --helm CHART", where="--values")
     if not project.kustomize and not project.helm:
