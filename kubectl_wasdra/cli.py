@@ -102,6 +102,11 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
     glob, or - for stdin.
 
     \b
+    Settings that repeat (release, gates, runtime config, excludes ...) belong in .wasdra.yaml: kubectl wasdra config.
+    Silence one finding with `# wasdra: ignore[RULE] reason` on its line (or alone on the line above),
+    or with the annotation wasdra.dev/ignore: "RULE,...: reason" on its object.
+
+    \b
     Examples:
       kubectl wasdra check deploy/
       kubectl wasdra check -f train.yaml --k8s-version 1.36 --feature-gates GenericWorkload=true
@@ -109,17 +114,12 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
       kubectl wasdra check deploy/ --select API,SCHEMA --ignore SCHEMA006 --fail-on warning
       kubectl wasdra check deploy/ --k8s-version 1.35,1.36,1.37
       kubectl wasdra check -R deploy/ --upgrade-from 1.35 --k8s-version 1.37
-      kubectl kustomize overlays/prod | kubectl wasdra check -
+      cat deploy/*.yaml | kubectl wasdra check -
       kubectl wasdra check deploy/ --snapshot cluster/     # + references, fit and a dry run against a cluster
       kubectl wasdra check deploy/ --live --no-simulate
       kubectl wasdra check -k overlays/prod                # what kubectl kustomize renders
       kubectl wasdra check --helm chart/ --values prod.yaml --set replicas=4
       kubectl wasdra check deploy/ --exclude 'legacy/**' --baseline .wasdra-baseline.json
-
-    \b
-    Settings that repeat (release, gates, runtime config, excludes ...) belong in .wasdra.yaml: kubectl wasdra config.
-    Silence one finding with `# wasdra: ignore[RULE] reason` on its line (or alone on the line above),
-    or with the annotation wasdra.dev/ignore: "RULE,...: reason" on its object.
     """
     import dataclasses
 

