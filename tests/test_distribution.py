@@ -220,8 +220,8 @@ def test_action_leaves_unset_inputs_to_the_config_file(tmp_path: Path, runner: P
         "runtimeConfig: {scheduling.k8s.io/v1beta1: true}\n")
     code, outputs, _ = run_action(tmp_path, runner, {"paths": "deploy"})
     assert code == 0 and outputs["exit-code"] == "0"
-    code, _, _ = run_action(tmp_path, runner, {"paths": "deploy", "k8s-version": "1.34"})
-    assert code == 1  # the input wins over the file: scheduling.k8s.io/v1beta1 is not served by 1.34
+    code, _, _ = run_action(tmp_path, runner, {"paths": "deploy", "runtime-config": "scheduling.k8s.io/v1beta1=false"})
+    assert code == 1  # the input replaces the file's runtime config: the gang's API is off again
 
 
 def test_docs_workflow_uses_the_action_with_its_inputs() -> None:

@@ -213,3 +213,18 @@ def test_help_lists_only_what_explain_supports() -> None:
         assert "one" in (version.help or "") and "list" not in (version.help or "")
     check_output = next(p for p in cli.commands["check"].params if p.name == "output")
     assert list(check_output.type.choices) == ["text", "json", "sarif", "junit", "github"]  # type: ignore[attr-defined]
+
+
+def test_config_keys_and_scheduler_config_only_where_honoured() -> None:
+    """.wasdra.yaml and WASDRA_* reach a command only through flags it has: check takes every key; explain and
+    explain-pending the cluster description (release, gates, runtime config, snapshot) and --scheduler-config."""
+    from kubectl_wasdra.config.keys import KEYS, env_var
+
+    def configurable(name: str) -> set[str]:
+        return {p.name for p in cli.commands[name].params if p.name and p.envvar == env_var(p.name)}
+
+    assert configurable("check") == {key.param for key in KEYS} | {"exclude"}  # WASDRA_EXCLUDE adds to the file's
+    for name in ("explain", "explain-pending"):
+        assert configurable(name) == {"k8s_version", "feature_gates", "runtime_config", "snapshot"}, name
+        assert "scheduler_config" in {p.name for p in cli.commands[name].params}
+    assert "scheduler_config" not in {p.name for p in cli.commands["check"].params}
