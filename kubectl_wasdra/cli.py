@@ -384,9 +384,18 @@ def _require_cluster(common: CommonOptions) -> None:
         raise UsageError("no cluster given", where="--snapshot", hint="pass --snapshot PATH or --live")
     if common.output not in ("text", "json"):
         raise UsageError(f'output "{common.output}" is not available for explain', where="-o", hint="use -o text or -o json")
-    if common.releases is not None and len(common.releases) > 1:
+    if common.releases is not None and len(common.releases) > 1 and _typed("k8s_version"):
         raise UsageError("explain simulates one release at a time", where="--k8s-version",
                          hint=f"give one release, e.g. --k8s-version {common.releases[-1]}")
+
+
+def _typed(param: str) -> bool:
+    """The flag was given on the command line (not taken from WASDRA_* or .wasdra.yaml, which serve check's release
+    lists too: explain then simulates the newest release of the list)."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context(silent=True)
+    return ctx is None or ctx.get_parameter_source(param) is ParameterSource.COMMANDLINE
 
 
 def _explain_release(common: CommonOptions) -> Any:

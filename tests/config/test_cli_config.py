@@ -162,3 +162,13 @@ def test_explain_reads_its_keys_from_the_file_and_typed_cluster_flags_still_need
     assert code in (0, 1) and '"pending-8gpu"' in out, err
     code, out, err = run(["explain", "deploy/train.yaml", "--context", "prod"], capsys)
     assert code == 2 and out == "" and "--context reads a cluster, so it needs --live" in err
+
+
+def test_explain_simulates_the_newest_release_of_the_files_list(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A release list in .wasdra.yaml serves check's matrix; explain takes its newest release. Typed, a list is exit 2."""
+    cluster = Path(__file__).resolve().parents[2] / "fixtures" / "clusters" / "two-racks"
+    (repo / ".wasdra.yaml").write_text(NEEDS.replace('"1.37"', '["1.36", "1.37"]') + f"snapshot: [{cluster}]\n")
+    code, out, err = run(["explain", "deploy/train.yaml", "-o", "json"], capsys)
+    assert code in (0, 1) and json.loads(out)["k8sVersion"] == "1.37", err
+    code, _, err = run(["explain", "deploy/train.yaml", "--k8s-version", "1.36,1.37"], capsys)
+    assert code == 2 and "explain simulates one release at a time" in err
