@@ -24,12 +24,13 @@ from kubectl_wasdra.cli_options import (
     KUBECONFIG_OPTION,
     NAMESPACE_OPTION,
     RECURSIVE_OPTION,
-    REQUEST_TIMEOUT_OPTION,
     SCHEDULER_CONFIG_OPTION,
     SNAPSHOT_OPTION,
     SNAPSHOT_OUTPUT_OPTION,
     CommonOptions,
     ProjectOptions,
+    cluster_timeout_options,
+    cluster_timeouts,
     common_options,
     complete_releases,
     complete_rules,
@@ -75,10 +76,37 @@ def use_color(stream: Any = None) -> bool:
             and os.environ.get("TERM") != "dumb")
 
 
+def on_ci() -> bool:
+    """True in a CI job (GitHub Actions sets GITHUB_ACTIONS=true; most CI systems set CI), decided here only."""
+    ci = os.environ.get("CI", "").strip().lower()
+    return os.environ.get("GITHUB_ACTIONS") == "true" or ci not in ("", "0", "false", "no")
+
+
+def ci_safe(text: str, output: str) -> str:
+    """Human text output with workflow commands (`::error::` at a line start) neutralised when on CI; other formats
+    (JSON, SARIF, JUnit, and -o github, whose commands are meant) unchanged."""
+    if output != "text" or not on_ci():
+        return text
+    from kubectl_wasdra.report.safe import neutralise_workflow_commands
+
+    return neutralise_workflow_commands(text)
+
+
 def write(text: str) -> None:
-    """Write a rendered report to stdout as is."""
-    sys.stdout.write(text)
+    """Write a rendered report to stdout, as is when stdout's encoding has every character (else see
+    report/encoding.py: JSON escapes, XML character references, ASCII glyphs)."""
+    from kubectl_wasdra.report.encoding import encodable
+
+    sys.stdout.write(encodable(text, getattr(sys.stdout, "encoding", None)))
     sys.stdout.flush()
+
+
+def say_error(line: str) -> None:
+    """One line on stderr, in whatever encoding stderr has (click would re-encode an ASCII stream as UTF-8)."""
+    from kubectl_wasdra.report.encoding import encodable
+
+    sys.stderr.write(encodable(line, getattr(sys.stderr, "encoding", None)) + "\n")
+    sys.stderr.flush()
 
 
 @cli.command("check", cls=ConfiguredCommand)
@@ -128,14 +156,14 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
 
     paths = manifest_paths(paths, filenames, recursive)
     rendered = _rendered_inputs(paths, project)
-    snapshot = _check_snapshot(common) if common.snapshot or common.live else None
+    snapshot, left_out = _check_snapshot(common) if common.snapshot or common.live else (None, ())
     common = _resolve_auto(common, snapshot)
 
     options = CheckOptions(paths=paths, releases=common.releases or (common.release,), feature_gates=common.feature_gates,
                            runtime_config=common.runtime_config, profile=common.profile, select=common.select,
                            ignore=common.ignore, schema_locations=common.schema_locations,
                            stdin=sys.stdin.buffer if "-" in paths else None, jobs=jobs, snapshot=snapshot,
-                           simulate=simulate)
+                           simulate=simulate, snapshot_problems=tuple(left_out))
     options = dataclasses.replace(
         options, exclude=project.exclude + _baseline_files(project), default_excludes=project.default_excludes, rendered=rendered,
         per_file_ignores=project.per_file_ignores, report_unused_ignores=project.report_unused_ignores,
@@ -156,10 +184,11 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
         from kubectl_wasdra.lint.matrix import render_check_json
         write(render_check_json(report))
     else:
-        write(render(report, common.output, color=use_color() and common.output == "text", fail_on=common.fail_on))
+        write(ci_safe(render(report, common.output, color=use_color() and common.output == "text", fail_on=common.fail_on),
+                      common.output))
     if len(options.releases) > 1 and common.output == "text":
         from kubectl_wasdra.lint.matrix import build_matrix, render_matrix_text
-        write(render_matrix_text(build_matrix(report)))
+        write(ci_safe(render_matrix_text(build_matrix(report)), common.output))
     if report.fatal:
         return EXIT_ERROR
     return EXIT_FINDINGS if report.fails(common.fail_on) else EXIT_OK
@@ -193,7 +222,7 @@ def _write_baseline(report: Any, path: str) -> int:
 
     with open(path, "w", encoding="utf-8") as stream:
         stream.write(render_baseline(report.findings))
-    click.echo(f"wrote {path}: {len(report.findings)} finding(s) recorded", err=True)
+    say_error(f"wrote {path}: {len(report.findings)} finding(s) recorded")
     return EXIT_ERROR if report.fatal else EXIT_OK
 
 
@@ -242,7 +271,7 @@ def config_command(ctx: click.Context, init: bool, output: str) -> int:
 
     if init:
         path, documents = write_starter(repository_root())
-        click.echo(f"wrote {path} (from {documents} manifest(s)); check it with: {PROG} config", err=True)
+        say_error(f"wrote {path} (from {documents} manifest(s)); check it with: {PROG} config")
         return EXIT_OK
     check_ctx = check_command.make_context("check", list(ctx.args), parent=ctx)
     write(render_effective(check_ctx, output))
@@ -265,17 +294,14 @@ def _resolve_auto(common: CommonOptions, snapshot: Any = None) -> CommonOptions:
     return dataclasses.replace(common, releases=(release,)) if release is not None else common
 
 
-def _check_snapshot(common: CommonOptions) -> Any:
-    """The cluster for check --snapshot/--live, read once; a snapshot file that does not load is exit 2 with file:line:col."""
-    from kubectl_wasdra.dra.inventory import with_device_selectors
+def _check_snapshot(common: CommonOptions) -> tuple[Any, tuple[Any, ...]]:
+    """The cluster for check --snapshot/--live, read once, and the malformed snapshot objects left out of it (reported
+    as findings); a snapshot file that does not load at all is exit 2 with file:line:col."""
+    from types import SimpleNamespace
 
-    if common.live:
-        from kubectl_wasdra.cluster.live import read_live
+    from kubectl_wasdra.explain.run import load_cluster_leaving_out
 
-        return with_device_selectors(read_live(common))
-    from kubectl_wasdra.cluster.files import read_snapshot
-
-    return with_device_selectors(read_snapshot(list(common.snapshot)))
+    return load_cluster_leaving_out(SimpleNamespace(live=common.live, live_options=common, snapshot=common.snapshot))
 
 
 @cli.command("rules")
@@ -330,10 +356,10 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
     options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              suggestions=not no_suggestions, live_options=common, scheduler_config=scheduler_config,
-                             namespace=common.namespace if common.live else None)
+                             namespace=common.namespace if common.live else None, job_pod_cap=_job_pod_cap())
     report = run_explain(options)
     write(_render_explain(report, common.output))
-    return EXIT_OK if report.all_fit or common.fail_on == "never" else EXIT_FINDINGS
+    return _explain_exit(report, fits_anyway=common.fail_on == "never")
 
 
 @cli.command("explain-pending", cls=ConfiguredCommand)
@@ -364,7 +390,28 @@ def explain_pending_command(target: str | None, common: CommonOptions, scheduler
                              scheduler_config=scheduler_config)
     report = run_explain_pending(options)
     write(_render_explain(report, common.output))
-    return EXIT_OK if report.all_fit else EXIT_FINDINGS
+    return _explain_exit(report)
+
+
+def _job_pod_cap() -> int:
+    """WASDRA_MAX_JOB_PODS (a positive integer), else the default cap of pods materialised per Job."""
+    from kubectl_wasdra.explain.overlay import MAX_JOB_PODS
+
+    value = os.environ.get("WASDRA_MAX_JOB_PODS", "").strip()
+    if not value:
+        return MAX_JOB_PODS
+    if not value.isdigit() or int(value) < 1:
+        raise UsageError(f'WASDRA_MAX_JOB_PODS="{value}" is not a positive integer', where="WASDRA_MAX_JOB_PODS",
+                         hint=f"unset it for the default of {MAX_JOB_PODS}")
+    return int(value)
+
+
+def _explain_exit(report: Any, *, fits_anyway: bool = False) -> int:
+    """2 when a verdict is unknown (the cluster read has gaps it depends on) or an object was left out as malformed,
+    else 1 when a group does not fit, unless `fits_anyway` (explain --fail-on never)."""
+    if report.has_unknown or report.left_out:
+        return EXIT_ERROR
+    return EXIT_OK if report.all_fit or fits_anyway else EXIT_FINDINGS
 
 
 def _live_namespace(common: CommonOptions) -> CommonOptions:
@@ -410,7 +457,7 @@ def _render_explain(report: Any, output: str) -> str:
         return render_json(report)
     from kubectl_wasdra.explain.render_text import render_text
 
-    return render_text(report, color=use_color())
+    return ci_safe(render_text(report, color=use_color()), output)
 
 
 @cli.command("snapshot")
@@ -423,12 +470,12 @@ def _render_explain(report: Any, output: str) -> str:
               help="Read the cluster of the kubeconfig: the default without --snapshot (kept for scripts).")
 @KUBECONFIG_OPTION
 @CONTEXT_OPTION
-@REQUEST_TIMEOUT_OPTION
 @NAMESPACE_OPTION
 @ALL_NAMESPACES_OPTION
+@cluster_timeout_options
 def snapshot_command(output: str | None, output_file: str | None, anonymize: bool, snapshot: tuple[str, ...], live: bool,
-                     kubeconfig: str | None, context: str | None, request_timeout: float | None, namespace: str | None,
-                     all_namespaces: bool) -> int:
+                     kubeconfig: str | None, context: str | None, namespace: str | None, all_namespaces: bool,
+                     **timeouts: str) -> int:
     """Dump the objects the simulator needs (read-only) as one portable List plus a header, for offline use and bug reports.
 
     Reads the cluster of the current kubeconfig context (or --context), or re-exports snapshot files given with
@@ -450,21 +497,36 @@ def snapshot_command(output: str | None, output_file: str | None, anonymize: boo
     require_live_for({**LIVE_ONLY, "namespace": "-n/--namespace", "all_namespaces": "-A/--all-namespaces"}, reads_cluster)
     options = SnapshotOptions(output=output_file, format=output, anonymize=anonymize, snapshot=snapshot,
                               live=reads_cluster, kubeconfig=kubeconfig, context=context,
-                              namespace=None if all_namespaces else namespace, request_timeout=request_timeout)
+                              namespace=None if all_namespaces else namespace, **cluster_timeouts(timeouts))
     with _progress_display(enabled=reads_cluster) as progress:
         result = export_snapshot(options, progress)
     for problem in result.problems:
         where = f"{problem.file}:{max(problem.line, 1)}:{max(problem.column, 1)}"
-        click.echo(f"{PROG}: error: {where}: {problem.message}" + (f" — {problem.hint}" if problem.hint else ""), err=True)
+        say_error(f"{PROG}: error: {where}: {problem.message}" + (f" — {problem.hint}" if problem.hint else ""))
     for kind, why in sorted(result.snapshot.header.gaps.items()):
-        click.echo(f"{PROG}: not read: {kind}: {why}", err=True)
+        say_error(f"{PROG}: not read: {kind}: {why}")
+    if anonymize:
+        replaced = ", ".join(f"{count} {what}" for what, count in result.replaced.items()) or "nothing"
+        say_error(f"{PROG}: anonymized: replaced {replaced}; dropped managedFields, resourceVersions, annotations the "
+                  "simulator does not read, IPs, images, commands and environment")
     if result.data is not None:
         sys.stdout.buffer.write(result.data)
         sys.stdout.flush()
     else:
         counts = ", ".join(f"{len(objs)} {kind}" for kind, objs in result.snapshot.objects.items() if objs)
-        click.echo(f"wrote {output_file}: {counts or 'no objects'}", err=True)
+        say_error(f"wrote {output_file}: {counts or 'no objects'}")
+    if _nothing_read(result.snapshot):
+        say_error(f"{PROG}: error: nothing could be read from the cluster but its version — see the reasons above")
+        return EXIT_ERROR
     return EXIT_ERROR if result.problems else EXIT_OK  # what loaded is written; the files that did not are the error
+
+
+def _nothing_read(snapshot: Any) -> bool:
+    """True when a snapshot holds no object and some kind was not read for a reason other than not being served."""
+    from kubectl_wasdra.cluster.gaps import NOT_SERVED
+
+    blocked = [why for why in snapshot.header.gaps.values() if not str(why).startswith(NOT_SERVED)]
+    return bool(blocked) and not any(snapshot.objects.values())
 
 
 @contextlib.contextmanager
@@ -545,27 +607,44 @@ def _click_error_line(exc: click.ClickException) -> str:
     return f"{where + ': ' if where else ''}{what} — see '{ctx.command_path} --help'"
 
 
+def _exit_on_sigterm() -> None:
+    """SIGTERM ends the process through SystemExit (exit 143), so exit handlers run: the kubernetes client library
+    removes the client certificate and key files it wrote only then."""
+    import signal
+
+    def terminate(signum: int, _frame: Any) -> None:
+        sys.exit(128 + signum)
+
+    with contextlib.suppress(ValueError):  # not the main thread (embedded use): leave signals alone
+        signal.signal(signal.SIGTERM, terminate)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: one error boundary mapping exceptions to one line and an exit code."""
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    _exit_on_sigterm()
+    from kubectl_wasdra.report.encoding import configure_stream
+
+    configure_stream(sys.stdout)  # any terminal encoding: ASCII stand-ins instead of UnicodeEncodeError
+    configure_stream(sys.stderr)
     try:
         code = cli.main(args=argv, prog_name=PROG, standalone_mode=False, complete_var="_KUBECTL_WASDRA_COMPLETE")
     except click.exceptions.Exit as exc:
         code = exc.exit_code
     except click.ClickException as exc:
-        click.echo(f"{PROG}: error: {_click_error_line(exc)}", err=True)
+        say_error(f"{PROG}: error: {_click_error_line(exc)}")
         code = EXIT_ERROR
     except (KeyboardInterrupt, click.exceptions.Abort):
-        click.echo(f"{PROG}: interrupted", err=True)
+        say_error(f"{PROG}: interrupted")
         code = EXIT_INTERRUPTED
     except WasdraError as exc:
-        click.echo(f"{PROG}: error: {exc}", err=True)
+        say_error(f"{PROG}: error: {exc}")
         code = EXIT_ERROR
     except BrokenPipeError:
         code = EXIT_ERROR
     except Exception as exc:  # the one boundary where anything unexpected becomes one line
         if debug:
             raise
-        click.echo(f"{PROG}: internal error: {type(exc).__name__}: {exc} (rerun with --debug for the traceback)", err=True)
+        say_error(f"{PROG}: internal error: {type(exc).__name__}: {exc} (rerun with --debug for the traceback)")
         code = EXIT_ERROR
     sys.exit(code if isinstance(code, int) else EXIT_OK)

@@ -8,7 +8,6 @@ few (`K8S_VERSION_OPTION` ...). Cluster-access flags given on the command line w
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -19,6 +18,7 @@ from click.core import ParameterSource
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release, parse_release_list
 from kubectl_wasdra.errors import UsageError
+from kubectl_wasdra.kube.durations import parse_duration
 
 F = TypeVar("F", bound=Callable[..., Any])
 OUTPUT_FORMATS: Final = ("text", "json", "sarif", "junit", "github")
@@ -53,7 +53,8 @@ class CommonOptions:
     context: str | None = None
     namespace: str | None = None
     all_namespaces: bool = False
-    request_timeout: float | None = None  # seconds; None or 0: the live reader's own limits
+    request_timeout: float | None = 30.0  # seconds per request to a cluster (None: no limit); cluster/timeouts.py
+    read_deadline: float | None = 300.0  # seconds for one whole cluster read (None: no limit); cluster/timeouts.py
 
     @property
     def release(self) -> Release:
@@ -102,12 +103,13 @@ def build_common(kwargs: dict[str, Any]) -> CommonOptions:
         schema_locations=tuple(kwargs.pop("schema_location", ())), snapshot=tuple(kwargs.pop("snapshot", ())),
         live=kwargs.pop("live", False), kubeconfig=kwargs.pop("kubeconfig", None), context=kwargs.pop("context", None),
         namespace=kwargs.pop("namespace", None), all_namespaces=kwargs.pop("all_namespaces", False),
-        request_timeout=kwargs.pop("request_timeout", None),
+        **cluster_timeouts(kwargs),
     )
 
 
 # flags that only mean something when a cluster is read (--live); on the command line without it they are exit 2
-LIVE_ONLY: Final = {"kubeconfig": "--kubeconfig", "context": "--context", "request_timeout": "--request-timeout"}
+LIVE_ONLY: Final = {"kubeconfig": "--kubeconfig", "context": "--context", "request_timeout": "--request-timeout",
+                     "read_deadline": "--read-deadline"}
 
 
 def require_live_for(flags: Mapping[str, str], live: bool) -> None:
@@ -120,23 +122,6 @@ def require_live_for(flags: Mapping[str, str], live: bool) -> None:
         if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE:
             raise UsageError(f"{flag} reads a cluster, so it needs --live", where=flag,
                              hint=f"add --live to read the cluster of the kubeconfig, or drop {flag}")
-
-
-_DURATION: Final = re.compile(r"(\d+(?:\.\d+)?)(ms|s|m|h)")
-_UNITS: Final = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
-
-
-def parse_request_timeout(ctx: click.Context | None, param: Any, value: str | None) -> float | None:
-    """kubectl's --request-timeout: "0" (no timeout), bare seconds ("5") or a Go duration ("1s", "2m", "1m30s")."""
-    if value is None:
-        return None
-    text = value.strip()
-    if re.fullmatch(r"\d+", text):
-        return float(text)
-    parts = _DURATION.findall(text)
-    if not parts or "".join(n + u for n, u in parts) != text:
-        raise click.BadParameter(f'"{value}" is not a duration; use 0, seconds (5) or a value with a unit (1s, 2m, 3h)')
-    return sum(float(number) * _UNITS[unit] for number, unit in parts)
 
 
 def complete_releases(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
@@ -203,10 +188,6 @@ KUBECONFIG_OPTION: Final = click.option("--kubeconfig", metavar="FILE", help="Pa
 CONTEXT_OPTION: Final = click.option("--context", metavar="NAME", help="kubeconfig context (with --live).")
 NAMESPACE_OPTION: Final = click.option("-n", "--namespace", metavar="NS", help="Namespace (with --live).")
 ALL_NAMESPACES_OPTION: Final = click.option("-A", "--all-namespaces", is_flag=True, help="All namespaces (with --live).")
-# the flag only; how live reads honour it belongs to cluster/live.py
-REQUEST_TIMEOUT_OPTION: Final = click.option(
-    "--request-timeout", metavar="DURATION", default=None, callback=parse_request_timeout,
-    help="As kubectl: how long to wait for one server request (1s, 2m; 0 keeps the defaults; with --live).")
 EXPLAIN_K8S_VERSION_OPTION: Final = click.option(
     "--k8s-version", default=str(NEWEST), show_default=True, metavar="VERSION", shell_complete=complete_releases,
     help='The one Kubernetes release 1.33-1.37 to simulate; "auto" = the snapshot\'s or server\'s.')
@@ -221,13 +202,38 @@ PENDING_NAMESPACE_OPTION: Final = click.option(
     help="Only this namespace (default with --live: the kubeconfig context's; with --snapshot: all).")
 PENDING_ALL_NAMESPACES_OPTION: Final = click.option("-A", "--all-namespaces", is_flag=True, help="Every namespace.")
 
+# Time limits of cluster reads (cluster/timeouts.py), on every command that reads a cluster.
+REQUEST_TIMEOUT_OPTION: Final = click.option(
+    "--request-timeout", default="30s", show_default=True, metavar="DURATION",
+    help='How long one request to the cluster may take before it is given up (kubectl syntax: "0" = no limit, "30s", '
+         '"1m"); a connection is given at most 3s to open.')
+READ_DEADLINE_OPTION: Final = click.option(
+    "--read-deadline", default="5m", show_default=True, metavar="DURATION",
+    help='How long the whole cluster read may take; kinds not read by then are reported as gaps ("0" = no limit).')
+CLUSTER_TIMEOUT_OPTIONS: Final = (REQUEST_TIMEOUT_OPTION, READ_DEADLINE_OPTION)
+
+
+def cluster_timeouts(kwargs: dict[str, Any]) -> dict[str, float | None]:
+    """Pop --request-timeout and --read-deadline out of a command's kwargs, parsed to seconds (None: no limit); a
+    command that does not declare them keeps CommonOptions' defaults."""
+    return {name: parse_duration(kwargs.pop(name), flag=flag) for name, flag in
+            (("request_timeout", "--request-timeout"), ("read_deadline", "--read-deadline")) if name in kwargs}
+
+
+def cluster_timeout_options(fn: F) -> F:
+    """Add --request-timeout and --read-deadline to a command that declares its flags one by one (snapshot)."""
+    for option in reversed(CLUSTER_TIMEOUT_OPTIONS):
+        fn = option(fn)
+    return fn
+
+
 SCHEDULER_CONFIG_OPTION: Final = click.option(
     "--scheduler-config", metavar="FILE", type=click.Path(exists=True, dir_okay=False),
     help="KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) of the cluster's kube-scheduler: profiles by "
          "schedulerName, enabled plugins, plugin args (read from the file, also with --live).")
 
 TARGET_OPTIONS: Final = (FEATURE_GATES_OPTION, RUNTIME_CONFIG_OPTION)
-LIVE_READ_OPTIONS: Final = (SNAPSHOT_OPTION, LIVE_OPTION, KUBECONFIG_OPTION, CONTEXT_OPTION, REQUEST_TIMEOUT_OPTION)
+LIVE_READ_OPTIONS: Final = (SNAPSHOT_OPTION, LIVE_OPTION, KUBECONFIG_OPTION, CONTEXT_OPTION, *CLUSTER_TIMEOUT_OPTIONS)
 COMMON_OPTIONS: Final = (
     K8S_VERSION_OPTION, *TARGET_OPTIONS, PROFILE_OPTION, OUTPUT_OPTION, FAIL_ON_OPTION,
     SELECT_OPTION, IGNORE_OPTION, SCHEMA_LOCATION_OPTION, *LIVE_READ_OPTIONS,

@@ -21,6 +21,7 @@ class Reason(StrEnum):
     TOO_MANY_PODS = "TooManyPods"
     TOPOLOGY_SPREAD_MISMATCH = "PodTopologySpreadMismatch"
     POD_AFFINITY_MISMATCH = "PodAffinityMismatch"
+    HOST_PORT_CONFLICT = "HostPortConflict"
     # DRA
     CLAIM_NOT_FOUND = "ClaimNotFound"
     CLAIM_TEMPLATE_NOT_FOUND = "ClaimTemplateNotFound"
@@ -43,11 +44,13 @@ class Reason(StrEnum):
     # release and gates
     API_NOT_SERVED = "APINotServed"
     FEATURE_GATE_DISABLED = "FeatureGateDisabled"
+    OBJECT_INVALID = "ObjectInvalid"      # the API server's validation rejects the object: it is never created
+    # not simulated
+    OTHER_SCHEDULER = "OtherScheduler"    # schedulerName names another scheduler: kube-scheduler never sees the pods
     # pools and state
     POOL_INCOMPLETE = "PoolIncomplete"
     BINDING_CONDITIONS_PENDING = "BindingConditionsPending"
     # scheduler configuration (--scheduler-config)
-    NOT_SCHEDULED_BY_THIS_SCHEDULER = "NotScheduledByThisScheduler"
     # volumes (VolumeBinding, VolumeZone, VolumeRestrictions, NodeVolumeLimits)
     VOLUME_BINDING_FAILED = "VolumeBindingFailed"
     VOLUME_ZONE_CONFLICT = "VolumeZoneConflict"

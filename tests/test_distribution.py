@@ -188,10 +188,11 @@ def run_action(workspace: Path, runner_temp: Path, given: dict[str, str]) -> tup
     return 0, outputs, used
 
 
+# deploy broken: broken/nested's three errors, plus REF012 (its ResourceClaimTemplate is also defined in deploy/)
 @pytest.mark.parametrize(("given", "job", "findings"), [
     ({"paths": "deploy", "fail-on": "error"}, 0, 0),
-    ({"paths": "deploy broken", "fail-on": "error"}, 1, 3),
-    ({"paths": "deploy broken", "fail-on": "never", "args": "--ignore SCHEMA001"}, 0, 2),
+    ({"paths": "deploy broken", "fail-on": "error"}, 1, 4),
+    ({"paths": "deploy broken", "fail-on": "never", "args": "--ignore SCHEMA001"}, 0, 3),
     ({"paths": "deploy", "feature-gates": "GenericWorkload=true", "runtime-config": "scheduling.k8s.io/v1beta1=true",
       "k8s-version": "1.36,1.37"}, 0, 0),
 ], ids=["clean", "findings-fail-the-job", "fail-on-never-and-args", "gates-and-releases"])

@@ -61,15 +61,20 @@ def test_explain_pending_shows_the_cluster_record():
     assert group["agree"]["verdict"] in ("yes", "no")
 
 
-def test_bad_manifest_names_file_line_column(tmp_path):
-    from kubectl_wasdra.errors import LoadError
-
+def test_bad_manifest_names_file_line_column_and_the_run_goes_on(tmp_path):
     manifest = tmp_path / "bad.yaml"
     manifest.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: bad}\nspec:\n  containers:\n"
-                        "  - {name: c, image: x, resources: {requests: {cpu: lots}}}\n")
-    with pytest.raises(LoadError) as info:
-        _invoke("explain", "-f", str(manifest), "--snapshot", CLUSTER)
-    assert str(info.value).startswith(f"{manifest}:4:1: Pod \"bad\": \"lots\" is not a quantity")
+                        "  - {name: c, image: x, resources: {requests: {cpu: lots}}}\n---\n"
+                        "apiVersion: v1\nkind: Pod\nmetadata: {name: worse}\nspec:\n  containers:\n"
+                        "  - {name: c, image: x, resources: {requests: {cpu: .inf}}}\n---\n"
+                        "apiVersion: v1\nkind: Pod\nmetadata: {name: small, namespace: default}\n"
+                        "spec: {containers: [{name: c, image: x, resources: {requests: {cpu: '1'}}}]}\n")
+    result = _invoke("explain", "-f", str(manifest), "--snapshot", CLUSTER)
+    assert result.return_value == 2, "objects were left out"
+    lines = result.output.splitlines()
+    assert lines[0].startswith(f"left out: {manifest}:4:1: Pod \"bad\": \"lots\" is not a quantity")
+    assert "Pod default/worse — invalid: the API server rejects it" in result.output  # admitted.py: VALID rejects .inf
+    assert "Pod default/small — fits" in result.output
 
 
 def test_explain_pending_agrees_with_the_recorded_event():
@@ -97,7 +102,8 @@ def test_control_characters_in_names_are_escaped(tmp_path, output):
     result = _invoke("explain", "-f", str(manifest), "--snapshot", CLUSTER, "-o", output)
     assert "\x1b" not in result.output and "\x9b" not in result.output
     if output == "text":
-        assert "Pod default/p\\x1b[31mRED\\x9b2J — fits" in result.output
+        # the name is not a DNS subdomain, so the API server rejects the Pod (explain says so, like check's VALID004)
+        assert "Pod default/p\\x1b[31mRED\\x9b2J — invalid: the API server rejects it" in result.output
     else:
         assert json.loads(result.output)["groups"][0]["name"] == "p\x1b[31mRED\x9b2J"
 
@@ -128,3 +134,17 @@ def test_auto_version_without_a_header_says_what_it_assumed(tmp_path):
                                                     "Kubernetes 1.37 is assumed")
     result = _invoke("explain", "-f", DEMO, "--snapshot", cluster, "--no-suggestions")
     assert "assumed" not in result.output
+
+
+def test_job_parallelism_is_capped_with_a_note(tmp_path, monkeypatch):
+    """A Job with parallelism 2147483647 is not expanded until memory runs out: the cap and how to raise it are named."""
+    monkeypatch.setenv("WASDRA_MAX_JOB_PODS", "3")
+    manifest = tmp_path / "job.yaml"
+    manifest.write_text("apiVersion: batch/v1\nkind: Job\nmetadata: {name: big, namespace: default}\nspec:\n"
+                        "  parallelism: 2147483647\n  template:\n    spec:\n      restartPolicy: Never\n"
+                        "      containers: [{name: c, image: x, resources: {requests: {cpu: '1'}}}]\n")
+    result = _invoke("explain", "-f", str(manifest), "--snapshot", CLUSTER, "-o", "json", "--no-suggestions")
+    groups = json.loads(result.output)["groups"]
+    assert sorted(g["name"] for g in groups) == ["big-0", "big-1", "big-2"]
+    text = _invoke("explain", "-f", str(manifest), "--snapshot", CLUSTER, "--no-suggestions").output
+    assert "parallelism 2147483647 is above the cap of 3 pods per Job" in text and "WASDRA_MAX_JOB_PODS" in text

@@ -227,3 +227,16 @@ def test_type_meta_of_the_wrong_type_points_at_the_value(tmp_path: Path, capsys:
     _, out, _ = run(["check", str(path), "-o", "json"], capsys)
     assert [(f["rule"], f["line"], f["column"], f["path"], f["message"]) for f in json.loads(out)["findings"]] == [
         ("LOAD004", 2, 7, "kind", "must be a string, not a number")]
+
+
+def test_set_values_and_null_keys_are_findings_not_crashes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """!!set values load as go-yaml reads them (a map with null values): a SCHEMA finding at its position; a null key is
+    refused as sigs.k8s.io/yaml refuses it (LOAD001 at the key). Never an internal error."""
+    path = _write(tmp_path / "set.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n"
+                  "  tolerations: !!set {a}\n  containers: [{name: c, image: x}]\n")
+    code, out, err = run(["check", str(path), "-o", "json"], capsys)
+    found = {(f["rule"], f["line"], f["path"]) for f in json.loads(out)["findings"]}
+    assert code == 1 and err == "" and ("SCHEMA001", 6, "spec.tolerations") in found
+    null_key = _write(tmp_path / "null.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels: {null: x}\n")
+    code, out, err = run(["check", str(null_key), "-o", "json"], capsys)
+    assert code == 1 and [(f["rule"], f["line"]) for f in json.loads(out)["findings"]] == [("LOAD001", 5)]

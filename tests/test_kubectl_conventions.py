@@ -9,7 +9,6 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import click
 import pytest
 import yaml
 
@@ -18,7 +17,6 @@ sys.path.insert(0, str(ROOT / "tests" / "cluster"))
 from fake_apiserver import FakeApiServer, serve  # noqa: E402
 
 from kubectl_wasdra.cli import cli, main  # noqa: E402
-from kubectl_wasdra.cli_options import parse_request_timeout  # noqa: E402
 
 CLUSTER = str(ROOT / "fixtures" / "clusters" / "two-racks")
 CHECK = ROOT / "fixtures" / "manifests" / "check"
@@ -181,9 +179,10 @@ def test_explain_live_puts_unnamespaced_manifests_in_the_context_namespace(
     ["check", str(CHECK), "--context", "prod"],
     ["check", str(CHECK), "--kubeconfig", "/tmp/k"],
     ["check", str(CHECK), "--request-timeout", "5s"],
+    ["explain", str(CHECK), "--snapshot", CLUSTER, "--read-deadline", "1m"],
     ["explain", str(CHECK), "--snapshot", CLUSTER, "-n", "ml"],
     ["explain-pending", "--snapshot", CLUSTER, "--context", "prod"],
-], ids=["check-context", "check-kubeconfig", "check-timeout", "explain-namespace", "pending-context"])
+], ids=["check-context", "check-kubeconfig", "check-timeout", "explain-deadline", "explain-namespace", "pending-context"])
 def test_cluster_flags_without_live_are_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(argv, capsys)
     assert code == 2 and out == "" and "needs --live" in err and "add --live" in err
@@ -207,18 +206,6 @@ def test_config_file_values_do_not_count_as_typed_flags() -> None:
     assert result == 0
 
 
-@pytest.mark.parametrize(("text", "seconds"), [("0", 0.0), ("5", 5.0), ("1s", 1.0), ("2m", 120.0), ("1m30s", 90.0),
-                                               ("250ms", 0.25), ("1h", 3600.0)])
-def test_request_timeout_reads_kubectl_durations(text: str, seconds: float) -> None:
-    assert parse_request_timeout(None, None, text) == seconds
-
-
-@pytest.mark.parametrize("text", ["soon", "5x", "1s5", "-1s"])
-def test_request_timeout_rejects_other_text(text: str) -> None:
-    with pytest.raises(click.BadParameter):
-        parse_request_timeout(None, None, text)
-
-
 # version
 
 def test_version_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -237,11 +224,11 @@ def test_version_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and text.startswith(f"kubectl-wasdra {__version__}\n") and "1.33, 1.34, 1.35, 1.36, 1.37" in text
 
 
-def test_request_timeout_bounds_each_live_request() -> None:
+def test_request_timeout_and_read_deadline_reach_the_live_reader() -> None:
     from kubectl_wasdra.cli_options import CommonOptions
     from kubectl_wasdra.cluster.live import LiveOptions
 
-    bounded = LiveOptions.from_flags(CommonOptions(live=True, request_timeout=3.0))
-    assert (bounded.connect_timeout, bounded.read_timeout) == (3.0, 3.0)
-    unbounded, default = LiveOptions.from_flags(CommonOptions(request_timeout=0.0)), LiveOptions()
-    assert (unbounded.connect_timeout, unbounded.read_timeout) == (default.connect_timeout, default.read_timeout)
+    bounded = LiveOptions.from_flags(CommonOptions(live=True, request_timeout=3.0, read_deadline=60.0))
+    assert (bounded.request_timeout, bounded.read_deadline) == (3.0, 60.0)
+    unbounded = LiveOptions.from_flags(CommonOptions(live=True, request_timeout=None, read_deadline=None))
+    assert (unbounded.request_timeout, unbounded.read_deadline) == (None, None)

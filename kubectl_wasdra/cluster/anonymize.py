@@ -28,6 +28,9 @@ KEEP_NAMESPACES: Final = frozenset({"default", "kube-system", "kube-public", "ku
 KEEP_LABEL_VALUES: Final = frozenset({"", "true", "false"})
 KEEP_LABEL_KEYS: Final = frozenset({"kubernetes.io/os", "kubernetes.io/arch", "beta.kubernetes.io/os", "beta.kubernetes.io/arch"})
 HOSTNAME_LABEL: Final = "kubernetes.io/hostname"
+DEVICE_CLASS_RESOURCE_PREFIX: Final = "deviceclass.resource.kubernetes.io/"  # KEP-5004 implicit extended resource
+_INTEGER: Final = re.compile(r"[-+]?[0-9]+")
+IDENTIFYING_ATTRIBUTES: Final = frozenset({"uuid", "serial", "serialnumber"})  # device attribute names, domain aside
 NAMESPACE_LABEL: Final = "kubernetes.io/metadata.name"
 KEEP_ANNOTATIONS: Final = frozenset({"resource.kubernetes.io/pod-claim-name"})
 _DROP_META: Final = ("managedFields", "annotations", "generateName", "selfLink")
@@ -59,6 +62,12 @@ class Anonymizer:
     values: _Names = field(default_factory=lambda: _Names("value", 4))
     claims: _Names = field(default_factory=lambda: _Names("claim", 5))
     events: _Names = field(default_factory=lambda: _Names("event", 5))
+    uids: _Names = field(default_factory=lambda: _Names("00000000-0000-4000-8000", 12))
+    priority_classes: _Names = field(default_factory=lambda: _Names("priority", 3))
+    device_classes: _Names = field(default_factory=lambda: _Names("class", 3))
+    templates: _Names = field(default_factory=lambda: _Names("template", 4))
+    taint_rules: _Names = field(default_factory=lambda: _Names("taintrule", 3))
+    serials: _Names = field(default_factory=lambda: _Names("device-id", 6))
     _node_pattern: re.Pattern[str] | None = None
     _pod_pattern: re.Pattern[str] | None = None
     _pod_count: int = 0
@@ -71,9 +80,21 @@ class Anonymizer:
             return self.nodes(value)
         if key == NAMESPACE_LABEL:
             return self.namespace(value)
-        if key in KEEP_LABEL_KEYS or value in KEEP_LABEL_VALUES:
-            return value
+        if key in KEEP_LABEL_KEYS or value in KEEP_LABEL_VALUES or _INTEGER.fullmatch(value):
+            return value  # integers stay: Gt/Lt node selectors compare them, and a count names no one
         return self.values(value)
+
+    def priority_class(self, name: str) -> str:
+        return name if name.startswith("system-") else self.priority_classes(name)
+
+    def replaced(self) -> dict[str, int]:
+        """How many distinct originals each kind of name had replaced (the report `snapshot --anonymize` prints)."""
+        counts = {"node names": self.nodes, "namespaces": self.namespaces, "pod names": self.pods,
+                  "label values": self.values, "claim names": self.claims, "event names": self.events, "UIDs": self.uids,
+                  "PriorityClass names": self.priority_classes, "DeviceClass names": self.device_classes,
+                  "claim template names": self.templates, "DeviceTaintRule names": self.taint_rules,
+                  "device UUIDs and serials": self.serials}
+        return {what: len(names.seen) for what, names in counts.items() if names.seen}
 
     def in_names(self, text: str) -> str:
         """Node names inside other names (slice and pool names are usually derived from the node name)."""
@@ -96,14 +117,48 @@ def _word_pattern(names: Mapping[str, str]) -> re.Pattern[str]:
 
 def anonymize(snapshot: ClusterSnapshot) -> ClusterSnapshot:
     """A new snapshot with names replaced as the module doc says; the input is not changed."""
+    return anonymize_with_report(snapshot)[0]
+
+
+def anonymize_with_report(snapshot: ClusterSnapshot) -> tuple[ClusterSnapshot, dict[str, int]]:
+    """The anonymized snapshot and how many distinct names of each sort were replaced."""
     names = Anonymizer()
     for node in snapshot.of_kind("Node"):
         names.nodes((node.get("metadata") or {}).get("name", ""))
     objects: dict[str, tuple[dict[str, Any], ...]] = {}
     for kind, items in sorted(snapshot.objects.items(), key=lambda entry: entry[0] == "Event"):  # events last
         rewrite = _REWRITERS.get(kind, _common)
-        objects[kind] = tuple(sorted((rewrite(item, names) for item in items), key=_sort_key))
-    return ClusterSnapshot(objects=MappingProxyType(objects), header=replace(snapshot.header, anonymized=True))
+        objects[kind] = tuple(sorted((_references(rewrite(item, names), names) for item in items), key=_sort_key))
+    anonymized = ClusterSnapshot(objects=MappingProxyType(objects), header=replace(snapshot.header, anonymized=True))
+    return anonymized, names.replaced()
+
+
+def _references(value: Any, names: Anonymizer) -> Any:
+    """Every UID, and every reference by name to a PriorityClass, DeviceClass or claim template, replaced wherever it
+    sits (metadata, owner references, reservedFor, requests, firstAvailable subrequests, taint rule selectors)."""
+    if isinstance(value, list):
+        return [_references(item, names) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out = {}
+    for key, item in value.items():
+        mapper = _REFERENCE_KEYS.get(key)
+        if mapper is not None and isinstance(item, str) and item:
+            out[key] = mapper(names, item)
+        elif key in ("requests", "limits") and isinstance(item, dict):
+            out[key] = {_extended_name(name, names): amount for name, amount in item.items()}
+        elif key == "conditions" and isinstance(item, list):  # free text: node and pod names inside are replaced
+            out[key] = [{**c, "message": names.in_text(c["message"])} if isinstance(c, dict) and isinstance(
+                c.get("message"), str) else c for c in item]
+        else:
+            out[key] = _references(item, names)
+    return out
+
+
+def _extended_name(resource: str, names: Anonymizer) -> str:
+    """deviceclass.resource.kubernetes.io/<class>, the extended resource a DeviceClass implies, follows the class."""
+    prefix, _, name = resource.partition(DEVICE_CLASS_RESOURCE_PREFIX)
+    return f"{DEVICE_CLASS_RESOURCE_PREFIX}{names.device_classes(name)}" if not prefix and name else resource
 
 
 def _sort_key(obj: Mapping[str, Any]) -> tuple[str, str]:
@@ -261,9 +316,24 @@ def _slice(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
     if isinstance(spec.get("pool"), dict):
         spec["pool"] = {**spec["pool"], "name": names.in_names(str(spec["pool"].get("name", "")))}
     if isinstance(spec.get("devices"), list):
-        spec["devices"] = [{**d, "nodeName": names.nodes(d["nodeName"])} if isinstance(d, dict) and d.get("nodeName") else d
-                           for d in spec["devices"]]
+        spec["devices"] = [_device(d, names) for d in spec["devices"]]
     out["spec"] = spec
+    return out
+
+
+def _device(device: Any, names: Anonymizer) -> Any:
+    """A slice's device with its node name mapped and identifying string attributes (uuid, serial) replaced
+    consistently: constraints compare them for equality only, which consistent replacement keeps."""
+    if not isinstance(device, dict):
+        return device
+    out = dict(device)
+    if out.get("nodeName"):
+        out["nodeName"] = names.nodes(out["nodeName"])
+    attributes = out.get("attributes")
+    if isinstance(attributes, dict):
+        out["attributes"] = {key: {**value, "string": names.serials(value["string"])}
+                             if str(key).rpartition("/")[2].lower() in IDENTIFYING_ATTRIBUTES and isinstance(value, dict)
+                             and isinstance(value.get("string"), str) else value for key, value in attributes.items()}
     return out
 
 
@@ -288,7 +358,7 @@ def _claim(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
 
 
 def _taint_rule(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
-    out = _common(obj, names)
+    out = _common(obj, names, names.taint_rules)
     spec = dict(out.get("spec") or {})
     selector = spec.get("deviceSelector")
     if isinstance(selector, dict) and selector.get("pool"):
@@ -327,7 +397,16 @@ def _event(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
     return out
 
 
+_REFERENCE_KEYS: Final[Mapping[str, Callable[[Anonymizer, str], str]]] = {
+    "uid": lambda names, value: names.uids(value),
+    "priorityClassName": Anonymizer.priority_class,
+    "deviceClassName": lambda names, value: names.device_classes(value),
+    "resourceClaimTemplateName": lambda names, value: names.templates(value),
+}
 _REWRITERS: Final[Mapping[str, Callable[[Mapping[str, Any], Anonymizer], dict[str, Any]]]] = {
+    "PriorityClass": lambda obj, names: _common(obj, names, names.priority_class),
+    "DeviceClass": lambda obj, names: _common(obj, names, names.device_classes),
+    "ResourceClaimTemplate": lambda obj, names: _common(obj, names, names.templates),
     "Node": _node,
     "Namespace": lambda obj, names: _common(obj, names, names.namespace),
     "Pod": _pod,

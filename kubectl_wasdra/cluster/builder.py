@@ -25,6 +25,8 @@ class SnapshotBuilder:
     problems: list[LoadProblem] = field(default_factory=list)
     converted: Counter[str] = field(default_factory=Counter)
     header: SnapshotHeader = field(default_factory=SnapshotHeader)
+    read_order: dict[tuple[str, str, str], int] = field(default_factory=dict)  # ClusterSnapshot.read_order
+    read_count: int = 0
 
     def add(self, obj: Any) -> Problem | None:
         """Add one object, converting DRA objects to resource.k8s.io/v1; a malformed one (shape.shape_problem: kind,
@@ -37,6 +39,8 @@ class SnapshotBuilder:
             obj = to_v1(obj)
         obj = with_default_namespace(obj)
         self.objects.setdefault(obj["kind"], {})[object_key(obj)] = obj
+        self.read_count += 1
+        self.read_order[(obj["kind"], *object_key(obj))] = self.read_count
         return None
 
     def add_header(self, header: SnapshotHeader) -> None:
@@ -48,7 +52,8 @@ class SnapshotBuilder:
         if self.converted:
             header = merge_headers(header, SnapshotHeader(converted=MappingProxyType(dict(self.converted))))
         objects = {kind: tuple(by_key[key] for key in sorted(by_key)) for kind, by_key in sorted(self.objects.items())}
-        return ClusterSnapshot(objects=MappingProxyType(objects), header=header)
+        return ClusterSnapshot(objects=MappingProxyType(objects), header=header,
+                               read_order=MappingProxyType(self.read_order))
 
 
 @contextlib.contextmanager

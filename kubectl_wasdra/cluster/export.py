@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+from kubectl_wasdra.cluster.timeouts import DEFAULT_READ_DEADLINE, DEFAULT_REQUEST_TIMEOUT
 from kubectl_wasdra.errors import UsageError
 from kubectl_wasdra.load.document import LoadProblem
 
@@ -24,7 +25,8 @@ class SnapshotOptions:
     kubeconfig: str | None = None
     context: str | None = None
     namespace: str | None = None
-    request_timeout: float | None = None  # kubectl's --request-timeout in seconds; None or 0: the reader's defaults
+    request_timeout: float | None = DEFAULT_REQUEST_TIMEOUT
+    read_deadline: float | None = DEFAULT_READ_DEADLINE
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,7 @@ class SnapshotExport:
     snapshot: ClusterSnapshot
     data: bytes | None
     problems: tuple[LoadProblem, ...]
+    replaced: Mapping[str, int] = field(default_factory=dict)  # --anonymize: distinct originals replaced, per sort
 
 
 def export_snapshot(options: SnapshotOptions, progress: Callable[[Any], None] | None = None) -> SnapshotExport:
@@ -47,20 +50,23 @@ def export_snapshot(options: SnapshotOptions, progress: Callable[[Any], None] | 
     if options.live:
         from kubectl_wasdra.cluster.live import LiveOptions, read_live
 
-        limits = ({"connect_timeout": options.request_timeout, "read_timeout": options.request_timeout}
-                  if options.request_timeout else {})
         snapshot = read_live(LiveOptions(kubeconfig=options.kubeconfig, context=options.context,
-                                         namespace=options.namespace, **limits), progress)
+                                         namespace=options.namespace, request_timeout=options.request_timeout,
+                                         read_deadline=options.read_deadline), progress)
     else:
         from kubectl_wasdra.cluster.files import load_snapshot
 
         snapshot, problems = load_snapshot(list(options.snapshot))
-    if options.anonymize:
-        from kubectl_wasdra.cluster.anonymize import anonymize
+    from kubectl_wasdra.cluster.allowlist import allowed_snapshot
 
-        snapshot = anonymize(snapshot)
+    snapshot = allowed_snapshot(snapshot)  # only what the simulator reads is ever written (no env, secrets, ...)
+    replaced: dict[str, int] = {}
+    if options.anonymize:
+        from kubectl_wasdra.cluster.anonymize import anonymize_with_report
+
+        snapshot, replaced = anonymize_with_report(snapshot)
     as_json = None if options.format is None else options.format == "json"
     if options.output is None:
-        return SnapshotExport(snapshot, render_snapshot(snapshot, as_json=bool(as_json)), problems)
+        return SnapshotExport(snapshot, render_snapshot(snapshot, as_json=bool(as_json)), problems, replaced)
     write_snapshot(snapshot, options.output, as_json=as_json)
-    return SnapshotExport(snapshot, None, problems)
+    return SnapshotExport(snapshot, None, problems, replaced)

@@ -37,6 +37,11 @@ class _Found:
     data: Any
 
 
+# One snapshot file is read whole into memory and parsed (about 8x its size at peak): 1 GiB files would need ~8 GiB.
+# A 5,000-node cluster is ~114 MiB of JSON. Larger clusters: one file per kind in a directory.
+MAX_SNAPSHOT_FILE_BYTES: Final = 512 << 20
+
+
 def expand_paths(paths: Sequence[str]) -> list[str]:
     """The files to read: files as given, directories walked recursively for *.yaml/*.yml/*.json (sorted)."""
     files: list[str] = []
@@ -71,11 +76,36 @@ def read_snapshot(paths: Sequence[str]) -> ClusterSnapshot:
     return snapshot
 
 
+def read_snapshot_leaving_out(paths: Sequence[str]) -> tuple[ClusterSnapshot, tuple[LoadProblem, ...]]:
+    """The snapshot in `paths` and every malformed object that was left out of it (each at file:line:col), for a run
+    that goes on without them; a problem with a whole file (unreadable, not UTF-8, a syntax error) still raises
+    LoadError (exit 2), since a whole file of objects would be missing."""
+    snapshot, problems = load_snapshot(paths)
+    whole = [p for p in problems if p.kind is not ProblemKind.NOT_AN_OBJECT or not _is_object_problem(p)]
+    if whole:
+        first = whole[0]
+        raise LoadError(first.message, where=f"{first.file}:{max(first.line, 1)}:{max(first.column, 1)}", hint=first.hint)
+    return snapshot, problems
+
+
+def _is_object_problem(problem: LoadProblem) -> bool:
+    """A problem inside one object (a field), as opposed to a document that is no object at all (a binary or text
+    file that is not a snapshot), which stands for the whole file."""
+    return bool(problem.path) or not problem.message.startswith("document:")
+
+
 def _load_file(file: str, collector: SnapshotBuilder) -> None:
     try:
-        raw = FsPath(file).read_bytes()
+        with open(file, "rb") as handle:  # at most one byte past the cap: /dev/zero or an endless pipe ends here
+            raw = handle.read(MAX_SNAPSHOT_FILE_BYTES + 1)
     except OSError as exc:
         collector.problems.append(LoadProblem(file, 1, 1, f"cannot read: {exc.strerror}", kind=ProblemKind.UNREADABLE))
+        return
+    if len(raw) > MAX_SNAPSHOT_FILE_BYTES:
+        collector.problems.append(LoadProblem(
+            file, 1, 1, f"larger than the cap of {MAX_SNAPSHOT_FILE_BYTES >> 20} MiB for one snapshot file",
+            "split the snapshot into one file per kind in a directory (each file is capped, not the directory)",
+            kind=ProblemKind.UNREADABLE))
         return
     try:
         text = raw.decode("utf-8-sig")

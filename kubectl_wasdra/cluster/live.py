@@ -5,8 +5,11 @@ Kubeconfig and context resolve as kubectl does: `--kubeconfig`, else `KUBECONFIG
 are read first; then each kind the simulator needs is listed on its own, from the newest served version that has it, in
 pages (`limit`/`continue`), so one unserved or forbidden type never sinks the rest: it becomes a gap in the header.
 The API server's feature-gate states come from GET /metrics (cluster/metrics.py); a 403 there is a gap, not an error.
-429 and 5xx are retried honouring Retry-After (seconds or an HTTP date), with capped exponential backoff; timeouts are
-retried the same way.
+429 and 5xx are retried honouring Retry-After (seconds or an HTTP date), with capped exponential backoff; timeouts and
+connections lost mid-body are retried the same way. Time is bounded (cluster/timeouts.py): each request by
+--request-timeout, the whole read by --read-deadline, a body by the same request timeout however slowly it trickles,
+and its size by cluster/body.py's cap; what runs out becomes a gap. A server that refuses the connection or cannot be
+connected to within 3 s is reported at once, in kubectl's words, never retried. Credentials: cluster/live_auth.py.
 Only GET requests are made, never for Secrets or ConfigMaps; credentials never appear in messages.
 Namespaced kinds are read in all namespaces unless a namespace is given (free node resources need every pod).
 Events are read only as far as explain-pending compares with them: core/v1 Events (what `kubectl get events` lists) with
@@ -31,8 +34,11 @@ import kubernetes
 import orjson
 import urllib3
 
+from kubectl_wasdra.cluster.body import BodyLimit, read_body
 from kubectl_wasdra.cluster.builder import SnapshotBuilder
+from kubectl_wasdra.cluster.live_auth import bounded_credentials, withhold_over_http
 from kubectl_wasdra.cluster.snapshot import CLUSTER_SCOPED_KINDS, SNAPSHOT_KINDS, ClusterSnapshot, SnapshotHeader
+from kubectl_wasdra.cluster.timeouts import DEFAULT_READ_DEADLINE, DEFAULT_REQUEST_TIMEOUT, Deadline
 from kubectl_wasdra.errors import ClusterReadError, UsageError
 
 LOG = logging.getLogger(__name__)
@@ -67,6 +73,7 @@ EVENT_OBJECT_KINDS: Final = frozenset({"Pod", "PodGroup"})
 FEATURE_GATES_GAP: Final = "feature gates"  # header.gaps key when /metrics could not be read
 NEVER_READ: Final = frozenset({"secrets", "configmaps"})
 RETRY_STATUSES: Final = frozenset({429, 500, 502, 503, 504})
+CREDENTIALS_GAP: Final = "credentials"  # header.gaps key when credentials were withheld over plain http://
 
 
 @dataclass(frozen=True)
@@ -79,8 +86,8 @@ class LiveOptions:
     event_namespace: str | None = None  # Events only: the namespace explain-pending looks at (None: as `namespace`)
     kinds: tuple[str, ...] = SNAPSHOT_KINDS
     page_size: int = 500
-    connect_timeout: float = 10.0
-    read_timeout: float = 60.0
+    request_timeout: float | None = DEFAULT_REQUEST_TIMEOUT  # seconds per request (None: no limit)
+    read_deadline: float | None = DEFAULT_READ_DEADLINE  # seconds for the whole read (None: no limit)
     max_attempts: int = 6
     backoff_base: float = 0.5
     backoff_cap: float = 30.0
@@ -93,10 +100,10 @@ class LiveOptions:
         node resources need every pod, so -n there filters what is explained, not what is read; Events are only
         needed for what is explained, so they are read in that namespace."""
         events = None if getattr(flags, "all_namespaces", False) else getattr(flags, "namespace", None)
-        timeout = getattr(flags, "request_timeout", None)  # kubectl's --request-timeout; 0 means no limit
-        limits = {"connect_timeout": timeout, "read_timeout": timeout} if timeout else {}
         return cls(kubeconfig=getattr(flags, "kubeconfig", None), context=getattr(flags, "context", None),
-                   event_namespace=events, **limits)
+                   event_namespace=events,
+                   request_timeout=getattr(flags, "request_timeout", DEFAULT_REQUEST_TIMEOUT),
+                   read_deadline=getattr(flags, "read_deadline", DEFAULT_READ_DEADLINE))
 
 
 @dataclass(frozen=True)
@@ -111,6 +118,19 @@ class Progress:
 
 class _Gap(Exception):
     """A kind could not be read; the message says why (never containing credentials)."""
+
+
+class _Retry(Exception):
+    """One attempt failed in a way worth another (429, 5xx, a timeout, a connection lost mid-body)."""
+
+    def __init__(self, message: str, *, retry_after: str | None = None, final: bool = False) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+        self.final = final
+
+
+class _Unreachable(_Gap):
+    """No connection could be opened at all (refused, no route, name unknown, connect timeout): never retried."""
 
 
 @dataclass(frozen=True)
@@ -133,58 +153,105 @@ class _Resource:
 
 
 class _Reader:
-    """GET requests with retries on one ApiClient."""
+    """GET requests with retries on one ApiClient, each within the read's Deadline."""
 
     def __init__(self, api: Any, options: LiveOptions) -> None:
         self.api = api
         self.options = options
+        self.deadline = Deadline(options.read_deadline, options.request_timeout)
+        self.server = _host_port(str(api.configuration.host or ""))
 
     def get(self, path: str, query: Sequence[tuple[str, str | int]] = ()) -> Any:
         """The decoded JSON body of GET path?query; raises _Gap (status-specific message) when it cannot be read."""
         body = self.fetch(path, query)
         try:
-            return orjson.loads(body)
+            data = orjson.loads(body)
         except orjson.JSONDecodeError as exc:
             raise _Gap(f"the server sent invalid JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise _Gap(f"the server sent JSON that is not an object ({type(data).__name__})")
+        return data
 
     def fetch(self, path: str, query: Sequence[tuple[str, str | int]] = (), accept: str = "application/json") -> bytes:
         """The raw body of GET path?query; raises _Gap (status-specific message) when it cannot be read."""
         if path.rstrip("/").rsplit("/", 1)[-1] in NEVER_READ:  # defence in depth: the kind table never lists them
             raise _Gap("not read: Secrets and ConfigMaps are never read")
-        last = "no attempt made"
+        last, attempt = "no attempt made", 0
         for attempt in range(self.options.max_attempts):
+            self._check_deadline()
             try:
-                response = self._request(path, query, accept)
-            except (urllib3.exceptions.TimeoutError, urllib3.exceptions.ProtocolError) as exc:
-                last = f"timed out or connection lost ({type(exc).__name__})"
-                self._wait(attempt, None)
-                continue
-            except kubernetes.client.exceptions.ApiException as exc:  # the client's wrapper for TLS failures
-                raise _Gap(f"TLS error: {exc.reason}") from None
-            if 200 <= response.status < 300:
-                return bytes(response.read())
-            message = _status_message(response)
-            if response.status in RETRY_STATUSES:
-                last = f"{response.status} {message}"
-                self._wait(attempt, response.headers.get("Retry-After"))
-                continue
-            raise _Gap(_failure(response.status, message))
-        raise _Gap(f"gave up after {self.options.max_attempts} attempts: {last}")
+                return self._attempt(path, query, accept)
+            except _Retry as retry:
+                last = str(retry)
+                if retry.final:
+                    break
+                self._wait(attempt, retry.retry_after)
+        raise _Gap(f"gave up after {attempt + 1} attempts: {last}")
 
-    def _request(self, path: str, query: Sequence[tuple[str, str | int]], accept: str) -> Any:
+    def _attempt(self, path: str, query: Sequence[tuple[str, str | int]], accept: str) -> bytes:
+        """One GET: the body, or _Retry (worth another attempt), _Unreachable or _Gap."""
+        timeout = self.deadline.timeout()
+        try:
+            response = self._request(path, query, accept, timeout)
+            if 200 <= response.status < 300:
+                return read_body(response.response, timeout)
+        except urllib3.exceptions.NewConnectionError as exc:
+            raise _Unreachable(_connect_failure(self.server, exc)) from None
+        except urllib3.exceptions.ConnectTimeoutError:
+            raise _Unreachable(f"Unable to connect to the server {self.server}: no answer within "
+                               f"{self.deadline.connect_timeout():g}s") from None
+        except BodyLimit as exc:
+            raise _Gap(f"{exc} (--request-timeout)" if "within" in str(exc) else str(exc)) from None
+        except (urllib3.exceptions.HTTPError, OSError) as exc:
+            # the first request: a server that does not answer /version will not answer the lists either
+            final = path == "/version" and isinstance(exc, urllib3.exceptions.TimeoutError)
+            raise _Retry(f"timed out or connection lost ({type(exc).__name__})", final=final) from None
+        except kubernetes.client.exceptions.ApiException as exc:  # the client's wrapper for TLS failures
+            raise _Gap(f"TLS error: {exc.reason}") from None
+        message = _status_message(response)
+        if response.status in RETRY_STATUSES:
+            raise _Retry(f"{response.status} {message}", retry_after=response.headers.get("Retry-After"))
+        raise _Gap(_failure(response.status, message))
+
+    def _check_deadline(self) -> None:
+        if self.deadline.passed:
+            raise _Gap(f"not read: the whole read may take {self.options.read_deadline:g}s (--read-deadline), "
+                       "and that time was up")
+
+    def _request(self, path: str, query: Sequence[tuple[str, str | int]], accept: str, timeout: float | None) -> Any:
         method, url, headers, _body, _post = self.api.param_serialize(
             "GET", path, query_params=list(query), header_params={"Accept": accept},
             auth_settings=["BearerToken"])
-        timeout = (self.options.connect_timeout, self.options.read_timeout)
-        return self.api.call_api(method, url, header_params=headers, _request_timeout=timeout)
+        limits = (self.deadline.connect_timeout(), timeout)
+        return self.api.call_api(method, url, header_params=headers, _request_timeout=limits)
 
     def _wait(self, attempt: int, retry_after: str | None) -> None:
-        """Sleep before the next attempt: Retry-After when the server sent one, else 0.5 s doubling; capped."""
+        """Sleep before the next attempt: Retry-After when the server sent one, else 0.5 s doubling; capped, and never
+        past the read's deadline."""
         if attempt + 1 >= self.options.max_attempts:
             return
         delay = self.options.backoff_base * 2**attempt
         after = _retry_after(retry_after, self.options.clock())
-        self.options.sleep(min(delay if after is None else after, self.options.backoff_cap))
+        left = self.deadline.left()
+        pause = min(delay if after is None else after, self.options.backoff_cap)
+        self.options.sleep(pause if left is None else min(pause, left))
+
+
+def _host_port(url: str) -> str:
+    """HOST:PORT of a server URL, as kubectl names it in connection errors (default ports filled in)."""
+    parsed = urllib3.util.parse_url(url)
+    port = parsed.port or (80 if parsed.scheme == "http" else 443)
+    host = f"[{parsed.host}]" if parsed.host and ":" in parsed.host and not parsed.host.startswith("[") else parsed.host
+    return f"{host}:{port}"
+
+
+def _connect_failure(server: str, exc: Exception) -> str:
+    """kubectl's words for a connection that could not be opened (k8s.io/kubectl/pkg/cmd/util/helpers.go)."""
+    text = str(exc)
+    if "refused" in text.lower():
+        return f"The connection to the server {server} was refused - did you specify the right host or port?"
+    reason = text.rpartition(": ")[2] or type(exc).__name__
+    return f"Unable to connect to the server {server}: {reason}"
 
 
 def _retry_after(value: str | None, now: float) -> float | None:
@@ -207,8 +274,8 @@ def _retry_after(value: str | None, now: float) -> float | None:
 def _status_message(response: Any) -> str:
     """The message of a metav1.Status body, else the HTTP reason."""
     try:
-        body = orjson.loads(response.read())
-    except (orjson.JSONDecodeError, TypeError):
+        body = orjson.loads(read_body(response.response, 10.0, cap=1 << 20))
+    except (orjson.JSONDecodeError, TypeError, BodyLimit, urllib3.exceptions.HTTPError, OSError):
         body = None
     if isinstance(body, dict) and isinstance(body.get("message"), str):
         return body["message"]
@@ -223,8 +290,9 @@ def _failure(status: int, message: str) -> str:
     return f"{status}: {message}"
 
 
-def _client(options: LiveOptions) -> Any:
-    """An ApiClient for the kubeconfig/context, with the client's own retries off (retries are ours)."""
+def _client(options: LiveOptions) -> tuple[Any, bool]:
+    """An ApiClient for the kubeconfig/context with the client's own retries off (retries are ours), and whether
+    credentials were withheld because the server is plain http://."""
     configuration = kubernetes.client.Configuration()
     try:
         kubernetes.config.load_kube_config(config_file=options.kubeconfig, context=options.context,
@@ -233,17 +301,24 @@ def _client(options: LiveOptions) -> Any:
         raise UsageError(f"cannot use the kubeconfig: {exc}", where="--kubeconfig/--context",
                          hint="check KUBECONFIG, --kubeconfig and --context (kubectl config get-contexts)") from None
     configuration.retries = False
-    return kubernetes.client.ApiClient(configuration)
+    withheld = withhold_over_http(configuration)
+    return kubernetes.client.ApiClient(configuration), withheld
 
 
 def _discover(reader: _Reader) -> tuple[list[str], dict[tuple[str, str], list[_Resource]]]:
     """Served group/versions, and the resources of the group/versions the snapshot may read."""
-    served = [f"{version}" for version in (reader.get("/api").get("versions") or [])]
+    try:
+        core, groups = reader.get("/api"), reader.get("/apis")
+    except _Gap as gap:
+        raise ClusterReadError(f"cannot read which APIs the server serves (discovery): {gap}",
+                               hint="check the credentials and the cluster address (kubectl api-versions)") from None
+    served = [version for version in _list_of(core.get("versions")) if isinstance(version, str)]
     wanted = {(group, version) for group, versions in KIND_SOURCES.values() for version in versions}
     resources: dict[tuple[str, str], list[_Resource]] = {}
-    for group in reader.get("/apis").get("groups") or []:
-        for entry in group.get("versions") or []:
-            served.append(entry.get("groupVersion", ""))
+    for group in _list_of(groups.get("groups")):
+        for entry in _list_of(group.get("versions") if isinstance(group, dict) else None):
+            if isinstance(entry, dict) and isinstance(entry.get("groupVersion"), str):
+                served.append(entry["groupVersion"])
     for group_version in served:
         group, _, version = group_version.rpartition("/")
         if (group, version) not in wanted:
@@ -256,8 +331,13 @@ def _discover(reader: _Reader) -> tuple[list[str], dict[tuple[str, str], list[_R
             continue
         resources[(group, version)] = [
             _Resource(group, version, item["name"], item.get("kind", ""), bool(item.get("namespaced")))
-            for item in listing.get("resources") or [] if "/" not in item.get("name", "/")]
+            for item in _list_of(listing.get("resources"))
+            if isinstance(item, dict) and isinstance(item.get("name"), str) and "/" not in item["name"]]
     return sorted(set(served)), resources
+
+
+def _list_of(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def _resource_for(kind: str, resources: Mapping[tuple[str, str], list[_Resource]]) -> _Resource | None:
@@ -275,6 +355,7 @@ def _list(reader: _Reader, resource: _Resource, namespace: str | None,
     for _restart in range(2):
         items: list[dict[str, Any]] = []
         token: str | None = None
+        seen: set[str] = set()
         while True:
             query: list[tuple[str, str | int]] = [("limit", reader.options.page_size)]
             if resource.kind in FIELD_SELECTORS:
@@ -287,19 +368,33 @@ def _list(reader: _Reader, resource: _Resource, namespace: str | None,
                 if token and str(gap).startswith("410"):
                     break
                 raise
-            for item in page.get("items") or []:
+            for item in _list_of(page.get("items")):
                 if isinstance(item, dict):
                     items.append({"apiVersion": resource.group_version, "kind": resource.kind, **item})
             report(len(items))
-            token = (page.get("metadata") or {}).get("continue")
-            if not token:
+            token = _next_token(page, seen, len(items))
+            if token is None:
                 return items
     raise _Gap("the list changed too fast to page through (410 Gone twice)")
+
+
+def _next_token(page: Mapping[str, Any], seen: set[str], count: int) -> str | None:
+    """The page's continue token (None at the end); _Gap for a token sent before, which would page forever."""
+    meta = page.get("metadata")
+    token = meta.get("continue") if isinstance(meta, dict) else None
+    if not token or not isinstance(token, str):
+        return None
+    if token in seen:
+        raise _Gap(f"incomplete: the server sent the same continue token twice (after {count} objects)")
+    seen.add(token)
+    return token
 
 
 def _server_version(reader: _Reader) -> str:
     try:
         return str(reader.get("/version").get("gitVersion") or "")
+    except _Unreachable as gap:
+        raise ClusterReadError(str(gap), hint="check the cluster address in the kubeconfig (kubectl config view)") from None
     except _Gap as gap:
         raise ClusterReadError(f"cannot read the server version: {gap}",
                                hint="check the cluster address and credentials") from None
@@ -321,27 +416,24 @@ def server_release(options: LiveOptions | Any) -> Any:
     """The catalog Release of the live server (GET /version only), for `--k8s-version auto`; see header.server_release."""
     from kubectl_wasdra.cluster.header import server_release as release_of
 
-    reader = _connect(options)
-    with _reachable():
+    with _session(options) as (reader, _withheld):
         version = _server_version(reader)
     return release_of(version)
 
 
-def _connect(options: LiveOptions | Any) -> _Reader:
-    """A reader for LiveOptions or the CLI's flags (LiveOptions.from_flags)."""
+@contextlib.contextmanager
+def _session(options: LiveOptions | Any) -> Iterator[tuple[_Reader, bool]]:
+    """A reader for LiveOptions or the CLI's flags (LiveOptions.from_flags), with exec plugins bounded by the request
+    timeout and temporary credential files removed at the end; yields (reader, credentials withheld)."""
     if not isinstance(options, LiveOptions):
         options = LiveOptions.from_flags(options)
-    return _Reader(_client(options), options)
-
-
-@contextlib.contextmanager
-def _reachable() -> Iterator[None]:
-    """A connection failure (no answer at all) as ClusterReadError."""
-    try:
-        yield
-    except urllib3.exceptions.HTTPError as exc:
-        raise ClusterReadError(f"cannot reach the cluster: {type(exc).__name__}",
-                               hint="check the cluster address in the kubeconfig") from None
+    with bounded_credentials(options.request_timeout) as failures:
+        api, withheld = _client(options)
+        withheld = withheld or failures.withheld
+        if failures:
+            raise ClusterReadError(f"cannot get credentials: {failures[0]}", where="--kubeconfig/--context",
+                                   hint="check the exec plugin of the kubeconfig user (kubectl config view)")
+        yield _Reader(api, options), withheld
 
 
 def read_live(options: LiveOptions | Any, progress: Callable[[Progress], None] | None = None) -> ClusterSnapshot:
@@ -349,19 +441,20 @@ def read_live(options: LiveOptions | Any, progress: Callable[[Progress], None] |
     `options` is LiveOptions or the CLI's flags (LiveOptions.from_flags). Raises UsageError for a bad kubeconfig or
     context and ClusterReadError when the cluster cannot be reached at all."""
     notify = progress or (lambda _event: None)
-    reader = _connect(options)
-    with _reachable():
+    with _session(options) as (reader, withheld):
         version = _server_version(reader)
         served, resources = _discover(reader)
-    builder = SnapshotBuilder()
-    gaps: dict[str, str] = {}
-    gates, why = _feature_gates(reader)
-    if why:
-        gaps[FEATURE_GATES_GAP] = why
-    for kind in reader.options.kinds:
-        gap = _read_kind(reader, kind, resources, builder, notify)
-        if gap:
-            gaps[kind] = gap
+        builder = SnapshotBuilder()
+        gaps: dict[str, str] = {}
+        if withheld:
+            gaps[CREDENTIALS_GAP] = "not sent: the server URL is plain http:// (use https:// in the kubeconfig)"
+        gates, why = _feature_gates(reader)
+        if why:
+            gaps[FEATURE_GATES_GAP] = why
+        for kind in reader.options.kinds:
+            gap = _read_kind(reader, kind, resources, builder, notify)
+            if gap:
+                gaps[kind] = gap
     builder.add_header(SnapshotHeader(
         server_version=version, taken_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), served=tuple(served),
         gaps=MappingProxyType(gaps), feature_gates=MappingProxyType(gates)))

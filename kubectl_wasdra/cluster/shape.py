@@ -38,6 +38,10 @@ def _problems(obj: dict[str, Any]) -> Iterator[Problem]:
         yield ("metadata", "name"), _missing_string("metadata.name", meta.get("name"))
     if meta.get("namespace") is not None and not isinstance(meta["namespace"], str):
         yield ("metadata", "namespace"), "metadata.namespace must be a string"
+    labels = meta.get("labels")
+    if labels is not None and not isinstance(labels, dict):
+        yield ("metadata", "labels"), f"metadata.labels must be a map of strings, got {_type(labels)}"
+
     for part in ("spec", "status"):
         if obj.get(part) is not None and not isinstance(obj[part], dict):
             yield (part,), f"{part} must be an object, got {_type(obj[part])}"

@@ -64,11 +64,20 @@ class ClusterSnapshot:
     # evaluates CEL device selectors for 1.33/1.34 DeviceTaintRules (pools.SelectorEvaluator); set by a layer that has
     # CEL (dra/cel.py) through with_selector_evaluator; without it such rules are applied only when no CEL is needed
     selector_evaluator: Callable[[str, str, Mapping[str, Any]], bool] | None = field(default=None, compare=False, repr=False)
+    # (kind, namespace, name) -> the position at which the object was read (files in order, documents in order): the
+    # order `kubectl apply -f` creates them in, which orders objects without a creationTimestamp in the queue
+    read_order: Mapping[tuple[str, str, str], int] = field(default_factory=lambda: MappingProxyType({}), compare=False,
+                                                           repr=False)
+
+    def creation_order(self, kind: str, namespace: str, name: str) -> int:
+        """The position at which the object was read (see read_order); 0 when unknown."""
+        return self.read_order.get((kind, namespace, name), 0)
 
     def with_selector_evaluator(self, evaluate: Callable[[str, str, Mapping[str, Any]], bool]) -> ClusterSnapshot:
         """The same snapshot (same objects) whose DeviceTaintRules of 1.33/1.34 are applied by evaluating CEL with
         `evaluate(expression, driver, device) -> bool` (CelRuntimeError/CelCompileError: not selected)."""
-        return ClusterSnapshot(objects=self.objects, header=self.header, selector_evaluator=evaluate)
+        return ClusterSnapshot(objects=self.objects, header=self.header, selector_evaluator=evaluate,
+                               read_order=self.read_order)
 
     def of_kind(self, kind: str) -> tuple[dict[str, Any], ...]:
         """All objects of one kind, sorted by (namespace, name); empty if the kind was not read."""
@@ -179,12 +188,15 @@ class ClusterSnapshot:
         merged: dict[str, dict[tuple[str, str], dict[str, Any]]] = {
             kind: {object_key(obj): obj for obj in objs} for kind, objs in self.objects.items()
         }
-        for obj in extra:
+        order = dict(self.read_order)
+        start = max(order.values(), default=0) + 1
+        for index, obj in enumerate(extra):
             obj = with_default_namespace(to_v1(obj))
             merged.setdefault(obj.get("kind", ""), {})[object_key(obj)] = obj
+            order[(obj.get("kind", ""), *object_key(obj))] = start + index
         return ClusterSnapshot(
             objects=MappingProxyType({kind: tuple(objs[k] for k in sorted(objs)) for kind, objs in merged.items()}),
-            header=self.header, selector_evaluator=self.selector_evaluator,
+            header=self.header, selector_evaluator=self.selector_evaluator, read_order=MappingProxyType(order),
         )
 
 

@@ -36,6 +36,9 @@ def _version_value(text: str) -> dict[str, str]:
 
 
 def _int64(value: Any) -> int:
+    """An int attribute as the API decodes it into int64: a float (1e309 read as infinity, .nan, 1.5) is not one."""
+    if isinstance(value, bool | float):
+        raise ValueError(f"{value!r} is not an int64")
     number = int(value)
     if not -(2**63) <= number < 2**63:
         raise ValueError(f"{number} is outside the int64 range")

@@ -68,6 +68,8 @@ class GroupDiagnosis:
     pending_for: str = ""  # explain-pending: how long the oldest pod has waited (snapshot time - creation)
     recorded: list[Any] = field(default_factory=list)  # explain-pending: what the cluster recorded (Recorded)
     agreement: tuple[str, str] | None = None  # explain-pending: ("yes" | "no" | "unknown", why)
+    unknown: str | None = None  # no verdict: a kind it depends on could not be read from the cluster (why)
+    simulated: bool = True  # False: another scheduler places these pods (reason OtherScheduler); `fits` means nothing
 
 
 @dataclass
@@ -77,8 +79,15 @@ class ExplainReport:
     k8s_version: str
     groups: list[GroupDiagnosis]
     notes: list[str] = field(default_factory=list)
+    gaps: Mapping[str, str] = field(default_factory=dict)  # the snapshot header's gaps: kind -> why it was not read
+    left_out: list[Any] = field(default_factory=list)  # LoadProblems of the objects left out (malformed), each reported
 
     @property
     def all_fit(self) -> bool:
         """True when every group fits (exit 0)."""
-        return all(group.fits for group in self.groups)
+        return all(group.fits for group in self.groups if group.simulated)
+
+    @property
+    def has_unknown(self) -> bool:
+        """True when some verdict could not be given because the cluster read has gaps (exit 2)."""
+        return any(group.unknown for group in self.groups)

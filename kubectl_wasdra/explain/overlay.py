@@ -15,6 +15,9 @@ from typing import Any, Final
 from kubectl_wasdra.cluster.snapshot import SNAPSHOT_KINDS
 
 POD_GROUP_API: Final = "scheduling.k8s.io/v1beta1"
+# Pods materialised per Job: a parallelism of 2147483647 would otherwise be expanded until memory runs out. 10,000
+# simulate in a few seconds; Job validation allows up to 100,000 for Indexed Jobs. Raised with WASDRA_MAX_JOB_PODS.
+MAX_JOB_PODS: Final = 10_000
 
 
 @dataclass(frozen=True)
@@ -24,6 +27,7 @@ class Overlay:
     objects: tuple[dict[str, Any], ...]
     pods: frozenset[tuple[str, str]]
     groups: frozenset[tuple[str, str]]
+    capped: tuple[str, ...] = ()  # one note per Job whose pods were cut at the cap
 
 
 def _map(value: Any) -> Mapping[str, Any]:
@@ -62,16 +66,31 @@ def _job_group(job: Mapping[str, Any], parallelism: int) -> dict[str, Any] | Non
             "metadata": {"name": _name(job), "namespace": _namespace(job)}, "spec": spec}
 
 
-def expand_job(job: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The pods a Job would create at once (parallelism, default 1), named <job>-<index>, plus its PodGroup if any."""
+def job_parallelism(job: Mapping[str, Any]) -> int:
+    """spec.parallelism (default 1; anything but a non-negative integer reads as the default)."""
+    parallelism = _map(job.get("spec")).get("parallelism", 1)
+    return parallelism if isinstance(parallelism, int) and not isinstance(parallelism, bool) and parallelism >= 0 else 1
+
+
+def cap_note(job: Mapping[str, Any], cap: int) -> str | None:
+    """The note for a Job whose parallelism is above `cap` (None when it is not)."""
+    parallelism = job_parallelism(job)
+    if parallelism <= cap:
+        return None
+    return (f"Job {_namespace(job)}/{_name(job, 'job')}: parallelism {parallelism} is above the cap of {cap} pods per "
+            f"Job; only the first {cap} pods are simulated (set WASDRA_MAX_JOB_PODS to raise the cap)")
+
+
+def expand_job(job: Mapping[str, Any], cap: int = MAX_JOB_PODS) -> list[dict[str, Any]]:
+    """The pods a Job would create at once (parallelism, default 1, at most `cap`), named <job>-<index>, plus its
+    PodGroup if any (its minCount defaults to the real parallelism, so a capped gang still asks for all of it)."""
     spec = _map(job.get("spec"))
-    parallelism = spec.get("parallelism", 1)
-    parallelism = parallelism if isinstance(parallelism, int) and not isinstance(parallelism, bool) and parallelism >= 0 else 1
+    parallelism = job_parallelism(job)
     template = _map(spec.get("template"))
     group = _job_group(job, parallelism)
     name = _name(job, "job")
     out: list[dict[str, Any]] = [group] if group else []
-    for index in range(parallelism):
+    for index in range(min(parallelism, cap)):
         meta = dict(copy.deepcopy(_map(template.get("metadata"))))
         meta.update({"name": f"{name}-{index}", "namespace": _namespace(job)})
         pod_spec = dict(copy.deepcopy(_map(template.get("spec"))))
@@ -81,18 +100,23 @@ def expand_job(job: Mapping[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def build_overlay(objects: Iterable[Mapping[str, Any]]) -> Overlay:
-    """The overlay of manifest objects (Jobs expanded); kinds the simulator does not read are left out."""
+def build_overlay(objects: Iterable[Mapping[str, Any]], *, job_pod_cap: int = MAX_JOB_PODS) -> Overlay:
+    """The overlay of manifest objects (Jobs expanded, at most `job_pod_cap` pods each); kinds the simulator does not
+    read are left out."""
     out: list[dict[str, Any]] = []
+    capped: list[str] = []
     for obj in objects:
         kind = obj.get("kind") if isinstance(obj, Mapping) else None
         if not isinstance(kind, str):
             continue
         if kind == "Job":
-            out.extend(expand_job(obj))
+            out.extend(expand_job(obj, job_pod_cap))
+            note = cap_note(obj, job_pod_cap)
+            if note:
+                capped.append(note)
         elif kind in SNAPSHOT_KINDS:
             out.append(dict(obj))
     pods = frozenset((_namespace(o), _name(o)) for o in out if o.get("kind") == "Pod")
     groups = frozenset((_namespace(o), _name(o)) for o in out
                        if o.get("kind") in ("PodGroup", "CompositePodGroup"))
-    return Overlay(tuple(out), pods, groups)
+    return Overlay(tuple(out), pods, groups, tuple(capped))

@@ -10,11 +10,13 @@ from datetime import datetime
 from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
-from kubectl_wasdra.errors import UsageError
+from kubectl_wasdra.cluster.gaps import unread_kinds
+from kubectl_wasdra.errors import ClusterReadError, UsageError
 from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.recorded import Recorded, condition, group_condition, latest_failed_scheduling
-from kubectl_wasdra.explain.run import config_notes, load_cluster, resolve_release, scheduler_config
+from kubectl_wasdra.explain.run import config_notes, load_cluster_leaving_out, resolve_release, scheduler_config
+from kubectl_wasdra.explain.unknown import mark_unknown
 from kubectl_wasdra.sched.admission import make_gates
 from kubectl_wasdra.sched.gate_model import unmodelled_notes
 from kubectl_wasdra.sched.result import GroupResult
@@ -135,16 +137,23 @@ def compare(ours: GroupDiagnosis, recorded: list[Recorded]) -> tuple[str, str]:
 def run_explain_pending(options: PendingOptions) -> ExplainReport:
     """Diagnoses of the pending entries selected by target and namespace, each with the cluster's own record."""
     target = parse_target(options.target)
-    snapshot = load_cluster(options)
+    snapshot, left_out = load_cluster_leaving_out(options)
     release, assumed = resolve_release(options.release, snapshot)
     gates = make_gates(release, options.feature_gates, options.runtime_config)
     config = scheduler_config(options.scheduler_config)
     events = latest_failed_scheduling(snapshot.of_kind("Event"))  # files and live reads both keep Events (cluster/snapshot.py)
+    unread = unread_kinds(snapshot.header.gaps)
+    if "Pod" in unread:
+        raise ClusterReadError(f"cannot tell what is Pending: Pods could not be read from the cluster ({unread['Pod']})",
+                               hint="read with a user that may list pods in every namespace (kubectl auth can-i list pods -A)")
     groups = []
     for result in Simulation(snapshot, gates, config=config).run():
         if not _matches(result, target, options.namespace):
             continue
         diagnosis = diagnose(result)
+        if mark_unknown(diagnosis, result, unread):
+            groups.append(diagnosis)
+            continue
         diagnosis.recorded = _recorded(result, snapshot, events)
         created = min((p.created for p in result.entry.pods if p.created), default="")
         diagnosis.pending_for = _age(created, snapshot.header.taken_at)
@@ -152,9 +161,11 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
         groups.append(diagnosis)
     if target is None and not groups:
         return ExplainReport(str(release), [], [*assumed, "nothing is Pending" + (f" in {options.namespace}"
-                                                                                   if options.namespace else "")])
+                                                                                   if options.namespace else "")],
+                             gaps=dict(snapshot.header.gaps), left_out=list(left_out))
     if target is not None and not groups:
         raise UsageError(f"no pending {target[0]} named \"{target[1]}\"", where="TARGET",
                          hint="list pending pods with kubectl get pods --field-selector status.phase=Pending")
     return ExplainReport(str(release), groups, [*assumed, *unmodelled_notes(options.feature_gates or {}, gates.enabled_gates),
-                                                *config_notes(config)])
+                                                *config_notes(config)],
+                         gaps=dict(snapshot.header.gaps), left_out=list(left_out))

@@ -72,6 +72,6 @@ def build_map(snapshot: ClusterSnapshot, result: GroupResult, key: str | None) -
     used = _allocated_in_snapshot(snapshot) | earlier
     rows: dict[str, list[tuple[str, str]]] = {}
     for node in nodes:
-        value = result.state.facts[node].labels.get(key, "-") if key else ""
+        value = str(result.state.facts[node].labels.get(key, "-")) if key else ""  # a YAML label may read as a bool
         rows.setdefault(value, []).append((node, _cells(by_node[node], mine, used)))
     return sorted(rows.items())

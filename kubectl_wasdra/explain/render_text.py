@@ -8,15 +8,29 @@ import io
 
 from rich.markup import escape
 
+from kubectl_wasdra.cluster.gaps import unread_kinds as unread_gaps
+from kubectl_wasdra.explain.left_out import problem_line
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.placement_map import LEGEND
+from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.report.safe import printable
 
 MAX_LINES = 16  # pods and claims listed per group in text; JSON lists all
 
 
+def _verdict(group: GroupDiagnosis) -> str:
+    if not group.simulated:
+        return "not simulated"
+    if any(r.code == Reason.OBJECT_INVALID for r in group.reasons):
+        return "invalid: the API server rejects it"
+    return "fits" if group.fits else "does NOT fit"
+
+
 def _summary(group: GroupDiagnosis) -> str:
-    verdict = "fits" if group.fits else "does NOT fit"
+    if group.unknown is not None:
+        title = printable(f"{group.kind} {group.namespace}/{group.name}")
+        return f"[bold]{escape(title)}[/] — [yellow]unknown[/]: {escape(printable(group.unknown))}"
+    verdict = _verdict(group)
     facts = []
     if group.policy:
         facts.append(f"{group.policy}, minCount {group.min_count}" if group.policy == "gang" else group.policy)
@@ -30,7 +44,7 @@ def _summary(group: GroupDiagnosis) -> str:
     if group.pending_for:
         facts.append(f"Pending for {group.pending_for}")
     suffix = f" ({', '.join(facts)})" if facts else ""
-    color = "green" if group.fits else "red"
+    color = "yellow" if not group.simulated else "green" if group.fits else "red"
     title = printable(f"{group.kind} {group.namespace}/{group.name}")
     return f"[bold]{escape(title)}[/] — [{color}]{verdict}[/]{escape(printable(suffix))}"
 
@@ -108,6 +122,8 @@ def _recorded_lines(group: GroupDiagnosis) -> list[str]:
 def group_markup(group: GroupDiagnosis) -> list[str]:
     """rich markup lines for one group."""
     body = _recorded_lines(group)
+    if group.unknown is not None:
+        return [_summary(group), *(escape(printable(line)) for line in body)]
     body += _placement_lines(group) if group.fits else _why_lines(group)
     if group.fits and group.pod_message:
         body += ["  the pods that stay pending, as kube-scheduler words it:", f"    {group.pod_message}"]
@@ -116,19 +132,25 @@ def group_markup(group: GroupDiagnosis) -> list[str]:
 
 
 def render_text(report: ExplainReport, *, color: bool = False, width: int = 130) -> str:
-    """The report as text (ANSI colour only when `color`)."""
+    """The report as text (ANSI colour only when `color`). Without colour the markup is only stripped: rich's console
+    costs tens of milliseconds per group, minutes for a Job of thousands of pods."""
+    lines = [escape(printable(f"not read from the cluster: {kind}: {why}")) for kind, why in unread_gaps(report.gaps).items()]
+    lines += [escape(printable(f"left out: {problem_line(problem)}")) for problem in report.left_out]
+    lines += [escape(printable(note)) for note in report.notes]
+    for index, group in enumerate(report.groups):
+        if index:
+            lines.append("")
+        lines += group_markup(group)
+    if not report.groups and not report.notes:
+        lines.append("no pods or groups to explain")
+    if not color:
+        from rich.text import Text
+
+        return "".join(Text.from_markup(line).plain + "\n" for line in lines)
     from rich.console import Console
 
     buffer = io.StringIO()
-    console = Console(file=buffer, force_terminal=color, no_color=not color, width=width, highlight=False,
-                      soft_wrap=True, emoji=False)
-    for note in report.notes:
-        console.print(escape(printable(note)))
-    for index, group in enumerate(report.groups):
-        if index:
-            console.print()
-        for line in group_markup(group):
-            console.print(line)
-    if not report.groups and not report.notes:
-        console.print("no pods or groups to explain")
+    console = Console(file=buffer, force_terminal=True, width=width, highlight=False, soft_wrap=True, emoji=False)
+    for line in lines:
+        console.print(line)
     return buffer.getvalue()

@@ -5,18 +5,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
+from kubectl_wasdra.cluster.gaps import unread_kinds
 from kubectl_wasdra.cluster.shape import shape_problem
 from kubectl_wasdra.cluster.snapshot import CLUSTER_SCOPED_KINDS, SNAPSHOT_KINDS, ClusterSnapshot
 from kubectl_wasdra.errors import LoadError
 from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis, ReasonItem
-from kubectl_wasdra.explain.overlay import Overlay, build_overlay
+from kubectl_wasdra.explain.overlay import MAX_JOB_PODS, Overlay, build_overlay
 from kubectl_wasdra.explain.placement_map import build_map
 from kubectl_wasdra.explain.suggestions import suggest
+from kubectl_wasdra.explain.unknown import mark_unknown
 from kubectl_wasdra.kube.quantity import QuantityError
+from kubectl_wasdra.load.document import LoadProblem
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.admission import GENERIC_WORKLOAD, Gates, make_gates
 from kubectl_wasdra.sched.gate_model import unmodelled_notes
@@ -25,6 +28,8 @@ from kubectl_wasdra.sched.profiles import DEFAULT_CONFIG, SchedulerConfig
 from kubectl_wasdra.sched.queue import WAITING_MIN_COUNT
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.simulation import Simulation
+
+SIMULATED_KINDS: Final = (*SNAPSHOT_KINDS, "Job")  # the manifest kinds the simulator reads
 
 
 @dataclass(frozen=True)
@@ -39,21 +44,32 @@ class ExplainOptions:
     runtime_config: Mapping[str, bool] = field(default_factory=dict)
     suggestions: bool = True
     live_options: Any = None
+    job_pod_cap: int = MAX_JOB_PODS  # pods materialised per Job (explain/overlay.py)
     scheduler_config: str | None = None  # --scheduler-config FILE (a KubeSchedulerConfiguration)
     namespace: str | None = None  # for manifests that name none (kubectl apply's -n / context namespace); None: "default"
 
 
 def load_cluster(options: Any) -> ClusterSnapshot:
     """The snapshot from --snapshot files, or read live; problems in snapshot files stop the run (exit 2)."""
+    snapshot, problems = load_cluster_leaving_out(options)
+    if problems:
+        first = problems[0]
+        raise LoadError(first.message, where=f"{first.file}:{max(first.line, 1)}:{max(first.column, 1)}", hint=first.hint)
+    return snapshot
+
+
+def load_cluster_leaving_out(options: Any) -> tuple[ClusterSnapshot, tuple[LoadProblem, ...]]:
+    """The snapshot from --snapshot files (with the malformed objects left out of it, each reported), or read live."""
     from kubectl_wasdra.dra.inventory import with_device_selectors
 
     if getattr(options, "live", False):
         from kubectl_wasdra.cluster.live import read_live
 
-        return with_device_selectors(read_live(options.live_options))
-    from kubectl_wasdra.cluster.files import read_snapshot
+        return with_device_selectors(read_live(options.live_options)), ()
+    from kubectl_wasdra.cluster.files import read_snapshot_leaving_out
 
-    return with_device_selectors(read_snapshot(list(options.snapshot)))
+    snapshot, problems = read_snapshot_leaving_out(list(options.snapshot))
+    return with_device_selectors(snapshot), problems
 
 
 def resolve_release(release: Release | None, snapshot: ClusterSnapshot) -> tuple[Release, list[str]]:
@@ -70,52 +86,81 @@ def resolve_release(release: Release | None, snapshot: ClusterSnapshot) -> tuple
                     "(pass --k8s-version to choose)"]
 
 
-def _check_document(doc: Any) -> None:
+def _check_document(doc: Any) -> LoadProblem | None:
     """LoadError (file:line:col) for a manifest the simulator cannot read: no name, or requests that do not parse."""
     data = doc.data
-    where = "{file}:{line}:{column}"
     meta = data.get("metadata")
     if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
         line, column = doc.position(("metadata",))
-        raise LoadError(f"{data.get('kind')} has no metadata.name", where=where.format(file=doc.file, line=line, column=column),
-                        hint="give the object a name")
-    for pod in build_overlay([data]).objects:
+        return LoadProblem(doc.file, line, column, f"{data.get('kind')} has no metadata.name", "give the object a name")
+    for pod in build_overlay([data], job_pod_cap=1).objects:  # a Job's pods are alike: one tells
         if pod.get("kind") == "Pod":
             try:
                 build_pod_info(pod)
             except (QuantityError, ValueError, TypeError, AttributeError) as exc:
                 path = ("spec", "template", "spec") if data.get("kind") == "Job" else ("spec",)
                 line, column = doc.position(path)
-                raise LoadError(f'{data.get("kind")} "{meta["name"]}": {exc}', hint="fix the pod spec (resources, claims)",
-                                where=where.format(file=doc.file, line=line, column=column)) from exc
+                return LoadProblem(doc.file, line, column, f'{data.get("kind")} "{meta["name"]}": {exc}',
+                                   "fix the pod spec (resources, claims)")
         problem = shape_problem(pod)
         if problem is not None:  # the snapshot could not index it (a namespace that is not a string, ...)
             line, column = doc.position(problem[0] if pod.get("kind") == data.get("kind") else ("spec",))
-            raise LoadError(f'{data.get("kind")} "{meta["name"]}": {problem[1]}', hint="fix the field",
-                            where=where.format(file=doc.file, line=line, column=column))
+            return LoadProblem(doc.file, line, column, f'{data.get("kind")} "{meta["name"]}": {problem[1]}', "fix the field")
+    return None
 
 
-def load_manifests(files: Sequence[str], namespace: str | None = None) -> Overlay:
-    """The manifests' objects as an overlay; a file that does not load stops the run with file:line:col. Namespaced
-    objects that name no namespace go to `namespace` when given, as `kubectl apply -n` would create them."""
+def load_documents(files: Sequence[str]) -> list[Any]:
+    """The manifests' documents; a file that does not load stops the run with file:line:col (a file that is not
+    manifests, such as a Helm template, is named with what it is)."""
     from kubectl_wasdra.load import load_paths
 
     loaded = load_paths(list(files))
     if loaded.problems:
         first = loaded.problems[0]
         raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
-    documents = [doc for doc in loaded.documents if isinstance(doc.data, dict)]
+    return [doc for doc in loaded.documents if isinstance(doc.data, dict)]
+
+
+def overlay_of(documents: Sequence[Any], namespace: str | None = None) -> Overlay:
+    """The documents as an overlay, after the checks that make a malformed object a clear error (exit 2)."""
+    overlay, problems = overlay_leaving_out(documents, namespace=namespace)
+    if problems:
+        first = problems[0]
+        raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
+    return overlay
+
+
+def overlay_leaving_out(documents: Sequence[Any], job_pod_cap: int = MAX_JOB_PODS, *,
+                        namespace: str | None = None) -> tuple[Overlay, list[LoadProblem]]:
+    """The documents as an overlay without the objects the simulator cannot read, and every such object's problem
+    (file:line:col), so that the run goes on with the rest; objects that name no namespace go to `namespace`."""
+    kept, problems = [], []
     for doc in documents:
-        if doc.data.get("kind") in (*SNAPSHOT_KINDS, "Job"):
-            _check_document(doc)
-    return build_overlay(_in_namespace(doc.data, namespace) for doc in documents)
+        problem = _check_document(doc) if doc.data.get("kind") in SIMULATED_KINDS else None
+        if problem is None:
+            kept.append(doc)
+        else:
+            problems.append(problem)
+    return build_overlay((_in_namespace(doc.data, namespace) for doc in kept), job_pod_cap=job_pod_cap), problems
 
 
 def _in_namespace(obj: dict[str, Any], namespace: str | None) -> dict[str, Any]:
+    """The object as `kubectl apply -n NAMESPACE` would create it: namespaced objects that name none get `namespace`."""
     meta = obj.get("metadata")
     if namespace is None or obj.get("kind") in CLUSTER_SCOPED_KINDS or not isinstance(meta, dict) or meta.get("namespace"):
         return obj
     return {**obj, "metadata": {**meta, "namespace": namespace}}
+
+
+def load_manifests_leaving_out(files: Sequence[str], job_pod_cap: int = MAX_JOB_PODS) -> tuple[Overlay, list[LoadProblem]]:
+    """The manifests' objects as an overlay without the ones the simulator cannot read, and their problems."""
+    return overlay_leaving_out(load_documents(files), job_pod_cap)
+
+
+def load_manifests(files: Sequence[str], namespace: str | None = None) -> Overlay:
+    """The manifests' objects as an overlay; a file that does not load stops the run with file:line:col. Namespaced
+    objects that name no namespace go to `namespace` when given, as `kubectl apply -n` would create them."""
+    return overlay_of(load_documents(files), namespace)
 
 
 def _is_ours(result: GroupResult, overlay: Overlay) -> bool:
@@ -152,12 +197,17 @@ def _podless(sim: Simulation, overlay: Overlay, seen: set[tuple[str, str]]) -> l
 def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *, with_suggestions: bool = True,
                     notes: bool = False, config: SchedulerConfig | None = None) -> Any:
     """Diagnoses of the overlay's groups in queue order, with placement maps and (optionally) suggestions; with
-    `notes`, (diagnoses, notes about objects the simulation left out); `config` = the scheduler profiles."""
+    `notes`, (diagnoses, notes about objects the simulation left out); `config` = the scheduler profiles. A verdict that
+    depends on a kind the snapshot's header says was not read is unknown (explain/unknown.py)."""
+    unread = unread_kinds(snapshot.header.gaps)
     sim = Simulation(snapshot, gates, config=config)
     results = [r for r in sim.run() if _is_ours(r, overlay)]
     out = []
     for result in results:
         diagnosis = diagnose(result)
+        if mark_unknown(diagnosis, result, unread):
+            out.append(diagnosis)
+            continue
         key = result.entry.topology_key or (result.entry.group.topology_keys[0] if result.entry.group and
                                             result.entry.group.topology_keys else None)
         wants_devices = any(p.claims_or_extended for c in [result, *result.children] for p in c.entry.pods)
@@ -172,17 +222,25 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
 
 
 def run_explain(options: ExplainOptions) -> ExplainReport:
-    """The explanation of every group the manifests define, against the snapshot or live cluster."""
-    overlay = load_manifests(options.files, options.namespace)
-    cluster = load_cluster(options)
+    """The explanation of every group the manifests define, against the snapshot or live cluster. Objects the API
+    server would reject and pods of other schedulers are reported as such, not simulated (explain/admitted.py)."""
+    from kubectl_wasdra.explain.admitted import admit
+
+    documents = load_documents(options.files)
+    cluster, skipped = load_cluster_leaving_out(options)
     release, assumed = resolve_release(options.release, cluster)
-    gates = make_gates(release, options.feature_gates, options.runtime_config)
     config = scheduler_config(options.scheduler_config)
+    schedulers = frozenset(profile.scheduler_name for profile in config.profiles)
+    admitted = admit(documents, release, options.feature_gates, options.runtime_config, SIMULATED_KINDS, schedulers)
+    overlay, left_out = overlay_leaving_out(admitted.documents, options.job_pod_cap, namespace=options.namespace)
+    gates = make_gates(release, options.feature_gates, options.runtime_config)
     snapshot = cluster.overlay(list(overlay.objects))
     groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True,
                                     config=config)
     ignored = [*unmodelled_notes(options.feature_gates or {}, gates.enabled_gates), *config_notes(config)]
-    return ExplainReport(str(release), groups, [*assumed, *ignored, *notes])
+    return ExplainReport(str(release), [*admitted.left_out, *groups],
+                         [*assumed, *admitted.notes, *overlay.capped, *ignored, *notes], gaps=dict(cluster.header.gaps),
+                         left_out=[*left_out, *skipped])
 
 
 def scheduler_config(file: str | None) -> SchedulerConfig:

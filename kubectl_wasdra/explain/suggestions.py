@@ -18,6 +18,9 @@ from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.simulation import Simulation
 
 MAX_EXTRA_NODES: Final = 64
+# devices all clones together may add to one re-simulation: each costs the allocator and memory, so a node with 20,000
+# devices is cloned at most a few times rather than up to MAX_EXTRA_NODES times
+MAX_CLONED_DEVICES: Final = 100_000
 MAX_FREE_TRIES: Final = 3  # allocated claims tried by free_devices (each try is one more simulation)
 
 
@@ -151,25 +154,38 @@ def _clones(snapshot: ClusterSnapshot, name: str, count: int) -> list[dict[str, 
         clone = copy.deepcopy(node)
         clone["metadata"] = {**clone.get("metadata", {}), "name": clone_name}
         out.append(clone)
-        for item in slices:
-            copy_slice = copy.deepcopy(item)
-            copy_slice["metadata"] = {"name": f"{item['metadata']['name']}-like-{index}"}
-            copy_slice["spec"]["nodeName"] = clone_name
-            copy_slice["spec"]["pool"] = {**copy_slice["spec"].get("pool", {}),
-                                          "name": f"{copy_slice['spec'].get('pool', {}).get('name', name)}-like-{index}"}
-            out.append(copy_slice)
+        for item in slices:  # the device list is shared, not copied: snapshots are never mutated
+            spec = item.get("spec") or {}
+            pool = spec.get("pool") if isinstance(spec.get("pool"), dict) else {}
+            out.append({**item, "metadata": {"name": f"{item['metadata']['name']}-like-{index}"},
+                        "spec": {**spec, "nodeName": clone_name,
+                                 "pool": {**pool, "name": f"{pool.get('name', name)}-like-{index}"}}})
     return out
+
+
+def _devices_on(snapshot: ClusterSnapshot, name: str) -> int:
+    """How many devices the node's own slices publish (what each clone adds to every re-simulation)."""
+    return sum(len((s.get("spec") or {}).get("devices") or ()) for s in snapshot.of_kind("ResourceSlice")
+               if (s.get("spec") or {}).get("nodeName") == name)
+
+
+def _clones_cannot_help(result: GroupResult, node: str) -> bool:
+    """True when the node rejects the pod because none of its devices match: a clone has the same devices."""
+    error = next(iter(result.pod_errors.values()), None)
+    status = error.statuses.get(node) if error is not None else None
+    return status is not None and status.reason == Reason.NO_MATCHING_DEVICES
 
 
 def more_nodes(verifier: Verifier) -> Suggestion | None:
     """The fewest extra nodes shaped like an existing one (labels, allocatable, devices) that make the group fit."""
     template = _template_node(verifier.result)
-    if template is None:
+    if template is None or _clones_cannot_help(verifier.result, template):
         return None
     entry, outcome = verifier.result.entry, verifier.result.outcome
     best = outcome.best if outcome is not None else None
     count = max(entry.min_count - (best.placeable if best is not None else 0), 1)
-    while count <= MAX_EXTRA_NODES:
+    per_node = _devices_on(verifier.snapshot, template)
+    while count <= MAX_EXTRA_NODES and count * per_node <= MAX_CLONED_DEVICES:
         after = verifier.run(_clones(verifier.snapshot, template, count))
         if after is not None and after.fits:
             return Suggestion("addNodes", f"add {count} more node(s) like {template}", _where(after, entry.topology_key))

@@ -6,17 +6,22 @@ Quantities are exact (Decimal), never float.
 
 from __future__ import annotations
 
-import re
-from decimal import ROUND_CEILING, Decimal, InvalidOperation, localcontext
+import math
+from decimal import ROUND_CEILING, ROUND_UP, Context, Decimal, localcontext
 from typing import Final
 
-# quantity.go: <quantity> ::= <signedNumber><suffix>; suffix is binarySI | decimalSI | decimalExponent
-_QUANTITY_RE: Final = re.compile(
-    r"^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?$"
-)
 _BINARY: Final = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
 _DECIMAL: Final = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
-_MAX_EXPONENT: Final = 64  # larger exponents are rejected rather than building huge Decimals
+_SUFFIX_CHARS: Final = frozenset("eEinumkKMGTP")
+_DIGITS: Final = frozenset("0123456789")
+_MAX_BINARY: Final = Decimal(2**63 - 1)  # quantity.go: maxAllowed, the cap of BinarySI values
+_NANO: Final = Decimal("1e-9")  # quantity.go rounds non-zero values up to 1n
+# Go accepts exponents up to int32; values are kept exact up to 10^LIMIT_EXPONENT and held there beyond it, so that
+# arithmetic on them stays finite (no real resource is anywhere near)
+LIMIT_EXPONENT: Final = 100_000
+_LIMIT: Final = Decimal(f"1e{LIMIT_EXPONENT}")
+_WIDE: Final = Context(prec=LIMIT_EXPONENT + 100, Emax=10 * LIMIT_EXPONENT, Emin=-10 * LIMIT_EXPONENT)
+_FORMS: Final = 'expected e.g. "100m", "2", "8Gi", "1e3"'
 
 
 class QuantityError(ValueError):
@@ -24,29 +29,81 @@ class QuantityError(ValueError):
 
 
 def parse_quantity(value: str | int | float | Decimal) -> Decimal:
-    """Exact value of a quantity string ("100m", "8Gi", "1e3") or a number as YAML gives it."""
+    """Exact value of a quantity string ("100m", "8Gi", "1e3") or a number as YAML gives it, accepting and rejecting
+    exactly what resource.ParseQuantity does (a JSON number is parsed from its text, as Quantity.UnmarshalJSON does)."""
     if isinstance(value, bool):
         raise QuantityError(f"{value!r} is not a quantity")
-    if isinstance(value, int | Decimal):
-        return Decimal(value)
-    if isinstance(value, float):
-        return Decimal(repr(value))
+    if isinstance(value, int):
+        value = str(value)
+    elif isinstance(value, float | Decimal):
+        if not math.isfinite(value):
+            raise QuantityError(f"{value} is not a quantity: the API has no infinite or NaN quantities (quote a number)")
+        value = repr(value) if isinstance(value, float) else str(value)
     if not isinstance(value, str):
         raise QuantityError(f"{value!r} is not a quantity")
-    match = _QUANTITY_RE.match(value.strip())
-    if not match or value != value.strip():
-        raise QuantityError(f'"{value}" is not a quantity (expected e.g. "100m", "2", "8Gi", "1e3")')
-    number, suffix = match.group(1), match.group(2) or ""
-    try:
-        base = Decimal(number)
-    except InvalidOperation as exc:  # pragma: no cover - the regex admits only decimals
-        raise QuantityError(f'"{value}" is not a quantity') from exc
-    if suffix in _BINARY:
-        return base * _BINARY[suffix]
-    exponent = _DECIMAL[suffix] if suffix in _DECIMAL else int(suffix[1:])
-    if abs(exponent) > _MAX_EXPONENT:
-        raise QuantityError(f'"{value}": exponent {exponent} is out of range')
-    return base.scaleb(exponent)
+    positive, number, suffix = _split(value)
+    return _interpret(value, positive, number, suffix)
+
+
+def _split(text: str) -> tuple[bool, str, str]:
+    """(sign, numeric part, suffix) as quantity.go's parseQuantityString scans them; QuantityError where it fails."""
+    if not text:
+        raise QuantityError(f'"" is not a quantity ({_FORMS})')
+    pos, end = 0, len(text)
+    positive = text[0] != "-"
+    if text[0] in "+-":
+        pos = 1
+    start = pos
+    while pos < end and text[pos] in _DIGITS:
+        pos += 1
+    if pos < end and text[pos] == ".":
+        pos += 1
+        while pos < end and text[pos] in _DIGITS:
+            pos += 1
+    number = text[start:pos]
+    suffix_start = pos
+    while pos < end and text[pos] in _SUFFIX_CHARS:
+        pos += 1
+    if pos < end and text[pos] in "+-":
+        pos += 1
+    while pos < end and text[pos] in _DIGITS:
+        pos += 1
+    if pos < end:
+        raise QuantityError(f'"{text}" is not a quantity ({_FORMS})')
+    return positive, number, text[suffix_start:]
+
+
+def _interpret(text: str, positive: bool, number: str, suffix: str) -> Decimal:
+    """The value of a scanned quantity: suffix applied, rounded up to 1n, BinarySI capped, as quantity.go does."""
+    whole, _, fraction = number.partition(".")
+    if not _valid_suffix(suffix):
+        raise QuantityError(f'"{text}" is not a quantity: unknown suffix "{suffix}" ({_FORMS})')
+    if (whole + fraction).strip("0") == "":
+        return Decimal(0)
+    with localcontext(_WIDE):
+        amount = Decimal(f"{whole or '0'}.{fraction or '0'}")
+        if suffix in _DECIMAL:
+            amount = amount.scaleb(_DECIMAL[suffix])
+        elif suffix in _BINARY:
+            amount = min(amount * _BINARY[suffix], _MAX_BINARY)
+        else:
+            exponent = (int(suffix[1:]) + 2**31) % 2**32 - 2**31  # suffix.go: int32(parsed), wrapping as Go does
+            amount = _LIMIT if exponent > LIMIT_EXPONENT else amount.scaleb(max(exponent, -10 * LIMIT_EXPONENT))
+        if amount.as_tuple().exponent < -9:  # type: ignore[operator]
+            amount = amount.quantize(_NANO, rounding=ROUND_UP) if amount > _NANO else _NANO
+        amount = min(amount, _LIMIT)
+    return amount if positive else -amount
+
+
+def _valid_suffix(suffix: str) -> bool:
+    """suffix.go interpret: a decimal or binary SI suffix, or e/E and an int64 exponent."""
+    return suffix in _DECIMAL or suffix in _BINARY or (len(suffix) > 1 and suffix[0] in "eE" and _is_int64(suffix[1:]))
+
+
+def _is_int64(text: str) -> bool:
+    """strconv.ParseInt(text, 10, 64) succeeds."""
+    body = text[1:] if text[:1] in "+-" else text
+    return bool(body) and body.isascii() and body.isdigit() and -(2**63) <= int(text) < 2**63
 
 
 def milli_value(quantity: Decimal) -> int:
@@ -67,10 +124,13 @@ def format_quantity(quantity: Decimal, *, binary: bool = False) -> str:
     """Compact string for messages: "8Gi" when binary and exact, "500m" for fractions, else decimal suffixes."""
     if quantity == 0:
         return "0"
+    if abs(quantity) >= _LIMIT:
+        return f"{'-' if quantity < 0 else ''}1e{LIMIT_EXPONENT}"
     if binary and quantity == quantity.to_integral_value():
+        whole = int(quantity)
         for suffix, factor in sorted(_BINARY.items(), key=lambda item: -item[1]):
-            if quantity % factor == 0:
-                return f"{int(quantity // factor)}{suffix}"
+            if whole % factor == 0:
+                return f"{whole // factor}{suffix}"
     if quantity != quantity.to_integral_value():
         milli = quantity * 1000
         if milli == milli.to_integral_value():

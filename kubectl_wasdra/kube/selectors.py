@@ -8,7 +8,9 @@ Objects are plain dicts in API shape; a missing selector matches as upstream say
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
+
+from kubectl_wasdra.kube.labels import invalid, parse_label_selector, requirement_errors, requirement_matches
 
 
 def labels_of(obj: Mapping[str, Any]) -> Mapping[str, str]:
@@ -16,55 +18,71 @@ def labels_of(obj: Mapping[str, Any]) -> Mapping[str, str]:
     return (obj.get("metadata") or {}).get("labels") or {}
 
 
-def _requirement_matches(labels: Mapping[str, str], key: str, operator: str, values: Sequence[str]) -> bool:
-    """One requirement: In, NotIn, Exists, DoesNotExist, Gt, Lt (Gt/Lt compare integers, node selectors only)."""
-    present = key in labels
-    if operator == "In":
-        return present and labels[key] in values
-    if operator == "NotIn":
-        return not present or labels[key] not in values
-    if operator == "Exists":
-        return present
-    if operator == "DoesNotExist":
-        return not present
-    if operator in ("Gt", "Lt"):
-        if not present or len(values) != 1:
-            return False
-        try:
-            actual, bound = int(labels[key]), int(values[0])
-        except ValueError:
-            return False
-        return actual > bound if operator == "Gt" else actual < bound
-    return False
-
-
 def _requirements_match(labels: Mapping[str, str], expressions: Sequence[Mapping[str, Any]]) -> bool:
     """Every requirement (key, operator, values) of a matchExpressions / matchFields list holds (ANDed)."""
     for expr in expressions:
-        if not _requirement_matches(labels, expr.get("key", ""), expr.get("operator", ""), expr.get("values") or ()):
+        if not requirement_matches(labels, expr.get("key", ""), expr.get("operator", ""), expr.get("values") or ()):
             return False
     return True
 
 
 def matches_label_selector(selector: Mapping[str, Any] | None, labels: Mapping[str, str]) -> bool:
-    """metav1.LabelSelector semantics: None matches nothing, {} matches everything, terms are ANDed."""
-    if selector is None:
-        return False
-    for key, value in (selector.get("matchLabels") or {}).items():
-        if labels.get(key) != value:
-            return False
-    return _requirements_match(labels, selector.get("matchExpressions") or ())
+    """metav1.LabelSelector semantics: None matches nothing, {} matches everything, terms are ANDed; a selector that
+    does not parse (kube/labels.py) matches nothing."""
+    parsed = parse_label_selector(selector)
+    return not isinstance(parsed, str) and parsed.matches(labels)
 
 
 def _term_matches(term: Mapping[str, Any], node: Mapping[str, Any]) -> bool:
-    """A NodeSelectorTerm: matchExpressions on labels AND matchFields on metadata.name; an empty term matches nothing."""
+    """A NodeSelectorTerm: matchExpressions on labels AND matchFields on metadata.name; an empty term matches nothing,
+    and so does a term with a requirement that does not parse (component-helpers nodeaffinity: LazyErrorNodeSelector
+    reports the parse error only when no term matches, and the NodeAffinity filter ignores it)."""
     expressions = term.get("matchExpressions") or ()
     fields = term.get("matchFields") or ()
     if not expressions and not fields:
         return False
-    if not _requirements_match(labels_of(node), expressions):
+    if expressions and not _requirements_match(labels_of(node), expressions):
         return False
-    return not fields or _requirements_match({"metadata.name": (node.get("metadata") or {}).get("name", "")}, fields)
+    name = (node.get("metadata") or {}).get("name") or ""
+    if fields and name and not _requirements_match({"metadata.name": name}, fields):
+        return False
+    return not node_selector_term_errors(term)  # checked last: only a term that would match pays for it
+
+
+_NODE_OPERATORS: Final = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
+
+
+def node_selector_term_errors(term: Mapping[str, Any], path: str = "") -> list[str]:
+    """Why a NodeSelectorTerm does not parse (nodeSelectorRequirementsAsSelector / ...AsFieldSelector): unknown
+    operators, invalid keys or label values, Gt/Lt without one integer, matchFields without exactly one In/NotIn value."""
+    errors: list[str] = []
+    for i, expr in _requirements(term, "matchExpressions"):
+        where = f"{path}matchExpressions[{i}]"
+        operator = str(expr.get("operator", ""))
+        if operator not in _NODE_OPERATORS:
+            errors.append(f'{where}.operator: Unsupported value: "{operator}"')
+            continue
+        errors.extend(requirement_errors(str(expr.get("key", "")), operator, _values(expr), where))
+    for i, expr in _requirements(term, "matchFields"):
+        where = f"{path}matchFields[{i}]"
+        operator = str(expr.get("operator", ""))
+        values = _values(expr)
+        if operator not in ("In", "NotIn"):
+            errors.append(f'{where}.operator: Unsupported value: "{operator}": supported values: "In", "NotIn"')
+        elif len(values) != 1:
+            errors.append(invalid(f"{where}.values", values, "must have one element"))
+    return errors
+
+
+def _requirements(term: Mapping[str, Any], field: str) -> list[tuple[int, Mapping[str, Any]]]:
+    """The requirements of a term's list that are objects (a list or item of the wrong type is a SCHEMA finding)."""
+    items = term.get(field)
+    return [(i, expr) for i, expr in enumerate(items) if isinstance(expr, dict)] if isinstance(items, list) else []
+
+
+def _values(expr: Mapping[str, Any]) -> list[Any]:
+    values = expr.get("values")
+    return list(values) if isinstance(values, list) else []
 
 
 def matches_node_selector(selector: Mapping[str, Any] | None, node: Mapping[str, Any]) -> bool:

@@ -78,6 +78,9 @@ LOAD_UNREADABLE_PATH: Final = RuleInfo(
 LOAD_EMPTY_DOCUMENT: Final = RuleInfo(
     id="LOAD012", name="empty-document", severity=Severity.INFO,
     summary="an empty YAML document between two others (two `---` in a row)")
+LOAD_NOT_A_MANIFEST: Final = RuleInfo(
+    id="LOAD013", name="not-a-manifest", severity=Severity.INFO,
+    summary="a file is not Kubernetes manifests (Helm template, kustomization, CI config ...) and was skipped")
 
 # API: is the apiVersion/kind served by the target release?
 API_NOT_SERVED: Final = RuleInfo(
@@ -212,6 +215,12 @@ REF_NOT_IN_CLUSTER: Final = RuleInfo(
 REF_SCALE_TARGET_NOT_FOUND: Final = RuleInfo(
     id="REF011", name="scale-target-not-found", severity=Severity.WARNING,
     summary="an HPA's scaleTargetRef names no object of the manifests (it may exist in the cluster)")
+REF_DUPLICATE_OBJECT: Final = RuleInfo(
+    id="REF012", name="object-defined-twice", severity=Severity.WARNING,
+    summary="the same object (group, kind, namespace, name) is defined in several folders (overlays?)")
+REF_DUPLICATE_OBJECT_IN_FOLDER: Final = RuleInfo(
+    id="REF013", name="object-defined-twice-in-folder", severity=Severity.ERROR,
+    summary="the same object is defined twice in one folder: one `kubectl apply` would send both, the last wins")
 
 # GANG: gang groups that cannot assemble, or whose placement upstream does not guarantee.
 GANG_MIN_COUNT_EXCEEDS_PODS: Final = RuleInfo(
@@ -249,6 +258,9 @@ FIT_API_NOT_SERVED_BY_CLUSTER: Final = RuleInfo(
 FIT_GATE_OFF_IN_CLUSTER: Final = RuleInfo(
     id="FIT006", name="gated-field-off-in-cluster", severity=Severity.ERROR,
     summary="a field's feature gate is off on the cluster's API server (its /metrics, or the snapshot header)")
+FIT_NODE_AFFINITY_TERM_NEVER_MATCHES: Final = RuleInfo(
+    id="FIT010", name="node-affinity-term-never-matches", severity=Severity.WARNING,
+    summary="a required node affinity term with a requirement that does not parse: the scheduler matches no node with it")
 
 # VALID (autoscaling): API-server validation of HorizontalPodAutoscaler that the GATE rules do not cover.
 VALID_SCALE_TO_ZERO_METRICS: Final = RuleInfo(

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
 
+from kubectl_wasdra.lint.copies import nearest
 from kubectl_wasdra.load import Document
 
 
@@ -34,8 +35,7 @@ class DocumentSet:
         return self._by_kind.get(kind, ())
 
     def get(self, kind: str, name: str, namespace: str | None = None) -> Document | None:
-        """The first document of `kind` named `name` (in `namespace` when given; "default" matches a missing one)."""
-        for document in self.of_kind(kind):
-            if document.name == name and (namespace is None or (document.namespace or "default") == namespace):
-                return document
-        return None
+        """The document of `kind` named `name` (in `namespace` when given; "default" matches a missing one); with
+        several copies the one whose position sorts last, whatever the input order (lint/copies.py)."""
+        return nearest((d for d in self.of_kind(kind) if d.name == name and
+                        (namespace is None or (d.namespace or "default") == namespace)), None)

@@ -98,10 +98,17 @@ def _expand(item: str, flag: str) -> set[str]:
 def _unknown(key: str, flag: str) -> UsageError:
     infos = rule_infos()
     candidates = sorted({i.id for i in infos} | {i.name for i in infos} | {i.family for i in infos} | {"ALL"})
-    close = difflib.get_close_matches(key.upper() if key[:1].isupper() else key.lower(), candidates, n=1, cutoff=0.5) or \
-        difflib.get_close_matches(key, candidates, n=1, cutoff=0.5)
-    hint = f'did you mean "{close[0]}"?' if close else "see `kubectl wasdra rules` for the rule IDs"
+    close = _closest(key.upper() if key[:1].isupper() else key.lower(), candidates) or _closest(key, candidates)
+    hint = f'did you mean "{close}"?' if close else "see `kubectl wasdra rules` for the rule IDs"
     return UsageError(f'unknown rule or family "{key}"', where=flag, hint=hint)
+
+
+def _closest(word: str, candidates: list[str], cutoff: float = 0.5) -> str | None:
+    """The candidate most like `word` (difflib ratio at least `cutoff`); on a tie the first in sorted order, so "REF03"
+    suggests REF003 rather than REF013."""
+    scored = [(difflib.SequenceMatcher(None, word, candidate).ratio(), candidate) for candidate in candidates]
+    best = max((score for score, _ in scored), default=0.0)
+    return min(candidate for score, candidate in scored if score == best) if best >= cutoff else None
 
 
 def _dedent(text: str) -> str:

@@ -1,6 +1,7 @@
-"""Files that are YAML or JSON but never Kubernetes manifests, left out of `check` unless named in `--exclude` terms.
+"""This tool's own files, left out of `check` silently (--no-default-excludes checks them too).
 
-Patterns use load/excludes.py syntax. The loader's file classification may extend this list; keep it data only.
+Patterns use load/excludes.py syntax. Other well-known non-manifests (Helm charts and values, kustomizations, CI and
+tool configuration) are not excluded here: load/classify.py skips each with one LOAD013 note saying how to check it.
 """
 
 from __future__ import annotations
@@ -8,9 +9,5 @@ from __future__ import annotations
 from typing import Final
 
 DEFAULT_EXCLUDES: Final[tuple[str, ...]] = (
-    ".wasdra.yaml", ".wasdra.yml", ".wasdra-baseline.json",   # this tool's own configuration and baseline
-    ".pre-commit-config.yaml", ".pre-commit-hooks.yaml",
-    "Chart.yaml", "Chart.lock", "values*.yaml", "values*.yml", "values.schema.json",   # Helm chart metadata
-    "kustomization.yaml", "kustomization.yml", "Kustomization",                          # Kustomize
-    ".github/", ".gitlab-ci.yml",                                                         # CI definitions
+    ".wasdra.yaml", ".wasdra.yml", ".wasdra-baseline.json",
 )

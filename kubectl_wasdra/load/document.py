@@ -34,6 +34,7 @@ class ProblemKind(StrEnum):
     TOO_LARGE = "too-large"
     ALIAS_LIMIT = "alias-limit"
     UNREADABLE = "unreadable"
+    NOT_A_MANIFEST = "not-a-manifest"   # a Helm template, kustomization, CI config ... (load/classify.py)
 
 
 @dataclass(frozen=True)

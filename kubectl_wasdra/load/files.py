@@ -10,6 +10,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any, Final
 
+from kubectl_wasdra.load.classify import classify
 from kubectl_wasdra.load.document import Document, LoadProblem, LoadResult, ProblemKind
 from kubectl_wasdra.load.parse import looks_like_json, parse_text
 from kubectl_wasdra.load.positions import SourceText
@@ -62,14 +63,15 @@ def directory_manifests(root: str, *, recursive: bool = True) -> list[str]:
 
 
 def _walk_directory(root: str, *, recursive: bool = True) -> Iterator[str]:
-    """Manifest files under `root`, sorted by path, skipping hidden files and directories."""
+    """Manifest files under `root` in the order kubectl's visitor (filepath.Walk) reads them: each directory's entries
+    by name, a subdirectory before a sibling whose name only extends it; hidden files and directories skipped."""
     found = []
     for directory, subdirs, names in os.walk(root):
         subdirs[:] = [d for d in subdirs if not d.startswith(".")] if recursive else []
         found.extend(os.path.join(directory, n) for n in names if n.endswith(MANIFEST_SUFFIXES) and not n.startswith("."))
     # FIFOs, sockets and devices found in a directory or by a glob are left out: reading one could block forever.
     # (A pipe named on the command line, e.g. `<(helm template chart/)`, is read.) Broken links stay in, to be reported.
-    yield from sorted(path for path in found if _regular_or_broken(path))
+    yield from sorted((path for path in found if _regular_or_broken(path)), key=lambda path: path.split(os.sep))
 
 
 def _regular_or_broken(path: str) -> bool:
@@ -101,6 +103,10 @@ def load_file(file: str, *, stdin: IO[bytes] | None = None,
     text = decode(file, raw)
     if isinstance(text, LoadProblem):
         return [], [text]
+    other = classify(file, text)
+    if other is not None:
+        return [], [LoadProblem(file, 1, 1, f"{other.what}, not Kubernetes objects: skipped", other.how,
+                                ProblemKind.NOT_A_MANIFEST)]
     return load_text(file, text)
 
 

@@ -53,12 +53,17 @@ def needs_yaml11(text: str) -> bool:
         return True
     if ("<<" in text or "!" in text or "?" in text) and _SPECIAL_SYNTAX.search(text):
         return True
+    if _COLLECTION_KEY.search(text):
+        return True  # a mapping, list or nothing used as a key (`name: {{ x }}`, `: x`): yaml-rs makes it a frozenset
+        # or None, go-yaml and sigs.k8s.io/yaml refuse it
     if "\\" in text and _SURROGATE_ESCAPE.search(text):
         return True  # go-yaml, like libyaml, rejects "\ud800": "found invalid Unicode character escape code"
     return any(pattern.search(lines) for pattern in _NON_STRING_KEYS)
 
 
 _DOC_SEPARATOR: Final = re.compile(r"^---(?:[ \t]|$)", re.MULTILINE)
+_COLLECTION_KEY: Final = re.compile(r"\{\{(?![{}])|[{\[][^\n]*[}\]][ \t]*:(?:\s|$)|(?:^|[{,?-])[ \t]*:(?:\s|$)",
+                                     re.MULTILINE)
 
 # Deeper documents are refused before any rule or the simulator walks them (recursive code would exhaust the stack).
 # Kubernetes objects are rarely 30 levels deep; go-yaml's own limit is 10,000.

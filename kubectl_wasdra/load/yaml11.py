@@ -116,6 +116,10 @@ class KubeConstructor(SafeConstructor):
         mapping = super().construct_mapping(node, deep=deep)
         if all(isinstance(key, str) for key in mapping):
             return mapping
+        if None in mapping:  # sigs.k8s.io/yaml convertToJSONableObject: "Unsupported map key of type" for nil keys
+            key_node = next(k for k, _ in node.value if self.construct_object(k, deep=True) is None)
+            raise ConstructorError(None, None, "a null key (empty, `~` or `null`) is not allowed in a Kubernetes object",
+                                   key_node.start_mark)
         return {_key_string(key): value for key, value in mapping.items()}
 
 
@@ -132,6 +136,9 @@ KubeConstructor.add_constructor("tag:yaml.org,2002:bool", KubeConstructor.constr
 KubeConstructor.add_constructor(INT_TAG, KubeConstructor.construct_yaml_int)
 KubeConstructor.add_constructor(FLOAT_TAG, KubeConstructor.construct_yaml_float)
 KubeConstructor.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
+# go-yaml v2 decodes !!set into a map whose values are null (a Python set is not JSON data)
+KubeConstructor.add_constructor("tag:yaml.org,2002:set",
+                                lambda loader, node: dict.fromkeys(loader.construct_mapping(node, deep=True)))
 # go-yaml v2 decodes !!binary into a string when the target is interface{}
 KubeConstructor.add_constructor("tag:yaml.org,2002:binary",
                                 lambda loader, node: loader.construct_yaml_binary(node).decode("utf-8", "replace"))

@@ -6,8 +6,12 @@ from __future__ import annotations
 import re
 from typing import Final
 
-# C0 controls except tab and newline, DEL, C1 controls, and lone surrogates (not encodable as UTF-8)
-_UNSAFE: Final = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+# Characters that reorder or break a line where they are shown (Unicode bidi controls, line/paragraph separators):
+# a name holding U+202E shows text reversed, U+2028 starts a new line in many viewers (Trojan Source, CVE-2021-42574)
+_INVISIBLE: Final = "\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+# C0 controls except tab (so CR and LF too: a value never starts a new line), DEL, C1 controls, lone surrogates (not
+# encodable as UTF-8), and the invisible reorderers above
+_UNSAFE: Final = re.compile(f"[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff{_INVISIBLE}]")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -16,14 +20,24 @@ def _escape(match: re.Match[str]) -> str:
 
 
 def printable(text: str) -> str:
-    """`text` with every control character written as a \\xNN (or \\uNNNN) escape; tabs and newlines stay."""
+    """`text` as one line with every control, line-breaking or bidi character written as a \\xNN (or \\uNNNN) escape;
+    tabs stay."""
     return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
 
 
-_JSON_UNSAFE: Final = re.compile("[\x7f-\x9f]")
+_JSON_UNSAFE: Final = re.compile(f"[\x7f-\x9f{_INVISIBLE}]")
 
 
 def json_safe(dumped: str) -> str:
-    """JSON text (from json.dumps, which escapes only C0 controls) with DEL and C1 controls as \\u escapes too: the
-    same JSON value, safe to show on a terminal."""
+    """JSON text (from json.dumps, which escapes only C0 controls) with DEL, C1 controls, bidi controls and line
+    separators as \\u escapes too: the same JSON value, safe to show on a terminal."""
     return _JSON_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", dumped)
+
+
+def neutralise_workflow_commands(text: str) -> str:
+    """Text for a CI log: a line whose first non-blank characters are `::` (a GitHub Actions workflow command such as
+    `::error::` or `::add-mask::`, which the runner executes wherever it appears at a line start) gets a backslash
+    before it, so it is shown, not run."""
+    if "::" not in text:
+        return text
+    return "\n".join("\\" + line if line.lstrip().startswith("::") else line for line in text.split("\n"))

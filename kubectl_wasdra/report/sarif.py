@@ -79,6 +79,8 @@ def _result_marks(report: CheckReport) -> dict[int, dict[str, Any]]:
 
 def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") -> str:
     """The SARIF log as indented JSON."""
+    from kubectl_wasdra.cluster.gaps import unread_kinds
+
     rules = all_rules()
     index = {r.info.id: i for i, r in enumerate(rules)}
     root = source_root()
@@ -113,4 +115,12 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
             "properties": {"k8sVersion": report.k8s_version},
         }],
     }
+    if report.gaps:  # what the cluster read could not read: SARIF's tool execution notifications
+        unread = unread_kinds(report.gaps)
+        log["runs"][0]["invocations"] = [{
+            "executionSuccessful": not unread,
+            "toolExecutionNotifications": [
+                {"level": "error" if kind in unread else "note", "descriptor": {"id": "cluster-read-gap"},
+                 "message": {"text": f"not read from the cluster: {kind}: {why}"}}
+                for kind, why in sorted(report.gaps.items())]}]
     return json_safe(json.dumps(log, indent=2, ensure_ascii=False)) + "\n"

@@ -48,7 +48,7 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
     grouped = _rows(report)
     if color:
         return _render_rich(report, grouped)
-    lines: list[str] = []
+    lines: list[str] = gap_lines(report)
     for file, rows in grouped:
         lines.append(file)
         for _, head, rest, _ in rows:
@@ -60,6 +60,16 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
     return "\n".join(lines) + "\n"
 
 
+def gap_lines(report: CheckReport) -> list[str]:
+    """One line per kind the cluster read could not read that a verdict needs (cluster/gaps.py), first in the report."""
+    if not report.gaps:
+        return []
+    from kubectl_wasdra.cluster.gaps import unread_kinds
+
+    return [printable(f"not read from the cluster: {kind}: {why} — cluster checks (FIT, REF010, GANG004) were skipped")
+            for kind, why in unread_kinds(report.gaps).items()]
+
+
 def _render_rich(report: CheckReport, grouped: list) -> str:
     import io
 
@@ -69,6 +79,8 @@ def _render_rich(report: CheckReport, grouped: list) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=True, color_system="standard", width=WIDTH + 10, soft_wrap=True,
                       highlight=False)
+    for line in gap_lines(report):
+        console.print(Text(line, style="bold red"))
     for file, rows in grouped:
         console.print(Text(file, style="bold underline"))
         for finding, head, rest, hint_lines in rows:

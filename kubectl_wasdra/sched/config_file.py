@@ -147,8 +147,10 @@ def _not_simulated(profile: Profile) -> list[str]:
         out.append("placementScore weights (topology placements are chosen by pod count)")
     if profile.hard_pod_affinity_weight != 1 or profile.ignore_preferred_terms_of_existing_pods:
         out.append("InterPodAffinity scoring args (inter-pod affinity is not scored)")
-    if profile.spread_defaulting == "List" and profile.spread_constraints:
-        out.append("PodTopologySpread defaultConstraints (cluster-level default constraints are not applied)")
+    if profile.spread_defaulting == "List" and any(c.get("whenUnsatisfiable") == "DoNotSchedule"
+                                                   for c in profile.spread_constraints):
+        out.append("PodTopologySpread DoNotSchedule defaultConstraints (their selector comes from the Services, "
+                   "ReplicaSets, StatefulSets and ReplicationControllers selecting a pod, which snapshots do not hold)")
     return out
 
 

@@ -36,6 +36,7 @@ class FitError:
     num_all_nodes: int
     statuses: Mapping[str, Status]
     pre_filter_msg: str = ""
+    pre_filter_error: bool = False  # PreFilter failed with an Error: the message is the error itself, no "0/N"
 
     def histogram(self) -> tuple[ReasonCount, ...]:
         """Distinct reasons with node counts, in kube-scheduler's order (sorted "<count> <message>" strings)."""
@@ -53,6 +54,8 @@ class FitError:
 
     def message(self) -> str:
         """The FailedScheduling text without a PostFilter (preemption) tail, as pods of a pod group get it."""
+        if self.pre_filter_error:
+            return self.pre_filter_msg
         if self.num_all_nodes == 0:
             return NO_NODES
         text = f"0/{self.num_all_nodes} nodes are available:"

@@ -10,11 +10,11 @@ Pods are assumed in the state inside a transaction so later members see them; a 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from kubectl_wasdra.sched.fiterror import FitError
-from kubectl_wasdra.sched.placement import diagnose_pod, find_node
+from kubectl_wasdra.sched.placement import diagnose_pod, find_node, is_stateful
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.state import SchedState
 
@@ -58,11 +58,11 @@ def _try(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], owner: str, at
     if diagnosed is None:
         attempt.failed[pod.key] = FitError(pod.key, len(nodes), {})
         return False
-    fit = None if pod.is_stateful else diagnosed.get(pod.signature)
+    fit = None if is_stateful(pod, state) else diagnosed.get(pod.signature)
     if fit is None:
         fit = diagnose_pod(pod, state, nodes)
         diagnosed[pod.signature] = fit
-    attempt.failed[pod.key] = FitError(pod.key, fit.num_all_nodes, fit.statuses, fit.pre_filter_msg)
+    attempt.failed[pod.key] = replace(fit, pod=pod.key)
     return False
 
 

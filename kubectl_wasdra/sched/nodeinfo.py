@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from kubectl_wasdra.kube.quantity import ceil_value, milli_value
 from kubectl_wasdra.kube.resources import node_allocatable
-from kubectl_wasdra.sched.podinfo import MILLI_RESOURCES
+from kubectl_wasdra.sched.podinfo import MILLI_RESOURCES, PodInfo
 
 if TYPE_CHECKING:
     from kubectl_wasdra.sched.state import SchedState
@@ -45,11 +45,11 @@ class NodeInfo:
 
     __slots__ = ("facts", "pods", "requested", "state")
 
-    def __init__(self, facts: NodeFacts, requested: Mapping[str, int], pods: tuple[tuple[Any, ...], ...],
+    def __init__(self, facts: NodeFacts, requested: Mapping[str, int], pods: tuple[PodInfo, ...],
                  state: SchedState) -> None:
         self.facts = facts
         self.requested = requested
-        self.pods = pods  # (namespace, labels, priority, requests) of every pod on the node
+        self.pods = pods  # every pod on the node
         self.state = state
 
     @property

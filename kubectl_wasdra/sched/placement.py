@@ -20,23 +20,22 @@ from typing import Any
 
 import orjson
 
-from kubectl_wasdra.sched.filters import DYNAMIC_FILTERS, DYNAMIC_WITHOUT_VOLUMES, STATIC_FILTERS
+from kubectl_wasdra.reasons import Reason
+from kubectl_wasdra.sched.filters import inter_pod_affinity, node_affinity, volume_restrictions
 from kubectl_wasdra.sched.fiterror import FitError
 from kubectl_wasdra.sched.nodeinfo import NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
-from kubectl_wasdra.sched.profiles import DEFAULT_FILTERS
+from kubectl_wasdra.sched.profile_plugins import plugins_for
 from kubectl_wasdra.sched.scoring import best_node, dra_score, num_feasible_nodes_to_find, raw_scores, score_weights
 from kubectl_wasdra.sched.state import SchedState
-from kubectl_wasdra.sched.status import Status
+from kubectl_wasdra.sched.status import Code, Status
 
 
-def run_filters(pod: PodInfo, node: NodeInfo, filters: tuple = DYNAMIC_FILTERS) -> Status | None:
-    """The first failing filter's status, or None if all pass; filters the pod's profile disables are skipped."""
-    if filters is DYNAMIC_FILTERS and not pod.has_volumes:
-        filters = DYNAMIC_WITHOUT_VOLUMES
-    profile = pod.profile
-    if profile is not None and profile.filter_names is not DEFAULT_FILTERS:
-        filters = tuple(plugin for plugin in filters if profile.filter_enabled(plugin.NAME))
+def run_filters(pod: PodInfo, node: NodeInfo, static: bool = False) -> Status | None:
+    """The first failing filter's status, or None if all pass: the pod's profile's static filters or the others
+    (profile_plugins.py: its instances, those it disables left out; the volume filters only for pods with volumes)."""
+    plugins = plugins_for(pod.profile)
+    filters = plugins.static if static else plugins.dynamic if pod.has_volumes else plugins.dynamic_without_volumes
     for plugin in filters:
         status = plugin.filter_node(pod, node)
         if status is not None:
@@ -51,22 +50,37 @@ def _percentage(pod: PodInfo) -> int:
 
 
 def _static_statuses(pod: PodInfo, state: SchedState) -> dict[str, Status]:
-    """Static filter failures per node for pods with this signature, computed once per simulation."""
+    """Static filter failures per node for pods with this signature, computed once per simulation. Nodes that
+    NodeAffinity's PreFilter leaves out get the framework's status for them instead of running the filters."""
     cached = state.static_cache.get(pod.base_signature)  # static filters never read claims
     if cached is None:
         cached = {}
+        allowed = node_affinity.pre_filter_nodes(pod) if plugins_for(pod.profile).node_affinity is not None else None
+        narrowed = Status.unresolvable(Reason.NODE_AFFINITY_MISMATCH,
+                                       node_affinity.NARROWED.format(plugins=node_affinity.NAME))
         for name in state.node_names:
-            status = run_filters(pod, state.node(name), STATIC_FILTERS)
+            status = narrowed if allowed is not None and name not in allowed else \
+                run_filters(pod, state.node(name), static=True)
             if status is not None:
                 cached[name] = status
         state.static_cache[pod.base_signature] = cached
     return cached
 
 
-def pod_shape(pod: PodInfo, state: SchedState) -> bytes | None:
-    """What every filter reads of `pod`, claim names left out; None when results cannot be shared (spread or
-    inter-pod affinity, unresolvable claims, claim fields that are not JSON)."""
+def is_stateful(pod: PodInfo, state: SchedState) -> bool:
+    """True when the pod's filter results depend on where other pods are: its own spread or inter-pod affinity, or
+    the required anti-affinity of placed pods that selects it; such results are never shared between pods."""
     if pod.is_stateful:
+        return True
+    if not state.anti_affinity_pods or pod.affinity_error:
+        return False
+    return bool(inter_pod_affinity.pre_filter_data(pod, state).existing_anti_affinity_counts)
+
+
+def pod_shape(pod: PodInfo, state: SchedState, stateful: bool | None = None) -> bytes | None:
+    """What every filter reads of `pod`, claim names left out; None when results cannot be shared (spread or
+    inter-pod affinity, unresolvable claims, claim fields that are not JSON). `stateful`: is_stateful when known."""
+    if is_stateful(pod, state) if stateful is None else stateful:
         return None
     if state.dra is None or not pod.claims_or_extended:
         return pod.base_signature
@@ -129,11 +143,12 @@ def find_node(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> str | 
     pre_filter = state.pre_filter(pod)
     if pre_filter is not None:
         return None
-    shape = pod_shape(pod, state)
+    stateful = pod.stateful or (bool(state.anti_affinity_pods) and is_stateful(pod, state))
+    shape = pod_shape(pod, state, stateful)
     if shape is not None and state.no_fit.get((shape, nodes)) == state.freed:
         return None
     key = (pod.signature, id(nodes))
-    start = 0 if pod.is_stateful else state.cursors.get(key, 0)
+    start = 0 if stateful else state.cursors.get(key, 0)
     window = _window(state, shape, nodes)
     if window is not None:
         fresh = _refresh(pod, state, nodes, shape, window)
@@ -143,12 +158,12 @@ def find_node(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> str | 
         if shape is not None:
             window = state.windows[(shape, nodes)] = _Window(scores, end, state)
     if not scores:
-        if not pod.is_stateful:
+        if not stateful:
             state.set(state.cursors, key, len(nodes))
         if start == 0 and shape is not None:
             state.no_fit[(shape, nodes)] = state.freed
         return None
-    if not pod.is_stateful:
+    if not stateful:
         state.set(state.cursors, key, nodes.index(next(iter(scores))))
     chosen = best_node(scores, score_weights(pod.profile)) if len(scores) > 1 else next(iter(scores))  # one: no scoring
     return chosen if _prepare_chosen(pod, state, chosen, fresh, shape) else None
@@ -275,9 +290,10 @@ def _renamed(status: Status, old: tuple[str, ...], new: tuple[str, ...]) -> Stat
 def diagnose_pod(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> FitError:
     """Why `pod` fits none of `nodes`: every node's first failing filter (run again; only called on failure)."""
     pre_filter = state.pre_filter(pod)
-    if pre_filter is not None:
-        message = "" if pre_filter.details.get("perNode") else pre_filter.message  # a Filter verdict for every node
-        return FitError(pod.key, len(nodes), dict.fromkeys(nodes, pre_filter), message)
+    in_use = pre_filter if pre_filter is not None and pre_filter.details.get("perNode") else None  # a Filter verdict
+    if pre_filter is not None and in_use is None:
+        return FitError(pod.key, len(nodes), dict.fromkeys(nodes, pre_filter), pre_filter.message,
+                        pre_filter.code is Code.ERROR)
     static = _static_statuses(pod, state)
     shape = pod_shape(pod, state)
     refs = state.dra.claim_refs(pod) if shape is not None and state.dra is not None else ()
@@ -294,6 +310,8 @@ def diagnose_pod(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> Fit
                     status = run_filters(pod, state.node(name))
                     if status is not None:
                         _remember_failure(state, shape, name, status, refs, True)
+            if in_use is not None:
+                status = volume_restrictions.in_filter_order(status, in_use)
             if status is not None:
                 statuses[name] = status
     finally:

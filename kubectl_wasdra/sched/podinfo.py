@@ -12,11 +12,13 @@ from typing import Any
 
 import orjson
 
+from kubectl_wasdra.kube.podaffinity import AffinityTerm, merged_affinity, parse_pod_affinity
 from kubectl_wasdra.kube.quantity import ceil_value, milli_value
 from kubectl_wasdra.kube.resources import pod_requests
 from kubectl_wasdra.sched.volumes import has_node_volumes
 
 MILLI_RESOURCES = frozenset({"cpu"})
+UNCHECKED: Any = object()  # PodInfo.pre_filter_status before the pod-only PreFilter checks ran
 _CORE_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage", "pods"})
 
 
@@ -67,6 +69,15 @@ class PodInfo:
     base_signature: bytes = field(default=b"")  # the signature without the claims (placement.pod_shape adds their specs)
     profile: Any = None  # profiles.Profile scheduling the pod (None: kube-scheduler's default profile)
     has_volumes: bool = False  # volumes the volume filters look at (claims, CSI, disks): others skip those filters
+    affinity_terms: tuple[AffinityTerm, ...] = ()  # required pod affinity, parsed (framework.PodInfo)
+    anti_affinity_terms: tuple[AffinityTerm, ...] = ()  # required pod anti-affinity, parsed
+    affinity_error: str = ""  # why the pod's affinity terms do not parse (InterPodAffinity PreFilter: "parsing pod")
+    host_ports: tuple[tuple[str, str, int], ...] = ()  # (hostIP, protocol, hostPort), sanitized as HostPortInfo does
+    terminating: bool = False  # metadata.deletionTimestamp is set
+    order: int = 0  # ClusterSnapshot.creation_order: kubectl apply order, for pods without a creationTimestamp
+    cache_keys: dict[str, Any] = field(default_factory=dict)  # plugin -> what its PreFilter reads of the pod
+    pre_filter_status: Any = UNCHECKED  # outcome of the pod-only PreFilter checks (filters/pre_filter.py), once run
+    stateful: bool = False  # spread or inter-pod affinity constraints of its own (see is_stateful)
 
     @property
     def key(self) -> str:
@@ -86,14 +97,32 @@ class PodInfo:
     @property
     def is_stateful(self) -> bool:
         """True when filter results depend on where other pods are (spread, inter-pod affinity): no result sharing."""
-        return bool(self.spread or self.anti_affinity or self.affinity)
+        return self.stateful
+
+
+def host_ports(spec: Mapping[str, Any]) -> tuple[tuple[str, str, int], ...]:
+    """util.GetHostPorts: host ports of the containers and of restartable (sidecar) init containers, each as
+    (hostIP or 0.0.0.0, protocol or TCP, port) (HostPortInfo.sanitize). With hostNetwork the API server defaults
+    hostPort to containerPort (pkg/apis/core/v1/defaults.go), which manifests not yet created lack."""
+    out = []
+    containers = [c for c in spec.get("initContainers") or () if isinstance(c, Mapping) and c.get("restartPolicy") == "Always"]
+    containers += [c for c in spec.get("containers") or () if isinstance(c, Mapping)]
+    for container in containers:
+        for port in container.get("ports") or ():
+            if not isinstance(port, Mapping):
+                continue
+            number = port.get("hostPort") or (port.get("containerPort") if spec.get("hostNetwork") else 0)
+            if isinstance(number, int) and number > 0:
+                out.append((str(port.get("hostIP") or "0.0.0.0"), str(port.get("protocol") or "TCP"), number))
+    return tuple(out)
 
 
 def _signature(info: PodInfo, claims: Any) -> bytes:
     spec = info.spec
-    parts = (sorted(info.requests.items()), info.tolerations, info.node_name, spec.get("nodeSelector"),
+    requests = sorted((name, value if -(2**63) <= value < 2**63 else str(value)) for name, value in info.requests.items())
+    parts = (requests, info.tolerations, info.node_name, spec.get("nodeSelector"),
              (spec.get("affinity") or {}).get("nodeAffinity"), claims, info.group, info.namespace, info.scheduler_name,
-             spec.get("volumes"))
+             spec.get("volumes"), info.host_ports)
     return orjson.dumps(parts, option=orjson.OPT_SORT_KEYS)
 
 
@@ -102,6 +131,9 @@ def build_pod_info(pod: Mapping[str, Any], priority: int = 0) -> PodInfo:
     meta = pod.get("metadata") or {}
     spec = pod.get("spec") or {}
     affinity = spec.get("affinity") or {}
+    labels = meta.get("labels") or {}
+    if affinity and not meta.get("creationTimestamp"):
+        affinity = merged_affinity(affinity, labels)  # not created yet: the API server merges matchLabelKeys on create
     anti = (affinity.get("podAntiAffinity") or {}).get("requiredDuringSchedulingIgnoredDuringExecution") or ()
     aff = (affinity.get("podAffinity") or {}).get("requiredDuringSchedulingIgnoredDuringExecution") or ()
     spread = tuple(c for c in spec.get("topologySpreadConstraints") or () if c.get("whenUnsatisfiable", "DoNotSchedule")
@@ -111,12 +143,17 @@ def build_pod_info(pod: Mapping[str, Any], priority: int = 0) -> PodInfo:
         priority=int(spec["priority"]) if isinstance(spec.get("priority"), int) else priority,
         created=str(meta.get("creationTimestamp") or ""), requests=effective_requests(pod),
         tolerations=tuple(spec.get("tolerations") or ()), node_name=spec.get("nodeName") or "",
-        labels=meta.get("labels") or {}, claims=tuple(spec.get("resourceClaims") or ()), group=group_name_of(pod),
+        labels=labels, claims=tuple(spec.get("resourceClaims") or ()), group=group_name_of(pod),
         scheduler_name=spec.get("schedulerName") or "default-scheduler",
         preemption_policy=spec.get("preemptionPolicy") or "PreemptLowerPriority",
         spread=spread, anti_affinity=tuple(anti), affinity=tuple(aff),
     )
     info.has_volumes = has_node_volumes(pod)
+    info.stateful = bool(spread or anti or aff)
+    info.host_ports = host_ports(spec)
+    info.terminating = bool(meta.get("deletionTimestamp"))
+    if affinity.get("podAffinity") or affinity.get("podAntiAffinity"):
+        info.affinity_terms, info.anti_affinity_terms, info.affinity_error = parse_pod_affinity(info.namespace, affinity)
     info.signature = _signature(info, info.claims)
     info.base_signature = _signature(info, len(info.claims))
     return info

@@ -4,8 +4,10 @@ none in 1.37): DynamicResources' claim deallocation, then DefaultPreemption's dr
 Upstream: kubernetes/kubernetes pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go (PostFilter),
 pkg/scheduler/framework/preemption/preemption.go (nodesWherePreemptionMightHelp, SelectVictimsOnNode) and
 plugins/defaultpreemption/default_preemption.go (PodEligibleToPreemptOthers), release-1.37.
-Simplified dry run: victims are all lower-priority pods on a node; only NodeResourcesFit is re-run without them (a
-node rejected for devices keeps its reason: freeing claims is not simulated). PodDisruptionBudgets are not read.
+Dry run: a node whose filters said Unschedulable loses every lower-priority pod ("No preemption victims found for
+incoming pod" when it has none) and the filters run again; UnschedulableAndUnresolvable nodes and nodes PreFilter left
+out are "Preemption is not helpful for scheduling". Simplified: devices held by victims stay allocated, and
+PodDisruptionBudgets, nominated pods and the reprieve of victims are not modelled.
 """
 
 from __future__ import annotations
@@ -35,24 +37,41 @@ def _not_helpful(reason: Reason) -> Status:
     return Status.unresolvable(reason, NOT_HELPFUL)
 
 
-def _without_victims(pod: PodInfo, node: NodeInfo) -> tuple[Status | None, int]:
-    """NodeResourcesFit on the node with every lower-priority pod gone, and how many pods that removes."""
-    victims = [p for p in node.pods if p[2] < pod.priority]
-    if not victims:
-        return Status.unresolvable(Reason.INSUFFICIENT_RESOURCE, NO_VICTIMS), 0
+def _without_victims(pod: PodInfo, node: NodeInfo, victims: list[PodInfo]) -> Status | None:
+    """NodeResourcesFit on the node with `victims` gone: enough when only resources kept the pod off the node."""
     requested = dict(node.requested)
-    for _ns, _labels, _priority, requests in victims:
-        for resource, value in requests.items():
+    for victim in victims:
+        for resource, value in victim.requests.items():
             requested[resource] = requested.get(resource, 0) - value
-    survivors = tuple(p for p in node.pods if p[2] >= pod.priority)
+    survivors = tuple(p for p in node.pods if p.priority >= pod.priority)
     trial = NodeInfo(node.facts, requested, survivors, node.state)
-    return node_resources_fit.filter_node(pod, trial), len(victims)
+    return node_resources_fit.filter_node(pod, trial)
+
+
+def select_victims(pod: PodInfo, name: str, status: Status, state: SchedState) -> tuple[Status | None, int]:
+    """SelectVictimsOnNode for a node the filters found Unschedulable: every lower-priority pod removed and the
+    filters run again (the node's status then, or None when the pod fits), and how many pods that removes."""
+    node = state.node(name)
+    victims = [p for p in node.pods if p.priority < pod.priority]
+    if not victims:
+        return Status.unresolvable(status.reason, NO_VICTIMS), 0
+    if not pod.is_stateful and all(s.reason in _RESOURCE_REASONS for s in status.all_reasons()):
+        return _without_victims(pod, node, victims), len(victims)
+    from kubectl_wasdra.sched.placement import run_filters
+
+    mark = state.begin()
+    try:
+        state.remove_pods(name, victims)
+        return run_filters(pod, state.node(name)), len(victims)
+    finally:
+        state.rollback(mark)
 
 
 def post_filter_message(pod: PodInfo, error: FitError, state: SchedState) -> tuple[str, dict[str, int]]:
     """(PostFilter text, {node: victims} where preemption would make room); the text is empty when preemption
     would succeed (the pod is then nominated and retried)."""
-    parts = [NO_CLAIMS if not pod.claims_or_extended else STILL_NOT]
+    claims = state.dra.claims_of(pod) if state.dra is not None and pod.claims_or_extended else ()
+    parts = [STILL_NOT if claims else NO_CLAIMS]
     if pod.preemption_policy == "Never":
         return ", ".join([*parts, f"preemption: {NEVER}"]), {}
     statuses: dict[str, Status] = {}
@@ -61,16 +80,14 @@ def post_filter_message(pod: PodInfo, error: FitError, state: SchedState) -> tup
         status = error.statuses.get(name)
         if status is None:
             continue
-        if status.code is Code.UNRESOLVABLE:
+        if status.code is not Code.UNSCHEDULABLE:  # nodesWherePreemptionMightHelp: only Unschedulable nodes
             statuses[name] = _not_helpful(status.reason)
-        elif any(s.reason not in _RESOURCE_REASONS for s in status.all_reasons()):
-            statuses[name] = status
+            continue
+        after, victims = select_victims(pod, name, status, state)
+        if after is None:
+            helpful[name] = victims
         else:
-            after, victims = _without_victims(pod, state.node(name))
-            if after is None:
-                helpful[name] = victims
-            else:
-                statuses[name] = after
+            statuses[name] = after
     if helpful:
         return "", helpful
     inner = FitError(pod.key, error.num_all_nodes, statuses).message()

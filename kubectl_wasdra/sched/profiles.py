@@ -8,8 +8,9 @@ kube-scheduler's single default profile.
 
 Args other sched modules read through plain attributes (a small interface, so filter modules need not know the file
 format): `Profile.filter_names` (enabled filters in default order), `Profile.fit.ignores(resource)`,
-`Profile.added_affinity`, `Profile.spread_defaults` (constraints for pods without their own, by defaultingType),
-`Profile.hard_pod_affinity_weight`, `Profile.dra_step_limit`.
+`Profile.added_affinity`, `Profile.spread_defaulting` and `Profile.spread_constraints` (read by
+sched/profile_plugins.py, which makes the profile's filter instances), `Profile.hard_pod_affinity_weight`,
+`Profile.dra_step_limit`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 DEFAULT_SCHEDULER: Final = "default-scheduler"
-NOT_SCHEDULED: Final = 'not scheduled by this scheduler: no profile has schedulerName "{name}" (profiles: {profiles})'
+NOT_SCHEDULED: Final = 'scheduled by "{name}", not simulated: the simulated kube-scheduler profiles are {profiles}'
 
 # default_plugins.go: filter plugins in order (volume plugins sit between NodeResourcesFit and PodTopologySpread)
 DEFAULT_FILTERS: Final = ("NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
@@ -34,11 +35,6 @@ OTHER_PLUGINS: Final = frozenset({"PrioritySort", "DefaultBinder", "DefaultPreem
                                   "GangScheduling", "TopologyAwareScheduling", "TopologyPlacementGenerator",
                                   "PodGroupPodsCount", "DefaultPodGroupPreemption"})
 KNOWN_PLUGINS: Final = frozenset(DEFAULT_FILTERS) | {name for name, _ in DEFAULT_SCORES} | OTHER_PLUGINS
-# podtopologyspread/plugin.go systemDefaultConstraints (ScheduleAnyway: they score, never filter)
-SYSTEM_SPREAD: Final = (
-    {"topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "ScheduleAnyway", "maxSkew": 3},
-    {"topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "ScheduleAnyway", "maxSkew": 5},
-)
 DRA_STEPS_PER_SECOND: Final = 10_000  # the search's stand-in for the 10 s filter timeout is 100,000 steps
 
 
@@ -82,21 +78,9 @@ class Profile:
     placement_scores: tuple[tuple[str, int], ...] = (("PodGroupPodsCount", 1), ("NodeResourcesFit", 1))
     unmodelled: tuple[str, ...] = ()  # settings read but not simulated (said in the output)
 
-    def filter_enabled(self, name: str) -> bool:
-        """True when filter plugin `name` runs in this profile."""
-        return name in self.filter_names
-
     def score_weight(self, name: str) -> int:
         """The weight of score plugin `name`, 0 when disabled."""
         return next((weight for plugin, weight in self.score_weights if plugin == name), 0)
-
-    @property
-    def spread_defaults(self) -> tuple[Mapping[str, Any], ...]:
-        """PodTopologySpread constraints for a pod that has none: the profile's list (defaultingType List) or the
-        system defaults (System; ScheduleAnyway, so they never filter)."""
-        if not self.filter_enabled("PodTopologySpread") and not self.score_weight("PodTopologySpread"):
-            return ()
-        return self.spread_constraints if self.spread_defaulting == "List" else SYSTEM_SPREAD
 
     @property
     def dra_step_limit(self) -> int | None:
@@ -120,7 +104,8 @@ class SchedulerConfig:
 
     def not_scheduled_message(self, scheduler_name: str) -> str:
         """What to say about a pod no profile schedules."""
-        return NOT_SCHEDULED.format(name=scheduler_name, profiles=", ".join(p.scheduler_name for p in self.profiles))
+        names = sorted(profile.scheduler_name for profile in self.profiles)
+        return NOT_SCHEDULED.format(name=scheduler_name, profiles=", ".join(f'"{name}"' for name in names))
 
     @property
     def is_default(self) -> bool:

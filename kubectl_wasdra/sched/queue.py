@@ -20,6 +20,7 @@ from kubectl_wasdra.sched.admission import Gates
 from kubectl_wasdra.sched.groups import GroupSpec, base_group_name, read_composites, read_groups
 from kubectl_wasdra.sched.podinfo import PodInfo, build_pod_info
 from kubectl_wasdra.sched.priorities import Priorities
+from kubectl_wasdra.sched.profile_plugins import attach
 from kubectl_wasdra.sched.profiles import DEFAULT_CONFIG, SchedulerConfig
 
 WAITING_GROUP: Final = 'waiting for pods\'s pod group "{name}" to appear in scheduling queue'  # sic, gangscheduling.go
@@ -54,15 +55,30 @@ class Entry:
     blocked: Notice | None = None
     topology_key: str | None = None
     min_count: int = 1
+    order: int = 0  # when the entry joined the queue among objects created by `kubectl apply -f` (creation_order)
 
     @property
     def key(self) -> str:
         """"namespace/name"."""
         return f"{self.namespace}/{self.name}"
 
-    def sort_key(self) -> tuple[int, str, str, str, str]:
-        """Queue order: higher priority first, then older first."""
-        return (-self.priority, self.created or LATE, self.kind, self.namespace, self.name)
+    def sort_key(self) -> tuple[int, str, int, str, str, str]:
+        """Queue order: higher priority first, then older first; objects without a creationTimestamp in the order
+        `kubectl apply -f` creates them (document order, then file order), never by name."""
+        return (-self.priority, self.created or LATE, self.order, self.kind, self.namespace, self.name)
+
+
+def _pod_order(pod: PodInfo) -> tuple[int, str, int, str]:
+    """Order of pods within a group: priority, age, then creation order."""
+    return (-pod.priority, pod.created or LATE, pod.order, pod.name)
+
+
+def _joined(group_order: int, pods: list[PodInfo], running: int, min_count: int) -> int:
+    """When a group's entry joins the queue: once its object exists and PreEnqueue lets it in (the minCount-th pod,
+    running members counting as there already; a basic group with its first pod)."""
+    needed = max(min_count - running, 1)
+    orders = sorted(p.order for p in pods)
+    return max(group_order, orders[min(needed, len(orders)) - 1] if orders else 0)
 
 
 def is_pending(pod: Mapping[str, Any], any_scheduler: bool = False) -> bool:
@@ -131,10 +147,11 @@ class QueueBuilder:
     def pod_info(self, pod: Mapping[str, Any]) -> PodInfo:
         """PodInfo with the resolved priority; the group link is dropped when GenericWorkload is off (field gate)."""
         info = build_pod_info(pod, self.priorities.resolve(pod.get("spec") or {}))
+        info.order = self.snapshot.creation_order("Pod", info.namespace, info.name)
         if info.group is not None and not self.gates.enabled(admission.GENERIC_WORKLOAD):
             info.group = None
         if not self.config.is_default:
-            info.profile = self.config.profile_for(info.scheduler_name)
+            attach(info, self.config.profile_for(info.scheduler_name))
         return info
 
     def _pending(self, pod: Mapping[str, Any], info: PodInfo) -> bool:
@@ -146,7 +163,7 @@ class QueueBuilder:
         """Mark an entry whose pods name a scheduler no profile has: this scheduler never picks it up."""
         names = sorted({p.scheduler_name for p in entry.pods if self.config.profile_for(p.scheduler_name) is None})
         if names:
-            entry.blocked = Notice(Reason.NOT_SCHEDULED_BY_THIS_SCHEDULER, self.config.not_scheduled_message(names[0]),
+            entry.blocked = Notice(Reason.OTHER_SCHEDULER, self.config.not_scheduled_message(names[0]),
                                    {"schedulerName": names[0]})
         return entry
 
@@ -170,7 +187,8 @@ class QueueBuilder:
                     singles.append(info)
                 else:
                     members.setdefault((info.namespace, base_group_name(info.group)), []).append(info)
-        self.entries = [self._not_ours(Entry("Pod", p.namespace, p.name, p.priority, p.created, pods=[p])) for p in singles]
+        self.entries = [self._not_ours(Entry("Pod", p.namespace, p.name, p.priority, p.created, pods=[p], order=p.order))
+                        for p in singles]
         group_entries = {}
         for key, pods in sorted(members.items()):
             try:
@@ -182,11 +200,12 @@ class QueueBuilder:
         return self.entries
 
     def _entry_for(self, key: tuple[str, str], pods: list[PodInfo], running: list[str]) -> Entry:
-        pods.sort(key=lambda p: (-p.priority, p.created or LATE, p.name))
+        pods.sort(key=_pod_order)
         group = self.groups.get(key)
         rejected = group is not None and self.rejected.get((group.kind, *key))
         if group is None or rejected:
-            entry = Entry("PodGroup", key[0], key[1], pods[0].priority, pods[0].created, pods=pods, running=running)
+            entry = Entry("PodGroup", key[0], key[1], pods[0].priority, pods[0].created, pods=pods, running=running,
+                          order=_joined(0, pods, len(running), 1))
             if rejected:
                 entry.notices.append(Notice(Reason.API_NOT_SERVED, f"{group.kind} rejected by the API server: {rejected}",
                                             {"apiVersion": group.api_version, "kind": group.kind}))
@@ -194,6 +213,7 @@ class QueueBuilder:
             return entry
         entry = _group_entry(group, self.gates, self.priorities)
         entry.pods, entry.running = pods, running
+        entry.order = _joined(self.snapshot.creation_order(group.kind, *key), pods, len(running), entry.min_count)
         self.group_claims[group.key] = group.resource_claims if self.gates.enabled(admission.CLAIMS_GATE) else ()
         if group.gang and len(pods) + len(running) < group.min_count:
             entry.blocked = Notice(Reason.GANG_TOO_FEW_PODS, WAITING_MIN_COUNT,
@@ -225,6 +245,7 @@ class QueueBuilder:
                     else None)
             root.children.append(entry)
         for root in roots.values():
-            root.children.sort(key=lambda e: (e.created or LATE, e.name))
+            root.children.sort(key=lambda e: (e.created or LATE, e.order, e.name))
+            root.order = max((c.order for c in root.children), default=0)
             _check_quorum(root)
         return out + list(roots.values())

@@ -155,13 +155,20 @@ def intolerable_prefer_no_schedule(pod: PodInfo, node: NodeInfo) -> int:
                and not any(tolerates(t, taint) for t in tolerations))
 
 
-def preferred_affinity(pod: PodInfo, node: NodeInfo) -> int:
-    """NodeAffinity's raw score: the weights of the pod's preferred terms the node matches."""
-    affinity = pod.spec.get("affinity")
-    node_affinity = affinity.get("nodeAffinity") if isinstance(affinity, Mapping) else None
+def _preferred_terms(node_affinity: Any) -> list[Any]:
     terms = node_affinity.get("preferredDuringSchedulingIgnoredDuringExecution") if isinstance(node_affinity, Mapping) else None
+    return terms if isinstance(terms, list) else []
+
+
+def preferred_affinity(pod: PodInfo, node: NodeInfo) -> int:
+    """NodeAffinity's raw score: the weights of the preferred terms the node matches, the pod's and those of the
+    profile's addedAffinity (node_affinity.go Score: addedPrefSchedTerms first)."""
+    affinity = pod.spec.get("affinity")
+    terms = _preferred_terms(affinity.get("nodeAffinity") if isinstance(affinity, Mapping) else None)
+    if pod.profile is not None and pod.profile.added_affinity is not None:
+        terms = _preferred_terms(pod.profile.added_affinity) + terms
     total = 0
-    for term in terms if isinstance(terms, list) else ():
+    for term in terms:
         preference = term.get("preference") if isinstance(term, Mapping) else None
         weight = term.get("weight") if isinstance(term, Mapping) else None
         if isinstance(preference, Mapping) and isinstance(weight, int) and weight > 0 \

@@ -57,6 +57,9 @@ class Simulation:
         facts = base.state.facts if same_nodes and base is not None else self._node_facts()
         self.state = SchedState(facts, minor=gates.release.minor)
         self.state.explain = explain
+        self.state.snapshot = snapshot
+        self.state.namespaces = {str((ns.get("metadata") or {}).get("name") or ""): (ns.get("metadata") or {}).get("labels")
+                                 or {} for ns in snapshot.of_kind("Namespace")}
         self._claims_cache: dict[int, Any] = {}
         if any(snapshot.of_kind(kind) for kind in DRA_KINDS) or self._any_claims():
             self.extended = extended_resource_classes(snapshot) if gates.enabled("DRAExtendedResource") else {}
@@ -150,6 +153,9 @@ class Simulation:
             result.pod_errors = dict(best.failed)
         if entry.kind == "Pod" and result.pod_errors and state.explain:
             error = next(iter(result.pod_errors.values()))
+            if error.pre_filter_error:  # a scheduling error: no PostFilter runs
+                result.message = error.message()
+                return result
             tail, helpful = post_filter_message(pods[0], error, state)
             result.message = f"{error.message()} {tail}" if tail else error.message()
             if helpful:

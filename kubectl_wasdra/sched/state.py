@@ -7,6 +7,7 @@ Nothing is copied per trial and the snapshot itself is never changed.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -19,6 +20,14 @@ PODS: Final = "pods"
 _MISSING: Final = object()
 
 
+@functools.cache
+def _pre_filters() -> Any:
+    """filters/pre_filter.run_pre_filters, imported once on first use (the filters import this module)."""
+    from kubectl_wasdra.sched.filters.pre_filter import run_pre_filters
+
+    return run_pre_filters
+
+
 class SchedState:
     """Mutable usage ledger over shared, immutable NodeFacts."""
 
@@ -29,8 +38,14 @@ class SchedState:
         self.node_names: tuple[str, ...] = tuple(sorted(facts))
         self.requested: dict[str, dict[str, int]] = {name: {} for name in facts}
         self.nonzero: dict[str, tuple[int, int]] = dict.fromkeys(facts, (0, 0))  # scoring.py: (millicpu, memory)
-        # (namespace, labels, priority, requests) of every pod on a node: spread, inter-pod affinity, preemption
-        self.pods: dict[str, tuple[tuple[str, Mapping[str, str], int, Mapping[str, int]], ...]] = dict.fromkeys(facts, ())
+        # the PodInfo of every pod on a node: spread, inter-pod affinity, host ports, preemption
+        self.pods: dict[str, tuple[PodInfo, ...]] = dict.fromkeys(facts, ())
+        # nodes -> how many of their pods have required anti-affinity terms (InterPodAffinity's symmetry check)
+        self.anti_affinity_pods: dict[str, int] = {}
+        self.namespaces: Mapping[str, Mapping[str, str]] = {}  # namespace -> labels (namespace selectors)
+        self.snapshot: Any = None  # the ClusterSnapshot (PodTopologySpread's default selector reads its workloads)
+        # (plugin, pod key) -> (pod, tick, data, freed, len(changed_nodes)): PreFilter data, see cached()
+        self.pre_filter_cache: dict[tuple[str, Any], tuple[Any, ...]] = {}
         self.placed_by: dict[str, tuple[str, ...]] = dict.fromkeys(facts, ())
         self.dra = dra  # DraState from filters/dynamic_resources.py, or None when no DRA objects exist
         self.cursors: dict[tuple[bytes, int], int] = {}
@@ -126,7 +141,8 @@ class SchedState:
                 value = self.facts[name].labels.get(key)
                 if value is not None:
                     groups.setdefault(value, []).append(name)
-            index = self.domains[key] = {value: tuple(nodes) for value, nodes in sorted(groups.items())}
+            index = self.domains[key] = {value: tuple(nodes)  # str: a label read from YAML may be a bool or a number
+                                         for value, nodes in sorted(groups.items(), key=lambda item: str(item[0]))}
         return index
 
     def node(self, name: str) -> NodeInfo:
@@ -138,16 +154,37 @@ class SchedState:
         return view
 
     def pre_filter(self, pod: PodInfo) -> Any:
-        """The PreFilter status that keeps `pod` off every node (volume claims, then resource claims that cannot be
-        found or used), or None; a status with details perNode=True is what Filter then says for each node."""
-        if self.volume_index is not None and pod.has_volumes:
-            from kubectl_wasdra.sched.filters import volume_binding, volume_restrictions, volume_zone
+        """The PreFilter status that keeps `pod` off every node (filters/pre_filter.py), or None; a status with
+        details perNode=True is what Filter then says for each node."""
+        if pod.pre_filter_status is None and not pod.has_volumes:  # pod-only checks passed: DynamicResources' is left
+            return self.dra.pre_filter(pod) if self.dra is not None and pod.claims_or_extended else None
+        return _pre_filters()(pod, self)
 
-            for check in (volume_restrictions.rwop_in_use(pod, self), volume_binding.pre_filter(pod, self.volume_index),
-                          volume_zone.pre_filter(pod, self.volume_index)):
-                if check is not None:
-                    return check
-        return self.dra.pre_filter(pod) if self.dra is not None and pod.claims_or_extended else None
+    def cached(self, plugin: str, pod: PodInfo, compute: Any, update: Any = None, key: Any = None) -> Any:
+        """A plugin's PreFilter data for `pod`, computed by `compute(pod, state)` once per state of the pods on the
+        nodes (`tick` changes whenever a pod is added or a rollback frees something). Pods with the same `key` (what
+        compute reads of the pod; default: the pod itself) share it; when only pods were added since it was computed,
+        `update(data, added, pod, state)` brings it up to date with the (node, pod) pairs added, as upstream's AddPod
+        does, instead of computing it again."""
+        cache_key = (plugin, id(pod) if key is None else key)
+        found = self.pre_filter_cache.get(cache_key)
+        if found is not None and (key is not None or found[0] is pod):
+            if found[1] == self.tick:
+                return found[2]
+            if update is not None and found[3] == self.freed:
+                data = update(found[2], self._added_since(found[4]), pod, self)
+                self.pre_filter_cache[cache_key] = (pod, self.tick, data, self.freed, len(self.changed_nodes))
+                return data
+        data = compute(pod, self)
+        self.pre_filter_cache[cache_key] = (pod, self.tick, data, self.freed, len(self.changed_nodes))
+        return data
+
+    def _added_since(self, position: int) -> list[tuple[str, PodInfo]]:
+        """(node, pod) of every pod added since `changed_nodes` had `position` entries (nothing was freed since)."""
+        counts: dict[str, int] = {}
+        for name in self.changed_nodes[position:]:
+            counts[name] = counts.get(name, 0) + 1
+        return [(name, added) for name, count in counts.items() for added in self.pods[name][-count:]]
 
     # -- changing ----------------------------------------------------------------------------------------------
 
@@ -156,6 +193,24 @@ class SchedState:
         self.add_pod(pod, node_name, owner)
         if self.dra is not None and self.dra.assume(pod, node_name, self.set) and self.dra.has_shared_devices():
             self.shared_gen = self.tick
+
+    def remove_pods(self, node_name: str, victims: list[PodInfo]) -> None:
+        """Take `victims` off a node (preemption's dry run, always inside a transaction that is rolled back): their
+        requests and pod entries go; devices they hold stay allocated."""
+        gone = {id(p) for p in victims}
+        requested = dict(self.requested[node_name])
+        for victim in victims:
+            for resource, value in victim.requests.items():
+                requested[resource] = requested.get(resource, 0) - value
+        self.tick += 1
+        self.freed += 1  # something got free: verdicts and PreFilter data of fuller states no longer hold
+        self.node_gen[node_name] = self.tick
+        self.set(self.requested, node_name, requested)
+        self.set(self.pods, node_name, tuple(p for p in self.pods[node_name] if id(p) not in gone))
+        anti = sum(1 for p in victims if p.anti_affinity_terms)
+        if anti:  # a 0 left behind is harmless (no pod there has terms) and keeps the change undoable
+            self.set(self.anti_affinity_pods, node_name, self.anti_affinity_pods.get(node_name, 0) - anti)
+        self._views.pop(node_name, None)
 
     def add_pod(self, pod: PodInfo, node_name: str, owner: str | None = None) -> None:
         """Count a pod on a node (a bound pod from the snapshot, or an assumed placement) and note who placed it."""
@@ -171,7 +226,9 @@ class SchedState:
         cpu, memory = self.nonzero[node_name]
         self.set(self.nonzero, node_name, (cpu + (pod.requests.get("cpu") or DEFAULT_MILLI_CPU),
                                            memory + (pod.requests.get("memory") or DEFAULT_MEMORY)))
-        self.set(self.pods, node_name, (*self.pods[node_name], (pod.namespace, pod.labels, pod.priority, pod.requests)))
+        self.set(self.pods, node_name, (*self.pods[node_name], pod))
+        if pod.anti_affinity_terms:
+            self.set(self.anti_affinity_pods, node_name, self.anti_affinity_pods.get(node_name, 0) + 1)
         if owner is not None and owner not in self.placed_by[node_name]:
             self.set(self.placed_by, node_name, (*self.placed_by[node_name], owner))
         if pod.has_volumes:

@@ -45,6 +45,10 @@ class Fault:
     delay: float = 0.0
     times: int = 1
     retry_after: str | None = None
+    trickle: float = 0.0  # seconds between single bytes of the body (a slow body)
+    reset: bool = False  # close the connection after half the body (a reset mid-body)
+    redirect: str | None = None  # answer 302 with this Location
+    stuck_continue: bool = False  # every page says continue=stuck (a token that never changes)
 
 
 @dataclass
@@ -57,6 +61,7 @@ class FakeApiServer:
     version: str = "v1.37.0"
     resources: dict[tuple[str, str], list[tuple[str, str, bool]]] = field(default_factory=lambda: dict(RESOURCES))
     metrics: str | None = None  # the /metrics body; None answers 403 as for a user without the nonResourceURL
+    headers: list[str] = field(default_factory=list)  # names of every request header received (lower case)
 
     def take_fault(self, path: str) -> Fault | None:
         with self.lock:
@@ -125,7 +130,8 @@ def _route(server: FakeApiServer, path: str, query: dict[str, list[str]]) -> tup
     if "fieldSelector" in query:
         items = [item for item in items if _selected(item, query["fieldSelector"][0])]
     limit = int(query.get("limit", ["0"])[0]) or len(items) or 1
-    start = int(query.get("continue", ["0"])[0])
+    token = query.get("continue", ["0"])[0]
+    start = int(token) if token.isdigit() else 0
     page = [{key: value for key, value in item.items() if key not in ("apiVersion", "kind")} for item in
             items[start:start + limit]]
     more = start + limit < len(items)
@@ -143,15 +149,24 @@ def _handler(server: FakeApiServer) -> type[BaseHTTPRequestHandler]:
             with server.lock:
                 server.requests.append((self.command, url.path))
                 server.queries.append((url.path, url.query))
+                server.headers.extend(name.lower() for name in self.headers)
             fault = server.take_fault(url.path)
             if fault is not None and fault.delay:
                 time.sleep(fault.delay)
+            if fault is not None and fault.redirect:
+                self.send_response(302)
+                self.send_header("Location", fault.redirect)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             if self.command != "GET":
                 code, body = 405, _status(405, "method not allowed")
             elif fault is not None and fault.status:
                 code, body = fault.status, _status(fault.status, f"injected {fault.status}")
             else:
                 code, body = _route(server, url.path, parse_qs(url.query))
+            if fault is not None and fault.stuck_continue and isinstance(body, dict):
+                body = {**body, "metadata": {**body.get("metadata", {}), "continue": "stuck"}}
             data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
             try:
                 self.send_response(code)
@@ -160,13 +175,32 @@ def _handler(server: FakeApiServer) -> type[BaseHTTPRequestHandler]:
                 if fault is not None and fault.retry_after:
                     self.send_header("Retry-After", fault.retry_after)
                 self.end_headers()
-                self.wfile.write(data)
+                _write(self, data, fault)
             except (BrokenPipeError, ConnectionResetError):
                 pass
 
         do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _answer
 
     return Handler
+
+
+def _write(handler: BaseHTTPRequestHandler, data: bytes, fault: Fault | None) -> None:
+    """The body as the fault wants it: whole, one byte at a time (at most 200 bytes, then the connection ends), or cut
+    in half with the connection closed."""
+    if fault is not None and fault.trickle:
+        for index in range(min(len(data), 200)):
+            handler.wfile.write(data[index:index + 1])
+            handler.wfile.flush()
+            time.sleep(fault.trickle)
+        handler.close_connection = True
+        return
+    if fault is not None and fault.reset:
+        handler.wfile.write(data[: len(data) // 2])
+        handler.wfile.flush()
+        handler.close_connection = True
+        handler.connection.shutdown(2)
+        return
+    handler.wfile.write(data)
 
 
 @contextmanager

@@ -148,3 +148,16 @@ def test_broken_objects_are_reported(tmp_path: Path, text: str, fragment: str) -
 def test_missing_path_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(SnapshotError):
         load_snapshot([str(tmp_path / "nope")])
+
+
+def test_endless_snapshot_file_is_capped(tmp_path, monkeypatch) -> None:
+    """A snapshot path that never ends (/dev/zero, an endless pipe) is read up to the cap and reported, never whole."""
+    from kubectl_wasdra.cluster import files
+
+    monkeypatch.setattr(files, "MAX_SNAPSHOT_FILE_BYTES", 1 << 20)
+    link = tmp_path / "zero.yaml"
+    link.symlink_to("/dev/zero")
+    _snapshot, problems = files.load_snapshot([str(link)])
+    (problem,) = problems
+    assert problem.message == "larger than the cap of 1 MiB for one snapshot file"
+    assert "one file per kind" in problem.hint

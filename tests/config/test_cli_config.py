@@ -139,11 +139,11 @@ def test_excludes_from_the_flag_and_from_the_file(repo: Path, capsys: pytest.Cap
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     (repo / "deploy" / "legacy").mkdir()
     (repo / "deploy" / "legacy" / "old.yaml").write_text("kind: Pod\n")                 # LOAD003 when checked
-    (repo / "deploy" / "old.tpl.yaml").write_text("{{ .Values }}\n")                   # LOAD001 when checked
+    (repo / "deploy" / "old.tpl.yaml").write_text("{{ .Values }}\n")                   # LOAD013 (a template) when checked
     (repo / ".wasdra.yaml").write_text(NEEDS + 'exclude: ["deploy/legacy/**"]\n')      # anchored at the file
     monkeypatch.chdir(repo / "deploy")
     code, out, _ = run(["check", "-R", ".", "--select", "LOAD", "-o", "json"], capsys)
-    assert code == 1 and [f["file"] for f in json.loads(out)["findings"]] == ["./old.tpl.yaml"]
+    assert code == 0 and [(f["file"], f["rule"]) for f in json.loads(out)["findings"]] == [("./old.tpl.yaml", "LOAD013")]
     code, out, _ = run(["check", "-R", ".", "--select", "LOAD", "--exclude", "*.tpl.yaml"], capsys)
     assert code == 0 and out.splitlines()[-1].startswith("1 file, 3 documents")
     code, out, _ = run(["check", "-R", ".", "--select", "LOAD", "--no-config", "--exclude", "*.tpl.yaml"], capsys)

@@ -37,6 +37,7 @@ def test_check_reads_the_cluster_the_same_way(tmp_path: Path) -> None:
     dump = tmp_path / "dump.yaml"
     classes = [device_class("h100", f'device.attributes["{DRIVER}"].model == "h100"')]
     dump.write_text(yaml.safe_dump_all([SLICE, *classes, RULE]))
-    snapshot = _check_snapshot(SimpleNamespace(live=False, snapshot=[str(dump)]))
+    snapshot, left_out = _check_snapshot(SimpleNamespace(live=False, snapshot=[str(dump)]))
+    assert left_out == ()
     tainted = sorted(key[-1] if isinstance(key, tuple) else str(key) for key in snapshot.rule_taints)
     assert tainted == ["gpu-1"]

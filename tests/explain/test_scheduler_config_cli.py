@@ -36,11 +36,11 @@ def test_pod_for_a_profile_of_the_config_is_scheduled(tmp_path: Path) -> None:
     assert data["groups"][0]["fits"] is True
 
 
-def test_pod_naming_no_profile_is_not_scheduled_by_this_scheduler(tmp_path: Path) -> None:
+def test_pod_naming_no_profile_is_another_schedulers_not_simulated(tmp_path: Path) -> None:
     data = _explain(tmp_path, "no-scoring-scheduler")
     group = data["groups"][0]
-    assert group["fits"] is False
-    assert [r["code"] for r in group["reasons"]] == ["NotScheduledByThisScheduler"]
+    assert group["fits"] is None
+    assert [r["code"] for r in group["reasons"]] == ["OtherScheduler"]
 
 
 def test_invalid_config_is_exit_2_with_position(tmp_path: Path) -> None:

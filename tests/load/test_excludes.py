@@ -39,13 +39,12 @@ def test_anchor_makes_path_patterns_absolute_and_leaves_names(tmp_path: Path) ->
     assert Excludes((anchor("deploy/**", str(tmp_path)),)).matches(str(tmp_path / "deploy" / "x.yaml"))
 
 
-def test_default_excludes_leave_out_well_known_non_manifests(tmp_path: Path) -> None:
-    for name in ("Chart.yaml", "values.yaml", "values-prod.yaml", "kustomization.yaml", ".wasdra.yaml", "pod.yaml"):
+def test_default_excludes_leave_out_only_this_tools_own_files(tmp_path: Path) -> None:
+    """Chart.yaml, values and kustomization files are not excluded: the classifier (load/classify.py) notes each."""
+    for name in ("Chart.yaml", "values.yaml", "kustomization.yaml", ".wasdra.yaml", "pod.yaml"):
         (tmp_path / name).write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
-    (tmp_path / ".github" / "workflows").mkdir(parents=True)
-    (tmp_path / ".github" / "workflows" / "ci.yaml").write_text("on: push\n")
     excludes = Excludes(DEFAULT_EXCLUDES, base=str(tmp_path))
     named = [str(p) for p in sorted(tmp_path.rglob("*.yaml"))]
     loaded = load_paths(named, exclude=excludes.matches)
-    assert [Path(f).name for f in loaded.files] == ["pod.yaml"]
+    assert sorted(Path(f).name for f in loaded.files) == ["Chart.yaml", "kustomization.yaml", "pod.yaml", "values.yaml"]
     assert loaded.problems == ()        # every named file excluded is not "matches nothing"

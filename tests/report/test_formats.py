@@ -36,7 +36,7 @@ def test_json_shape_and_key_order() -> None:
     assert list(data) == ["k8sVersion", "findings", "summary"]
     assert list(data["findings"][0]) == ["rule", "severity", "file", "line", "column", "path", "message", "hint"]
     assert [f["rule"] for f in data["findings"]] == ["API003", "SCHEMA002"]
-    assert data["summary"] == {"files": 1, "documents": 2, "errors": 1, "warnings": 1}
+    assert data["summary"] == {"files": 1, "documents": 2, "errors": 1, "warnings": 1, "infos": 0}
 
 
 def test_json_is_byte_for_byte_stable() -> None:
@@ -113,3 +113,13 @@ def test_sarif_uris_are_relative_to_the_repository_root(tmp_path, monkeypatch) -
     assert artifact_uri("team a/x.yaml") == "deploy/team%20a/x.yaml"
     assert artifact_uri("/elsewhere/y.yaml").startswith("file:///elsewhere/")
     assert artifact_uri("-") == "stdin"
+
+
+def test_json_summary_counts_what_the_text_summary_line_shows() -> None:
+    info = Finding("deploy/train.yaml", 5, 1, "REF007", "unused-pod-claim", Severity.INFO, "spec", "unused", None, "Pod ml/a")
+    report = _report((*FINDINGS, info))
+    summary = json.loads(render(report, "json"))["summary"]
+    line = render(report, "text").strip().splitlines()[-1]
+    assert summary["infos"] == 1 and line.endswith(", 1 info")
+    assert line.startswith(f"{summary['files']} file, {summary['documents']} documents: {summary['errors']} error, "
+                           f"{summary['warnings']} warning")

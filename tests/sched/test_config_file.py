@@ -12,7 +12,9 @@ from kubectl_wasdra.catalog.releases import NEWEST
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.admission import make_gates
 from kubectl_wasdra.sched.config_file import ConfigError, load_scheduler_config
-from kubectl_wasdra.sched.profiles import DEFAULT_FILTERS, SYSTEM_SPREAD
+from kubectl_wasdra.sched.filters import pod_topology_spread
+from kubectl_wasdra.sched.profile_plugins import plugins_for
+from kubectl_wasdra.sched.profiles import DEFAULT_FILTERS
 from kubectl_wasdra.sched.simulation import Simulation
 
 CONFIGS = Path(__file__).resolve().parents[2] / "fixtures" / "scheduler-config"
@@ -45,10 +47,13 @@ def test_docs_bin_packing_strategy() -> None:
 
 
 def test_docs_spread_defaults_by_defaulting_type() -> None:
+    """The profile's PodTopologySpread instance carries its defaultConstraints (List); System keeps the default one."""
     (profile,) = _load("spread-defaults.yaml").profiles
-    assert profile.spread_defaults == ({"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
-                                        "whenUnsatisfiable": "ScheduleAnyway"},)
-    assert _load("no-scoring.yaml").profiles[0].spread_defaults == SYSTEM_SPREAD
+    spread = plugins_for(profile).spread
+    assert spread.defaulting_type == "List"
+    assert spread.default_constraints == ({"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
+                                           "whenUnsatisfiable": "ScheduleAnyway"},)
+    assert plugins_for(_load("no-scoring.yaml").profiles[0]).spread is pod_topology_spread.DEFAULT
 
 
 def test_gpu_cluster_args() -> None:
@@ -113,9 +118,9 @@ def test_profiles_decide_which_pods_are_scheduled_and_where() -> None:
     assert results["default"].fits and results["foo"].fits
     assert results["foo"].placement == {"default/foo": "b-foo"}
     other = results["other"]
-    assert not other.fits and other.entry.blocked.reason is Reason.NOT_SCHEDULED_BY_THIS_SCHEDULER
-    assert other.message == 'not scheduled by this scheduler: no profile has schedulerName "volcano" ' \
-                            "(profiles: default-scheduler, foo-scheduler)"
+    assert not other.fits and other.entry.blocked.reason is Reason.OTHER_SCHEDULER
+    assert other.message == 'scheduled by "volcano", not simulated: the simulated kube-scheduler profiles are ' \
+                            '"default-scheduler", "foo-scheduler"'
 
 
 def test_added_affinity_reason_is_the_scheduler_enforced_one() -> None:
@@ -137,8 +142,8 @@ def test_ignored_resource_groups_and_disabled_filters() -> None:
 def test_without_a_config_the_default_profile_alone_schedules() -> None:
     results = _results(None, node("n0"), pod("other", schedulerName="volcano"))
     assert not results["other"].fits
-    assert results["other"].message == 'not scheduled by this scheduler: no profile has schedulerName "volcano" ' \
-                                       "(profiles: default-scheduler)"
+    assert results["other"].message == 'scheduled by "volcano", not simulated: the simulated kube-scheduler ' \
+                                       'profiles are "default-scheduler"'
 
 
 def test_most_allocated_packs_where_least_allocated_spreads() -> None:

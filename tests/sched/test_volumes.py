@@ -91,3 +91,17 @@ def test_a_network_volume_bound_by_one_pod_is_gone_for_every_node() -> None:
                   with_claims("second", "data-1", created="2026-01-01T00:00:01Z"))
     assert results["first"].fits and not results["second"].fits
     assert "2 node(s) didn't find available persistent volumes to bind" in results["second"].message
+
+
+def test_read_write_once_pod_claim_in_use_speaks_after_earlier_filters() -> None:
+    """volume_restrictions.go: the claim count is read in VolumeRestrictions' Filter, after NodeResourcesFit, so a
+    node without room for the pod says Insufficient cpu."""
+    small = node("node-c", cpu="1", labels={"kubernetes.io/hostname": "node-c"})
+    cluster = snapshot(*NODES, small, FAST, claim("solo", "fast", volume="pv-x", modes=("ReadWriteOncePod",)),
+                       {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "pv-x"},
+                        "spec": {"storageClassName": "fast", "capacity": {"storage": "10Gi"}}},
+                       with_claims("holder", "solo", node_name="node-a"))
+    results = run(cluster, with_claims("second", "solo", cpu="2"))
+    assert results["second"].message.startswith("0/3 nodes are available: 1 Insufficient cpu, 2 node has pod using "
+                                                "PersistentVolumeClaim with the same name and ReadWriteOncePod access "
+                                                "mode.")

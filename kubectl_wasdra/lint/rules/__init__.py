@@ -3,4 +3,4 @@
 from typing import Final
 
 FAMILIES: Final[tuple[str, ...]] = ("load", "api", "schema", "gates", "validation", "references", "gang", "fit", "autoscaling",
-                                    "config")
+                                    "config", "duplicates")

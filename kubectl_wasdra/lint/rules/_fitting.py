@@ -182,7 +182,8 @@ def _per_node_devices(source: PodSource, devices: ClusterDevices, index: ObjectI
     found = []
     for entry in as_list(source.spec.get("resourceClaims")):
         name = entry.get("resourceClaimTemplateName") if isinstance(entry, dict) else None
-        template = index.get("ResourceClaimTemplate", name, source.namespace) if isinstance(name, str) else None
+        template = index.get("ResourceClaimTemplate", name, source.namespace, near=source.document) \
+            if isinstance(name, str) else None
         if template is None:
             continue
         for _, alternatives in request_alternatives("ResourceClaimTemplate", template):

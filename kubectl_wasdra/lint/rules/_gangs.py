@@ -11,12 +11,14 @@ its pods, so it is not listed here (GANG001 has nothing to find; a user-written 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import functools
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kubectl_wasdra.lint.copies import nearest, one_per_identity, position_key
 from kubectl_wasdra.lint.docset import DocumentSet
-from kubectl_wasdra.lint.rules._pods import PodSource, document_pod_sources, latest_documents, of_kind, pod_sources
+from kubectl_wasdra.lint.rules._pods import PodSource, document_pod_sources, is_builtin, is_volcano_job, of_kind, pod_sources
 from kubectl_wasdra.lint.rules.validation._base import as_dict
 from kubectl_wasdra.load import Document, Path
 
@@ -65,8 +67,19 @@ def _same_namespace(source: PodSource, document: Document) -> bool:
     return source.namespace is None or document.namespace is None or source.namespace == document.namespace
 
 
-def _pod_group_members(document: Document, sources: tuple[PodSource, ...]) -> tuple[PodSource, ...]:
-    return tuple(s for s in sources if s.group_name == document.name and _same_namespace(s, document))
+def _nearest_members(document: Document, members: Iterable[PodSource]) -> tuple[PodSource, ...]:
+    """One copy of each member object: the one nearest to the group's document (lint/copies.py)."""
+    return one_per_identity(members, document, lambda source: source.document)
+
+
+def _pod_group_members(document: Document, named: Sequence[PodSource], copies: Sequence[Document]) -> tuple[PodSource, ...]:
+    """The pods of `named` (those naming the group) whose reference resolves to this copy of the PodGroup (the nearest
+    of its `copies`, lint/copies.py)."""
+
+    def resolves_here(source: PodSource) -> bool:
+        return len(copies) == 1 or nearest((g for g in copies if _same_namespace(source, g)), source.document) is document
+
+    return _nearest_members(document, (s for s in named if _same_namespace(s, document) and resolves_here(s)))
 
 
 def _workload_135_members(document: Document, template: str, sources: tuple[PodSource, ...]) -> tuple[PodSource, ...]:
@@ -76,14 +89,14 @@ def _workload_135_members(document: Document, template: str, sources: tuple[PodS
         if isinstance(ref, dict) and ref.get("name") == document.name and ref.get("podGroup") == template and \
                 _same_namespace(source, document):
             found.append(source)
-    return tuple(found)
+    return _nearest_members(document, found)
 
 
 def _controller_members(document: Document, docs: DocumentSet) -> tuple[PodSource, ...]:
     ref = document.get(("spec", "controllerRef"))
     if not isinstance(ref, dict) or not isinstance(ref.get("name"), str):
         return ()
-    owner = next((d for d in of_kind(docs, str(ref.get("kind") or "")) if d.name == ref["name"]), None)
+    owner = nearest((d for d in of_kind(docs, str(ref.get("kind") or "")) if d.name == ref["name"]), document)
     return tuple(document_pod_sources(owner)) if owner is not None else ()
 
 
@@ -102,18 +115,28 @@ def _workload_groups(document: Document, docs: DocumentSet, sources: tuple[PodSo
                             template)
 
 
+@functools.lru_cache(maxsize=8)
 def groups(docs: DocumentSet) -> tuple[GangGroup, ...]:
-    """Every group of the set with its members, in input order."""
+    """Every group of the set with its members, in position order; computed once per DocumentSet (hashed by
+    identity) and shared by the GANG rules."""
     sources = pod_sources(docs)
+    by_group: dict[str, list[PodSource]] = {}
+    for source in sources:
+        if source.group_name:
+            by_group.setdefault(source.group_name, []).append(source)
+    pod_groups: dict[str | None, list[Document]] = {}
+    for pod_group in of_kind(docs, "PodGroup"):
+        pod_groups.setdefault(pod_group.name, []).append(pod_group)
     found: list[GangGroup] = []
-    for document in latest_documents(docs):
+    for document in sorted((d for d in docs if is_builtin(d) or is_volcano_job(d)), key=position_key):
         spec = document.get(("spec",))
         if not isinstance(spec, dict):
             continue
         if document.kind == "PodGroup":
             count, count_path = _policy(spec, ("spec",))
             found.append(GangGroup(document, ("spec",), f'PodGroup "{document.name}"', count, count_path,
-                                   _pod_group_members(document, sources), spec))
+                                   _pod_group_members(document, by_group.get(document.name or "", ()),
+                                                      pod_groups[document.name]), spec))
         elif document.kind == "Workload":
             found.extend(_workload_groups(document, docs, sources))
         elif document.kind == "Job" and isinstance(spec.get("scheduling"), dict):

@@ -14,6 +14,7 @@ from enum import Enum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from kubectl_wasdra.lint.copies import nearest
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.rules._pods import is_builtin
 from kubectl_wasdra.load import Document
@@ -49,20 +50,24 @@ class ObjectIndex:
                 found.setdefault((document.kind, document.name), []).append(document)
         return {key: tuple(value) for key, value in found.items()}
 
-    def in_manifests(self, kind: str, name: str, namespace: str | None) -> Document | None:
-        """The first manifest object of `kind` named `name` visible from `namespace` (see the module docstring)."""
-        for document in self._by_name.get((kind, name), ()):
-            if kind in CLUSTER_SCOPED or namespace is None or document.namespace in (None, namespace):
-                return document
-        return None
+    def _visible(self, kind: str, name: str, namespace: str | None) -> tuple[Document, ...]:
+        return tuple(d for d in self._by_name.get((kind, name), ())
+                     if kind in CLUSTER_SCOPED or namespace is None or d.namespace in (None, namespace))
 
-    def candidates(self, kind: str, name: str, namespace: str | None) -> tuple[Mapping[str, Any], ...]:
-        """Every definition of the object: all matching manifest documents (a set may hold alternatives), else the
-        snapshot's object, else nothing."""
-        found = tuple(d.data for d in self._by_name.get((kind, name), ())
-                      if kind in CLUSTER_SCOPED or namespace is None or d.namespace in (None, namespace))
-        if found:
-            return found
+    def in_manifests(self, kind: str, name: str, namespace: str | None, near: Document | None = None) -> Document | None:
+        """The manifest object of `kind` named `name` visible from `namespace` (see the module docstring); with
+        several copies, the one nearest to the referring document `near` (lint/copies.py), whatever the input order."""
+        return nearest(self._visible(kind, name, namespace), near)
+
+    def candidates(self, kind: str, name: str, namespace: str | None, near: Document | None = None
+                   ) -> tuple[Mapping[str, Any], ...]:
+        """Every definition of the object: the copy nearest to `near` when given, else all matching manifest documents
+        (a set may hold alternatives), else the snapshot's object, else nothing."""
+        visible = self._visible(kind, name, namespace)
+        if near is not None and visible:
+            visible = visible[:0] + tuple(d for d in (nearest(visible, near),) if d is not None)
+        if visible:
+            return tuple(d.data for d in visible)
         obj = self.in_cluster(kind, name, namespace)
         return (obj,) if obj is not None else ()
 
@@ -110,9 +115,9 @@ class ObjectIndex:
             return Found.CLUSTER
         return Found.NOWHERE if self.cluster_read(kind) else Found.UNCHECKED
 
-    def get(self, kind: str, name: str, namespace: str | None) -> Mapping[str, Any] | None:
-        """The object's data from the manifests, else from the snapshot, else None."""
-        document = self.in_manifests(kind, name, namespace)
+    def get(self, kind: str, name: str, namespace: str | None, near: Document | None = None) -> Mapping[str, Any] | None:
+        """The object's data from the manifests (the copy nearest to `near`), else from the snapshot, else None."""
+        document = self.in_manifests(kind, name, namespace, near)
         if document is not None:
             return document.data
         return self.in_cluster(kind, name, namespace)

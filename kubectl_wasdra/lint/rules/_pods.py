@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from kubectl_wasdra.lint.copies import one_per_identity, position_key
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.rules.validation._base import as_dict, as_list
 from kubectl_wasdra.load import Document, Path
@@ -204,21 +205,18 @@ def document_pod_sources(document: Document) -> Iterator[PodSource]:
 
 @functools.lru_cache(maxsize=8)
 def latest_documents(docs: DocumentSet) -> tuple[Document, ...]:
-    """The documents in input order, where several define the same kind/namespace/name only the last one (as
-    `kubectl apply` of the whole set would leave it); documents without a name are all kept."""
-    last: dict[tuple[str | None, str | None, str], Document] = {}
-    for document in docs:
-        if document.name:
-            last[(document.kind, document.namespace, document.name)] = document
-    return tuple(d for d in docs if (is_builtin(d) or is_volcano_job(d))
-                 and (not d.name or last.get((d.kind, d.namespace, d.name)) is d))
+    """The built-in (and Volcano) documents with one copy per object: where several define the same object, the one
+    whose (file, position) sorts last, as `kubectl apply -R` over the sorted tree would leave it, whatever the input
+    order (lint/copies.py); documents without a name are all kept. For rules that must count an object once."""
+    return one_per_identity(d for d in docs if is_builtin(d) or is_volcano_job(d))
 
 
 @functools.lru_cache(maxsize=8)
 def pod_sources(docs: DocumentSet) -> tuple[PodSource, ...]:
-    """Every pod source of the set, in input order (a redefined object counts once, see latest_documents); computed
-    once per DocumentSet (hashed by identity) and shared by every set rule of the run."""
-    return tuple(source for document in latest_documents(docs) for source in document_pod_sources(document))
+    """Every pod source of the set, every copy of a redefined object included (each is checked on its own), in
+    position order; computed once per DocumentSet (hashed by identity) and shared by every set rule of the run."""
+    documents = sorted((d for d in docs if is_builtin(d) or is_volcano_job(d)), key=position_key)
+    return tuple(source for document in documents for source in document_pod_sources(document))
 
 
 def containers(spec: Mapping[str, Any]) -> Iterator[tuple[str, int, Mapping[str, Any]]]:

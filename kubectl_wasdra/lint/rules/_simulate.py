@@ -113,7 +113,7 @@ def _other_scheduler(result: Any) -> bool:
     """True for pods that name a scheduler other than kube-scheduler's default profile: the manifests say nothing
     about that scheduler, so `check` has no verdict on them (`explain --scheduler-config` has)."""
     blocked = result.entry.blocked
-    return blocked is not None and blocked.reason is Reason.NOT_SCHEDULED_BY_THIS_SCHEDULER
+    return blocked is not None and blocked.reason is Reason.OTHER_SCHEDULER
 
 
 def _first_reason(diagnosis: object) -> tuple[str, str]:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Mapping
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
+from kubectl_wasdra.kube.selectors import node_selector_term_errors
 from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.docset import DocumentSet
@@ -31,10 +32,11 @@ from kubectl_wasdra.lint.rules._fitting import (
 from kubectl_wasdra.lint.rules._gangs import groups
 from kubectl_wasdra.lint.rules._gated import APISERVER, components_text, document_gated_fields, effect_text
 from kubectl_wasdra.lint.rules._objects import ObjectIndex, object_index
-from kubectl_wasdra.lint.rules._pods import of_kind, pod_sources
+from kubectl_wasdra.lint.rules._pods import document_pod_sources, of_kind, pod_sources
 from kubectl_wasdra.lint.rules._refs import claim_documents
 from kubectl_wasdra.lint.rules.validation._base import as_dict
 from kubectl_wasdra.load import Document
+from kubectl_wasdra.load.document import value_at
 
 if TYPE_CHECKING:
     from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
@@ -339,3 +341,45 @@ def gated_field_off_in_cluster(doc: Document, ctx: CheckContext) -> Iterator[Pro
                 yield Problem(hit.path, f"feature gate {gate} is off on the cluster's API server: {effect_text(hit)}",
                               f"enable {gate} on the cluster ({components_text(info)}), or remove the field")
                 break
+
+
+_TERMS: Final = ("affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms")
+
+
+@rule(codes.FIT_NODE_AFFINITY_TERM_NEVER_MATCHES)
+def node_affinity_term_never_matches(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
+    """
+    ## What it does
+    Flags a required node affinity term (of a Pod or a pod template) with a requirement kube-scheduler cannot parse:
+    a value that is not a valid label value (`In`, `NotIn`), a `Gt`/`Lt` value that is not one integer, `matchFields`
+    without exactly one value. The API server accepts such terms; the scheduler treats the term as matching no node
+    and says nothing else. Needs no snapshot.
+
+    ## Why is this bad?
+    The term is dead: with other terms the pod only lands where they match, and when it is the only term the pod never
+    schedules and every node reads "node(s) didn't match Pod's node affinity/selector". A `NotIn` with a typo in the
+    value is the common case: meant to exclude one node group, it excludes every node.
+
+    ## Example
+        nodeSelectorTerms:
+        - matchExpressions: [{key: pool, operator: NotIn, values: ["spot nodes"]}]   # a space is not allowed
+
+    ## Fix
+    Write the value as the node label has it (alphanumerics, '-', '_', '.', at most 63 characters), one integer for
+    Gt/Lt, one node name per `matchFields` requirement.
+
+    ## References
+    kubernetes/kubernetes staging/src/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go
+    (LazyErrorNodeSelector); pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go ("Ignore parsing errors")
+    """
+    for source in document_pod_sources(doc):
+        terms = value_at(source.spec, _TERMS)
+        if not isinstance(terms, list):
+            continue
+        broken = [(i, errors) for i, term in enumerate(terms)
+                  if isinstance(term, dict) and (errors := node_selector_term_errors(term))]
+        for index, errors in broken:
+            alone = "; no other term can match: the pod can never be scheduled" if len(broken) == len(terms) else ""
+            why = errors[0].split(" (e.g. ")[0]  # the validation text without its examples and regex
+            yield Problem((*source.spec_path, *_TERMS, index), f"this node selector term matches no node: {why}{alone}",
+                          "fix the value so it parses as the scheduler requires (see `kubectl wasdra rules FIT010`)")

@@ -211,3 +211,27 @@ def empty_document(problem: LoadProblem) -> bool:
     Remove the extra `---`, or restore the object that was meant to be there.
     """
     return problem.kind is ProblemKind.EMPTY_DOCUMENT
+
+
+@rule(codes.LOAD_NOT_A_MANIFEST, scope="load")
+def not_a_manifest(problem: LoadProblem) -> bool:
+    """
+    ## What it does
+    Skips, with one note, a file that is not Kubernetes manifests and says what it is instead: Helm templates (Go
+    template actions such as `{{ .Values.x }}`, or any file under a chart's `templates/`), `Chart.yaml`, Helm values
+    files (`values*.yaml`), kustomization files, GitHub workflow and repository files (`.github/`), Docker Compose
+    files, pre-commit, GitLab CI and other CI configuration, `mkdocs.yml` and other tool configuration, package
+    manifests (`package.json`), OpenAPI descriptions and JSON Schemas. A file named like one of these that holds
+    Kubernetes objects (apiVersion and kind) is checked as a manifest.
+    ## Why is this bad?
+    It is not: such files live beside manifests in the folders people check. Read as manifests they would only give
+    false errors ("document has no apiVersion") or, for unrendered templates, nothing that means anything.
+    ## Example
+        # charts/trainer/templates/job.yaml
+        metadata:
+          name: {{ .Release.Name }}-train
+    ## Fix
+    Nothing to fix. Check what the file produces instead, as the note says: `kubectl wasdra check --helm CHART_DIR`,
+    `kubectl wasdra check -k DIR`; or leave the file out of the paths you check.
+    """
+    return problem.kind is ProblemKind.NOT_A_MANIFEST

@@ -175,7 +175,7 @@ def pod_group_template_not_found(docs: DocumentSet, ctx: CheckContext) -> Iterat
     """
     index = object_index(docs, ctx)
     for ref, template_path, template in workload_references(docs):
-        workload = index.get("Workload", ref.name, ref.namespace)
+        workload = index.get("Workload", ref.name, ref.namespace, near=ref.document)
         if workload is None or template is None or template_path is None:
             continue
         names = template_names(workload)
@@ -262,7 +262,7 @@ def group_claim_mismatch(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetPr
         if not source.group_name:
             continue
         candidates = [as_dict(group.get("spec")).get("resourceClaims") for group in
-                      index.candidates("PodGroup", source.group_name, source.namespace)]
+                      index.candidates("PodGroup", source.group_name, source.namespace, near=source.document)]
         candidates = [claims for claims in candidates if isinstance(claims, list) and claims]
         if not candidates:
             continue
@@ -300,7 +300,7 @@ def group_priority_mismatch(docs: DocumentSet, ctx: CheckContext) -> Iterator[Se
             continue
         pod_priority = resolve_priority(source.spec, index)
         priorities = [resolve_priority(group["spec"], index) for group in
-                      index.candidates("PodGroup", source.group_name, source.namespace)
+                      index.candidates("PodGroup", source.group_name, source.namespace, near=source.document)
                       if isinstance(group.get("spec"), dict)]
         if not priorities or not all(differ(pod_priority, other) for other in priorities):
             continue

@@ -2,7 +2,8 @@
 
 Upstream: kubernetes/kubernetes pkg/scheduler/apis/config/v1/default_plugins.go (release-1.37): NodeUnschedulable,
 NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, volume plugins, PodTopologySpread,
-InterPodAffinity, DynamicResources. Ports are not simulated here.
+InterPodAffinity, DynamicResources. PreFilter rejections: pre_filter.py. The modules' filters are the default
+profile's; a profile's own instances (plugin args, disabled plugins) come from sched/profile_plugins.py.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from kubectl_wasdra.sched.filters import (
     inter_pod_affinity,
     node_affinity,
     node_name,
+    node_ports,
     node_resources_fit,
     node_unschedulable,
     node_volume_limits,
@@ -25,7 +27,7 @@ from kubectl_wasdra.sched.filters import (
 )
 
 FILTERS: Final = (
-    node_unschedulable, node_name, taint_toleration, node_affinity,
+    node_unschedulable, node_name, taint_toleration, node_affinity, node_ports,
     node_resources_fit, volume_restrictions, node_volume_limits, volume_binding, volume_zone,
     pod_topology_spread, inter_pod_affinity, dynamic_resources,
 )

@@ -4,7 +4,9 @@ Upstream: kubernetes/kubernetes pkg/scheduler/framework/plugins/volumerestrictio
 (release-1.37): a GCE PD with the same pdName, an AWS EBS volume with the same volumeID, an iSCSI volume with the same
 IQN or an RBD image in the same pool sharing a monitor conflicts with a volume of a pod on the node unless both are
 read-only (EBS: always) -> "node(s) had no available disk"; a claim with access mode ReadWriteOncePod used by another
-pod anywhere in the cluster rejects every node (Unschedulable: preemption may help).
+pod anywhere in the cluster rejects every node (Unschedulable: preemption may help), each at VolumeRestrictions'
+place in the filter order: PreFilter counts the claim's users, Filter checks disks first and then that count, so a
+node an earlier filter rejects says that filter's reason (in_filter_order).
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from typing import Any, Final
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.nodeinfo import NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.profiles import DEFAULT_FILTERS
 from kubectl_wasdra.sched.status import Status
 from kubectl_wasdra.sched.volumes import has_node_volumes, pod_claims
 
 NAME: Final = "VolumeRestrictions"
 DISK_CONFLICT: Final = "node(s) had no available disk"  # ErrReasonDiskConflict
 RWOP_CONFLICT: Final = "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode"
+_UP_TO_HERE: Final = frozenset(DEFAULT_FILTERS[:DEFAULT_FILTERS.index(NAME) + 1])  # filters that speak before the count
 
 
 def _volumes(pod: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -66,6 +70,12 @@ def rwop_in_use(pod: PodInfo, state: Any) -> Status | None:
             if used & wanted and (namespace, meta.get("name")) != (pod.namespace, pod.name):
                 return Status.unschedulable(Reason.VOLUME_CONFLICT, RWOP_CONFLICT, NAME, perNode=True)
     return None
+
+
+def in_filter_order(status: Status | None, in_use: Status) -> Status:
+    """A node's verdict while a ReadWriteOncePod claim of the pod is in use (`in_use`, from rwop_in_use): `status`,
+    the node's first failing filter, when that filter runs before the claim count is read, else `in_use`."""
+    return status if status is not None and (status.plugin is None or status.plugin in _UP_TO_HERE) else in_use
 
 
 def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:

@@ -82,16 +82,16 @@ def test_request_above_allocatable_is_unresolvable():
 
 
 def test_every_filter_module_is_listed_in_order():
-    names = {m.name for m in pkgutil.iter_modules(filters.__path__)} - {"base"}
+    names = {m.name for m in pkgutil.iter_modules(filters.__path__)} - {"base", "pre_filter"}
     assert {f.__name__.rsplit(".", 1)[1] for f in FILTERS} == names
-    # kube-scheduler's default order (sched/profiles.py DEFAULT_FILTERS, from default_plugins.go)
+    # kube-scheduler's default order (sched/profiles.py DEFAULT_FILTERS, from default_plugins.go): every filter
     from kubectl_wasdra.sched.profiles import DEFAULT_FILTERS
 
-    listed = [f.NAME for f in FILTERS]
-    assert listed == [name for name in DEFAULT_FILTERS if name in listed]
-    assert {"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodeResourcesFit", "VolumeRestrictions",
-            "NodeVolumeLimits", "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity",
-            "DynamicResources"} <= set(listed)
+    assert [f.NAME for f in FILTERS] == list(DEFAULT_FILTERS)
+    assert [f.NAME for f in FILTERS] == ["NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
+                                         "NodePorts", "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits",
+                                         "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity",
+                                         "DynamicResources"]
 
 
 def _spread_pod(name, zone_key="zone"):

@@ -1,0 +1,109 @@
+"""What a written snapshot keeps: per kind, only the fields the simulator reads (an allow-list), so that no snapshot
+file carries credentials or personal data a cluster holds beside them.
+
+Never written: container environment (values and references), commands, images, volumes, Secrets and ConfigMaps (and any
+kind the simulator does not read), managedFields, every annotation but the ones the simulator reads (so neither
+`kubectl.kubernetes.io/last-applied-configuration` nor token-like annotations), node addresses, images and system
+info, pod IPs. DRA and scheduling objects (slices, claims, classes, taint rules, PodGroups, Workloads, PriorityClasses)
+hold only scheduling data and are kept whole but for their metadata.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Final
+
+from kubectl_wasdra.cluster.snapshot import SNAPSHOT_KINDS, ClusterSnapshot
+
+META: Final = frozenset({"name", "namespace", "uid", "labels", "annotations", "ownerReferences", "creationTimestamp",
+                         "deletionTimestamp", "generation"})
+# annotations the simulator reads: generated claims name their pod claim; extended-resource claims are marked
+ANNOTATIONS: Final = frozenset({"resource.kubernetes.io/pod-claim-name", "resource.kubernetes.io/extended-resource-claim"})
+POD_SPEC: Final = frozenset({
+    "nodeName", "nodeSelector", "affinity", "tolerations", "priority", "priorityClassName", "preemptionPolicy",
+    "schedulerName", "resourceClaims", "schedulingGates", "topologySpreadConstraints", "overhead", "resources",
+    "runtimeClassName", "schedulingGroup", "workloadRef", "containers", "initContainers", "restartPolicy", "os",
+    "hostNetwork"})
+CONTAINER: Final = frozenset({"name", "resources", "restartPolicy", "resizePolicy", "ports"})
+POD_STATUS: Final = frozenset({"phase", "conditions", "nominatedNodeName", "resourceClaimStatuses", "containerStatuses",
+                               "initContainerStatuses", "startTime", "qosClass"})
+CONTAINER_STATUS: Final = frozenset({"name", "allocatedResources", "resources"})
+NODE_SPEC: Final = frozenset({"taints", "unschedulable"})
+NODE_STATUS: Final = frozenset({"capacity", "allocatable", "conditions"})
+EVENT: Final = frozenset({"apiVersion", "kind", "metadata", "involvedObject", "regarding", "reason", "message", "note",
+                          "type", "count", "firstTimestamp", "lastTimestamp", "eventTime", "source", "series",
+                          "reportingController", "reportingComponent", "reportingInstance", "action"})
+KEPT_KINDS: Final = frozenset((*SNAPSHOT_KINDS, "Event"))
+
+
+def _pick(value: Any, keys: frozenset[str]) -> Any:
+    return {k: v for k, v in value.items() if k in keys} if isinstance(value, dict) else value
+
+
+def _meta(value: Any) -> Any:
+    meta = _pick(value, META)
+    if isinstance(meta, dict) and isinstance(meta.get("annotations"), dict):
+        kept = {k: v for k, v in meta["annotations"].items() if k in ANNOTATIONS}
+        meta = {k: v for k, v in meta.items() if k != "annotations"} | ({"annotations": kept} if kept else {})
+    return meta
+
+
+def _containers(value: Any) -> Any:
+    return [_pick(c, CONTAINER) for c in value] if isinstance(value, list) else value
+
+
+def pod_spec(spec: Any) -> Any:
+    """A pod spec with only the scheduling fields, containers reduced to name, resources, restartPolicy and ports."""
+    out = _pick(spec, POD_SPEC)
+    if isinstance(out, dict):
+        out = {k: _containers(v) if k in ("containers", "initContainers") else v for k, v in out.items()}
+    return out
+
+
+def _pod(obj: dict[str, Any]) -> dict[str, Any]:
+    status = _pick(obj.get("status"), POD_STATUS)
+    if isinstance(status, dict):
+        status = {k: [_pick(s, CONTAINER_STATUS) for s in v] if k.endswith("ontainerStatuses") and isinstance(v, list)
+                  else v for k, v in status.items()}
+    return {**obj, "spec": pod_spec(obj.get("spec")), **({"status": status} if "status" in obj else {})}
+
+
+def _template(template: Any) -> Any:
+    if not isinstance(template, dict):
+        return template
+    return {**template, "metadata": _meta(template.get("metadata")), "spec": pod_spec(template.get("spec"))}
+
+
+def _job(obj: dict[str, Any]) -> dict[str, Any]:
+    spec = obj.get("spec")
+    if isinstance(spec, dict) and "template" in spec:
+        spec = {**spec, "template": _template(spec["template"])}
+    return {**obj, "spec": spec} if "spec" in obj else obj
+
+
+def _node(obj: dict[str, Any]) -> dict[str, Any]:
+    out = dict(obj)
+    for key, keys in (("spec", NODE_SPEC), ("status", NODE_STATUS)):
+        if key in out:
+            out[key] = _pick(out[key], keys)
+    return out
+
+
+_BY_KIND: Final = MappingProxyType({"Pod": _pod, "Job": _job, "Node": _node,
+                                    "Event": lambda obj: _pick(obj, EVENT)})
+
+
+def allowed(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """One object as a snapshot file keeps it (see the module doc)."""
+    out = dict(obj)
+    out = _BY_KIND.get(str(out.get("kind")), dict)(out)
+    if "metadata" in out:
+        out["metadata"] = _meta(out["metadata"])
+    return out
+
+
+def allowed_snapshot(snapshot: ClusterSnapshot) -> ClusterSnapshot:
+    """The snapshot with every object reduced by `allowed` and every kind the simulator does not read dropped."""
+    objects = {kind: tuple(allowed(obj) for obj in items) for kind, items in snapshot.objects.items() if kind in KEPT_KINDS}
+    return ClusterSnapshot(objects=MappingProxyType(objects), header=snapshot.header)

@@ -1,0 +1,41 @@
+"""What a cluster read could not read, and which verdicts that leaves open.
+
+A snapshot header lists a gap per kind that was not read and why. A kind the server does not serve is no gap in the
+data (there are no such objects); any other reason (forbidden, timed out, redirected, cut off, only one namespace) means
+objects may exist that the simulator does not see, so a verdict that depends on that kind would be a guess: commands
+report such verdicts as unknown and exit 2 instead (README "Reliability").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
+
+NOT_SERVED: Final = "not served"  # how cluster/live.py starts the gap of a kind the server does not serve
+# every verdict needs nodes and the pods already on them (free capacity)
+ALWAYS: Final = ("Node", "Pod")
+DRA_KINDS: Final = ("ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass", "DeviceTaintRule")
+GROUP_KINDS: Final = ("PodGroup", "Workload", "CompositePodGroup")
+# kinds whose absence changes no verdict: Events only feed explain-pending's "cluster says", Jobs and Namespaces are
+# not simulated; non-kind gaps ("feature gates", "credentials") are notes
+VERDICT_KINDS: Final = frozenset((*ALWAYS, *DRA_KINDS, *GROUP_KINDS, "PriorityClass"))
+
+
+def unread_kinds(gaps: Mapping[str, str]) -> dict[str, str]:
+    """{kind: why} for the kinds a verdict may depend on that were not (completely) read, in a fixed order."""
+    return {kind: str(why) for kind, why in sorted(gaps.items())
+            if kind in VERDICT_KINDS and not str(why).startswith(NOT_SERVED)}
+
+
+def gap_list(gaps: Mapping[str, str]) -> list[dict[str, Any]]:
+    """Every header gap as JSON data: [{"kind", "reason", "blocksVerdicts"}], sorted by kind."""
+    return [{"kind": kind, "reason": str(why), "blocksVerdicts": kind in VERDICT_KINDS and not str(why).startswith(NOT_SERVED)}
+            for kind, why in sorted(gaps.items())]
+
+
+def unknown_because(needed: Iterable[str], unread: Mapping[str, str]) -> str | None:
+    """Why a verdict that needs `needed` kinds cannot be given (None when every one was read)."""
+    missing = [kind for kind in needed if kind in unread]
+    if not missing:
+        return None
+    return "; ".join(f"{kind} could not be read from the cluster ({unread[kind]})" for kind in missing)

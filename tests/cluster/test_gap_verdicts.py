@@ -1,0 +1,81 @@
+"""No verdict on a cluster that could not be read: with nodes and pods forbidden (or every list redirected) explain,
+explain-pending, check --live and snapshot say what they could not read and exit 2 instead of answering."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from fake_apiserver import FakeApiServer, Fault, serve, write_kubeconfig
+
+from kubectl_wasdra.cli import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+POD = """apiVersion: v1
+kind: Pod
+metadata: {name: wants-a-label, namespace: default}
+spec:
+  nodeSelector: {example.com/rack: r0}
+  containers: [{name: c, image: busybox}]
+"""
+FORBIDDEN = {path: Fault(status=403, times=999) for path in ("/api/v1/nodes", "/api/v1/pods")}
+REDIRECTED = {path: Fault(redirect="http://127.0.0.1:9/", times=999) for path in ("/api/v1/nodes", "/api/v1/pods")}
+
+
+
+def _run(tmp_path: Path, offline, faults: dict[str, Fault], args: list[str]):
+    server = FakeApiServer(objects=offline.objects, faults={k: Fault(**vars(v)) for k, v in faults.items()})
+    kubeconfig = tmp_path / "kubeconfig"
+    with serve(server) as url:
+        write_kubeconfig(str(kubeconfig), url, "t")
+        return CliRunner().invoke(cli, [*args, "--live", "--kubeconfig", str(kubeconfig), "--context", "fake"],
+                                  standalone_mode=False)
+
+
+@pytest.mark.parametrize("faults", [FORBIDDEN, REDIRECTED], ids=["forbidden", "redirected"])
+def test_explain_gives_no_verdict_on_unread_nodes(tmp_path: Path, offline, faults) -> None:
+    manifest = tmp_path / "pod.yaml"
+    manifest.write_text(POD)
+    result = _run(tmp_path, offline, faults, ["explain", "-f", str(manifest)])
+    assert result.return_value == 2, result.output
+    assert "does NOT fit" not in result.output and "fits" not in result.output.split("unknown")[0]
+    assert "not read from the cluster: Node:" in result.output
+    assert "Pod default/wants-a-label — unknown: Node could not be read from the cluster" in result.output
+    data = json.loads(_run(tmp_path, offline, faults, ["explain", "-f", str(manifest), "-o", "json"]).output)
+    (group,) = data["groups"]
+    assert group["fits"] is None and group["reasons"] == [] and group["unknown"].startswith("Node could not be read")
+    assert {k: v for k, v in next(
+        g for g in data["gaps"] if g["kind"] == "Node").items() if k != "reason"} == {"kind": "Node", "blocksVerdicts": True}
+
+
+def test_explain_pending_does_not_say_nothing_is_pending(tmp_path: Path, offline) -> None:
+    result = _run(tmp_path, offline, FORBIDDEN, ["explain-pending", "-A"])
+    assert isinstance(result.exception, Exception) and "nothing is Pending" not in result.output
+    assert "cannot tell what is Pending: Pods could not be read from the cluster (403 Forbidden" in str(result.exception)
+
+
+def test_check_live_reports_gaps_instead_of_fit_findings(tmp_path: Path, offline) -> None:
+    bad = str(ROOT / "fixtures" / "lint" / "FIT004" / "bad.yaml")
+    result = _run(tmp_path, offline, FORBIDDEN, ["check", bad])
+    assert result.return_value == 2 and " FIT004 " not in result.output
+    assert "not read from the cluster: Node: 403 Forbidden" in result.output
+    data = json.loads(_run(tmp_path, offline, FORBIDDEN, ["check", bad, "-o", "json"]).output)
+    assert {g["kind"] for g in data["gaps"] if g["blocksVerdicts"]} == {"Node", "Pod"}
+    sarif = json.loads(_run(tmp_path, offline, FORBIDDEN, ["check", bad, "-o", "sarif"]).output)
+    (invocation,) = sarif["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is False
+    errors = [n["message"]["text"] for n in invocation["toolExecutionNotifications"] if n["level"] == "error"]
+    assert errors == ["not read from the cluster: Node: 403 Forbidden: injected 403",
+                      "not read from the cluster: Pod: 403 Forbidden: injected 403"]
+
+
+def test_snapshot_of_nothing_but_the_header_fails(tmp_path: Path, offline) -> None:
+    everything = {path: Fault(status=403, times=999) for path in (
+        "/api/v1/nodes", "/api/v1/pods", "/api/v1/namespaces", "/api/v1/events", "/apis/scheduling.k8s.io/v1/priorityclasses",
+        "/apis/batch/v1/jobs", *(f"/apis/resource.k8s.io/v1/{r}" for r in (
+            "resourceslices", "resourceclaims", "resourceclaimtemplates", "deviceclasses", "devicetaintrules")))}
+    result = _run(tmp_path, offline, everything, ["snapshot", "--output-file", str(tmp_path / "s.yaml")])
+    assert result.return_value == 2
+    assert "nothing could be read from the cluster" in result.output
