@@ -20,12 +20,14 @@ from kubectl_wasdra.cli_config import ConfiguredCommand
 from kubectl_wasdra.cli_options import (
     ALL_NAMESPACES_OPTION,
     CONTEXT_OPTION,
+    FILENAME_OPTION,
     KUBECONFIG_OPTION,
-    LIVE_OPTION,
     NAMESPACE_OPTION,
     NO_PREEMPTION_OPTION,
+    RECURSIVE_OPTION,
     SCHEDULER_CONFIG_OPTION,
     SNAPSHOT_OPTION,
+    SNAPSHOT_OUTPUT_OPTION,
     CommonOptions,
     ProjectOptions,
     cluster_timeout_options,
@@ -34,6 +36,9 @@ from kubectl_wasdra.cli_options import (
     complete_releases,
     complete_rules,
     config_options,
+    explain_options,
+    manifest_paths,
+    pending_options,
     project_options,
 )
 from kubectl_wasdra.errors import UsageError, WasdraError
@@ -53,9 +58,10 @@ def cli(ctx: click.Context, debug: bool) -> None:
     \b
     Examples:
       kubectl wasdra check deploy/ --k8s-version 1.37
-      kubectl wasdra explain -f train.yaml --snapshot cluster.json
-      kubectl wasdra explain-pending podgroup/train -n ml
+      kubectl wasdra explain -f train.yaml --snapshot cluster/
+      kubectl wasdra explain-pending pending-8gpu --live
       kubectl wasdra gates --k8s-version 1.37 --area dra
+      kubectl wasdra version
     """
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
@@ -105,7 +111,9 @@ def say_error(line: str) -> None:
 
 
 @cli.command("check", cls=ConfiguredCommand)
-@click.argument("paths", nargs=-1, required=False, metavar="PATH... | -", type=click.Path())
+@click.argument("paths", nargs=-1, metavar="[PATH]... | -", type=click.Path())
+@FILENAME_OPTION
+@RECURSIVE_OPTION
 @common_options
 @project_options
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
@@ -120,38 +128,40 @@ def say_error(line: str) -> None:
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix, apply the unsafe fixes too (API conversions that move fields).")
 # ---- end of check --fix ----
 @NO_PREEMPTION_OPTION
-def check_command(paths: tuple[str, ...], common: CommonOptions, project: ProjectOptions, jobs: int | None,
-                  upgrade_from: str | None = None, simulate: bool = True, fix: bool = False, unsafe_fixes: bool = False,
-                  no_preemption: bool = False) -> int:
+def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool, common: CommonOptions,
+                  project: ProjectOptions, jobs: int | None, upgrade_from: str | None = None,
+                  simulate: bool = True, fix: bool = False, unsafe_fixes: bool = False, no_preemption: bool = False) -> int:
     """Lint manifests: API availability, schema, feature gates, API validation, references.
 
-    PATH is a file, a directory (searched recursively for .yaml, .yml, .json), a glob, or - for stdin.
-
-    \b
-    Examples:
-      kubectl wasdra check deploy/
-      kubectl wasdra check train.yaml --k8s-version 1.36 --feature-gates GenericWorkload=true
-      kubectl wasdra check deploy/ --runtime-config scheduling.k8s.io/v1beta1=true -o sarif > wasdra.sarif
-      kubectl wasdra check deploy/ --select API,SCHEMA --ignore SCHEMA006 --fail-on warning
-      kubectl wasdra check deploy/ --k8s-version 1.35,1.36,1.37
-      kubectl wasdra check deploy/ --upgrade-from 1.35 --k8s-version 1.37
-      helm template chart/ | kubectl wasdra check -
-      kubectl wasdra check deploy/ --snapshot cluster/     # + references, fit and a dry run against a cluster
-      kubectl wasdra check deploy/ --live --no-simulate
-      kubectl wasdra check -k overlays/prod                # what kubectl kustomize renders
-      kubectl wasdra check --helm chart/ --values prod.yaml --set replicas=4
-      kubectl wasdra check deploy/ --exclude 'legacy/**' --baseline .wasdra-baseline.json
+    PATH (or -f PATH) is a file, a directory (its .yaml, .yml and .json files; with -R its subdirectories' too), a
+    glob, or - for stdin.
 
     \b
     Settings that repeat (release, gates, runtime config, excludes ...) belong in .wasdra.yaml: kubectl wasdra config.
     Silence one finding with `# wasdra: ignore[RULE] reason` on its line (or alone on the line above),
     or with the annotation wasdra.dev/ignore: "RULE,...: reason" on its object.
+
+    \b
+    Examples:
+      kubectl wasdra check deploy/
+      kubectl wasdra check -f train.yaml --k8s-version 1.36 --feature-gates GenericWorkload=true
+      kubectl wasdra check deploy/ --runtime-config scheduling.k8s.io/v1beta1=true -o sarif > wasdra.sarif
+      kubectl wasdra check deploy/ --select API,SCHEMA --ignore SCHEMA006 --fail-on warning
+      kubectl wasdra check deploy/ --k8s-version 1.35,1.36,1.37
+      kubectl wasdra check -R deploy/ --upgrade-from 1.35 --k8s-version 1.37
+      cat deploy/*.yaml | kubectl wasdra check -
+      kubectl wasdra check deploy/ --snapshot cluster/     # + references, fit and a dry run against a cluster
+      kubectl wasdra check deploy/ --live --no-simulate
+      kubectl wasdra check -k overlays/prod                # what kubectl kustomize renders
+      kubectl wasdra check --helm chart/ --values prod.yaml --set replicas=4
+      kubectl wasdra check deploy/ --exclude 'legacy/**' --baseline .wasdra-baseline.json
     """
     import dataclasses
 
     from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
     from kubectl_wasdra.report import render
 
+    paths = manifest_paths(paths, filenames, recursive)
     rendered = _rendered_inputs(paths, project)
     snapshot, left_out = _check_snapshot(common) if common.snapshot or common.live else (None, ())
     common = _resolve_auto(common, snapshot)
@@ -222,7 +232,8 @@ def _fixed_report(options: Any, fix: bool, unsafe: bool) -> tuple[Any, str]:
 def _rendered_inputs(paths: tuple[str, ...], project: ProjectOptions) -> tuple[Any, ...]:
     """Kustomize and Helm output to check beside the paths; UsageError when there is no input at all."""
     if not paths and not project.kustomize and not project.helm:
-        raise UsageError("nothing to check", where="check", hint="name files or directories, - for stdin, -k DIR or --helm CHART")
+        raise UsageError("nothing to check", where="check",
+                         hint="name files or directories, -f PATH, - for stdin, -k DIR or --helm CHART")
     if (project.values or project.set_values) and not project.helm:
         raise UsageError("--values and --set need --helm CHART", where="--values")
     if not project.kustomize and not project.helm:
@@ -348,63 +359,74 @@ def rules_command(rule_id: str | None, output: str) -> int:
 
 @cli.command("explain", cls=ConfiguredCommand)
 @config_options
-@click.option("-f", "--filename", "files", multiple=True, required=True, metavar="PATH", type=click.Path(),
-              help="Manifests to dry-run (files, directories, globs, - for stdin).")
+@click.argument("paths", nargs=-1, metavar="[PATH]... | -", type=click.Path())
+@FILENAME_OPTION
+@RECURSIVE_OPTION
 @click.option("--no-suggestions", is_flag=True, help="Skip the suggestions (each costs one more simulation).")
 @SCHEDULER_CONFIG_OPTION
 @click.option("--numa-aware-scheduler", is_flag=True,
               help="The cluster's kube-scheduler runs scheduler-plugins' NodeResourceTopologyMatch filter in every "
                    "profile (as a --scheduler-config enabling it would say).")
 @NO_PREEMPTION_OPTION
-@common_options
-def explain_command(files: tuple[str, ...], no_suggestions: bool, common: CommonOptions,
-                    scheduler_config: str | None = None, no_preemption: bool = False,
+@explain_options
+def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool, no_suggestions: bool,
+                    common: CommonOptions, scheduler_config: str | None = None, no_preemption: bool = False,
                     numa_aware_scheduler: bool = False) -> int:
     """Dry-run the manifests' pods and groups against a snapshot: placement plan, or why not and what would fit.
 
-    Exit 1 when a group does not fit.
+    PATH (or -f PATH) is a file, a directory (its .yaml, .yml and .json files; with -R its subdirectories' too), a
+    glob, or - for stdin. Exit 1 when a group does not fit (unless --fail-on never).
 
     \b
     Examples:
       kubectl wasdra explain -f train.yaml --snapshot cluster/
-      kubectl wasdra explain -f train.yaml --snapshot cluster/ --feature-gates GenericWorkload=true \\
+      kubectl wasdra explain train.yaml --snapshot cluster/ --feature-gates GenericWorkload=true \\
           --runtime-config scheduling.k8s.io/v1beta1=true -o json
+      kubectl wasdra explain -f train.yaml --snapshot cluster/ --fail-on never
       kubectl wasdra explain -f job.yaml --live
       kubectl wasdra explain -f job.yaml --snapshot cluster/ --scheduler-config kube-scheduler.yaml
     """
     from kubectl_wasdra.explain.run import ExplainOptions, run_explain
 
+    files = manifest_paths(paths, filenames, recursive)
+    if not files:
+        raise UsageError("no manifests given", where="PATH", hint="name files or directories, -f PATH, or - for stdin")
     _require_cluster(common)
-    common = _resolve_auto(common)
+    common = _live_namespace(_resolve_auto(common))
     options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              suggestions=not no_suggestions, live_options=common, scheduler_config=scheduler_config,
-                             job_pod_cap=_job_pod_cap(), preemption=not no_preemption,
-                             numa_aware=numa_aware_scheduler)
+                             namespace=common.namespace if common.live else None, job_pod_cap=_job_pod_cap(),
+                             preemption=not no_preemption, numa_aware=numa_aware_scheduler)
     report = run_explain(options)
     write(_render_explain(report, common.output))
-    return _explain_exit(report)
+    return _explain_exit(report, fits_anyway=common.fail_on == "never")
 
 
 @cli.command("explain-pending", cls=ConfiguredCommand)
 @config_options
-@click.argument("target", required=False, metavar="[pod/NAME|podgroup/NAME|workload/NAME]")
+@click.argument("target", required=False, metavar="[NAME|pod/NAME|podgroup/NAME|workload/NAME]")
 @SCHEDULER_CONFIG_OPTION
 @NO_PREEMPTION_OPTION
-@common_options
+@pending_options
 def explain_pending_command(target: str | None, common: CommonOptions, scheduler_config: str | None = None,
                             no_preemption: bool = False) -> int:
     """Explain Pending pods and groups of a cluster or snapshot, next to what the cluster itself recorded.
 
+    A bare NAME is a pod, as in kubectl. With --live the namespace is the kubeconfig context's unless -n or -A says
+    otherwise; a snapshot is searched in every namespace unless -n is given.
+
     \b
     Examples:
       kubectl wasdra explain-pending --snapshot cluster/ -A
-      kubectl wasdra explain-pending podgroup/train -n ml --live
+      kubectl wasdra explain-pending pending-8gpu -n ml --snapshot cluster/    # a bare NAME is a pod
+      kubectl wasdra explain-pending pod/pending-8gpu --live --context prod
+      kubectl wasdra explain-pending --live -A
     """
     from kubectl_wasdra.explain.pending import PendingOptions, run_explain_pending
 
     _require_cluster(common)
-    common = _resolve_auto(common)
+    common = _live_namespace(_resolve_auto(common))
     options = PendingOptions(target=target, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              namespace=None if common.all_namespaces else common.namespace, live_options=common,
@@ -427,12 +449,24 @@ def _job_pod_cap() -> int:
     return int(value)
 
 
-def _explain_exit(report: Any) -> int:
+def _explain_exit(report: Any, *, fits_anyway: bool = False) -> int:
     """2 when a verdict is unknown (the cluster read has gaps it depends on) or an object was left out as malformed,
-    else 1 when a group does not fit."""
+    else 1 when a group does not fit, unless `fits_anyway` (explain --fail-on never)."""
     if report.has_unknown or report.left_out:
         return EXIT_ERROR
-    return EXIT_OK if report.all_fit else EXIT_FINDINGS
+    return EXIT_OK if report.all_fit or fits_anyway else EXIT_FINDINGS
+
+
+def _live_namespace(common: CommonOptions) -> CommonOptions:
+    """In live mode without -n or -A, the namespace of the kubeconfig's context ("default" when it names none), as
+    kubectl does."""
+    if not common.live or common.namespace is not None or common.all_namespaces:
+        return common
+    import dataclasses
+
+    from kubectl_wasdra.cluster.live import context_namespace
+
+    return dataclasses.replace(common, namespace=context_namespace(common.kubeconfig, common.context))
 
 
 def _require_cluster(common: CommonOptions) -> None:
@@ -440,9 +474,18 @@ def _require_cluster(common: CommonOptions) -> None:
         raise UsageError("no cluster given", where="--snapshot", hint="pass --snapshot PATH or --live")
     if common.output not in ("text", "json"):
         raise UsageError(f'output "{common.output}" is not available for explain', where="-o", hint="use -o text or -o json")
-    if common.releases is not None and len(common.releases) > 1:
+    if common.releases is not None and len(common.releases) > 1 and _typed("k8s_version"):
         raise UsageError("explain simulates one release at a time", where="--k8s-version",
                          hint=f"give one release, e.g. --k8s-version {common.releases[-1]}")
+
+
+def _typed(param: str) -> bool:
+    """The flag was given on the command line (not taken from WASDRA_* or .wasdra.yaml, which serve check's release
+    lists too: explain then simulates the newest release of the list)."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context(silent=True)
+    return ctx is None or ctx.get_parameter_source(param) is ParameterSource.COMMANDLINE
 
 
 def _explain_release(common: CommonOptions) -> Any:
@@ -461,36 +504,44 @@ def _render_explain(report: Any, output: str) -> str:
 
 
 @cli.command("snapshot")
-@click.option("-o", "--output", "output", metavar="FILE", type=click.Path(dir_okay=False),
-              help="Write here (JSON if named *.json, else YAML); default stdout.")
+@SNAPSHOT_OUTPUT_OPTION
+@click.option("--output-file", metavar="FILE", type=click.Path(dir_okay=False), default=None,
+              help="Write to this file instead of stdout (JSON if named *.json and no -o is given, else YAML).")
 @click.option("--anonymize", is_flag=True, help="Replace node names, namespaces, pod names and label values consistently.")
 @SNAPSHOT_OPTION
-@LIVE_OPTION
+@click.option("--live", is_flag=True,
+              help="Read the cluster of the kubeconfig: the default without --snapshot (kept for scripts).")
 @KUBECONFIG_OPTION
 @CONTEXT_OPTION
 @NAMESPACE_OPTION
 @ALL_NAMESPACES_OPTION
 @cluster_timeout_options
-def snapshot_command(output: str | None, anonymize: bool, snapshot: tuple[str, ...], live: bool, kubeconfig: str | None,
-                     context: str | None, namespace: str | None, all_namespaces: bool, **timeouts: str) -> int:
+def snapshot_command(output: str | None, output_file: str | None, anonymize: bool, snapshot: tuple[str, ...], live: bool,
+                     kubeconfig: str | None, context: str | None, namespace: str | None, all_namespaces: bool,
+                     **timeouts: str) -> int:
     """Dump the objects the simulator needs (read-only) as one portable List plus a header, for offline use and bug reports.
 
-    Reads every namespace unless -n NS is given. Types the cluster does not serve, or does not let you read, are listed
-    in the header's gaps; the rest is written. With --snapshot, files that do not load are named on stderr and the
-    exit code is 2; the objects of the other files are still written.
+    Reads the cluster of the current kubeconfig context (or --context), or re-exports snapshot files given with
+    --snapshot. Unlike kubectl get, every namespace is read unless -n NS is given: free node capacity depends on every
+    pod. Types the cluster does not serve, or does not let you read, are listed in the header's gaps; the rest is
+    written. With --snapshot, files that do not load are named on stderr and the exit code is 2; the objects of the
+    other files are still written.
 
     \b
     Examples:
-      kubectl wasdra snapshot --live -o cluster.json
-      kubectl wasdra snapshot --live --context prod --anonymize -o bug-report.yaml
-      kubectl wasdra snapshot --snapshot dumps/ --anonymize -o anonymized.yaml
+      kubectl wasdra snapshot -o json > cluster.json
+      kubectl wasdra snapshot --context prod --anonymize --output-file bug-report.yaml
+      kubectl wasdra snapshot --snapshot cluster/ --anonymize -o yaml > anonymized.yaml
     """
+    from kubectl_wasdra.cli_options import LIVE_ONLY, require_live_for
     from kubectl_wasdra.cluster.export import SnapshotOptions, export_snapshot
 
-    options = SnapshotOptions(output=output, anonymize=anonymize, snapshot=snapshot, live=live, kubeconfig=kubeconfig,
-                              context=context, namespace=None if all_namespaces else namespace,
-                              **cluster_timeouts(timeouts))
-    with _progress_display(enabled=live) as progress:
+    reads_cluster = live or not snapshot
+    require_live_for({**LIVE_ONLY, "namespace": "-n/--namespace", "all_namespaces": "-A/--all-namespaces"}, reads_cluster)
+    options = SnapshotOptions(output=output_file, format=output, anonymize=anonymize, snapshot=snapshot,
+                              live=reads_cluster, kubeconfig=kubeconfig, context=context,
+                              namespace=None if all_namespaces else namespace, **cluster_timeouts(timeouts))
+    with _progress_display(enabled=reads_cluster) as progress:
         result = export_snapshot(options, progress)
     for problem in result.problems:
         where = f"{problem.file}:{max(problem.line, 1)}:{max(problem.column, 1)}"
@@ -506,7 +557,7 @@ def snapshot_command(output: str | None, anonymize: bool, snapshot: tuple[str, .
         sys.stdout.flush()
     else:
         counts = ", ".join(f"{len(objs)} {kind}" for kind, objs in result.snapshot.objects.items() if objs)
-        say_error(f"wrote {output}: {counts or 'no objects'}")
+        say_error(f"wrote {output_file}: {counts or 'no objects'}")
     if _nothing_read(result.snapshot):
         say_error(f"{PROG}: error: nothing could be read from the cluster but its version — see the reasons above")
         return EXIT_ERROR
@@ -575,6 +626,22 @@ def convert_command(paths: tuple[str, ...], to_release: str, runtime_config: tup
 # ---- end of convert ------------------------------------------------------------------------------------------------
 
 
+@cli.command("version")
+@click.option("-o", "--output", type=click.Choice(("text", "json")), default="text", show_default=True, help="Output format.")
+def version_command(output: str) -> int:
+    """The tool's version, the Kubernetes releases it supports and the versions of its schema and gate data.
+
+    \b
+    Examples:
+      kubectl wasdra version
+      kubectl wasdra version -o json
+    """
+    from kubectl_wasdra.report.version import render_version
+
+    write(render_version(output))
+    return EXIT_OK
+
+
 @cli.command("completion")
 @click.argument("shell", type=click.Choice(("bash", "zsh", "fish")))
 def completion_command(shell: str) -> int:
@@ -583,7 +650,7 @@ def completion_command(shell: str) -> int:
     \b
     Examples:
       source <(kubectl-wasdra completion bash)
-      kubectl-wasdra completion zsh > "${fpath[1]}/_kubectl-wasdra"
+      kubectl-wasdra completion zsh > ~/.zfunc/_kubectl-wasdra    # with fpath+=~/.zfunc in ~/.zshrc
       kubectl-wasdra completion fish > ~/.config/fish/completions/kubectl-wasdra.fish
     """
     from click.shell_completion import get_completion_class

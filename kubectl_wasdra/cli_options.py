@@ -1,7 +1,8 @@
-"""Flags shared by commands, in the Kubernetes components' syntax, collected into one CommonOptions value.
+"""Flags shared by commands, in the Kubernetes components' and kubectl's syntax, collected into one CommonOptions value.
 
-`@common_options` adds them all and passes `common: CommonOptions`; single flags are available for commands that
-need only a few (`K8S_VERSION_OPTION` ...).
+Each command declares only the flags it honours (`@common_options` for check, `@explain_options`,
+`@pending_options`); each passes `common: CommonOptions`. Single flags are available for commands that need only a
+few (`K8S_VERSION_OPTION` ...). Cluster-access flags given on the command line without --live are exit 2.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from types import MappingProxyType
 from typing import Any, Final, TypeVar
 
 import click
+from click.core import ParameterSource
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release, parse_release_list
 from kubectl_wasdra.errors import UsageError
@@ -20,6 +22,7 @@ from kubectl_wasdra.kube.durations import parse_duration
 
 F = TypeVar("F", bound=Callable[..., Any])
 OUTPUT_FORMATS: Final = ("text", "json", "sarif", "junit", "github")
+EXPLAIN_FORMATS: Final = ("text", "json")
 FAIL_ON: Final = ("error", "warning", "info", "never")
 PROFILES: Final = ("default", "production", "experimental")
 # strconv.ParseBool, which component-base uses for --feature-gates values
@@ -85,20 +88,40 @@ def _releases(text: str) -> tuple[Release, ...] | None:
 
 
 def build_common(kwargs: dict[str, Any]) -> CommonOptions:
-    """Pop the shared flags out of a command's kwargs and parse them (UsageError on bad values)."""
+    """Pop the shared flags out of a command's kwargs and parse them (UsageError on bad values). A flag the command
+    does not declare keeps CommonOptions' default."""
     from kubectl_wasdra.catalog.apis import parse_runtime_config
 
+    default = CommonOptions()
     return CommonOptions(
-        releases=_releases(kwargs.pop("k8s_version")),
-        feature_gates=parse_feature_gates(kwargs.pop("feature_gates")),
-        runtime_config=_frozen(parse_runtime_config(_items(kwargs.pop("runtime_config")))),
-        profile=kwargs.pop("profile"), output=kwargs.pop("output"), fail_on=kwargs.pop("fail_on"),
-        select=tuple(_items(kwargs.pop("select"))), ignore=tuple(_items(kwargs.pop("ignore"))),
-        schema_locations=tuple(kwargs.pop("schema_location")), snapshot=tuple(kwargs.pop("snapshot")),
-        live=kwargs.pop("live"), kubeconfig=kwargs.pop("kubeconfig"), context=kwargs.pop("context"),
-        namespace=kwargs.pop("namespace"), all_namespaces=kwargs.pop("all_namespaces"),
+        releases=_releases(kwargs.pop("k8s_version", str(NEWEST))),
+        feature_gates=parse_feature_gates(kwargs.pop("feature_gates", ())),
+        runtime_config=_frozen(parse_runtime_config(_items(kwargs.pop("runtime_config", ())))),
+        profile=kwargs.pop("profile", default.profile), output=kwargs.pop("output", default.output),
+        fail_on=kwargs.pop("fail_on", default.fail_on),
+        select=tuple(_items(kwargs.pop("select", ()))), ignore=tuple(_items(kwargs.pop("ignore", ()))),
+        schema_locations=tuple(kwargs.pop("schema_location", ())), snapshot=tuple(kwargs.pop("snapshot", ())),
+        live=kwargs.pop("live", False), kubeconfig=kwargs.pop("kubeconfig", None), context=kwargs.pop("context", None),
+        namespace=kwargs.pop("namespace", None), all_namespaces=kwargs.pop("all_namespaces", False),
         **cluster_timeouts(kwargs),
     )
+
+
+# flags that only mean something when a cluster is read (--live); on the command line without it they are exit 2
+LIVE_ONLY: Final = {"kubeconfig": "--kubeconfig", "context": "--context", "request_timeout": "--request-timeout",
+                     "read_deadline": "--read-deadline"}
+
+
+def require_live_for(flags: Mapping[str, str], live: bool) -> None:
+    """Exit 2 (UsageError) for a cluster-access flag typed on the command line without --live; values from a config
+    file (click's default_map) are left alone, since one file serves live and offline runs."""
+    ctx = click.get_current_context(silent=True)
+    if live or ctx is None:
+        return
+    for name, flag in flags.items():
+        if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE:
+            raise UsageError(f"{flag} reads a cluster, so it needs --live", where=flag,
+                             hint=f"add --live to read the cluster of the kubeconfig, or drop {flag}")
 
 
 def complete_releases(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
@@ -145,6 +168,8 @@ PROFILE_OPTION: Final = click.option(
     "--profile", type=click.Choice(PROFILES), default="default", show_default=True, help="Severity profile.")
 OUTPUT_OPTION: Final = click.option(
     "-o", "--output", type=click.Choice(OUTPUT_FORMATS), default="text", show_default=True, help="Output format.")
+EXPLAIN_OUTPUT_OPTION: Final = click.option(
+    "-o", "--output", type=click.Choice(EXPLAIN_FORMATS), default="text", show_default=True, help="Output format.")
 FAIL_ON_OPTION: Final = click.option(
     "--fail-on", type=click.Choice(FAIL_ON), default="error", show_default=True,
     help="Exit 1 when a finding has at least this severity.")
@@ -163,6 +188,19 @@ KUBECONFIG_OPTION: Final = click.option("--kubeconfig", metavar="FILE", help="Pa
 CONTEXT_OPTION: Final = click.option("--context", metavar="NAME", help="kubeconfig context (with --live).")
 NAMESPACE_OPTION: Final = click.option("-n", "--namespace", metavar="NS", help="Namespace (with --live).")
 ALL_NAMESPACES_OPTION: Final = click.option("-A", "--all-namespaces", is_flag=True, help="All namespaces (with --live).")
+EXPLAIN_K8S_VERSION_OPTION: Final = click.option(
+    "--k8s-version", default=str(NEWEST), show_default=True, metavar="VERSION", shell_complete=complete_releases,
+    help='The one Kubernetes release 1.33-1.37 to simulate; "auto" = the snapshot\'s or server\'s.')
+EXPLAIN_FAIL_ON_OPTION: Final = click.option(
+    "--fail-on", type=click.Choice(("unschedulable", "never")), default="unschedulable", show_default=True,
+    help="Exit 1 when a group does not fit (unschedulable), or 0 whenever the dry run completes (never).")
+EXPLAIN_NAMESPACE_OPTION: Final = click.option(
+    "-n", "--namespace", metavar="NS",
+    help="With --live: namespace of the manifests that name none (default: the kubeconfig context's).")
+PENDING_NAMESPACE_OPTION: Final = click.option(
+    "-n", "--namespace", metavar="NS",
+    help="Only this namespace (default with --live: the kubeconfig context's; with --snapshot: all).")
+PENDING_ALL_NAMESPACES_OPTION: Final = click.option("-A", "--all-namespaces", is_flag=True, help="Every namespace.")
 
 # Time limits of cluster reads (cluster/timeouts.py), on every command that reads a cluster.
 REQUEST_TIMEOUT_OPTION: Final = click.option(
@@ -176,10 +214,10 @@ CLUSTER_TIMEOUT_OPTIONS: Final = (REQUEST_TIMEOUT_OPTION, READ_DEADLINE_OPTION)
 
 
 def cluster_timeouts(kwargs: dict[str, Any]) -> dict[str, float | None]:
-    """Pop --request-timeout and --read-deadline out of a command's kwargs, parsed to seconds (None: no limit)."""
-
-    return {"request_timeout": parse_duration(kwargs.pop("request_timeout")),
-            "read_deadline": parse_duration(kwargs.pop("read_deadline"), flag="--read-deadline")}
+    """Pop --request-timeout and --read-deadline out of a command's kwargs, parsed to seconds (None: no limit); a
+    command that does not declare them keeps CommonOptions' defaults."""
+    return {name: parse_duration(kwargs.pop(name), flag=flag) for name, flag in
+            (("request_timeout", "--request-timeout"), ("read_deadline", "--read-deadline")) if name in kwargs}
 
 
 def cluster_timeout_options(fn: F) -> F:
@@ -187,6 +225,7 @@ def cluster_timeout_options(fn: F) -> F:
     for option in reversed(CLUSTER_TIMEOUT_OPTIONS):
         fn = option(fn)
     return fn
+
 
 SCHEDULER_CONFIG_OPTION: Final = click.option(
     "--scheduler-config", metavar="FILE", type=click.Path(exists=True, dir_okay=False),
@@ -196,24 +235,86 @@ NO_PREEMPTION_OPTION: Final = click.option(
     "--no-preemption", is_flag=True,
     help="Simulate without preemption: do not work out which lower-priority pods kube-scheduler would evict.")
 
+TARGET_OPTIONS: Final = (FEATURE_GATES_OPTION, RUNTIME_CONFIG_OPTION)
+LIVE_READ_OPTIONS: Final = (SNAPSHOT_OPTION, LIVE_OPTION, KUBECONFIG_OPTION, CONTEXT_OPTION, *CLUSTER_TIMEOUT_OPTIONS)
 COMMON_OPTIONS: Final = (
-    K8S_VERSION_OPTION, FEATURE_GATES_OPTION, RUNTIME_CONFIG_OPTION, PROFILE_OPTION, OUTPUT_OPTION, FAIL_ON_OPTION,
-    SELECT_OPTION, IGNORE_OPTION, SCHEMA_LOCATION_OPTION, SNAPSHOT_OPTION, LIVE_OPTION, KUBECONFIG_OPTION,
-    CONTEXT_OPTION, NAMESPACE_OPTION, ALL_NAMESPACES_OPTION, *CLUSTER_TIMEOUT_OPTIONS,
+    K8S_VERSION_OPTION, *TARGET_OPTIONS, PROFILE_OPTION, OUTPUT_OPTION, FAIL_ON_OPTION,
+    SELECT_OPTION, IGNORE_OPTION, SCHEMA_LOCATION_OPTION, *LIVE_READ_OPTIONS,
 )
+EXPLAIN_OPTIONS: Final = (EXPLAIN_K8S_VERSION_OPTION, *TARGET_OPTIONS, EXPLAIN_OUTPUT_OPTION, EXPLAIN_FAIL_ON_OPTION,
+                          *LIVE_READ_OPTIONS,
+                          EXPLAIN_NAMESPACE_OPTION)
+PENDING_OPTIONS: Final = (EXPLAIN_K8S_VERSION_OPTION, *TARGET_OPTIONS, EXPLAIN_OUTPUT_OPTION, *LIVE_READ_OPTIONS,
+                          PENDING_NAMESPACE_OPTION, PENDING_ALL_NAMESPACES_OPTION)
 
 
-def common_options(fn: F) -> F:
-    """Add every shared flag to a click command; the command receives them parsed as `common: CommonOptions`."""
+def option_set(options: tuple[Callable[[Any], Any], ...], live_only: Mapping[str, str]) -> Callable[[F], F]:
+    """A decorator adding `options` to a click command, which then receives them parsed as `common: CommonOptions`;
+    the `live_only` flags typed without --live are exit 2."""
 
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        common = build_common(kwargs)
-        return fn(*args, common=common, **kwargs)
+    def decorate(fn: F) -> F:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            common = build_common(kwargs)
+            require_live_for(live_only, common.live)
+            return fn(*args, common=common, **kwargs)
 
-    for option in reversed(COMMON_OPTIONS):
-        wrapper = option(wrapper)
-    return wrapper  # type: ignore[return-value]
+        for option in reversed(options):
+            wrapper = option(wrapper)
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+common_options: Final = option_set(COMMON_OPTIONS, LIVE_ONLY)  # check
+explain_options: Final = option_set(EXPLAIN_OPTIONS, {**LIVE_ONLY, "namespace": "-n/--namespace"})
+pending_options: Final = option_set(PENDING_OPTIONS, LIVE_ONLY)  # -n/-A also filter a snapshot
+
+
+# kubectl's way of naming manifests: -f/--filename (repeatable) beside positional paths, -R for subdirectories
+FILENAME_OPTION: Final = click.option(
+    "-f", "--filename", "filenames", multiple=True, metavar="PATH", type=click.Path(),
+    help="Manifests: a file, a directory, a glob, or - for stdin (repeatable; same as a PATH argument).")
+RECURSIVE_OPTION: Final = click.option(
+    "-R", "--recursive", is_flag=True, help="Also read the subdirectories of directories given (as kubectl -R).")
+
+
+def manifest_paths(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool) -> tuple[str, ...]:
+    """The inputs of check/explain from positional PATHs and -f: directories as kubectl reads them (their own
+    manifest files; every level with -R). Empty when nothing is named (check may still have -k or --helm)."""
+    given = (*paths, *filenames)
+    return given if recursive else tuple(item for path in given for item in _top_level(path))
+
+
+def _top_level(path: str) -> list[str]:
+    """A directory's own manifest files (as the loader picks them, without subdirectories), or the path itself."""
+    import os
+
+    from kubectl_wasdra.load.files import directory_manifests
+
+    if path == "-" or not os.path.isdir(path):
+        return [path]
+    found = directory_manifests(path, recursive=False)
+    if not found:
+        raise UsageError(f"{path}: no .yaml, .yml or .json file in this directory", where="PATH",
+                         hint="add -R to read its subdirectories too")
+    return found
+
+
+SNAPSHOT_FORMATS: Final = ("yaml", "json")
+
+
+def _snapshot_format(ctx: click.Context | None, param: Any, value: str | None) -> str | None:
+    """-o is a format, as in kubectl; a file name there (the old meaning) gets a pointer to --output-file."""
+    if value is None or value in SNAPSHOT_FORMATS:
+        return value
+    raise click.BadParameter(f'"{value}" is not an output format (yaml, json); to write a file use --output-file {value}'
+                             f" or redirect: -o yaml > {value}")
+
+
+SNAPSHOT_OUTPUT_OPTION: Final = click.option(
+    "-o", "--output", metavar="[yaml|json]", default=None, callback=_snapshot_format,
+    help="Output format, written to stdout (default yaml).")
 
 
 # ---- project configuration, suppressions, excludes, baselines, rendered inputs -----------------------------------

@@ -9,9 +9,10 @@ HELP = {
         '\n'
         '  Examples:\n'
         '    kubectl wasdra check deploy/ --k8s-version 1.37\n'
-        '    kubectl wasdra explain -f train.yaml --snapshot cluster.json\n'
-        '    kubectl wasdra explain-pending podgroup/train -n ml\n'
+        '    kubectl wasdra explain -f train.yaml --snapshot cluster/\n'
+        '    kubectl wasdra explain-pending pending-8gpu --live\n'
         '    kubectl wasdra gates --k8s-version 1.37 --area dra\n'
+        '    kubectl wasdra version\n'
         '\n'
         'Options:\n'
         '  --version   Show the version and exit.\n'
@@ -28,6 +29,7 @@ HELP = {
         '  gates            The feature-gate / KEP matrix: stage, default and...\n'
         '  rules            The rule catalogue: IDs, names, severities and each...\n'
         '  snapshot         Dump the objects the simulator needs (read-only) as...\n'
+        "  version          The tool's version, the Kubernetes releases it...\n"
     ),
     108: (
         'Usage: kubectl-wasdra [OPTIONS] COMMAND [ARGS]...\n'
@@ -36,9 +38,10 @@ HELP = {
         '\n'
         '  Examples:\n'
         '    kubectl wasdra check deploy/ --k8s-version 1.37\n'
-        '    kubectl wasdra explain -f train.yaml --snapshot cluster.json\n'
-        '    kubectl wasdra explain-pending podgroup/train -n ml\n'
+        '    kubectl wasdra explain -f train.yaml --snapshot cluster/\n'
+        '    kubectl wasdra explain-pending pending-8gpu --live\n'
         '    kubectl wasdra gates --k8s-version 1.37 --area dra\n'
+        '    kubectl wasdra version\n'
         '\n'
         'Options:\n'
         '  --version   Show the version and exit.\n'
@@ -55,5 +58,6 @@ HELP = {
         '  gates            The feature-gate / KEP matrix: stage, default and components per release, or what...\n'
         "  rules            The rule catalogue: IDs, names, severities and each rule's documentation.\n"
         '  snapshot         Dump the objects the simulator needs (read-only) as one portable List plus a header,...\n'
+        "  version          The tool's version, the Kubernetes releases it supports and the versions of its...\n"
     ),
 }

@@ -9,7 +9,8 @@ from kubectl_wasdra.cli import main
 
 
 @pytest.mark.parametrize(("argv", "needle"), [
-    (["check"], "check: nothing to check — name files or directories, - for stdin, -k DIR or --helm CHART"),
+    (["check"], "check: nothing to check — name files or directories, -f PATH, - for stdin, -k DIR or --helm CHART"),
+    (["explain", "--snapshot", "."], "PATH: no manifests given — name files or directories, -f PATH, or - for stdin"),
     (["check", "--bogus", "x"], "check: no such option '--bogus'"),
     (["check", "-o", "xml", "x"], "check: invalid value for '-o' / '--output'"),
     (["frob"], "no such command 'frob' — see 'kubectl-wasdra --help'"),
@@ -18,7 +19,8 @@ from kubectl_wasdra.cli import main
     (["gates", "--diff", "1.35"], "option '--diff' requires 2 arguments"),
     (["check", "--snapshot", "/nonexistent/cluster", "x.yaml"], "check: invalid value for '--snapshot'"),
     (["check", "x.yaml", "--k8s-version", "1.99"], "--k8s-version: Kubernetes 1.99 is not supported — use one of"),
-], ids=["missing-arg", "bad-option", "bad-choice", "bad-command", "bad-root-option", "bad-shell", "nargs", "bad-path",
+], ids=["missing-arg", "explain-no-manifests", "bad-option", "bad-choice", "bad-command", "bad-root-option", "bad-shell",
+        "nargs", "bad-path",
         "bad-version"])
 def test_usage_errors_are_one_line(argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:

@@ -44,7 +44,8 @@ def test_fitting_manifest_exits_0(tmp_path):
     assert "Pod default/small — fits" in result.output
 
 
-@pytest.mark.parametrize("args", [("explain", "-f", DEMO), ("explain", "-f", DEMO, "--snapshot", CLUSTER, "-o", "sarif"),
+@pytest.mark.parametrize("args", [("explain", "-f", DEMO),
+                                  ("explain", "-f", DEMO, "--snapshot", CLUSTER, "--k8s-version", "1.36,1.37"),
                                   ("explain-pending", "bogus", "--snapshot", CLUSTER)])
 def test_usage_errors(args):
     from kubectl_wasdra.errors import UsageError
@@ -74,6 +75,8 @@ def test_bad_manifest_names_file_line_column_and_the_run_goes_on(tmp_path):
     assert lines[0].startswith(f"left out: {manifest}:4:1: Pod \"bad\": \"lots\" is not a quantity")
     assert "Pod default/worse — invalid: the API server rejects it" in result.output  # admitted.py: VALID rejects .inf
     assert "Pod default/small — fits" in result.output
+    never = _invoke("explain", "-f", str(manifest), "--snapshot", CLUSTER, "--fail-on", "never")
+    assert never.return_value == 2, "--fail-on never only forgives groups that do not fit, not objects left out"
 
 
 def test_explain_pending_agrees_with_the_recorded_event():

@@ -204,7 +204,7 @@ def test_snapshot_writes_the_rest_and_exits_2(case: str, tmp_path: Path, capsys:
     name, content, _ = CASES[case]
     hostile = _write(dump / name, content)
     target = tmp_path / "out.json"
-    code, _, err = run(["snapshot", "--snapshot", str(dump), "-o", str(target)], capsys)
+    code, _, err = run(["snapshot", "--snapshot", str(dump), "--output-file", str(target)], capsys)
     problems = [line for line in err.splitlines() if str(hostile) in line]
     assert code == 2 and problems and all(line.startswith(f"kubectl-wasdra: error: {hostile}:") for line in problems)
     line, column = problems[0].split(f"{hostile}:")[1].split(":")[:2]

@@ -1,9 +1,10 @@
-"""pre-commit runs the `wasdra-check` hook of .pre-commit-hooks.yaml in a temporary git repository (offline: the hook
-definition is used as a `repo: local` hook with the installed tool, so nothing is downloaded)."""
+"""pre-commit runs the README's `.pre-commit-config.yaml` (a `repo: local` hook using the installed tool, so nothing is
+downloaded) in a temporary git repository; that hook agrees with the `wasdra-check` definition of .pre-commit-hooks.yaml."""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -24,10 +25,28 @@ def _hook() -> dict:
     return hook
 
 
+def _readme_config() -> dict:
+    """The YAML block of the README that starts with `# .pre-commit-config.yaml`."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    (block,) = [b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if b.startswith("# .pre-commit-config.yaml")]
+    return yaml.safe_load(block)
+
+
 def test_hook_definition() -> None:
     hook = _hook()
     assert hook["types_or"] == ["yaml", "json"] and hook["require_serial"] is True
     assert hook["entry"] == "kubectl-wasdra check" and hook["language"] == "python"
+
+
+def test_readme_hook_matches_the_definition() -> None:
+    (repo,) = _readme_config()["repos"]
+    (local,) = repo["hooks"]
+    assert repo["repo"] == "local" and "rev" not in repo  # nothing pinned that could not exist
+    hook = _hook()
+    for key in ("id", "entry", "types_or", "require_serial", "pass_filenames"):
+        assert local.get(key, True) == hook[key], key
+    # no flags and no exclude list of its own: .wasdra.yaml and the tool's default excludes decide
+    assert "args" not in local and "exclude" not in local and "exclude" not in hook
 
 
 @pytest.fixture
@@ -38,8 +57,8 @@ def repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "cache"), PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
                GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t",
                GIT_COMMITTER_EMAIL="t@example.com", NO_COLOR="1")
-    hook = dict(_hook(), language="system")  # the same hook, run with the tool installed here (no network)
-    (work / ".pre-commit-config.yaml").write_text(yaml.safe_dump({"repos": [{"repo": "local", "hooks": [hook]}]}))
+    config = _readme_config()  # exactly as the README shows it, run with the tool installed here (no network)
+    (work / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
     subprocess.run([GIT, "init", "-q"], cwd=work, env=env, check=True)
     return work, env
 

@@ -87,7 +87,7 @@ def test_known_verdicts() -> None:
 @pytest.mark.parametrize("release", SUPPORTED, ids=str)
 def test_check_exits_0_or_1_without_internal_error(release: Release, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        main(["check", str(REALWORLD), str(UPSTREAM), "--k8s-version", str(release), "-o", "json", "-j", "1"])
+        main(["check", "-R", str(REALWORLD), str(UPSTREAM), "--k8s-version", str(release), "-o", "json", "-j", "1"])
     out, err = capsys.readouterr()
     findings = json.loads(out)["findings"]
     assert exit_info.value.code in (0, 1), err

@@ -14,9 +14,11 @@ from kubectl_wasdra.load.document import LoadProblem
 
 @dataclass(frozen=True)
 class SnapshotOptions:
-    """What to read and where to write: `output` None means stdout (YAML)."""
+    """What to read and where to write: `output` None means stdout; `format` "yaml" or "json" (None: JSON for an
+    output file named *.json, YAML otherwise)."""
 
     output: str | None = None
+    format: str | None = None
     anonymize: bool = False
     snapshot: Sequence[str] = ()
     live: bool = False
@@ -63,7 +65,8 @@ def export_snapshot(options: SnapshotOptions, progress: Callable[[Any], None] | 
         from kubectl_wasdra.cluster.anonymize import anonymize_with_report
 
         snapshot, replaced = anonymize_with_report(snapshot)
+    as_json = None if options.format is None else options.format == "json"
     if options.output is None:
-        return SnapshotExport(snapshot, render_snapshot(snapshot, as_json=False), problems, replaced)
-    write_snapshot(snapshot, options.output)
+        return SnapshotExport(snapshot, render_snapshot(snapshot, as_json=bool(as_json)), problems, replaced)
+    write_snapshot(snapshot, options.output, as_json=as_json)
     return SnapshotExport(snapshot, None, problems, replaced)

@@ -510,3 +510,18 @@ def _is_wanted_event(event: Mapping[str, Any]) -> bool:
     involved = event.get("involvedObject") or event.get("regarding")
     return (isinstance(involved, dict) and involved.get("kind") in EVENT_OBJECT_KINDS
             and event.get("reason") == FIELD_SELECTORS["Event"].partition("=")[2])
+
+
+def context_namespace(kubeconfig: str | None, context: str | None) -> str:
+    """The namespace of the kubeconfig context in use (--context, else current-context), "default" when it names none:
+    the namespace kubectl works in without -n. UsageError for a kubeconfig or context that does not load."""
+    try:
+        contexts, current = kubernetes.config.list_kube_config_contexts(config_file=kubeconfig)
+    except (kubernetes.config.ConfigException, OSError) as exc:
+        raise UsageError(f"cannot use the kubeconfig: {exc}", where="--kubeconfig/--context",
+                         hint="check KUBECONFIG, --kubeconfig and --context (kubectl config get-contexts)") from None
+    chosen = next((c for c in contexts if c.get("name") == context), None) if context else current
+    if chosen is None:
+        raise UsageError(f'context "{context}" is not in the kubeconfig', where="--context",
+                         hint="list the contexts with kubectl config get-contexts")
+    return (chosen.get("context") or {}).get("namespace") or "default"

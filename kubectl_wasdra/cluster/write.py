@@ -73,9 +73,9 @@ def _render(document: dict[str, Any], *, as_json: bool) -> bytes:
     return text.encode("utf-8")
 
 
-def write_snapshot(snapshot: ClusterSnapshot, path: str) -> None:
-    """Write the snapshot to `path`: JSON when it ends in .json, YAML otherwise."""
-    data = render_snapshot(snapshot, as_json=path.endswith(".json"))
+def write_snapshot(snapshot: ClusterSnapshot, path: str, *, as_json: bool | None = None) -> None:
+    """Write the snapshot to `path`: JSON or YAML as asked, else JSON when it ends in .json and YAML otherwise."""
+    data = render_snapshot(snapshot, as_json=path.endswith(".json") if as_json is None else as_json)
     try:
         with open(path, "wb") as handle:
             handle.write(data)

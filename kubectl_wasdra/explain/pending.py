@@ -52,9 +52,12 @@ class PendingOptions:
 
 
 def parse_target(target: str | None) -> tuple[str, str] | None:
-    """("Pod" | "PodGroup" | "Workload", name) from "pod/NAME"; UsageError for anything else."""
+    """("Pod" | "PodGroup" | "Workload", name) from "pod/NAME", or from a bare NAME, which kubectl reads as a pod;
+    UsageError for anything else."""
     if not target:
         return None
+    if "/" not in target:
+        return "Pod", target
     kind, sep, name = target.partition("/")
     if not sep or not name or kind.lower() not in TARGET_KINDS:
         raise UsageError(f'"{target}" is not a target', where="TARGET", hint="use pod/NAME, podgroup/NAME or workload/NAME")

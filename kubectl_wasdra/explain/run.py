@@ -10,7 +10,7 @@ from typing import Any, Final
 from kubectl_wasdra.catalog.releases import NEWEST, Release
 from kubectl_wasdra.cluster.gaps import unread_kinds
 from kubectl_wasdra.cluster.shape import shape_problem
-from kubectl_wasdra.cluster.snapshot import SNAPSHOT_KINDS, ClusterSnapshot
+from kubectl_wasdra.cluster.snapshot import CLUSTER_SCOPED_KINDS, SNAPSHOT_KINDS, ClusterSnapshot
 from kubectl_wasdra.errors import LoadError
 from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis, ReasonItem
@@ -48,6 +48,7 @@ class ExplainOptions:
     scheduler_config: str | None = None  # --scheduler-config FILE (a KubeSchedulerConfiguration)
     preemption: bool = True  # False: --no-preemption
     numa_aware: bool = False  # --numa-aware-scheduler: every profile runs NodeResourceTopologyMatch
+    namespace: str | None = None  # for manifests that name none (kubectl apply's -n / context namespace); None: "default"
 
 
 def load_cluster(options: Any) -> ClusterSnapshot:
@@ -122,18 +123,19 @@ def load_documents(files: Sequence[str]) -> list[Any]:
     return [doc for doc in loaded.documents if isinstance(doc.data, dict)]
 
 
-def overlay_of(documents: Sequence[Any]) -> Overlay:
+def overlay_of(documents: Sequence[Any], namespace: str | None = None) -> Overlay:
     """The documents as an overlay, after the checks that make a malformed object a clear error (exit 2)."""
-    overlay, problems = overlay_leaving_out(documents)
+    overlay, problems = overlay_leaving_out(documents, namespace=namespace)
     if problems:
         first = problems[0]
         raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
     return overlay
 
 
-def overlay_leaving_out(documents: Sequence[Any], job_pod_cap: int = MAX_JOB_PODS) -> tuple[Overlay, list[LoadProblem]]:
+def overlay_leaving_out(documents: Sequence[Any], job_pod_cap: int = MAX_JOB_PODS, *,
+                        namespace: str | None = None) -> tuple[Overlay, list[LoadProblem]]:
     """The documents as an overlay without the objects the simulator cannot read, and every such object's problem
-    (file:line:col), so that the run goes on with the rest."""
+    (file:line:col), so that the run goes on with the rest; objects that name no namespace go to `namespace`."""
     kept, problems = [], []
     for doc in documents:
         problem = _check_document(doc) if doc.data.get("kind") in SIMULATED_KINDS else None
@@ -141,7 +143,15 @@ def overlay_leaving_out(documents: Sequence[Any], job_pod_cap: int = MAX_JOB_POD
             kept.append(doc)
         else:
             problems.append(problem)
-    return build_overlay((doc.data for doc in kept), job_pod_cap=job_pod_cap), problems
+    return build_overlay((_in_namespace(doc.data, namespace) for doc in kept), job_pod_cap=job_pod_cap), problems
+
+
+def _in_namespace(obj: dict[str, Any], namespace: str | None) -> dict[str, Any]:
+    """The object as `kubectl apply -n NAMESPACE` would create it: namespaced objects that name none get `namespace`."""
+    meta = obj.get("metadata")
+    if namespace is None or obj.get("kind") in CLUSTER_SCOPED_KINDS or not isinstance(meta, dict) or meta.get("namespace"):
+        return obj
+    return {**obj, "metadata": {**meta, "namespace": namespace}}
 
 
 def load_manifests_leaving_out(files: Sequence[str], job_pod_cap: int = MAX_JOB_PODS) -> tuple[Overlay, list[LoadProblem]]:
@@ -149,9 +159,10 @@ def load_manifests_leaving_out(files: Sequence[str], job_pod_cap: int = MAX_JOB_
     return overlay_leaving_out(load_documents(files), job_pod_cap)
 
 
-def load_manifests(files: Sequence[str]) -> Overlay:
-    """The manifests' objects as an overlay; a file that does not load stops the run with file:line:col."""
-    return overlay_of(load_documents(files))
+def load_manifests(files: Sequence[str], namespace: str | None = None) -> Overlay:
+    """The manifests' objects as an overlay; a file that does not load stops the run with file:line:col. Namespaced
+    objects that name no namespace go to `namespace` when given, as `kubectl apply -n` would create them."""
+    return overlay_of(load_documents(files), namespace)
 
 
 def _is_ours(result: GroupResult, overlay: Overlay) -> bool:
@@ -235,7 +246,7 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
         config = enabled_in(config)
     schedulers = frozenset(profile.scheduler_name for profile in config.profiles)
     admitted = admit(documents, release, options.feature_gates, options.runtime_config, SIMULATED_KINDS, schedulers)
-    overlay, left_out = overlay_leaving_out(admitted.documents, options.job_pod_cap)
+    overlay, left_out = overlay_leaving_out(admitted.documents, options.job_pod_cap, namespace=options.namespace)
     gates = make_gates(release, options.feature_gates, options.runtime_config)
     snapshot = cluster.overlay(list(overlay.objects))
     groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True,

@@ -56,28 +56,33 @@ def node_selector_term_errors(term: Mapping[str, Any], path: str = "") -> list[s
     """Why a NodeSelectorTerm does not parse (nodeSelectorRequirementsAsSelector / ...AsFieldSelector): unknown
     operators, invalid keys or label values, Gt/Lt without one integer, matchFields without exactly one In/NotIn value."""
     errors: list[str] = []
-
-    def listed(value: Any) -> list[Any]:  # a malformed field (not a list) holds nothing, never a crash
-        return list(value) if isinstance(value, list) else []
-
-    for i, expr in enumerate(listed(term.get("matchExpressions"))):
+    for i, expr in _requirements(term, "matchExpressions"):
         where = f"{path}matchExpressions[{i}]"
-        expr = expr if isinstance(expr, dict) else {}
         operator = str(expr.get("operator", ""))
         if operator not in _NODE_OPERATORS:
             errors.append(f'{where}.operator: Unsupported value: "{operator}"')
             continue
-        errors.extend(requirement_errors(str(expr.get("key", "")), operator, listed(expr.get("values")), where))
-    for i, expr in enumerate(listed(term.get("matchFields"))):
+        errors.extend(requirement_errors(str(expr.get("key", "")), operator, _values(expr), where))
+    for i, expr in _requirements(term, "matchFields"):
         where = f"{path}matchFields[{i}]"
-        expr = expr if isinstance(expr, dict) else {}
         operator = str(expr.get("operator", ""))
-        values = listed(expr.get("values"))
+        values = _values(expr)
         if operator not in ("In", "NotIn"):
             errors.append(f'{where}.operator: Unsupported value: "{operator}": supported values: "In", "NotIn"')
         elif len(values) != 1:
             errors.append(invalid(f"{where}.values", values, "must have one element"))
     return errors
+
+
+def _requirements(term: Mapping[str, Any], field: str) -> list[tuple[int, Mapping[str, Any]]]:
+    """The requirements of a term's list that are objects (a list or item of the wrong type is a SCHEMA finding)."""
+    items = term.get(field)
+    return [(i, expr) for i, expr in enumerate(items) if isinstance(expr, dict)] if isinstance(items, list) else []
+
+
+def _values(expr: Mapping[str, Any]) -> list[Any]:
+    values = expr.get("values")
+    return list(values) if isinstance(values, list) else []
 
 
 def matches_node_selector(selector: Mapping[str, Any] | None, node: Mapping[str, Any]) -> bool:

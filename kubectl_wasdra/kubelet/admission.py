@@ -52,15 +52,20 @@ class _Rejected(Exception):
         self.reason, self.message, self.detail = reason, message, detail
 
 
+def _amount(value: Any) -> str:
+    """A count as the kubelet prints it: 2, not 2.0 (free amounts are Decimals after quantity arithmetic)."""
+    return format(value.normalize(), "f") if isinstance(value, Decimal) else str(value)
+
+
 def _asks_text(ask: Ask) -> str:
-    parts = [f"{ask.cpus} exclusive CPUs"] if ask.cpus else []
-    parts += [f"{v} {k}" for k, v in ask.memory.items()] + [f"{v} {k}" for k, v in ask.devices.items()]
+    parts = [f"{_amount(ask.cpus)} exclusive CPUs"] if ask.cpus else []
+    parts += [f"{_amount(v)} {k}" for k, v in ask.memory.items()] + [f"{_amount(v)} {k}" for k, v in ask.devices.items()]
     return " and ".join(parts) or "nothing exclusive"
 
 
 def _free_text(facts: NodeNuma, free: Free, ask: Ask) -> str:
     names = (["cpu"] if ask.cpus else []) + list(ask.memory) + list(ask.devices)
-    return "; ".join(f"node-{z}: " + ", ".join(f"{free[z].get(n, 0)} {n}" for n in names) for z in facts.ids)
+    return "; ".join(f"node-{z}: " + ", ".join(f"{_amount(free[z].get(n, 0))} {n}" for n in names) for z in facts.ids)
 
 
 def _why(facts: NodeNuma, free: Free, ask: Ask) -> str:

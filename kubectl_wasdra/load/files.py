@@ -57,12 +57,17 @@ def _expand_one(path: str) -> Iterator[str]:
                 yield match
 
 
-def _walk_directory(root: str) -> Iterator[str]:
+def directory_manifests(root: str, *, recursive: bool = True) -> list[str]:
+    """Manifest files in a directory (and its subdirectories when `recursive`), as a directory PATH is read."""
+    return list(_walk_directory(root, recursive=recursive))
+
+
+def _walk_directory(root: str, *, recursive: bool = True) -> Iterator[str]:
     """Manifest files under `root` in the order kubectl's visitor (filepath.Walk) reads them: each directory's entries
     by name, a subdirectory before a sibling whose name only extends it; hidden files and directories skipped."""
     found = []
     for directory, subdirs, names in os.walk(root):
-        subdirs[:] = [d for d in subdirs if not d.startswith(".")]
+        subdirs[:] = [d for d in subdirs if not d.startswith(".")] if recursive else []
         found.extend(os.path.join(directory, n) for n in names if n.endswith(MANIFEST_SUFFIXES) and not n.startswith("."))
     # FIFOs, sockets and devices found in a directory or by a glob are left out: reading one could block forever.
     # (A pipe named on the command line, e.g. `<(helm template chart/)`, is read.) Broken links stay in, to be reported.

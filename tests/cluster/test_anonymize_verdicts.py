@@ -255,7 +255,8 @@ def test_groups_workloads_and_private_label_keys_are_replaced_with_every_referen
 
 def test_snapshot_anonymize_report_counts_groups_and_label_keys(tmp_path: Path) -> None:
     source = ROOT / "fixtures" / "sched" / "TopologyNoDomainFits"
-    result = CliRunner().invoke(cli, ["snapshot", "--snapshot", str(source), "--anonymize", "-o", str(tmp_path / "s.yaml")],
+    result = CliRunner().invoke(cli, ["snapshot", "--snapshot", str(source), "--anonymize", "--output-file",
+                                      str(tmp_path / "s.yaml")],
                                 catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert "1 PodGroup/CompositePodGroup/Job names" in result.stderr and "1 private label keys" in result.stderr

@@ -64,7 +64,7 @@ def test_snapshot_records_gates_and_check_auto_uses_them(tmp_path: Path) -> None
     with serve(server) as url:
         kubeconfig = _kubeconfig(tmp_path, url)
         written = CliRunner().invoke(cli, ["snapshot", "--live", "--kubeconfig", kubeconfig, "--context", "fake",
-                                           "-o", str(out)], standalone_mode=False)
+                                           "--output-file", str(out)], standalone_mode=False)
         checked = CliRunner().invoke(cli, ["check", str(BAD), "--live", "--kubeconfig", kubeconfig, "--context", "fake",
                                            "--k8s-version", "auto", "-o", "json", "--select", "FIT006,GATE"],
                                      standalone_mode=False)

@@ -76,6 +76,6 @@ def test_snapshot_of_nothing_but_the_header_fails(tmp_path: Path, offline) -> No
         "/api/v1/nodes", "/api/v1/pods", "/api/v1/namespaces", "/api/v1/events", "/apis/scheduling.k8s.io/v1/priorityclasses",
         "/apis/batch/v1/jobs", *(f"/apis/resource.k8s.io/v1/{r}" for r in (
             "resourceslices", "resourceclaims", "resourceclaimtemplates", "deviceclasses", "devicetaintrules")))}
-    result = _run(tmp_path, offline, everything, ["snapshot", "-o", str(tmp_path / "s.yaml")])
+    result = _run(tmp_path, offline, everything, ["snapshot", "--output-file", str(tmp_path / "s.yaml")])
     assert result.return_value == 2
     assert "nothing could be read from the cluster" in result.output

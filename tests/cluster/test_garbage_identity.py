@@ -44,7 +44,7 @@ def test_snapshot_command_skips_the_object(tmp_path: Path) -> None:
     path = tmp_path / "dump.yaml"
     path.write_text(LIST_WITH_LIST_KIND)
     out = tmp_path / "out.json"
-    result = CliRunner().invoke(cli, ["snapshot", "--snapshot", str(path), "-o", str(out)])
+    result = CliRunner().invoke(cli, ["snapshot", "--snapshot", str(path), "--output-file", str(out)])
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert "dump.yaml:5:3" in result.output
     assert [item["kind"] for item in json.loads(out.read_text())["items"][1:]] == ["Node"]

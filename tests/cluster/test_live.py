@@ -101,7 +101,7 @@ def test_snapshot_command_live_writes_a_loadable_file_and_lists_gaps(tmp_path: P
     with serve(server) as url:
         write_kubeconfig(str(kubeconfig), url, TOKEN)
         result = CliRunner().invoke(cli, ["snapshot", "--live", "--kubeconfig", str(kubeconfig), "--context", "fake",
-                                          "-o", str(out)], standalone_mode=False)
+                                          "--output-file", str(out)], standalone_mode=False)
     assert result.exception is None, result.output
     assert "not read: PodGroup: not served" in result.output
     assert TOKEN not in result.output

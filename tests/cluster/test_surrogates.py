@@ -30,7 +30,7 @@ def test_snapshot_with_lone_surrogates_is_written(tmp_path: Path, name: str) -> 
     dump = tmp_path / "dump.json"
     dump.write_text(DUMP)
     out = tmp_path / name
-    result = CliRunner().invoke(cli, ["snapshot", "--snapshot", str(dump), "-o", str(out)])
+    result = CliRunner().invoke(cli, ["snapshot", "--snapshot", str(dump), "--output-file", str(out)])
     assert result.exit_code == 0, result.output
     text = out.read_text(encoding="utf-8")
     written = json.loads(text) if name.endswith(".json") else yaml.safe_load(text)

@@ -35,7 +35,7 @@ def test_volume_kinds_load_and_write_back(tmp_path: Path) -> None:
     assert problems == ()
     assert {kind: len(snapshot.of_kind(kind)) for kind in VOLUME_KINDS} == dict.fromkeys(VOLUME_KINDS, 1)
     out = tmp_path / "out.yaml"
-    result = CliRunner().invoke(cli, ["snapshot", "--snapshot", str(source), "-o", str(out)], standalone_mode=False,
+    result = CliRunner().invoke(cli, ["snapshot", "--snapshot", str(source), "--output-file", str(out)], standalone_mode=False,
                                 catch_exceptions=False)
     assert result.return_value == 0
     again, problems = load_snapshot([str(out)])

@@ -82,7 +82,7 @@ def test_anonymize_is_consistent(snapshot: ClusterSnapshot) -> None:
 
 def test_snapshot_command_reexports_anonymized_json(tmp_path: Path) -> None:
     out = tmp_path / "s.json"
-    result = CliRunner().invoke(cli, ["snapshot", "--snapshot", str(FIXTURE), "--anonymize", "-o", str(out)],
+    result = CliRunner().invoke(cli, ["snapshot", "--snapshot", str(FIXTURE), "--anonymize", "--output-file", str(out)],
                                 standalone_mode=False)
     assert result.exception is None, result.output
     document = json.loads(out.read_text())
@@ -91,8 +91,8 @@ def test_snapshot_command_reexports_anonymized_json(tmp_path: Path) -> None:
     assert len(document["items"]) == 1 + sum(1 for _ in document["items"][1:])
 
 
-def test_snapshot_command_needs_a_source() -> None:
-    result = CliRunner().invoke(cli, ["snapshot"], standalone_mode=False)
+def test_snapshot_command_takes_one_source() -> None:
+    result = CliRunner().invoke(cli, ["snapshot", "--live", "--snapshot", str(FIXTURE)], standalone_mode=False)
     assert result.exception is not None and "--live" in str(result.exception)
 
 

@@ -40,7 +40,7 @@ def test_the_config_file_carries_the_flags(repo: Path, capsys: pytest.CaptureFix
     assert code == 0, out + err
     (repo / "deploy" / "sub").mkdir()
     (repo / "deploy" / "sub" / "train.yaml").write_text((repo / "deploy" / "train.yaml").read_text())
-    code, out, _ = run(["check", ".", "--select", "API,GATE"], capsys)   # found upward from a subdirectory too
+    code, out, _ = run(["check", "-R", ".", "--select", "API,GATE"], capsys)   # found upward from a subdirectory too
     assert code == 0, out
 
 
@@ -142,9 +142,33 @@ def test_excludes_from_the_flag_and_from_the_file(repo: Path, capsys: pytest.Cap
     (repo / "deploy" / "old.tpl.yaml").write_text("{{ .Values }}\n")                   # LOAD013 (a template) when checked
     (repo / ".wasdra.yaml").write_text(NEEDS + 'exclude: ["deploy/legacy/**"]\n')      # anchored at the file
     monkeypatch.chdir(repo / "deploy")
-    code, out, _ = run(["check", ".", "--select", "LOAD", "-o", "json"], capsys)
+    code, out, _ = run(["check", "-R", ".", "--select", "LOAD", "-o", "json"], capsys)
     assert code == 0 and [(f["file"], f["rule"]) for f in json.loads(out)["findings"]] == [("./old.tpl.yaml", "LOAD013")]
-    code, out, _ = run(["check", ".", "--select", "LOAD", "--exclude", "*.tpl.yaml"], capsys)
+    code, out, _ = run(["check", "-R", ".", "--select", "LOAD", "--exclude", "*.tpl.yaml"], capsys)
     assert code == 0 and out.splitlines()[-1].startswith("1 file, 3 documents")
-    code, out, _ = run(["check", ".", "--select", "LOAD", "--no-config", "--exclude", "*.tpl.yaml"], capsys)
+    code, out, _ = run(["check", "-R", ".", "--select", "LOAD", "--no-config", "--exclude", "*.tpl.yaml"], capsys)
     assert code == 1 and "legacy/old.yaml" in out
+
+
+def test_explain_reads_its_keys_from_the_file_and_typed_cluster_flags_still_need_live(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Config values reach explain/explain-pending through click's default_map: they are not flags typed without
+    --live, and the keys only check honours (output, failOn) leave explain alone."""
+    cluster = Path(__file__).resolve().parents[2] / "fixtures" / "clusters" / "two-racks"
+    (repo / ".wasdra.yaml").write_text(NEEDS + f"snapshot: [{cluster}]\noutput: json\nfailOn: never\n")
+    code, out, err = run(["explain", "deploy/train.yaml"], capsys)   # no --snapshot, no --live: the file names one
+    assert code in (0, 1) and "needs --live" not in err and not out.lstrip().startswith("{"), err
+    code, out, err = run(["explain-pending", "-n", "ml", "-o", "json"], capsys)
+    assert code in (0, 1) and '"pending-8gpu"' in out, err
+    code, out, err = run(["explain", "deploy/train.yaml", "--context", "prod"], capsys)
+    assert code == 2 and out == "" and "--context reads a cluster, so it needs --live" in err
+
+
+def test_explain_simulates_the_newest_release_of_the_files_list(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A release list in .wasdra.yaml serves check's matrix; explain takes its newest release. Typed, a list is exit 2."""
+    cluster = Path(__file__).resolve().parents[2] / "fixtures" / "clusters" / "two-racks"
+    (repo / ".wasdra.yaml").write_text(NEEDS.replace('"1.37"', '["1.36", "1.37"]') + f"snapshot: [{cluster}]\n")
+    code, out, err = run(["explain", "deploy/train.yaml", "-o", "json"], capsys)
+    assert code in (0, 1) and json.loads(out)["k8sVersion"] == "1.37", err
+    code, _, err = run(["explain", "deploy/train.yaml", "--k8s-version", "1.36,1.37"], capsys)
+    assert code == 2 and "explain simulates one release at a time" in err

@@ -82,41 +82,15 @@ def test_bad_release_and_missing_path(tmp_path: Path, capsys: pytest.CaptureFixt
     assert code == 2 and "nope.yaml" in err
 
 
-TRAIN = """\
-# GPU claim for the trainer (written for 1.32)
-apiVersion: resource.k8s.io/v1beta1
-kind: ResourceClaimTemplate
-metadata:
-  name: eight-gpus
-spec:
-  spec:
-    devices:
-      requests:
-      - name: gpu
-        deviceClassName: gpu.example.com   # the vendor's class
-        allocationMode: ExactCount
-        count: 8
----
-# 1.35: one gang of 4 workers
-apiVersion: scheduling.k8s.io/v1alpha1
-kind: Workload
-metadata:
-  name: train
-spec:
-  podGroups:
-  - name: workers
-    policy:
-      gang:
-        minCount: 4
-"""
+TRAIN = (Path(__file__).resolve().parents[2] / "fixtures" / "manifests" / "convert" / "legacy.yaml").read_text()
 
 
 def test_readme_migration_example_is_what_convert_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    block = readme.split("$ kubectl wasdra convert train.yaml --to 1.37 --diff\n", 1)[1].split("```", 1)[0]
-    (tmp_path / "train.yaml").write_text(TRAIN)
+    block = readme.split("$ kubectl wasdra convert legacy.yaml --to 1.37 --diff\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "legacy.yaml").write_text(TRAIN)
     monkeypatch.chdir(tmp_path)
-    code, out, err = _run(capsys, "train.yaml", "--to", "1.37", "--diff")
+    code, out, err = _run(capsys, "legacy.yaml", "--to", "1.37", "--diff")
     assert code == 1
     assert out + err == block

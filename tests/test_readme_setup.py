@@ -1,0 +1,51 @@
+"""The README's set-up: two commands, read by .ci/run from the README itself; the first installs into a virtual
+environment without test tooling and ends with a demo that exits 0 while showing a gang that does not fit (and why)
+and one that fits; the second installs the test extra and runs the suite."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import readme_setup  # noqa: E402
+
+
+def test_two_commands_in_a_virtual_environment() -> None:
+    install, tests = readme_setup.setup_commands()
+    assert install.startswith("python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/kubectl-wasdra explain ")
+    assert "[test]" not in install and "sudo" not in install
+    assert tests == ".venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest"
+
+
+def test_ci_runs_the_readme_commands_and_checks_the_user_install() -> None:
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "tools/readme_setup.py" in script and "--no-test-tooling .venv/bin/python" in script
+    assert "pytest" not in script.replace("python -m pytest", "")  # the test command comes from the README only
+
+
+def test_user_install_declares_no_test_tooling() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    runtime = {spec.split(">")[0].split("=")[0].split("<")[0].strip().lower() for spec in project["dependencies"]}
+    assert not runtime & {name.lower() for name in readme_setup.test_extra()}
+
+
+def test_the_demo_exits_0_and_shows_both_verdicts() -> None:
+    install, _ = readme_setup.setup_commands()
+    demo = shlex.split(install.rsplit(" && ", 1)[1])
+    assert demo[0] == ".venv/bin/kubectl-wasdra"
+    env = dict(os.environ, NO_COLOR="1", PYTHONPATH=str(ROOT))
+    result = subprocess.run([sys.executable, "-m", "kubectl_wasdra", *demo[1:]], cwd=ROOT, env=env, capture_output=True,
+                            text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "PodGroup ml/train — does NOT fit" in result.stdout and "What would make it fit" in result.stdout
+    assert "PodGroup ml/finetune — fits" in result.stdout
+    without = [arg for arg in demo[1:] if arg not in ("--fail-on", "never")]
+    result = subprocess.run([sys.executable, "-m", "kubectl_wasdra", *without], cwd=ROOT, env=env, capture_output=True,
+                            text=True, timeout=300, check=False)
+    assert result.returncode == 1  # without --fail-on never, a group that does not fit is exit 1

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Build the single-file `kubectl-wasdra` executable for the platform this runs on, and its release archive.
+
+PyInstaller (from PyPI, pinned below) bundles the interpreter, the package, its native dependencies and the data
+directories schemas/ and rules/ (as kubectl_wasdra/_data/, where catalog/data.py looks first) into one file that
+needs no Python on the target machine. Run it once per platform (linux-amd64, linux-arm64, darwin-amd64,
+darwin-arm64, windows-amd64): PyInstaller does not cross-compile.
+
+By default the build uses the environment of the Python that runs this script (the README set-up's .venv, which holds
+the package's dependencies) and adds PyInstaller in a private directory (build/pyinstaller, `pip install --target`),
+so nothing is installed twice and the environment itself is left as it was; the package is bundled from this checkout.
+`--venv DIR` builds in a clean virtual environment instead (the package and PyInstaller installed there; slower).
+
+    .venv/bin/python tools/build_executable.py         # -> dist/kubectl-wasdra_<os>_<arch>.tar.gz (.zip on Windows)
+    python3 tools/build_executable.py --dist out/ --venv build/exe-venv
+
+The archive holds `kubectl-wasdra` (`.exe` on Windows) and LICENSE-free README.md; tools/krew_manifest.py turns the
+archives into a krew plugin manifest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+import tomllib
+import venv
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYINSTALLER = "pyinstaller==6.22.3"
+NAME = "kubectl-wasdra"
+DATA_DIRECTORIES = ("schemas", "rules")
+_ARCH = {"x86_64": "amd64", "amd64": "amd64", "aarch64": "arm64", "arm64": "arm64"}
+ENTRY = 'from kubectl_wasdra.cli import main\n\nmain()\n'
+
+
+def platform_name() -> tuple[str, str]:
+    """(os, arch) in Go/krew spelling for the running machine: ("linux", "amd64"), ("darwin", "arm64") ..."""
+    system = platform.system().lower()
+    machine = platform.machine().lower()
+    if machine not in _ARCH:
+        raise SystemExit(f"build_executable: unsupported machine {machine!r}; add it to _ARCH")
+    return system, _ARCH[machine]
+
+
+def _venv_python(directory: Path) -> Path:
+    return directory / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def prepare_venv(directory: Path) -> Path:
+    """A virtual environment with the package (non-editable) and PyInstaller installed; reused when present."""
+    python = _venv_python(directory)
+    if not python.exists():
+        venv.EnvBuilder(with_pip=True, clear=True).create(directory)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", PYINSTALLER, str(ROOT)],
+                   check=True)
+    return python
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[<>=!~ \[;(]", requirement.strip(), maxsplit=1)[0].lower().replace("_", "-")
+
+
+def missing_dependencies() -> list[str]:
+    """The package's runtime dependencies (pyproject.toml) that the running interpreter does not have."""
+    missing = []
+    for spec in _runtime_requirements():
+        try:
+            importlib.metadata.version(_name(spec))
+        except importlib.metadata.PackageNotFoundError:
+            missing.append(_name(spec))
+    return missing
+
+
+def _runtime_requirements() -> list[str]:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+
+
+def runtime_distributions() -> set[str]:
+    """The distributions a plain `pip install .` brings: the runtime dependencies and theirs, extras left out."""
+    seen: set[str] = set()
+    todo = [_name(spec) for spec in _runtime_requirements()]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            requires = importlib.metadata.requires(name) or []
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        todo.extend(_name(req) for req in requires if "extra" not in req.partition(";")[2])  # extras are opt-in
+    return seen
+
+
+def _top_levels(dist: importlib.metadata.Distribution) -> set[str]:
+    listed = dist.read_text("top_level.txt")
+    if listed:
+        return {line.strip() for line in listed.splitlines() if line.strip()}
+    tops = set()
+    for file in dist.files or ():
+        head = file.parts[0]
+        if head.endswith((".dist-info", ".egg-info", ".data")) or head in ("..", "__pycache__") or head.endswith(".pth"):
+            continue
+        tops.add(head.split(".")[0] if len(file.parts) == 1 else head)
+    return tops
+
+
+def foreign_modules() -> list[str]:
+    """Top-level modules installed here that a plain `pip install .` would not bring (test tooling and whatever else
+    the environment holds): left out of the bundle, so that it holds what a clean environment would."""
+    wanted = runtime_distributions()
+    keep: set[str] = set()
+    other: set[str] = set()
+    for dist in importlib.metadata.distributions():
+        name = _name(dist.metadata["Name"] or "")
+        (keep if name in wanted else other).update(_top_levels(dist))
+    return sorted(module for module in other - keep - {"kubectl_wasdra"} if module.isidentifier())
+
+
+def prepare_here(directory: Path) -> tuple[Path, dict[str, str]]:
+    """(the running interpreter, the environment to run PyInstaller with): PyInstaller installed into `directory`
+    (reused when it holds the pinned version), this checkout first on the path, the dependencies as installed here."""
+    missing = missing_dependencies()
+    if missing:
+        raise SystemExit(f"build_executable: this Python lacks {', '.join(missing)}; run it with the set-up's "
+                         ".venv/bin/python, or pass --venv DIR to build in a clean virtual environment")
+    version = PYINSTALLER.split("==")[1]
+    if not any(directory.glob(f"[Pp]yinstaller-{version}.dist-info")):
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--upgrade",
+                        "--target", str(directory), PYINSTALLER], check=True)
+    path = os.pathsep.join([str(ROOT), str(directory), *filter(None, [os.environ.get("PYTHONPATH")])])
+    return Path(sys.executable), dict(os.environ, PYTHONPATH=path)
+
+
+def build(python: Path, work: Path, env: dict[str, str] | None = None, exclude: list[str] | tuple[str, ...] = ()) -> Path:
+    """Run PyInstaller (leaving out the modules `exclude`); return the executable it wrote."""
+    work.mkdir(parents=True, exist_ok=True)
+    entry = work / "entry.py"
+    entry.write_text(ENTRY)
+    separator = ";" if os.name == "nt" else ":"
+    data = [arg for name in DATA_DIRECTORIES
+            for arg in ("--add-data", f"{ROOT / name}{separator}kubectl_wasdra/_data/{name}")]
+    subprocess.run([str(python), "-m", "PyInstaller", "--onefile", "--noconfirm", "--clean", "--log-level", "WARN",
+                    "--name", NAME, "--distpath", str(work / "dist"), "--workpath", str(work / "build"),
+                    "--specpath", str(work), "--paths", str(ROOT), "--collect-submodules", "kubectl_wasdra", *data,
+                    *(arg for module in exclude for arg in ("--exclude-module", module)), str(entry)], check=True, env=env)
+    return work / "dist" / (NAME + (".exe" if os.name == "nt" else ""))
+
+
+def archive(executable: Path, dist: Path, system: str, arch: str) -> Path:
+    """Pack the executable and the README into dist/kubectl-wasdra_<os>_<arch>.tar.gz (.zip for Windows)."""
+    dist.mkdir(parents=True, exist_ok=True)
+    stem = dist / f"{NAME}_{system}_{arch}"
+    if system == "windows":
+        path = stem.with_suffix(".zip")
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+            zf.write(executable, executable.name)
+            zf.write(ROOT / "README.md", "README.md")
+        return path
+    path = Path(f"{stem}.tar.gz")
+    with tarfile.open(path, "w:gz") as tf:
+        tf.add(executable, executable.name)
+        tf.add(ROOT / "README.md", "README.md")
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--dist", type=Path, default=ROOT / "dist", help="where the archive goes (default: dist/)")
+    parser.add_argument("--venv", type=Path, default=None,
+                        help="build in this clean virtual environment (created or reused) instead of this Python's")
+    parser.add_argument("--pyinstaller", type=Path, default=ROOT / "build" / "pyinstaller",
+                        help="where PyInstaller is installed without --venv (reused)")
+    parser.add_argument("--work", type=Path, default=ROOT / "build" / "exe", help="PyInstaller's work directory")
+    args = parser.parse_args(argv)
+    system, arch = platform_name()
+    started = time.monotonic()
+    if args.venv:
+        python, env, exclude = prepare_venv(args.venv), None, []
+    else:
+        (python, env), exclude = prepare_here(args.pyinstaller), foreign_modules()
+    installed = time.monotonic()
+    executable = build(python, args.work, env, exclude)
+    built = time.monotonic()
+    path = archive(executable, args.dist, system, arch)
+    shutil.copy2(executable, args.dist / executable.name)
+    print(f"{path} ({path.stat().st_size / 2**20:.1f} MiB); executable {args.dist / executable.name}; "
+          f"install {installed - started:.0f} s, build {built - installed:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
