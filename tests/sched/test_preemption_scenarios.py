@@ -1,4 +1,4 @@
-"""Preemption end to end in the simulation: the gang cases issue 14 lists (a gang preempting a gang, a victim group
+"""Preemption end to end in the simulation: the gang cases that matter for workloads (a gang preempting a gang, a victim group
 evicted whole by a single pod, preemptionPolicy Never with and without PodGroupPreemptionPolicy), the release gating
 of workload-aware preemption, and the 1.37 texts."""
 
