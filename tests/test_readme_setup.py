@@ -1,4 +1,4 @@
-"""The README's set-up: two commands, read by .ci/run from the README itself; the first installs into a virtual
+"""The README's set-up: two commands, which .ci/run runs as written there; the first installs into a virtual
 environment without test tooling and ends with a demo that exits 0 while showing a gang that does not fit (and why)
 and one that fits; the second installs the test extra and runs the suite."""
 
@@ -25,8 +25,11 @@ def test_two_commands_in_a_virtual_environment() -> None:
 
 def test_ci_runs_the_readme_commands_and_checks_the_user_install() -> None:
     script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert "tools/readme_setup.py" in script and "--no-test-tooling .venv/bin/python" in script
-    assert "pytest" not in script.replace("python -m pytest", "")  # the test command comes from the README only
+    lines = [line for line in script.splitlines() if line.strip() and not line.startswith("#")]
+    commands = [line for line in lines if line.startswith((".venv/", "python3 -m venv"))]
+    assert commands == readme_setup.setup_commands()   # exactly the README's two commands, in order
+    assert lines[-1] == commands[1]                     # the README's test command is the last thing CI runs
+    assert "--no-test-tooling .venv/bin/python" in script
 
 
 def test_user_install_declares_no_test_tooling() -> None:

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""The README's set-up commands, read from the README itself so that CI runs exactly what a new user runs.
+"""The README's set-up commands, so that tests can hold .ci/run to exactly what a new user runs.
 
     python3 tools/readme_setup.py                      # the commands of the "## Set up" block, one a line
     python3 tools/readme_setup.py --no-test-tooling .venv/bin/python
                                                        # exit 1 if that environment has any package of the test extra
 
-.ci/run runs each command with `bash -euo pipefail -c`; the second form checks that the user install (the first
-command, in a fresh checkout) pulled none of the test tooling.
+.ci/run spells the two commands out (tests/test_readme_setup.py checks they match); it calls the second form to check
+that the user install (the first command, in a fresh checkout) pulled none of the test tooling.
 """
 
 from __future__ import annotations
