@@ -34,10 +34,10 @@ def _read(tmp_path: Path, offline, faults: dict[str, Fault], **extra: object):
     return live, server
 
 
-@pytest.mark.parametrize(("text", "seconds"), [("0", None), ("30", 30.0), ("30s", 30.0), ("1m", 60.0), ("1h2m3.5s", 3723.5),
+@pytest.mark.parametrize(("text", "parsed"), [("0", None), ("30", 30.0), ("30s", 30.0), ("1m", 60.0), ("1h2m3.5s", 3723.5),
                                                ("500ms", 0.5), ("0s", None)], ids=str)
-def test_request_timeout_takes_kubectls_format(text: str, seconds: float | None) -> None:
-    assert parse_duration(text) == seconds
+def test_request_timeout_takes_kubectls_format(text: str, parsed: float | None) -> None:
+    assert parse_duration(text) == parsed
 
 
 @pytest.mark.parametrize("text", ["-1", "1x", "s", "", "1 m", "-5s"])
