@@ -126,13 +126,25 @@ def test_distance_and_nearest_copy() -> None:
 def test_copies_and_collisions(tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
     text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"
-    (tmp_path / "a" / "one.yaml").write_text(text + "---\n" + text)
+    (tmp_path / "a" / "one.yaml").write_text(text + "---\n" + text + "data: {k: v}\n")
     (tmp_path / "b.yaml").write_text(text.replace("name: c", "name: c, namespace: x"))
     (found,) = copies(_documents(tmp_path).documents)
     assert len(found) == 2 and collide(found)
     report = run_check(CheckOptions(paths=(str(tmp_path),), jobs=1, select=("REF012", "REF013")))
     assert [(f.rule, f.line) for f in report.findings] == [("REF013", 3)]
     assert "defined 2 times in one folder: also at" in report.findings[0].message
+
+
+def test_identical_copies_in_one_folder_lose_nothing(tmp_path: Path) -> None:
+    """Demos that each carry the same DeviceClass: applied together nothing is overwritten, so a warning, not REF013."""
+    text = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\n"
+    (tmp_path / "demo-1.yaml").write_text(text)
+    (tmp_path / "demo-2.yaml").write_text(text)
+    (found,) = copies(_documents(tmp_path).documents)
+    assert not collide(found)
+    report = run_check(CheckOptions(paths=(str(tmp_path),), jobs=1, select=("REF012", "REF013")))
+    assert [(f.rule, f.severity.value) for f in report.findings] == [("REF012", "warning")]
+    assert "defined 2 times, identical copies" in report.findings[0].message
 
 
 def test_unnamed_and_cluster_scoped_objects(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 
 from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.context import CheckContext
-from kubectl_wasdra.lint.copies import collide, copies
+from kubectl_wasdra.lint.copies import collide, copies, share_a_folder
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import SetProblem
 from kubectl_wasdra.lint.registry import rule
@@ -35,8 +35,9 @@ def _problem(found: Sequence[Document], where: str, hint: str) -> SetProblem:
 def object_defined_twice(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProblem]:
     """
     ## What it does
-    Notes an object (same API group, kind, namespace and name) defined in several folders of one check, once, at
-    the first copy (by file path), naming the other places. Every copy is still checked on its own.
+    Notes an object (same API group, kind, namespace and name) defined in several folders of one check, or as
+    identical copies in one folder, once, at the first copy (by file path), naming the other places. Every copy is
+    still checked on its own.
 
     ## Why is this bad?
     Often it is not: per-environment folders (`dev/`, `prod/`) and overlays define the same object on purpose. But
@@ -52,7 +53,11 @@ def object_defined_twice(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetPr
     or remove it.
     """
     for found in copies(docs.documents):
-        if not collide(found):
+        if collide(found):
+            continue
+        if share_a_folder(found):
+            yield _problem(found, ", identical copies", "nothing is lost when they are applied together; keep one copy")
+        else:
             yield _problem(found, " in different folders", "check one environment's folder at a time, or rename one copy")
 
 
@@ -60,8 +65,8 @@ def object_defined_twice(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetPr
 def object_defined_twice_in_folder(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProblem]:
     """
     ## What it does
-    Flags an object (same API group, kind, namespace and name) defined twice in one file or in two files of one
-    folder, once, at the first copy, naming the other places.
+    Flags an object (same API group, kind, namespace and name) defined twice, with different contents, in one file
+    or in two files of one folder, once, at the first copy, naming the other places. (Identical copies are REF012.)
 
     ## Why is this bad?
     `kubectl apply -f FOLDER` sends both copies: the second silently overwrites the first (or, for a changed
