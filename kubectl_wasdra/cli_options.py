@@ -276,12 +276,14 @@ FILENAME_OPTION: Final = click.option(
     "-f", "--filename", "filenames", multiple=True, metavar="PATH", type=click.Path(),
     help="Manifests: a file, a directory, a glob, or - for stdin (repeatable; same as a PATH argument).")
 RECURSIVE_OPTION: Final = click.option(
-    "-R", "--recursive", is_flag=True, help="Also read the subdirectories of directories given (as kubectl -R).")
+    "-R", "--recursive/--no-recursive", default=True, show_default=True,
+    help="Read directories with their subdirectories (kubectl's -R, on by default as linters walk trees); "
+         "--no-recursive reads only a directory's own files, as `kubectl apply -f DIR` does.")
 
 
 def manifest_paths(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool) -> tuple[str, ...]:
-    """The inputs of check/explain from positional PATHs and -f: directories as kubectl reads them (their own
-    manifest files; every level with -R). Empty when nothing is named (check may still have -k or --helm)."""
+    """The inputs of check/explain from positional PATHs and -f: directories with every level (the default), or only
+    their own manifest files with --no-recursive. Empty when nothing is named (check may still have -k or --helm)."""
     given = (*paths, *filenames)
     return given if recursive else tuple(item for path in given for item in _top_level(path))
 
@@ -297,7 +299,7 @@ def _top_level(path: str) -> list[str]:
     found = directory_manifests(path, recursive=False)
     if not found:
         raise UsageError(f"{path}: no .yaml, .yml or .json file in this directory", where="PATH",
-                         hint="add -R to read its subdirectories too")
+                         hint="leave out --no-recursive to read its subdirectories too")
     return found
 
 

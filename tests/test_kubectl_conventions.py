@@ -104,17 +104,22 @@ def test_check_and_explain_take_f_and_positional_paths(capsys: pytest.CaptureFix
     assert positional == flagged and positional[0] == 1
 
 
-def test_directories_are_one_level_deep_unless_recursive(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_directories_are_walked_unless_no_recursive(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A linter walks the tree (kubectl's -R, accepted, is the default); --no-recursive reads one level as
+    `kubectl apply -f DIR` does."""
     shutil.copy(CHECK / "gpu-class.yaml", tmp_path / "gpu-class.yaml")
     (tmp_path / "nested").mkdir()
     (tmp_path / "nested" / "broken.yaml").write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {bogus: 1}\n")
-    code, out, _ = run(["check", str(tmp_path), "-o", "json"], capsys)
+    code, out, _ = run(["check", "--no-recursive", str(tmp_path), "-o", "json"], capsys)
     assert code == 0 and json.loads(out)["summary"]["files"] == 1
-    code, out, _ = run(["check", "-R", str(tmp_path), "-o", "json"], capsys)
-    assert code == 1 and json.loads(out)["summary"]["files"] == 2
+    for recursive in ([], ["-R"], ["--recursive"]):
+        code, out, _ = run(["check", *recursive, str(tmp_path), "-o", "json"], capsys)
+        assert code == 1 and json.loads(out)["summary"]["files"] == 2
     (tmp_path / "gpu-class.yaml").unlink()  # now a directory with only a subdirectory
-    code, _, err = run(["check", str(tmp_path)], capsys)
-    assert code == 2 and "add -R" in err
+    code, _, err = run(["check", "--no-recursive", str(tmp_path)], capsys)
+    assert code == 2 and "leave out --no-recursive" in err
+    code, out, _ = run(["check", str(tmp_path), "-o", "json"], capsys)
+    assert code == 1 and json.loads(out)["summary"]["files"] == 1
 
 
 def test_filename_and_kustomize_mix_on_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
