@@ -27,6 +27,12 @@ REPLACED = {
     "io.k8s.apimachinery.pkg.util.intstr.IntOrString": {"type": ["string", "integer", "null"]},
     "io.k8s.apimachinery.pkg.api.resource.Quantity": {"type": ["string", "number", "null"]},
 }
+# Fields the OpenAPI lists as required that the API server fills in by defaulting before it validates, so leaving
+# them out is accepted (the strict schemas would report them missing). Later releases' OpenAPI already has them optional.
+SERVER_DEFAULTED = {
+    # pkg/apis/batch/v1/defaults.go SetDefaults_Job: an empty onPodConditions[].status becomes "True"
+    "io.k8s.api.batch.v1.PodFailurePolicyOnPodConditionsPattern": ("status",),
+}
 KEEP = ("type", "properties", "additionalProperties", "items", "required", "enum", "oneOf", "anyOf", "allOf", "$ref",
         "minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength", "pattern")
 INTEGER_RANGES = {"int32": (-2**31, 2**31 - 1), "int64": (-2**63, 2**63 - 1)}
@@ -102,6 +108,14 @@ def top_level_kinds(definitions: dict[str, Any]) -> dict[str, str]:
     return dict(sorted(kinds.items()))
 
 
+def without_defaulted(name: str, definition: dict[str, Any]) -> dict[str, Any]:
+    """The definition less the required fields the server defaults (SERVER_DEFAULTED)."""
+    defaulted = SERVER_DEFAULTED.get(name, ())
+    if defaulted and "required" in definition:
+        definition["required"] = [field for field in definition["required"] if field not in defaulted]
+    return definition
+
+
 def build(release: str) -> dict[str, Any]:
     raw = json.loads((source_dir(release) / "_definitions.json").read_text())["$defs"]
     kinds = top_level_kinds(raw)
@@ -111,7 +125,7 @@ def build(release: str) -> dict[str, Any]:
         name = pending.pop()
         if name in defs:
             continue
-        defs[name] = REPLACED.get(name) or compact(raw[name])
+        defs[name] = REPLACED.get(name) or without_defaulted(name, compact(raw[name]))
         pending.extend(sorted(references(defs[name]) - defs.keys()))
     return {"release": release, "source": f"{SOURCE_PACKAGE} v{release}.0-local-strict", "kinds": kinds,
             "$defs": dict(sorted(defs.items()))}

@@ -42,6 +42,20 @@ def test_int_or_string_and_quantities_accept_both_and_null() -> None:
     assert _violations(deployment) == []
 
 
+def test_fields_the_server_defaults_are_not_required() -> None:
+    """1.33/1.34 OpenAPI lists onPodConditions[].status as required, but SetDefaults_Job fills in "True" before
+    validation (pkg/apis/batch/v1/defaults.go): a Job without it is accepted (the kubernetes/website example)."""
+    rule = {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}
+    job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"},
+           "spec": {"podFailurePolicy": {"rules": [rule]},
+                    "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "x"}]}}}}
+    for release in SUPPORTED:
+        assert _violations(job, release) == [], release
+    rule["onPodConditions"] = [{"status": "True"}]
+    assert _violations(job, Release(1, 33)) == [
+        ("required", ("spec", "podFailurePolicy", "rules", 0, "onPodConditions", 0), 'missing required field "type"')]
+
+
 def test_custom_resource_without_schema_is_skipped_and_builtin_unserved_is_silent() -> None:
     assert [v[0] for v in _violations({"apiVersion": "kueue.x-k8s.io/v1beta1", "kind": "ClusterQueue"})] == ["skipped"]
     assert _violations({"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup"}, Release(1, 36)) == []
