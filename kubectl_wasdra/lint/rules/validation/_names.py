@@ -18,7 +18,6 @@ _SUBDOMAIN_RE: Final = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-
 _C_IDENTIFIER_RE: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _QUALIFIED_NAME_PART_RE: Final = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
 _LABEL_VALUE_RE: Final = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
-_DRIVER_RE: Final = re.compile(r"^([a-zA-Z0-9][-a-zA-Z0-9_.]{0,61})?[a-zA-Z0-9]$")
 
 
 def dns_label_error(value: str) -> str | None:
@@ -72,15 +71,14 @@ def qualified_name_error(value: str, *, fully: bool = False) -> str | None:
 
 
 def driver_name_error(value: str) -> str | None:
-    """core ValidateCSIDriverName (DRA driver names and attribute domains): <= 63, alphanumerics, '-', '_', '.'."""
+    """core ValidateCSIDriverName (DRA driver names and attribute domains): required, <= 63 characters, and a DNS
+    subdomain once lower-cased (upper case is accepted; '_' and empty dot-separated parts are not)."""
+    # pkg/apis/core/validation/validation.go ValidateCSIDriverName: IsDNS1123Subdomain(strings.ToLower(driverName))
     if not value:
         return "must not be empty"
     if len(value) > DEVICE_MAX_DOMAIN_LENGTH:
         return f"must be no more than {DEVICE_MAX_DOMAIN_LENGTH} characters"
-    if not _DRIVER_RE.match(value):
-        return ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-                "alphanumeric character")
-    return None
+    return dns_subdomain_error(value.lower())
 
 
 def label_key_error(value: str) -> str | None:

@@ -121,3 +121,22 @@ def test_device_taint_rule_selector_pool(pool: str, expected: list[Check]) -> No
     obj = copy.deepcopy(OBJECTS["DeviceTaintRule"])
     obj["spec"]["deviceSelector"]["pool"] = pool
     assert [v.check for v in validate(obj, "resource.k8s.io/v1beta2", "DeviceTaintRule", R137)] == expected
+
+
+# validateDriverName = core ValidateCSIDriverName: <= 63 and IsDNS1123Subdomain(strings.ToLower(name))
+DRIVER_CASES = [
+    ("dns subdomain", "dra.example.com", []),
+    ("upper case (lower-cased before the subdomain check)", "DRA.Example.com", []),
+    ("underscore", "dra_driver.example.com", [Check.NAME]),
+    ("empty label between dots", "dra..example.com", [Check.NAME]),
+    ("label ending in '-'", "dra-.example.com", [Check.NAME]),
+    ("64 characters", "a" * 64, [Check.NAME]),
+    ("badName", BAD_NAME, [Check.NAME]),
+]
+
+
+@pytest.mark.parametrize(("case", "driver", "expected"), DRIVER_CASES, ids=[c[0] for c in DRIVER_CASES])
+def test_resource_slice_driver_name(case: str, driver: str, expected: list[Check]) -> None:
+    obj = copy.deepcopy(OBJECTS["ResourceSlice"])
+    obj["spec"]["driver"] = driver
+    assert [v.check for v in validate(obj, "resource.k8s.io/v1", "ResourceSlice", R137)] == expected
