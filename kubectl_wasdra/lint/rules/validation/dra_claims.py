@@ -165,8 +165,7 @@ def _config(items: Any, path: Path, known: Mapping[str, frozenset[str]]) -> Iter
         config = as_dict(config)
         for ref_index, name in enumerate(as_list(config.get("requests"))):
             yield from _devices.request_reference(name, (*path, index, "requests", ref_index), known)
-        if not isinstance(config.get("opaque"), dict):
-            yield Violation(Check.REQUIRED, (*path, index), "opaque is required", hint="set opaque.driver and opaque.parameters")
+        yield from _devices.configuration(config, (*path, index))    # validateDeviceClaimConfiguration
 
 
 def _constraint_attributes(constraints: list[Any]) -> dict[str, set[str]]:

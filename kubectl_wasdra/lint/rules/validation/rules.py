@@ -125,7 +125,8 @@ def limit_exceeded(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     ## What it does
     Flags lists and strings longer than the API allows: 32 requests, 8 subrequests, 32 selectors/constraints/config,
     16 tolerations or taints, 128 devices per slice (64 with taints or counter consumption from 1.35), 32
-    attributes+capacities per device, 8 counter sets, 8 pod group templates, 4 group claims, 1 topology constraint.
+    attributes+capacities per device, 8 counter sets, 8 pod group templates, 4 group claims, 1 topology constraint,
+    10 Ki of JSON in a config's `opaque.parameters`.
 
     ## Why is this bad?
     kube-apiserver rejects the object with "Too many".
@@ -329,7 +330,8 @@ def invalid_quantity(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
 def required_value_missing(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     """
     ## What it does
-    Flags values validation requires: `deviceClassName`, `cel.expression`, `gang.minCount`, `workloadRef` of a
+    Flags values validation requires: `deviceClassName`, `cel.expression`, `opaque` with its `driver` and
+    `parameters` in a DeviceClass or claim config, `gang.minCount`, `workloadRef` of a
     CompositePodGroup, taint key and effect, pool name, `podGroupName`, the template list of a Workload,
     `metadata.name` (unless `generateName` is set). A value the schema already requires is reported once, as
     SCHEMA003.

@@ -25,7 +25,8 @@ def invalid_field_value(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     ## What it does
     Flags values kube-apiserver rejects as Invalid that no narrower VALID rule covers: a device toleration `value`
     with operator `Exists` ("must be empty for operator `Exists`"), and with operator `Equal` a value that is not a
-    label value (<= 63 alphanumerics, '-', '_' or '.'); from 1.37, pod group templates of one Workload with different
+    label value (<= 63 alphanumerics, '-', '_' or '.'); `opaque.parameters` of a DeviceClass or claim config that is
+    not a JSON object ("must be a valid JSON object"); from 1.37, pod group templates of one Workload with different
     `priorityClassName` or `priority` ("all priority and priorityClassName values must be identical").
 
     ## Why is this bad?
@@ -38,7 +39,7 @@ def invalid_field_value(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     Drop the value for `Exists`, or use `operator: Equal` with a valid label value.
 
     ## References
-    kubernetes/kubernetes pkg/apis/resource/validation/validation.go (validateDeviceToleration),
+    kubernetes/kubernetes pkg/apis/resource/validation/validation.go (validateDeviceToleration, validateRawExtension),
     pkg/apis/scheduling/validation/validation.go (release-1.37 validateWorkloadPriority)
     """
     yield from problems(doc, ctx, Check.INVALID_VALUE)

@@ -140,3 +140,28 @@ def test_resource_slice_driver_name(case: str, driver: str, expected: list[Check
     obj = copy.deepcopy(OBJECTS["ResourceSlice"])
     obj["spec"]["driver"] = driver
     assert [v.check for v in validate(obj, "resource.k8s.io/v1", "ResourceSlice", R137)] == expected
+
+
+# validateDeviceConfiguration -> validateOpaqueConfiguration: validateDriverName and validateRawExtension
+# (required, <= resource.OpaqueParametersMaxLength = 10 Ki, a JSON object), for DeviceClass and claim config alike
+OPAQUE_CASES = [
+    ("valid", {"driver": "dra.example.com", "parameters": {"kind": "GpuConfig"}}, []),
+    ("empty object", {"driver": "dra.example.com", "parameters": {}}, []),
+    ("missing parameters", {"driver": "dra.example.com"}, [Check.REQUIRED]),
+    ("null parameters", {"driver": "dra.example.com", "parameters": None}, [Check.REQUIRED]),
+    ("parameters not an object", {"driver": "dra.example.com", "parameters": ["a"]}, [Check.INVALID_VALUE]),
+    ("parameters a string", {"driver": "dra.example.com", "parameters": "a"}, [Check.INVALID_VALUE]),
+    ("parameters too long", {"driver": "dra.example.com", "parameters": {"x": "a" * 10 * 1024}}, [Check.LIMIT]),
+    ("parameters at the limit", {"driver": "dra.example.com", "parameters": {"x": "a" * (10 * 1024 - 8)}}, []),
+    ("missing driver", {"parameters": {}}, [Check.REQUIRED]),
+    ("bad driver", {"driver": BAD_NAME, "parameters": {}}, [Check.NAME]),
+]
+
+
+@pytest.mark.parametrize("kind", ["DeviceClass", "ResourceClaim"])
+@pytest.mark.parametrize(("case", "opaque", "expected"), OPAQUE_CASES, ids=[c[0] for c in OPAQUE_CASES])
+def test_opaque_configuration(kind: str, case: str, opaque: dict[str, Any], expected: list[Check]) -> None:
+    obj = copy.deepcopy(OBJECTS[kind])
+    spec = obj["spec"] if kind == "DeviceClass" else obj["spec"]["devices"]
+    spec["config"] = [{"opaque": opaque}]
+    assert [v.check for v in validate(obj, "resource.k8s.io/v1", kind, R137)] == expected
