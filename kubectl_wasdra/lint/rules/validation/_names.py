@@ -99,13 +99,13 @@ def label_key_error(value: str) -> str | None:
 
 
 def extended_resource_name_error(value: str) -> str | None:
-    """core IsExtendedResourceName: a qualified name with a domain outside kubernetes.io, not starting with requests."""
-    if "/" not in value or value.startswith("requests."):
+    """core/v1 helper IsExtendedResourceName: not native (it has a '/' and no "kubernetes.io/" anywhere), does not start
+    with "requests.", and "requests." + name is a qualified name (so the domain may have at most 244 characters)."""
+    # pkg/apis/core/v1/helper/helpers.go IsExtendedResourceName, IsNativeResource, IsPrefixedNativeResource
+    native = "/" not in value or "kubernetes.io/" in value
+    if native or value.startswith("requests.") or label_key_error(f"requests.{value}"):
         return "must be a valid extended resource name"
-    domain = value.split("/", 1)[0]
-    if domain == "kubernetes.io" or domain.endswith(".kubernetes.io"):
-        return "must be a valid extended resource name"
-    return "must be a valid extended resource name" if label_key_error(value) else None
+    return None
 
 
 def label_value_error(value: str) -> str | None:

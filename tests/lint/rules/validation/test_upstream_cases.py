@@ -165,3 +165,24 @@ def test_opaque_configuration(kind: str, case: str, opaque: dict[str, Any], expe
     spec = obj["spec"] if kind == "DeviceClass" else obj["spec"]["devices"]
     spec["config"] = [{"opaque": opaque}]
     assert [v.check for v in validate(obj, "resource.k8s.io/v1", kind, R137)] == expected
+
+
+# validateDeviceClassSpec: extendedResourceName must satisfy core/v1 helper IsExtendedResourceName
+EXTENDED_RESOURCE_CASES = [
+    ("example.com/gpu", []),
+    ("gpu", [Check.NAME]),                               # no '/': a native resource name
+    ("kubernetes.io/gpu", [Check.NAME]),
+    ("nvidia.kubernetes.io/gpu", [Check.NAME]),
+    ("mykubernetes.io/gpu", [Check.NAME]),               # IsPrefixedNativeResource: contains "kubernetes.io/"
+    ("requests.example.com/gpu", [Check.NAME]),
+    ("a" * 240 + ".com/gpu", []),                        # "requests." + a 244-character domain: 253
+    ("a" * 241 + ".com/gpu", [Check.NAME]),              # "requests." + name: prefix over 253 characters
+]
+
+
+@pytest.mark.parametrize(("name", "expected"), EXTENDED_RESOURCE_CASES,
+                         ids=[c[0] if len(c[0]) < 40 else f"{len(c[0])} characters" for c in EXTENDED_RESOURCE_CASES])
+def test_device_class_extended_resource_name(name: str, expected: list[Check]) -> None:
+    obj = copy.deepcopy(OBJECTS["DeviceClass"])
+    obj["spec"]["extendedResourceName"] = name
+    assert [v.check for v in validate(obj, "resource.k8s.io/v1", "DeviceClass", R137)] == expected
