@@ -43,9 +43,9 @@ def selectors(items: Any, path: Path) -> Iterator[Violation]:
         cel = as_dict(selector).get("cel")
         if not isinstance(cel, dict) or not isinstance(cel.get("expression"), str) or not cel["expression"]:
             yield _missing_expression(as_dict(selector), cel, (*path, index))
-        elif len(cel["expression"]) > CEL_EXPRESSION_MAX_LENGTH:
+        elif (size := len(cel["expression"].encode())) > CEL_EXPRESSION_MAX_LENGTH:   # validateCELExpression: bytes
             yield Violation(Check.LIMIT, (*path, index, "cel", "expression"),
-                            f"must be no more than {CEL_EXPRESSION_MAX_LENGTH} bytes, has {len(cel['expression'])}")
+                            f"must be no more than {CEL_EXPRESSION_MAX_LENGTH} bytes, has {size}")
 
 
 def tolerations(items: Any, path: Path, release: Release) -> Iterator[Violation]:

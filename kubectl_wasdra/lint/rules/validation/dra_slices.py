@@ -177,8 +177,12 @@ def _attribute(name: str, attribute: dict[str, Any], path: Path, release: Releas
         return
     kind = set_kinds[0]
     values = attribute[kind] if kind in LIST_KINDS else [attribute[kind]]
+    if kind in LIST_KINDS and values == []:   # validateDeviceAttribute (1.36+ list values)
+        yield Violation(Check.INVALID_VALUE, (*path, kind), "must not be empty if specified",
+                        hint=f"give at least one value, or drop `{kind}`", at="value")
     for value in as_list(values):
-        if kind in ("string", "strings", "version", "versions") and len(str(value)) > ATTRIBUTE_VALUE_MAX:
+        # validateDeviceAttributeStringValue / ...VersionValue: len(*value) in bytes
+        if kind in ("string", "strings", "version", "versions") and len(str(value).encode()) > ATTRIBUTE_VALUE_MAX:
             yield Violation(Check.ATTRIBUTE_VALUE, (*path, kind), f"must be no more than {ATTRIBUTE_VALUE_MAX} bytes",
                             at="value")
         if kind in ("version", "versions") and not _is_semver(value):

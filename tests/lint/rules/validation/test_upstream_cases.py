@@ -186,3 +186,28 @@ def test_device_class_extended_resource_name(name: str, expected: list[Check]) -
     obj = copy.deepcopy(OBJECTS["DeviceClass"])
     obj["spec"]["extendedResourceName"] = name
     assert [v.check for v in validate(obj, "resource.k8s.io/v1", "DeviceClass", R137)] == expected
+
+
+# validateDeviceAttribute: string and version values are at most DeviceAttributeMaxValueLength (64) bytes, not
+# characters; list values (1.36+) must not be empty
+ATTRIBUTE_CASES = [
+    ("64 ASCII bytes", {"string": "a" * 64}, R137, []),
+    ("65 bytes", {"string": "a" * 65}, R137, [Check.ATTRIBUTE_VALUE]),
+    ("33 characters, 66 bytes", {"string": "é" * 33}, R137, [Check.ATTRIBUTE_VALUE]),
+    ("empty strings list", {"strings": []}, R137, [Check.INVALID_VALUE]),
+    ("one-item strings list", {"strings": ["a"]}, R137, []),
+]
+
+
+@pytest.mark.parametrize(("case", "attribute", "release", "expected"), ATTRIBUTE_CASES, ids=[c[0] for c in ATTRIBUTE_CASES])
+def test_device_attribute_value(case: str, attribute: dict[str, Any], release: Release, expected: list[Check]) -> None:
+    obj = copy.deepcopy(OBJECTS["ResourceSlice"])
+    obj["spec"]["devices"][0]["attributes"] = {"dra.example.com/model": attribute}
+    assert [v.check for v in validate(obj, "resource.k8s.io/v1", "ResourceSlice", release)] == expected
+
+
+def test_cel_expression_length_is_in_bytes() -> None:
+    # validateCELExpression: len(expression) > resource.CELSelectorExpressionMaxLength (10 Ki), a byte count
+    obj = copy.deepcopy(OBJECTS["DeviceClass"])
+    obj["spec"]["selectors"] = [{"cel": {"expression": f'device.driver == "{"é" * 5200}"'}}]
+    assert [v.check for v in validate(obj, "resource.k8s.io/v1", "DeviceClass", R137)] == [Check.LIMIT]
