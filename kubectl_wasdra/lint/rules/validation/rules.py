@@ -265,7 +265,8 @@ def invalid_capacity_request_policy(doc: Document, ctx: CheckContext) -> Iterato
     ## What it does
     Flags consumable-capacity request policies that kube-apiserver rejects: a policy on a device without
     `allowMultipleAllocations`, both `validValues` and `validRange`, a missing or out-of-range `default`, unsorted
-    values, bounds above the capacity, a default that is not a step from `min`.
+    values, bounds above the capacity, `min` + `step` above the capacity, a `default` or `max` that is not a whole
+    number of steps from `min` (each read as a whole number, rounded up, while DRAFractionalCapacityRange is off).
 
     ## Why is this bad?
     The ResourceSlice is rejected, so the driver publishes no devices for that pool.

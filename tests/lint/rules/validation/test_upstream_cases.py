@@ -211,3 +211,23 @@ def test_cel_expression_length_is_in_bytes() -> None:
     obj = copy.deepcopy(OBJECTS["DeviceClass"])
     obj["spec"]["selectors"] = [{"cel": {"expression": f'device.driver == "{"é" * 5200}"'}}]
     assert [v.check for v in validate(obj, "resource.k8s.io/v1", "DeviceClass", R137)] == [Check.LIMIT]
+
+
+# validateRequestPolicyRange (consumable capacity, 1.34+): step checks; the step arithmetic uses Quantity.Value()
+# (rounded up) as DRAFractionalCapacityRange is off by default
+RANGE_CASES = [
+    ("valid", {"min": "1Gi", "max": "8Gi", "step": "1Gi"}, "2Gi", []),
+    ("one step larger than capacity", {"min": "39Gi", "step": "2Gi"}, "39Gi", [Check.CAPACITY_POLICY]),
+    ("max not a multiple of step", {"min": "1Gi", "max": "8Gi", "step": "2Gi"}, "3Gi", [Check.CAPACITY_POLICY]),
+    ("default not a multiple of step", {"min": "1Gi", "step": "2Gi"}, "2Gi", [Check.CAPACITY_POLICY]),
+    ("fractional step read rounded up", {"min": "0", "step": "1500m"}, "2", []),
+    ("fractional step read rounded up, default off it", {"min": "0", "step": "1500m"}, "3", [Check.CAPACITY_POLICY]),
+]
+
+
+@pytest.mark.parametrize(("case", "valid_range", "default", "expected"), RANGE_CASES, ids=[c[0] for c in RANGE_CASES])
+def test_request_policy_range(case: str, valid_range: dict[str, str], default: str, expected: list[Check]) -> None:
+    obj = copy.deepcopy(OBJECTS["ResourceSlice"])
+    obj["spec"]["devices"][0].update(allowMultipleAllocations=True, capacity={"dra.example.com/memory": {
+        "value": "40Gi", "requestPolicy": {"default": default, "validRange": valid_range}}})
+    assert [v.check for v in validate(obj, "resource.k8s.io/v1", "ResourceSlice", R137)] == expected
