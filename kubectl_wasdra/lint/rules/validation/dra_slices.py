@@ -220,14 +220,23 @@ def _taints(items: Any, path: Path, release: Release) -> Iterator[Violation]:
 
 
 def _per_device_node(fields: dict[str, Any], path: Path, per_device: bool) -> Iterator[Violation]:
-    chosen = [k for k in ("nodeName", "nodeSelector", "allNodes") if fields.get(k) not in (None, False, "")]
-    if per_device and len(chosen) != 1:
+    """validateDevice's node selection: with perDeviceNodeSelection exactly one of nodeName (non-empty), nodeSelector,
+    allNodes (true); without it none of them may be set at all (not even `allNodes: false` or `nodeName: ""`)."""
+    present = [k for k in ("nodeName", "nodeSelector", "allNodes") if fields.get(k) is not None]
+    if not per_device:
+        if present:
+            yield Violation(Check.ONE_OF, (*path, present[0]), "`nodeName`, `nodeSelector` and `allNodes` can only be "
+                            "set if `perDeviceNodeSelection` is set to true in the ResourceSlice spec",
+                            hint="set spec.perDeviceNodeSelection: true, or move the node selection to the slice")
+        return
+    if fields.get("nodeName") == "":
+        yield Violation(Check.ONE_OF, (*path, "nodeName"), "must not be empty", at="value")
+    if fields.get("allNodes") is False:
+        yield Violation(Check.ONE_OF, (*path, "allNodes"), "must be either unset or set to true", at="value")
+    chosen = [k for k in present if fields[k] not in (False, "")]
+    if len(chosen) != 1:
         yield Violation(Check.ONE_OF, path, "exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when "
                         "`perDeviceNodeSelection` is set to true in the ResourceSlice spec")
-    elif not per_device and chosen:
-        yield Violation(Check.ONE_OF, (*path, chosen[0]), "`nodeName`, `nodeSelector` and `allNodes` can only be set if "
-                        "`perDeviceNodeSelection` is set to true in the ResourceSlice spec",
-                        hint="set spec.perDeviceNodeSelection: true, or move the node selection to the slice")
 
 
 def _counter_sets(items: Any, path: Path, release: Release) -> Iterator[Violation]:

@@ -231,3 +231,25 @@ def test_request_policy_range(case: str, valid_range: dict[str, str], default: s
     obj["spec"]["devices"][0].update(allowMultipleAllocations=True, capacity={"dra.example.com/memory": {
         "value": "40Gi", "requestPolicy": {"default": default, "validRange": valid_range}}})
     assert [v.check for v in validate(obj, "resource.k8s.io/v1", "ResourceSlice", R137)] == expected
+
+
+# validateDevice: per-device node selection
+PER_DEVICE_CASES = [
+    ("per device, nodeName", True, {"nodeName": "worker-1"}, []),
+    ("per device, none", True, {}, [Check.ONE_OF]),
+    ("per device, empty nodeName", True, {"nodeName": ""}, [Check.ONE_OF, Check.ONE_OF]),
+    ("per device, allNodes false", True, {"allNodes": False}, [Check.ONE_OF, Check.ONE_OF]),
+    ("per device, two", True, {"nodeName": "worker-1", "allNodes": True}, [Check.ONE_OF]),
+    ("not per device, allNodes false", False, {"allNodes": False}, [Check.ONE_OF]),
+    ("not per device, nodeName", False, {"nodeName": "worker-1"}, [Check.ONE_OF]),
+]
+
+
+@pytest.mark.parametrize(("case", "per_device", "device", "expected"), PER_DEVICE_CASES, ids=[c[0] for c in PER_DEVICE_CASES])
+def test_per_device_node_selection(case: str, per_device: bool, device: dict[str, Any], expected: list[Check]) -> None:
+    obj = copy.deepcopy(OBJECTS["ResourceSlice"])
+    if per_device:
+        del obj["spec"]["nodeName"]
+        obj["spec"]["perDeviceNodeSelection"] = True
+    obj["spec"]["devices"][0].update(device)
+    assert [v.check for v in validate(obj, "resource.k8s.io/v1", "ResourceSlice", R137)] == expected
