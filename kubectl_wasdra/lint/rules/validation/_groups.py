@@ -108,6 +108,13 @@ def disruption(value: Any, path: Path, version: str) -> Iterator[Violation]:
 
 
 def priority_fields(spec: dict[str, Any], path: Path) -> Iterator[Violation]:
+    """priorityClassName (+k8s:format=k8s-long-name), priority (+k8s:maximum=1000000000), preemptionPolicy (+k8s:enum)
+    of a PodGroup, a pod group template or a composite (staging/src/k8s.io/api/scheduling/v1alpha3
+    zz_generated.validations.go: Validate_PodGroupSpec, Validate_PodGroupTemplate, Validate_CompositePodGroupSpec)."""
+    class_name = spec.get("priorityClassName")
+    if isinstance(class_name, str) and class_name and (error := dns_subdomain_error(class_name)):
+        yield Violation(Check.NAME, (*path, "priorityClassName"), f'invalid priorityClassName "{class_name}": {error}',
+                        hint="name a PriorityClass (kubectl get priorityclasses)", at="value")
     policy_value = spec.get("preemptionPolicy")
     if policy_value is not None and policy_value not in PREEMPTION_POLICIES:
         yield Violation(Check.ENUM, (*path, "preemptionPolicy"), f'unsupported value "{policy_value}"',

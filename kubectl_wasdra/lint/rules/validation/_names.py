@@ -81,6 +81,14 @@ def driver_name_error(value: str) -> str | None:
     return dns_subdomain_error(value.lower())
 
 
+def path_segment_name_error(value: str) -> str | None:
+    """apimachinery path.IsValidPathSegmentName (content.IsPathSegmentName): not "." or "..", no '/' or '%'."""
+    if value in (".", ".."):
+        return f"may not be '{value}'"
+    bad = next((c for c in "/%" if c in value), None)
+    return f"may not contain '{bad}'" if bad else None
+
+
 def label_key_error(value: str) -> str | None:
     """Kubernetes qualified name (label keys, taint keys): optional DNS-subdomain prefix and a name part of <= 63."""
     prefix, _, name = value.rpartition("/")

@@ -22,7 +22,7 @@ from kubectl_wasdra.lint.rules.validation._base import (
     one_of,
     too_many,
 )
-from kubectl_wasdra.lint.rules.validation._names import dns_label_error
+from kubectl_wasdra.lint.rules.validation._names import dns_label_error, dns_subdomain_error, path_segment_name_error
 
 MAX_TEMPLATES: Final = 8        # scheduling.WorkloadMaxPodGroups / max podGroupTemplates
 MAX_TREE_DEPTH: Final = 4       # scheduling.WorkloadMaxTemplateDepth: a composite may not sit at level 4
@@ -49,12 +49,20 @@ def validate_workload(data: dict[str, Any], version: str, release: Release) -> I
 
 
 def _controller_ref(ref: Any, path: Path) -> Iterator[Violation]:
+    """validateControllerRef (1.35) / Validate_TypedLocalObjectReference (1.36+): apiGroup a DNS subdomain when set,
+    kind and name required and path segment names."""
     if ref is None:
         return
     ref = as_dict(ref)
+    group = ref.get("apiGroup")
+    if isinstance(group, str) and group and (error := dns_subdomain_error(group)):
+        yield Violation(Check.NAME, (*path, "apiGroup"), f'invalid apiGroup "{group}": {error}', at="value")
     for field in ("kind", "name"):
-        if not ref.get(field):
+        value = ref.get(field)
+        if not value:
             yield Violation(Check.REQUIRED, (*path, field), f"controllerRef.{field} is required")
+        elif isinstance(value, str) and (error := path_segment_name_error(value)):
+            yield Violation(Check.NAME, (*path, field), f'invalid {field} "{value}": {error}', at="value")
 
 
 def _templates(spec: dict[str, Any], field: str, path: Path, version: str, *, policy_field: str = "schedulingPolicy",
@@ -101,8 +109,8 @@ def _composites(items: Any, path: Path, version: str, depth: int) -> Iterator[Vi
         elif error := dns_label_error(str(name)):
             yield Violation(Check.NAME, (*here, "name"), f'invalid name "{name}": {error}', at="value")
         if not template.get("podGroupTemplates") and not template.get("compositePodGroupTemplates"):
-            # v1.37.0 OpenAPI: "At least one entry in CompositePodGroupTemplates or PodGroupTemplates must be set"
-            yield Violation(Check.ONE_OF, here, "at least one of `compositePodGroupTemplates`, `podGroupTemplates` must be set",
+            # release-1.37 validateCompositePodGroupTemplateHasAtLeastOneChild
+            yield Violation(Check.ONE_OF, here, "must have at least one child PodGroupTemplate or CompositePodGroupTemplate",
                             hint="add the pod group templates this composite groups")
         yield from _groups.policy(template.get("schedulingPolicy"), (*here, "schedulingPolicy"), count_field="minGroupCount")
         yield from _groups.constraints(template.get("schedulingConstraints"), (*here, "schedulingConstraints"))
@@ -114,13 +122,19 @@ def _composites(items: Any, path: Path, version: str, depth: int) -> Iterator[Vi
 
 
 def _same_priority(spec: dict[str, Any]) -> Iterator[Violation]:
-    """validateWorkloadPriority: every template of the tree names the same priorityClassName and priority."""
-    seen = {(str(t.get("priorityClassName") or ""), t["priority"] if is_int(t.get("priority")) else None)
-            for t in _tree_templates(spec)}
-    if len(seen) > 1:
-        yield Violation(Check.INVALID_VALUE, ("spec",), "all priority and priorityClassName values must be identical, "
-                        "detected multiple values",
-                        hint="give every pod group template of the Workload the same priorityClassName (and priority)")
+    """validateWorkloadPriority: every template of the tree names the same priorityClassName and priority; the
+    message says where the first difference is (among the top-level pod group templates or under a composite)."""
+    seen: set[tuple[str, int | None]] = set()
+    for field, message in (("podGroupTemplates", "detected multiple priority configurations"),
+                           ("compositePodGroupTemplates", "all priority and priorityClassName values must be identical, "
+                                                          "detected multiple values")):
+        for template in _tree_templates({field: spec.get(field)}):
+            seen.add((str(template.get("priorityClassName") or ""),
+                      template["priority"] if is_int(template.get("priority")) else None))
+            if len(seen) > 1:
+                yield Violation(Check.INVALID_VALUE, ("spec",), message,
+                                hint="give every pod group template of the Workload the same priorityClassName (and priority)")
+                return
 
 
 def _tree_templates(node: dict[str, Any]) -> Iterator[dict[str, Any]]:

@@ -253,3 +253,42 @@ def test_per_device_node_selection(case: str, per_device: bool, device: dict[str
         obj["spec"]["perDeviceNodeSelection"] = True
     obj["spec"]["devices"][0].update(device)
     assert [v.check for v in validate(obj, "resource.k8s.io/v1", "ResourceSlice", R137)] == expected
+
+
+def _workload(**spec: Any) -> dict[str, Any]:
+    return {"apiVersion": "scheduling.k8s.io/v1alpha3", "kind": "Workload", "metadata": {"name": "w", "namespace": "ns"},
+            "spec": spec}
+
+
+def _pgt(name: str, **fields: Any) -> dict[str, Any]:
+    return {"name": name, "schedulingPolicy": {"gang": {"minCount": 2}}, **fields}
+
+
+# pkg/apis/scheduling/validation/validation.go (release-1.37): validateWorkloadPriority and
+# validateCompositePodGroupTemplateHasAtLeastOneChild; zz_generated.validations.go: Validate_TypedLocalObjectReference,
+# Validate_PodGroupTemplate (priorityClassName +k8s-long-name)
+WORKLOAD_CASES = [
+    ("same priority", _workload(podGroupTemplates=[_pgt("a", priority=5), _pgt("b", priority=5)]), []),
+    ("top-level templates differ", _workload(podGroupTemplates=[_pgt("a", priority=5), _pgt("b")]),
+     [(Check.INVALID_VALUE, "detected multiple priority configurations")]),
+    ("composite tree differs", _workload(compositePodGroupTemplates=[
+        {"name": "c", "schedulingPolicy": {"basic": {}}, "podGroupTemplates": [_pgt("a", priorityClassName="high")]}]),
+     [(Check.INVALID_VALUE, "all priority and priorityClassName values must be identical, detected multiple values")]),
+    ("composite without children", _workload(compositePodGroupTemplates=[{"name": "c", "schedulingPolicy": {"basic": {}}}]),
+     [(Check.ONE_OF, "must have at least one child PodGroupTemplate or CompositePodGroupTemplate")]),
+    ("bad priorityClassName", _workload(podGroupTemplates=[_pgt("a", priorityClassName="High_Prio")]),
+     [(Check.NAME, 'invalid priorityClassName "High_Prio"')]),
+    ("controllerRef kind with '/'", _workload(podGroupTemplates=[_pgt("a")],
+                                              controllerRef={"apiGroup": "batch", "kind": "jobs/x", "name": "j"}),
+     [(Check.NAME, 'invalid kind "jobs/x": may not contain \'/\'')]),
+    ("controllerRef bad apiGroup", _workload(podGroupTemplates=[_pgt("a")],
+                                             controllerRef={"apiGroup": "Batch_", "kind": "Job", "name": "j"}),
+     [(Check.NAME, 'invalid apiGroup "Batch_"')]),
+]
+
+
+@pytest.mark.parametrize(("case", "obj", "expected"), WORKLOAD_CASES, ids=[c[0] for c in WORKLOAD_CASES])
+def test_workload_spec(case: str, obj: dict[str, Any], expected: list[tuple[Check, str]]) -> None:
+    found = validate(obj, obj["apiVersion"], "Workload", R137)
+    assert [v.check for v in found] == [check for check, _ in expected]
+    assert all(v.message.startswith(text) for v, (_, text) in zip(found, expected, strict=True))
