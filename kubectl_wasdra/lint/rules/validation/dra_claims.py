@@ -112,7 +112,11 @@ def _exact(request: dict[str, Any], path: Path, release: Release) -> Iterator[Vi
     for name, value in as_dict(as_dict(request.get("capacity")).get("requests")).items():
         here = (*path, "capacity", "requests", str(name))
         if error := qualified_name_error(str(name)):
-            yield Violation(Check.QUALIFIED_NAME, here, f'invalid capacity name "{name}": {error}')
+            # validateExactDeviceRequest / validateDeviceSubRequest leave capacity.requests keys unchecked (v1 types.go:
+            # no format tag on CapacityRequirements.Requests), while device capacity names are validateQualifiedName'd
+            yield Violation(Check.UNINTENDED, here, f'kube-apiserver accepts capacity request "{name}", but no device '
+                            f"capacity can have that name ({error}), so the request can never be met: probably not meant",
+                            hint='use the capacity name the driver publishes, e.g. "memory" or "dra.example.com/memory"')
         _, problem = _devices.quantity(value, here)
         if problem:
             yield problem

@@ -52,7 +52,9 @@ def accepted_but_likely_unintended(doc: Document, ctx: CheckContext) -> Iterator
     Warns about values kube-apiserver accepts but that probably do not mean what was meant. A device toleration
     with an empty `key` and operator `Equal` (the default when `operator` is unset) is valid for a
     ResourceClaim, unlike a Pod toleration, but it tolerates every device taint with the same `value` (empty:
-    every taint without a value), whatever its key.
+    every taint without a value), whatever its key. A `capacity.requests` name of a device request that is not a
+    qualified name: kube-apiserver does not check these names, but no device capacity can be named that way, so the
+    request can never be met.
 
     ## Why is this bad?
     The object is created, and the request may then run on devices that are tainted for a reason (maintenance,

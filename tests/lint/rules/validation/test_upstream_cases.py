@@ -292,3 +292,12 @@ def test_workload_spec(case: str, obj: dict[str, Any], expected: list[tuple[Chec
     found = validate(obj, obj["apiVersion"], "Workload", R137)
     assert [v.check for v in found] == [check for check, _ in expected]
     assert all(v.message.startswith(text) for v, (_, text) in zip(found, expected, strict=True))
+
+
+@pytest.mark.parametrize(("name", "expected"), [("memory", []), ("dra.example.com/memory", []),
+                                                ("mem ory", [Check.UNINTENDED]), ("a/b/c", [Check.UNINTENDED])])
+def test_capacity_request_names_are_not_validated(name: str, expected: list[Check]) -> None:
+    # validateExactDeviceRequest has no check of capacity.requests keys: an impossible name is accepted (VALID018)
+    claim = copy.deepcopy(CLAIM)
+    claim["spec"]["devices"]["requests"][0]["exactly"]["capacity"] = {"requests": {name: "1Gi"}}
+    assert [v.check for v in validate(claim, "resource.k8s.io/v1", "ResourceClaim", R137)] == expected
