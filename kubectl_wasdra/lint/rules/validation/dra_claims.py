@@ -149,7 +149,14 @@ def _constraints(items: Any, path: Path, known: Mapping[str, frozenset[str]], re
         for ref_index, name in enumerate(as_list(constraint.get("requests"))):
             yield from _devices.request_reference(name, (*here, "requests", ref_index), known)
         fields = ("matchAttribute", "distinctAttribute") if release >= DISTINCT_ATTRIBUTE_SINCE else ("matchAttribute",)
-        if len(fields) > 1:
+        if len(fields) > 1 and all(constraint.get(f) is not None for f in fields):
+            # validateDeviceConstraint checks matchAttribute and, only when it is unset, distinctAttribute; v1 types.go
+            # has no union tag (+oneOf is OpenAPI-only): both set is accepted and the allocator uses matchAttribute
+            yield Violation(Check.UNINTENDED, (*here, "distinctAttribute"), "kube-apiserver accepts a constraint with "
+                            "both matchAttribute and distinctAttribute, but only matchAttribute takes effect and "
+                            "distinctAttribute is ignored: probably not meant",
+                            hint="split it into two constraints, one per attribute")
+        elif len(fields) > 1:
             yield from one_of(constraint, fields, here)
         elif not constraint.get("matchAttribute"):
             yield Violation(Check.REQUIRED, (*here, "matchAttribute"), f"matchAttribute is required in {release}",

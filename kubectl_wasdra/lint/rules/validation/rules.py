@@ -97,7 +97,8 @@ def one_of_violated(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     ## What it does
     Flags a one-of union with no member or several members set: `exactly` xor `firstAvailable` (requests),
     `basic` xor `gang` (scheduling policies), `podGroupTemplates` xor `compositePodGroupTemplates`,
-    `resourceClaimName` xor `resourceClaimTemplateName`, `matchAttribute` xor `distinctAttribute`, the node selection
+    `resourceClaimName` xor `resourceClaimTemplateName`, `matchAttribute` or `distinctAttribute` (neither set; both
+    set is only VALID018), the node selection
     of a ResourceSlice, `sharedCounters` xor `devices`, one value per device attribute, `validValues` xor `validRange`.
 
     ## Why is this bad?

@@ -54,7 +54,8 @@ def accepted_but_likely_unintended(doc: Document, ctx: CheckContext) -> Iterator
     ResourceClaim, unlike a Pod toleration, but it tolerates every device taint with the same `value` (empty:
     every taint without a value), whatever its key. A `capacity.requests` name of a device request that is not a
     qualified name: kube-apiserver does not check these names, but no device capacity can be named that way, so the
-    request can never be met.
+    request can never be met. A claim constraint with both `matchAttribute` and `distinctAttribute`: accepted, but
+    only `matchAttribute` takes effect.
 
     ## Why is this bad?
     The object is created, and the request may then run on devices that are tainted for a reason (maintenance,

@@ -301,3 +301,21 @@ def test_capacity_request_names_are_not_validated(name: str, expected: list[Chec
     claim = copy.deepcopy(CLAIM)
     claim["spec"]["devices"]["requests"][0]["exactly"]["capacity"] = {"requests": {name: "1Gi"}}
     assert [v.check for v in validate(claim, "resource.k8s.io/v1", "ResourceClaim", R137)] == expected
+
+
+# validateDeviceConstraint: matchAttribute, else distinctAttribute, else Required; both set is not rejected
+CONSTRAINT_CASES = [
+    ("matchAttribute", {"matchAttribute": "dra.example.com/numa"}, []),
+    ("distinctAttribute", {"distinctAttribute": "dra.example.com/numa"}, []),
+    ("neither", {}, [Check.ONE_OF]),
+    ("both: accepted, distinctAttribute ignored",
+     {"matchAttribute": "dra.example.com/numa", "distinctAttribute": "dra.example.com/uuid"}, [Check.UNINTENDED]),
+    ("matchAttribute without a domain", {"matchAttribute": "numa"}, [Check.QUALIFIED_NAME]),
+]
+
+
+@pytest.mark.parametrize(("case", "constraint", "expected"), CONSTRAINT_CASES, ids=[c[0] for c in CONSTRAINT_CASES])
+def test_device_constraint(case: str, constraint: dict[str, Any], expected: list[Check]) -> None:
+    claim = copy.deepcopy(CLAIM)
+    claim["spec"]["devices"]["constraints"] = [constraint]
+    assert [v.check for v in validate(claim, "resource.k8s.io/v1", "ResourceClaim", R137)] == expected
