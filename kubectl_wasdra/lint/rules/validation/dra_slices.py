@@ -27,6 +27,7 @@ from kubectl_wasdra.lint.rules.validation._base import (
 from kubectl_wasdra.lint.rules.validation._names import (
     dns_subdomain_error,
     driver_name_error,
+    label_key_error,
     qualified_name_error,
 )
 
@@ -157,10 +158,48 @@ def _device(fields: dict[str, Any], path: Path, release: Release, per_device: bo
             v := too_many(fields.get("consumesCounters"), MAX_CONSUMPTIONS_PER_DEVICE, (*path, "consumesCounters"),
                           "counter consumptions")) is not None:
         yield v
-    for key in ("bindingConditions", "bindingFailureConditions"):
-        if (v := too_many(fields.get(key), MAX_BINDING_CONDITIONS, (*path, key), key)) is not None:
-            yield v
+    yield from _consumptions(fields.get("consumesCounters"), (*path, "consumesCounters"))
+    yield from _binding_conditions(fields, path)
     yield from _per_device_node(fields, path, per_device)
+
+
+def _consumptions(items: Any, path: Path) -> Iterator[Violation]:
+    """validateDeviceCounterConsumption: counterSet required (a DNS label), counters required (DNS-label keys with
+    quantities); each counter set consumed once per device (validateSet keyed by counterSet)."""
+    for index, consumption in enumerate(as_list(items)):
+        consumption = as_dict(consumption)
+        yield from _devices.label_name(consumption.get("counterSet"), (*path, index, "counterSet"), "counter set name")
+        counters = consumption.get("counters")
+        if counters is None or counters == {}:
+            yield Violation(Check.REQUIRED, (*path, index, "counters"), "at least one counter is required",
+                            hint="name the counters of the set this device consumes, e.g. {memory: {value: 10Gi}}")
+        for name, counter in as_dict(counters).items():
+            yield from _counter(str(name), as_dict(counter), (*path, index, "counters", str(name)))
+    yield from duplicates(as_list(items), lambda c: as_dict(c).get("counterSet"), path, "counter set")
+
+
+def _binding_conditions(fields: dict[str, Any], path: Path) -> Iterator[Violation]:
+    """validateDeviceBindingParameters: at most 4 of each, label names, no duplicates, no overlap, and each list
+    only together with the other."""
+    lists = {key: fields.get(key) for key in ("bindingConditions", "bindingFailureConditions")}
+    for key, items in lists.items():
+        if (v := too_many(items, MAX_BINDING_CONDITIONS, (*path, key), key)) is not None:
+            yield v
+            continue
+        for index, condition in enumerate(as_list(items)):
+            if isinstance(condition, str) and (error := label_key_error(condition)):
+                yield Violation(Check.NAME, (*path, key, index), f'invalid condition "{condition}": {error}', at="value")
+        yield from duplicates(as_list(items), lambda c: c, (*path, key), "condition")
+    conditions, failures = as_list(lists["bindingConditions"]), as_list(lists["bindingFailureConditions"])
+    for index, condition in enumerate(failures):
+        if condition in conditions:
+            yield Violation(Check.INVALID_VALUE, (*path, "bindingFailureConditions", index),
+                            "bindingFailureConditions must not overlap with bindingConditions", at="value")
+    for key, other, present in (("bindingConditions", "bindingFailureConditions", failures),
+                                ("bindingFailureConditions", "bindingConditions", conditions)):
+        if present and not as_list(lists[key]):
+            yield Violation(Check.REQUIRED, (*path, key), f"{key} are required to use {other}",
+                            hint=f"set {key} too, or drop {other}")
 
 
 def _attribute(name: str, attribute: dict[str, Any], path: Path, release: Release) -> Iterator[Violation]:

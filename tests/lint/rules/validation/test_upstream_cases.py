@@ -319,3 +319,27 @@ def test_device_constraint(case: str, constraint: dict[str, Any], expected: list
     claim = copy.deepcopy(CLAIM)
     claim["spec"]["devices"]["constraints"] = [constraint]
     assert [v.check for v in validate(claim, "resource.k8s.io/v1", "ResourceClaim", R137)] == expected
+
+
+# validateDevice: validateDeviceCounterConsumption and validateDeviceBindingParameters
+DEVICE_CASES = [
+    ("consumes counters", {"consumesCounters": [{"counterSet": "gpu-0", "counters": {"memory": {"value": "1Gi"}}}]}, []),
+    ("counterSet missing", {"consumesCounters": [{"counters": {"memory": {"value": "1Gi"}}}]}, [Check.REQUIRED]),
+    ("counters missing", {"consumesCounters": [{"counterSet": "gpu-0"}]}, [Check.REQUIRED]),
+    ("counter set consumed twice", {"consumesCounters": [{"counterSet": "gpu-0", "counters": {"a": {"value": "1"}}},
+                                                         {"counterSet": "gpu-0", "counters": {"b": {"value": "1"}}}]},
+     [Check.DUPLICATE]),
+    ("binding conditions", {"bindingConditions": ["dra.example.com/ready"],
+                            "bindingFailureConditions": ["dra.example.com/failed"]}, []),
+    ("binding conditions without failure conditions", {"bindingConditions": ["ready"]}, [Check.REQUIRED]),
+    ("overlapping binding conditions", {"bindingConditions": ["ready"], "bindingFailureConditions": ["ready"]},
+     [Check.INVALID_VALUE]),
+    ("bad condition name", {"bindingConditions": ["not ready"], "bindingFailureConditions": ["failed"]}, [Check.NAME]),
+]
+
+
+@pytest.mark.parametrize(("case", "device", "expected"), DEVICE_CASES, ids=[c[0] for c in DEVICE_CASES])
+def test_device_fields(case: str, device: dict[str, Any], expected: list[Check]) -> None:
+    obj = copy.deepcopy(OBJECTS["ResourceSlice"])
+    obj["spec"]["devices"][0].update(device)
+    assert [v.check for v in validate(obj, "resource.k8s.io/v1", "ResourceSlice", R137)] == expected
