@@ -35,6 +35,7 @@ NONE_EFFECT_SINCE: Final = Release(1, 35)      # v1.35.0 OpenAPI: "Valid effects
 
 
 def selectors(items: Any, path: Path) -> Iterator[Violation]:
+    # upstream: validateSelectorSlice / validateSelector / validateCELExpression (length only)
     """Each selector needs `cel.expression` (compiled by the CEL rule); at most 32 selectors."""
     if (v := too_many(items, DEVICE_SELECTORS_MAX, path, "selectors")) is not None:
         yield v
@@ -118,6 +119,7 @@ def pool_name(name: Any, path: Path) -> Iterator[Violation]:
 
 
 def quantity(value: Any, path: Path) -> tuple[Decimal | None, Violation | None]:
+    # upstream: apimachinery resource.ParseQuantity (decoding, before validation)
     """Parse a Quantity field; a Violation (at the value) when it does not parse."""
     try:
         return parse_quantity(value), None
@@ -127,6 +129,7 @@ def quantity(value: Any, path: Path) -> tuple[Decimal | None, Violation | None]:
 
 
 def label_name(value: Any, path: Path, what: str) -> Iterator[Violation]:
+    # upstream: validateRequestName / validateDeviceName / validateCounterName = ValidateDNS1123Label
     """A required DNS label (request names, device names, counter names); any other type is SCHEMA001's finding."""
     if value is not None and not isinstance(value, str):
         return

@@ -41,6 +41,7 @@ def dns_subdomain_error(value: str) -> str | None:
 
 
 def c_identifier_error(value: str) -> str | None:
+    # upstream: validateCIdentifier: DeviceMaxIDLength and content.IsCIdentifier
     if len(value) > DEVICE_MAX_ID_LENGTH:
         return f"must be no more than {DEVICE_MAX_ID_LENGTH} characters"
     if not _C_IDENTIFIER_RE.match(value):
@@ -50,6 +51,7 @@ def c_identifier_error(value: str) -> str | None:
 
 
 def qualified_name_error(value: str, *, fully: bool = False) -> str | None:
+    # upstream: validateQualifiedName / validateFullyQualifiedName
     """DRA QualifiedName (`id` or `domain/id`); `fully` requires the domain (FullyQualifiedName)."""
     parts = value.split("/")
     if len(parts) > 2:

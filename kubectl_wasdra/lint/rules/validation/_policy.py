@@ -18,6 +18,7 @@ MAX_VALID_VALUES: Final = 10
 
 
 def capacity(entry: dict[str, Any], path: Path, multiple: bool) -> Iterator[Violation]:
+    # upstream: validateMultiAllocatableDeviceCapacity / validateSingleAllocatableDeviceCapacity
     """`value` must be a Quantity; `requestPolicy` only on devices with allowMultipleAllocations, and consistent."""
     maximum, problem = _devices.quantity(entry.get("value"), (*path, "value"))
     if problem:
@@ -45,6 +46,7 @@ def _quantities(policy: dict[str, Any], path: Path) -> tuple[dict[str, Decimal |
 
 
 def _policy(policy: dict[str, Any], path: Path, maximum: Decimal) -> Iterator[Violation]:
+    # upstream: validateRequestPolicy / validateValidRequestValues
     valid_values, valid_range = policy.get("validValues"), policy.get("validRange")
     if valid_values and valid_range is not None:
         yield Violation(Check.CAPACITY_POLICY, (*path, "validRange"),
@@ -67,6 +69,7 @@ def _policy(policy: dict[str, Any], path: Path, maximum: Decimal) -> Iterator[Vi
 
 
 def _valid_values(items: list[Any], path: Path, default: Decimal, maximum: Decimal) -> Iterator[Violation]:
+    # upstream: validateRequestPolicyValidValues (CapacityRequestPolicyDiscreteMaxOptions = 10)
     if len(items) > MAX_VALID_VALUES:
         yield Violation(Check.LIMIT, path, f"must have at most {MAX_VALID_VALUES} values, has {len(items)}")
         return
@@ -87,6 +90,7 @@ def _valid_values(items: list[Any], path: Path, default: Decimal, maximum: Decim
 
 
 def _valid_range(valid_range: dict[str, Any], path: Path, default: Decimal, maximum: Decimal) -> Iterator[Violation]:
+    # upstream: validateRequestPolicyRange: min required
     bounds: dict[str, Decimal] = {}
     for key in ("min", "max", "step"):
         if valid_range.get(key) is not None:
@@ -103,6 +107,7 @@ def _valid_range(valid_range: dict[str, Any], path: Path, default: Decimal, maxi
 
 
 def _range_bounds(bounds: dict[str, Decimal], path: Path, default: Decimal, maximum: Decimal) -> Iterator[Violation]:
+    # upstream: validateRequestPolicyRange: min/max/default against each other and the capacity
     low, high = bounds["min"], bounds.get("max")
     default_path = (*path[:-1], "default")
     checks = [(low > maximum, (*path, "min"), f"min is larger than capacity value: {maximum}"),

@@ -50,6 +50,7 @@ LIST_KINDS: Final = ("ints", "bools", "strings", "versions")
 
 
 def validate_slice(data: dict[str, Any], version: str, release: Release) -> Iterator[Violation]:
+    # upstream: validateResourceSliceSpec (pkg/apis/resource/validation/validation.go)
     spec = as_dict(data.get("spec"))
     path: Path = ("spec",)
     if error := driver_name_error(str(spec.get("driver") or "")):
@@ -81,6 +82,7 @@ def validate_slice(data: dict[str, Any], version: str, release: Release) -> Iter
 
 
 def _device_limit(devices: list[Any], version: str, release: Release) -> int:
+    # upstream: validateResourceSliceSpec: maxDevices (ResourceSliceMaxDevices / ...WithAdvancedFeatures)
     if release < ADVANCED_LIMIT_SINCE:
         return MAX_DEVICES
     for device in devices:
@@ -93,6 +95,7 @@ def _device_limit(devices: list[Any], version: str, release: Release) -> int:
 
 
 def _pool(pool: dict[str, Any], path: Path) -> Iterator[Violation]:
+    # upstream: validateResourcePool
     yield from _devices.pool_name(pool.get("name"), (*path, "name"))
     count = pool.get("resourceSliceCount")
     if not is_int(count) or count <= 0:
@@ -112,6 +115,7 @@ def _node_name(name: Any, path: Path) -> Iterator[Violation]:
 
 
 def _node_selection(spec: dict[str, Any], path: Path) -> Iterator[Violation]:
+    # upstream: validateResourceSliceSpec: nodeName / nodeSelector / allNodes / perDeviceNodeSelection union
     chosen = []
     if "nodeName" in spec and spec["nodeName"] is not None:
         if spec["nodeName"] or not isinstance(spec["nodeName"], str):   # another type: SCHEMA001, still "set"
@@ -141,6 +145,7 @@ def _node_selection(spec: dict[str, Any], path: Path) -> Iterator[Violation]:
 
 
 def _device(fields: dict[str, Any], path: Path, release: Release, per_device: bool) -> Iterator[Violation]:
+    # upstream: validateDevice
     attributes, capacity = as_dict(fields.get("attributes")), as_dict(fields.get("capacity"))
     if len(attributes) + len(capacity) > MAX_ATTRIBUTES_AND_CAPACITIES:
         yield Violation(Check.LIMIT, path, f"the total number of attributes and capacities must not exceed "
@@ -203,6 +208,7 @@ def _binding_conditions(fields: dict[str, Any], path: Path) -> Iterator[Violatio
 
 
 def _attribute(name: str, attribute: dict[str, Any], path: Path, release: Release) -> Iterator[Violation]:
+    # upstream: validateMap(attributes, validateQualifiedName, validateDeviceAttribute)
     if error := qualified_name_error(name):
         yield Violation(Check.QUALIFIED_NAME, path, f'invalid attribute name "{name}": {error}',
                         hint=_attribute_name_hint(name))
@@ -249,6 +255,7 @@ def _is_semver(value: Any) -> bool:
 
 
 def _taints(items: Any, path: Path, release: Release) -> Iterator[Violation]:
+    # upstream: validateSlice(taints, DeviceTaintsMaxLength) of validateDeviceTaint
     limit = MAX_TAINTS if release >= SEPARATE_COUNTER_SLICES_SINCE else MAX_TAINTS_BEFORE_135
     if (v := too_many(items, limit, path, "taints")) is not None:
         yield v
@@ -279,6 +286,7 @@ def _per_device_node(fields: dict[str, Any], path: Path, per_device: bool) -> It
 
 
 def _counter_sets(items: Any, path: Path, release: Release) -> Iterator[Violation]:
+    # upstream: validateSet(sharedCounters, ResourceSliceMaxCounterSets) of validateCounterSet
     if release >= SEPARATE_COUNTER_SLICES_SINCE and (v := too_many(items, MAX_COUNTER_SETS, path, "counter sets")):
         yield v
         return
@@ -302,6 +310,7 @@ def _counter_sets(items: Any, path: Path, release: Release) -> Iterator[Violatio
 
 
 def _counter(name: str, counter: dict[str, Any], path: Path) -> Iterator[Violation]:
+    # upstream: validateCounterName (DNS label) and validateDeviceCounter (any parsed quantity)
     yield from _devices.label_name(name, path, "counter name")
     _, problem = _devices.quantity(counter.get("value"), (*path, "value"))
     if problem:

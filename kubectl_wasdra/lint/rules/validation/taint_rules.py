@@ -18,6 +18,7 @@ TAINT_EFFECTS: Final = ("NoSchedule", "NoExecute")
 
 
 def taint(item: dict[str, Any], path: Path, release: Release) -> Iterator[Violation]:
+    # upstream: validateDeviceTaint
     """key (qualified name), value (label value), effect (enum) of one device taint."""
     key = item.get("key")
     if not key:
@@ -38,6 +39,7 @@ def taint(item: dict[str, Any], path: Path, release: Release) -> Iterator[Violat
 
 
 def validate_taint_rule(data: dict[str, Any], version: str, release: Release) -> Iterator[Violation]:
+    # upstream: ValidateDeviceTaintRule -> validateDeviceTaintRuleSpec, validateDeviceTaintSelector
     spec = as_dict(data.get("spec"))
     selector = as_dict(spec.get("deviceSelector"))
     checks = (("driver", driver_name_error), ("device", dns_label_error))

@@ -30,6 +30,7 @@ SAME_PRIORITY_SINCE: Final = Release(1, 37)   # validateWorkloadPriority (releas
 
 
 def validate_workload(data: dict[str, Any], version: str, release: Release) -> Iterator[Violation]:
+    # upstream: ValidateWorkload (1.35 validatePodGroups; 1.36+ Validate_WorkloadSpec union + ValidateWorkloadSpec)
     spec = as_dict(data.get("spec"))
     yield from _controller_ref(spec.get("controllerRef"), ("spec", "controllerRef"))
     if version == "v1alpha1":
@@ -67,6 +68,7 @@ def _controller_ref(ref: Any, path: Path) -> Iterator[Violation]:
 
 def _templates(spec: dict[str, Any], field: str, path: Path, version: str, *, policy_field: str = "schedulingPolicy",
                count_field: str = "minCount") -> Iterator[Violation]:
+    # upstream: validatePodGroups/validatePodGroup (1.35); Validate_WorkloadSpec podGroupTemplates +k8s:maxItems=8 (1.36+)
     items = spec.get(field)
     here = (*path, field)
     if (v := too_many(items, MAX_TEMPLATES, here, field)) is not None:
@@ -90,6 +92,7 @@ def _templates(spec: dict[str, Any], field: str, path: Path, version: str, *, po
 
 
 def _composites(items: Any, path: Path, version: str, depth: int) -> Iterator[Violation]:
+    # upstream: Validate_CompositePodGroupTemplate (+k8s:maxItems=8), validateWorkloadTemplatesDepth
     if items is None:
         return
     if depth >= MAX_TREE_DEPTH and as_list(items):
@@ -158,6 +161,7 @@ def _tree_names(node: dict[str, Any], path: Path = ("spec",)) -> Iterator[tuple[
 
 
 def validate_job_scheduling(data: dict[str, Any], release: Release) -> Iterator[Violation]:
+    # upstream: Validate_WorkloadPodGroupGangSchedulingPolicy (+k8s:optional, +k8s:minimum=1) and siblings
     """Job `spec.scheduling` (1.37, WorkloadWithJob): the Workload building blocks; `gang.minCount` may be omitted
     (it defaults to parallelism) but when set must be >= 1."""
     scheduling = as_dict(data.get("spec")).get("scheduling")
