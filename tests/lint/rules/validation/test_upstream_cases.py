@@ -343,3 +343,11 @@ def test_device_fields(case: str, device: dict[str, Any], expected: list[Check])
     obj = copy.deepcopy(OBJECTS["ResourceSlice"])
     obj["spec"]["devices"][0].update(device)
     assert [v.check for v in validate(obj, "resource.k8s.io/v1", "ResourceSlice", R137)] == expected
+
+
+@pytest.mark.parametrize(("release", "expected"), [(Release(1, 34), [Check.NAME, Check.REQUIRED]), (R137, [])])
+def test_device_taint_rule_selector_fields_before_135(release: Release, expected: list[Check]) -> None:
+    # release-1.33/1.34 validateDeviceTaintSelector also checked deviceClassName and selectors (gone from 1.35)
+    obj = copy.deepcopy(OBJECTS["DeviceTaintRule"])
+    obj["spec"]["deviceSelector"].update(deviceClassName="Bad_Class", selectors=[{"cel": {}}])
+    assert [v.check for v in validate(obj, "resource.k8s.io/v1alpha3", "DeviceTaintRule", release)] == expected
