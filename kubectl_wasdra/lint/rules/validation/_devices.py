@@ -163,7 +163,8 @@ def configuration(entry: Any, path: Path) -> Iterator[Violation]:
         return
     driver = opaque.get("driver")
     if (driver is None or isinstance(driver, str)) and (error := driver_name_error(driver or "")):   # else SCHEMA001
-        yield Violation(Check.REQUIRED if not driver else Check.NAME, (*path, "opaque", "driver"), f"driver: {error}",
+        yield Violation(Check.REQUIRED if not driver else Check.NAME, (*path, "opaque", "driver"),
+                        f'invalid driver "{driver}": {error}' if driver else "driver is required",
                         hint="name the DRA driver the parameters are for, e.g. gpu.example.com",
                         at="value" if driver else "key")
     yield from _parameters(opaque, (*path, "opaque", "parameters"))
@@ -173,7 +174,7 @@ def _parameters(opaque: dict[str, Any], path: Path) -> Iterator[Violation]:
     """validateRawExtension: required (null counts as unset), at most 10 Ki of JSON as sent, a JSON object."""
     parameters = opaque.get("parameters")
     if parameters is None:
-        yield Violation(Check.REQUIRED, path if "parameters" in opaque else path[:-1], "parameters is required",
+        yield Violation(Check.REQUIRED, path, "parameters is required",   # at the field, as SCHEMA003 reports it
                         hint="set opaque.parameters to the driver's configuration object (e.g. {} for none)")
         return
     size = _raw_json_length(parameters)
