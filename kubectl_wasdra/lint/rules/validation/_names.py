@@ -93,9 +93,12 @@ def path_segment_name_error(value: str) -> str | None:
 
 def label_key_error(value: str) -> str | None:
     """Kubernetes qualified name (label keys, taint keys): optional DNS-subdomain prefix and a name part of <= 63."""
+    # staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go IsQualifiedName
     prefix, _, name = value.rpartition("/")
     if value.count("/") > 1:
         return "a qualified name must consist of an optional DNS subdomain prefix and a name separated by '/'"
+    if "/" in value and not prefix:   # IsQualifiedName: "prefix part must be non-empty"
+        return "prefix part must be non-empty"
     if prefix and dns_subdomain_error(prefix):
         return f"prefix part {dns_subdomain_error(prefix)}"
     if not name:

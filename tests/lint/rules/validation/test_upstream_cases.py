@@ -351,3 +351,12 @@ def test_device_taint_rule_selector_fields_before_135(release: Release, expected
     obj = copy.deepcopy(OBJECTS["DeviceTaintRule"])
     obj["spec"]["deviceSelector"].update(deviceClassName="Bad_Class", selectors=[{"cel": {}}])
     assert [v.check for v in validate(obj, "resource.k8s.io/v1alpha3", "DeviceTaintRule", release)] == expected
+
+
+@pytest.mark.parametrize(("key", "expected"), [("example.com/taint", []), ("taint", []), ("/taint", [Check.NAME]),
+                                               ("a/b/c", [Check.NAME]), ("Example.com/taint", [Check.NAME])])
+def test_device_taint_key(key: str, expected: list[Check]) -> None:
+    # validateDeviceTaint: metav1validation.ValidateLabelName = IsQualifiedName (an empty prefix before '/' is invalid)
+    obj = copy.deepcopy(OBJECTS["DeviceTaintRule"])
+    obj["spec"]["taint"]["key"] = key
+    assert [v.check for v in validate(obj, "resource.k8s.io/v1beta2", "DeviceTaintRule", R137)] == expected
