@@ -6,6 +6,7 @@ validateDeviceToleration, validateRequestNameRef) and pkg/apis/resource/types.go
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from typing import Any, Final
@@ -17,6 +18,7 @@ from kubectl_wasdra.lint.rules.validation._base import Check, Path, Violation, a
 from kubectl_wasdra.lint.rules.validation._names import (
     dns_label_error,
     dns_subdomain_error,
+    driver_name_error,
     label_key_error,
     label_value_error,
 )
@@ -25,12 +27,15 @@ DEVICE_SELECTORS_MAX: Final = 32          # resource.DeviceSelectorsMaxSize
 DEVICE_TOLERATIONS_MAX: Final = 16        # resource.DeviceTolerationsMaxLength
 POOL_NAME_MAX: Final = 253                # resource.PoolNameMaxLength
 CEL_EXPRESSION_MAX_LENGTH: Final = 10 * 1024   # resource.CELSelectorExpressionMaxLength
+OPAQUE_PARAMETERS_MAX_LENGTH: Final = 10 * 1024   # resource.OpaqueParametersMaxLength (pkg/apis/resource/types.go)
+_GO_JSON_ESCAPES: Final = {ord(c): f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"}   # encoding/json's HTML-safe output
 TOLERATION_OPERATORS: Final = ("Exists", "Equal")
 TOLERATION_EFFECTS: Final = ("NoSchedule", "NoExecute")
 NONE_EFFECT_SINCE: Final = Release(1, 35)      # v1.35.0 OpenAPI: "Valid effects are None, NoSchedule and NoExecute"
 
 
 def selectors(items: Any, path: Path) -> Iterator[Violation]:
+    # upstream: validateSelectorSlice / validateSelector / validateCELExpression (length only)
     """Each selector needs `cel.expression` (compiled by the CEL rule); at most 32 selectors."""
     if (v := too_many(items, DEVICE_SELECTORS_MAX, path, "selectors")) is not None:
         yield v
@@ -39,9 +44,9 @@ def selectors(items: Any, path: Path) -> Iterator[Violation]:
         cel = as_dict(selector).get("cel")
         if not isinstance(cel, dict) or not isinstance(cel.get("expression"), str) or not cel["expression"]:
             yield _missing_expression(as_dict(selector), cel, (*path, index))
-        elif len(cel["expression"]) > CEL_EXPRESSION_MAX_LENGTH:
+        elif (size := len(cel["expression"].encode())) > CEL_EXPRESSION_MAX_LENGTH:   # validateCELExpression: bytes
             yield Violation(Check.LIMIT, (*path, index, "cel", "expression"),
-                            f"must be no more than {CEL_EXPRESSION_MAX_LENGTH} bytes, has {len(cel['expression'])}")
+                            f"must be no more than {CEL_EXPRESSION_MAX_LENGTH} bytes, has {size}")
 
 
 def tolerations(items: Any, path: Path, release: Release) -> Iterator[Violation]:
@@ -114,6 +119,7 @@ def pool_name(name: Any, path: Path) -> Iterator[Violation]:
 
 
 def quantity(value: Any, path: Path) -> tuple[Decimal | None, Violation | None]:
+    # upstream: apimachinery resource.ParseQuantity (decoding, before validation)
     """Parse a Quantity field; a Violation (at the value) when it does not parse."""
     try:
         return parse_quantity(value), None
@@ -123,6 +129,7 @@ def quantity(value: Any, path: Path) -> tuple[Decimal | None, Violation | None]:
 
 
 def label_name(value: Any, path: Path, what: str) -> Iterator[Violation]:
+    # upstream: validateRequestName / validateDeviceName / validateCounterName = ValidateDNS1123Label
     """A required DNS label (request names, device names, counter names); any other type is SCHEMA001's finding."""
     if value is not None and not isinstance(value, str):
         return
@@ -144,3 +151,45 @@ def request_reference(name: Any, path: Path, known: Mapping[str, frozenset[str]]
         yield Violation(Check.REQUEST_REFERENCE, path,
                         f'"{text}" must be the name of a request in the claim or a request and a subrequest separated by "/"',
                         hint=did_you_mean(text, choices) or f"requests in this claim: {names}", at="value")
+
+
+def configuration(entry: Any, path: Path) -> Iterator[Violation]:
+    """validateDeviceConfiguration of one `config[]` entry (DeviceClass and claims alike): `opaque` is required, and
+    validateOpaqueConfiguration checks its driver (validateDriverName) and parameters (validateRawExtension)."""
+    opaque = as_dict(entry).get("opaque")
+    if not isinstance(opaque, dict):
+        yield Violation(Check.REQUIRED, (*path, "opaque") if isinstance(entry, dict) else path, "opaque is required",
+                        hint="set opaque.driver and opaque.parameters")
+        return
+    driver = opaque.get("driver")
+    if (driver is None or isinstance(driver, str)) and (error := driver_name_error(driver or "")):   # else SCHEMA001
+        yield Violation(Check.REQUIRED if not driver else Check.NAME, (*path, "opaque", "driver"),
+                        f'invalid driver "{driver}": {error}' if driver else "driver is required",
+                        hint="name the DRA driver the parameters are for, e.g. gpu.example.com",
+                        at="value" if driver else "key")
+    yield from _parameters(opaque, (*path, "opaque", "parameters"))
+
+
+def _parameters(opaque: dict[str, Any], path: Path) -> Iterator[Violation]:
+    """validateRawExtension: required (null counts as unset), at most 10 Ki of JSON as sent, a JSON object."""
+    parameters = opaque.get("parameters")
+    if parameters is None:
+        yield Violation(Check.REQUIRED, path, "parameters is required",   # at the field, as SCHEMA003 reports it
+                        hint="set opaque.parameters to the driver's configuration object (e.g. {} for none)")
+        return
+    size = _raw_json_length(parameters)
+    if size > OPAQUE_PARAMETERS_MAX_LENGTH:
+        yield Violation(Check.LIMIT, path, f"must be no more than {OPAQUE_PARAMETERS_MAX_LENGTH} bytes of JSON, "
+                        f"has {size}", hint="move bulky configuration out of the claim (e.g. into a ConfigMap the "
+                        "driver reads)")
+    elif not isinstance(parameters, dict):
+        kind = "a list" if isinstance(parameters, list) else f"{type(parameters).__name__} {parameters!r}"
+        yield Violation(Check.INVALID_VALUE, path, f"must be a valid JSON object, not {kind}",
+                        hint="write the parameters as a mapping, e.g. {apiVersion: gpu.example.com/v1, kind: GpuConfig}",
+                        at="value")
+
+
+def _raw_json_length(value: Any) -> int:
+    """Bytes of `value` as kubectl sends it: compact JSON, UTF-8, with Go's HTML escaping of <, > and &."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
+    return len(text.translate(_GO_JSON_ESCAPES).encode())

@@ -30,6 +30,7 @@ DISRUPTION_MODES_STRING: Final = ("Pod", "PodGroup")     # v1alpha2 (1.36)
 
 
 def policy(value: Any, path: Path, *, count_field: str = "minCount") -> Iterator[Violation]:
+    # upstream: validatePodGroupPolicy, validateGangSchedulingPolicy (1.35); Validate_*SchedulingPolicy (1.36+)
     """`basic` xor `gang`; gang needs `count_field` >= 1 (0 or unset is "required")."""
     if not isinstance(value, dict):
         yield Violation(Check.REQUIRED, path, "must specify one of: `basic`, `gang`", hint=f"e.g. gang: {{{count_field}: 4}}")
@@ -46,6 +47,7 @@ def policy(value: Any, path: Path, *, count_field: str = "minCount") -> Iterator
 
 
 def constraints(value: Any, path: Path) -> Iterator[Violation]:
+    # upstream: Validate_PodGroupSchedulingConstraints (+k8s:maxItems=1), Validate_TopologyConstraint (required label key)
     topology = as_dict(value).get("topology")
     if (v := too_many(topology, MAX_TOPOLOGY_CONSTRAINTS, (*path, "topology"), "topology constraints")) is not None:
         yield v
@@ -60,6 +62,7 @@ def constraints(value: Any, path: Path) -> Iterator[Violation]:
 
 
 def claims(value: Any, path: Path) -> Iterator[Violation]:
+    # upstream: Validate_PodGroupSpec/PodGroupTemplate resourceClaims: +k8s:maxItems=4, listMapKey=name
     """Group resource claims: at most 4, unique DNS-label names, resourceClaimName xor resourceClaimTemplateName."""
     if (v := too_many(value, MAX_GROUP_CLAIMS, path, "resource claims")) is not None:
         yield v
@@ -71,6 +74,7 @@ def claims(value: Any, path: Path) -> Iterator[Violation]:
 
 
 def claim_reference(claim: dict[str, Any], path: Path) -> Iterator[Violation]:
+    # upstream: Validate_PodGroupResourceClaim (union, ShortName, LongName); core validatePodResourceClaim for pods
     """name (DNS label) plus exactly one of resourceClaimName / resourceClaimTemplateName (pods and groups alike)."""
     name = claim.get("name")
     if name is not None and not isinstance(name, str):
@@ -95,6 +99,7 @@ def claim_reference(claim: dict[str, Any], path: Path) -> Iterator[Violation]:
 
 
 def disruption(value: Any, path: Path, version: str) -> Iterator[Violation]:
+    # upstream: Validate_DisruptionMode (union single/all); v1alpha2 string enum
     if value is None:
         return
     if version == "v1alpha2":
@@ -108,6 +113,13 @@ def disruption(value: Any, path: Path, version: str) -> Iterator[Violation]:
 
 
 def priority_fields(spec: dict[str, Any], path: Path) -> Iterator[Violation]:
+    """priorityClassName (+k8s:format=k8s-long-name), priority (+k8s:maximum=1000000000), preemptionPolicy (+k8s:enum)
+    of a PodGroup, a pod group template or a composite (staging/src/k8s.io/api/scheduling/v1alpha3
+    zz_generated.validations.go: Validate_PodGroupSpec, Validate_PodGroupTemplate, Validate_CompositePodGroupSpec)."""
+    class_name = spec.get("priorityClassName")
+    if isinstance(class_name, str) and class_name and (error := dns_subdomain_error(class_name)):
+        yield Violation(Check.NAME, (*path, "priorityClassName"), f'invalid priorityClassName "{class_name}": {error}',
+                        hint="name a PriorityClass (kubectl get priorityclasses)", at="value")
     policy_value = spec.get("preemptionPolicy")
     if policy_value is not None and policy_value not in PREEMPTION_POLICIES:
         yield Violation(Check.ENUM, (*path, "preemptionPolicy"), f'unsupported value "{policy_value}"',
@@ -118,6 +130,7 @@ def priority_fields(spec: dict[str, Any], path: Path) -> Iterator[Violation]:
 
 
 def group_spec(spec: dict[str, Any], path: Path, version: str, *, count_field: str = "minCount") -> Iterator[Violation]:
+    # upstream: Validate_PodGroupSpec / Validate_PodGroupTemplate (k8s.io/api scheduling zz_generated.validations.go)
     """Fields a PodGroup, a PodGroupTemplate and a CompositePodGroup share."""
     yield from policy(spec.get("schedulingPolicy"), (*path, "schedulingPolicy"), count_field=count_field)
     yield from constraints(spec.get("schedulingConstraints"), (*path, "schedulingConstraints"))

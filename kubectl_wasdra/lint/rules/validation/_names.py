@@ -18,7 +18,6 @@ _SUBDOMAIN_RE: Final = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-
 _C_IDENTIFIER_RE: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _QUALIFIED_NAME_PART_RE: Final = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
 _LABEL_VALUE_RE: Final = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
-_DRIVER_RE: Final = re.compile(r"^([a-zA-Z0-9][-a-zA-Z0-9_.]{0,61})?[a-zA-Z0-9]$")
 
 
 def dns_label_error(value: str) -> str | None:
@@ -42,6 +41,7 @@ def dns_subdomain_error(value: str) -> str | None:
 
 
 def c_identifier_error(value: str) -> str | None:
+    # upstream: validateCIdentifier: DeviceMaxIDLength and content.IsCIdentifier
     if len(value) > DEVICE_MAX_ID_LENGTH:
         return f"must be no more than {DEVICE_MAX_ID_LENGTH} characters"
     if not _C_IDENTIFIER_RE.match(value):
@@ -51,6 +51,7 @@ def c_identifier_error(value: str) -> str | None:
 
 
 def qualified_name_error(value: str, *, fully: bool = False) -> str | None:
+    # upstream: validateQualifiedName / validateFullyQualifiedName
     """DRA QualifiedName (`id` or `domain/id`); `fully` requires the domain (FullyQualifiedName)."""
     parts = value.split("/")
     if len(parts) > 2:
@@ -72,22 +73,32 @@ def qualified_name_error(value: str, *, fully: bool = False) -> str | None:
 
 
 def driver_name_error(value: str) -> str | None:
-    """core ValidateCSIDriverName (DRA driver names and attribute domains): <= 63, alphanumerics, '-', '_', '.'."""
+    """core ValidateCSIDriverName (DRA driver names and attribute domains): required, <= 63 characters, and a DNS
+    subdomain once lower-cased (upper case is accepted; '_' and empty dot-separated parts are not)."""
+    # pkg/apis/core/validation/validation.go ValidateCSIDriverName: IsDNS1123Subdomain(strings.ToLower(driverName))
     if not value:
         return "must not be empty"
     if len(value) > DEVICE_MAX_DOMAIN_LENGTH:
         return f"must be no more than {DEVICE_MAX_DOMAIN_LENGTH} characters"
-    if not _DRIVER_RE.match(value):
-        return ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-                "alphanumeric character")
-    return None
+    return dns_subdomain_error(value.lower())
+
+
+def path_segment_name_error(value: str) -> str | None:
+    """apimachinery path.IsValidPathSegmentName (content.IsPathSegmentName): not "." or "..", no '/' or '%'."""
+    if value in (".", ".."):
+        return f"may not be '{value}'"
+    bad = next((c for c in "/%" if c in value), None)
+    return f"may not contain '{bad}'" if bad else None
 
 
 def label_key_error(value: str) -> str | None:
     """Kubernetes qualified name (label keys, taint keys): optional DNS-subdomain prefix and a name part of <= 63."""
+    # staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go IsQualifiedName
     prefix, _, name = value.rpartition("/")
     if value.count("/") > 1:
         return "a qualified name must consist of an optional DNS subdomain prefix and a name separated by '/'"
+    if "/" in value and not prefix:   # IsQualifiedName: "prefix part must be non-empty"
+        return "prefix part must be non-empty"
     if prefix and dns_subdomain_error(prefix):
         return f"prefix part {dns_subdomain_error(prefix)}"
     if not name:
@@ -101,13 +112,13 @@ def label_key_error(value: str) -> str | None:
 
 
 def extended_resource_name_error(value: str) -> str | None:
-    """core IsExtendedResourceName: a qualified name with a domain outside kubernetes.io, not starting with requests."""
-    if "/" not in value or value.startswith("requests."):
+    """core/v1 helper IsExtendedResourceName: not native (it has a '/' and no "kubernetes.io/" anywhere), does not start
+    with "requests.", and "requests." + name is a qualified name (so the domain may have at most 244 characters)."""
+    # pkg/apis/core/v1/helper/helpers.go IsExtendedResourceName, IsNativeResource, IsPrefixedNativeResource
+    native = "/" not in value or "kubernetes.io/" in value
+    if native or value.startswith("requests.") or label_key_error(f"requests.{value}"):
         return "must be a valid extended resource name"
-    domain = value.split("/", 1)[0]
-    if domain == "kubernetes.io" or domain.endswith(".kubernetes.io"):
-        return "must be a valid extended resource name"
-    return "must be a valid extended resource name" if label_key_error(value) else None
+    return None
 
 
 def label_value_error(value: str) -> str | None:

@@ -8,7 +8,7 @@ validateRequestPolicy, validateRequestPolicyValidValues, validateRequestPolicyRa
 from __future__ import annotations
 
 from collections.abc import Iterator
-from decimal import Decimal
+from decimal import ROUND_CEILING, Decimal
 from typing import Any, Final
 
 from kubectl_wasdra.lint.rules.validation import _devices
@@ -18,6 +18,7 @@ MAX_VALID_VALUES: Final = 10
 
 
 def capacity(entry: dict[str, Any], path: Path, multiple: bool) -> Iterator[Violation]:
+    # upstream: validateMultiAllocatableDeviceCapacity / validateSingleAllocatableDeviceCapacity
     """`value` must be a Quantity; `requestPolicy` only on devices with allowMultipleAllocations, and consistent."""
     maximum, problem = _devices.quantity(entry.get("value"), (*path, "value"))
     if problem:
@@ -45,6 +46,7 @@ def _quantities(policy: dict[str, Any], path: Path) -> tuple[dict[str, Decimal |
 
 
 def _policy(policy: dict[str, Any], path: Path, maximum: Decimal) -> Iterator[Violation]:
+    # upstream: validateRequestPolicy / validateValidRequestValues
     valid_values, valid_range = policy.get("validValues"), policy.get("validRange")
     if valid_values and valid_range is not None:
         yield Violation(Check.CAPACITY_POLICY, (*path, "validRange"),
@@ -67,6 +69,7 @@ def _policy(policy: dict[str, Any], path: Path, maximum: Decimal) -> Iterator[Vi
 
 
 def _valid_values(items: list[Any], path: Path, default: Decimal, maximum: Decimal) -> Iterator[Violation]:
+    # upstream: validateRequestPolicyValidValues (CapacityRequestPolicyDiscreteMaxOptions = 10)
     if len(items) > MAX_VALID_VALUES:
         yield Violation(Check.LIMIT, path, f"must have at most {MAX_VALID_VALUES} values, has {len(items)}")
         return
@@ -87,6 +90,7 @@ def _valid_values(items: list[Any], path: Path, default: Decimal, maximum: Decim
 
 
 def _valid_range(valid_range: dict[str, Any], path: Path, default: Decimal, maximum: Decimal) -> Iterator[Violation]:
+    # upstream: validateRequestPolicyRange: min required
     bounds: dict[str, Decimal] = {}
     for key in ("min", "max", "step"):
         if valid_range.get(key) is not None:
@@ -99,10 +103,11 @@ def _valid_range(valid_range: dict[str, Any], path: Path, default: Decimal, maxi
         yield Violation(Check.CAPACITY_POLICY, (*path, "min"), "min is required when validRange is defined")
         return
     yield from _range_bounds(bounds, path, default, maximum)
-    yield from _range_step(bounds, path, default)
+    yield from _range_step(bounds, path, default, maximum)
 
 
 def _range_bounds(bounds: dict[str, Decimal], path: Path, default: Decimal, maximum: Decimal) -> Iterator[Violation]:
+    # upstream: validateRequestPolicyRange: min/max/default against each other and the capacity
     low, high = bounds["min"], bounds.get("max")
     default_path = (*path[:-1], "default")
     checks = [(low > maximum, (*path, "min"), f"min is larger than capacity value: {maximum}"),
@@ -116,12 +121,27 @@ def _range_bounds(bounds: dict[str, Decimal], path: Path, default: Decimal, maxi
             yield Violation(Check.CAPACITY_POLICY, where, message, at="value")
 
 
-def _range_step(bounds: dict[str, Decimal], path: Path, default: Decimal) -> Iterator[Violation]:
+def _range_step(bounds: dict[str, Decimal], path: Path, default: Decimal, maximum: Decimal) -> Iterator[Violation]:
+    """validateRequestPolicyRange's step checks: positive, min + step within the capacity, and default and max each a
+    whole number of steps from min. The step arithmetic reads every bound with Quantity.Value() (rounded up, away
+    from zero) unless DRAFractionalCapacityRange is on, which it is not by default in any release up to 1.37."""
     low, step = bounds["min"], bounds.get("step")
     if step is None:
         return
     if step <= 0:
         yield Violation(Check.CAPACITY_POLICY, (*path, "step"), "must be greater than zero", at="value")
-    elif (default - low) % step != 0:
+        return
+    if low + step > maximum:
         yield Violation(Check.CAPACITY_POLICY, (*path, "step"),
-                        f"default {default} is not a multiple of a given step ({step}) from ({low})", at="value")
+                        f"one step {low + step} is larger than capacity value: {maximum}", at="value")
+    whole_step, whole_low = _value(step), _value(low)
+    for name, value in (("default", default), ("max", bounds.get("max"))):
+        if value is not None and whole_step and (_value(value) - whole_low) % whole_step != 0:
+            yield Violation(Check.CAPACITY_POLICY, (*path, "step"),
+                            f"{name} {value} is not a multiple of a given step ({step}) from ({low})", at="value")
+
+
+def _value(quantity: Decimal) -> int:
+    """apimachinery Quantity.Value(): the integer value, rounded up away from zero."""
+    whole = int(abs(quantity).to_integral_value(rounding=ROUND_CEILING))
+    return -whole if quantity < 0 else whole

@@ -37,15 +37,18 @@ DISTINCT_ATTRIBUTE_SINCE: Final = Release(1, 34)
 
 
 def validate_claim(data: dict[str, Any], version: str, release: Release) -> Iterator[Violation]:
+    # upstream: ValidateResourceClaim -> validateResourceClaimSpec (pkg/apis/resource/validation/validation.go)
     yield from validate_devices(as_dict(as_dict(data.get("spec")).get("devices")), ("spec", "devices"), version, release)
 
 
 def validate_template(data: dict[str, Any], version: str, release: Release) -> Iterator[Violation]:
+    # upstream: ValidateResourceClaimTemplate -> validateResourceClaimTemplateSpec
     spec = as_dict(as_dict(data.get("spec")).get("spec"))
     yield from validate_devices(as_dict(spec.get("devices")), ("spec", "spec", "devices"), version, release)
 
 
 def validate_devices(devices: dict[str, Any], path: Path, version: str, release: Release) -> Iterator[Violation]:
+    # upstream: validateDeviceClaim: validateSet(requests, DeviceRequestsMaxSize), validateSlice(constraints|config, 32)
     requests = as_list(devices.get("requests"))
     flat = version in FLAT_VERSIONS
     if (v := too_many(requests, DEVICE_REQUESTS_MAX, (*path, "requests"), "requests")) is not None:
@@ -61,6 +64,7 @@ def validate_devices(devices: dict[str, Any], path: Path, version: str, release:
 
 
 def _request_names(requests: list[Any]) -> Mapping[str, frozenset[str]]:
+    # upstream: gatherRequestNames
     names: dict[str, frozenset[str]] = {}
     for request in requests:
         request = as_dict(request)
@@ -71,6 +75,7 @@ def _request_names(requests: list[Any]) -> Mapping[str, frozenset[str]]:
 
 
 def _request(request: dict[str, Any], path: Path, flat: bool, release: Release) -> Iterator[Violation]:
+    # upstream: validateDeviceRequest (v1beta1: the flat request converted to Exactly)
     yield from _devices.label_name(request.get("name"), (*path, "name"), "request name")
     if flat:
         yield from one_of(request, ("deviceClassName", "firstAvailable"), path,
@@ -88,6 +93,7 @@ def _request(request: dict[str, Any], path: Path, flat: bool, release: Release) 
 
 
 def _subrequests(subrequests: list[Any], path: Path, release: Release) -> Iterator[Violation]:
+    # upstream: validateSet(firstAvailable, FirstAvailableDeviceRequestMaxSize) of validateDeviceSubRequest
     if (v := too_many(subrequests, FIRST_AVAILABLE_MAX, path, "subrequests")) is not None:
         yield v
         return
@@ -99,6 +105,7 @@ def _subrequests(subrequests: list[Any], path: Path, release: Release) -> Iterat
 
 
 def _exact(request: dict[str, Any], path: Path, release: Release) -> Iterator[Violation]:
+    # upstream: validateExactDeviceRequest / validateDeviceSubRequest, validateDeviceClass
     """deviceClassName, selectors, allocationMode/count, tolerations, capacity of one exact request or subrequest."""
     class_name = request.get("deviceClassName")
     if not class_name:
@@ -112,13 +119,18 @@ def _exact(request: dict[str, Any], path: Path, release: Release) -> Iterator[Vi
     for name, value in as_dict(as_dict(request.get("capacity")).get("requests")).items():
         here = (*path, "capacity", "requests", str(name))
         if error := qualified_name_error(str(name)):
-            yield Violation(Check.QUALIFIED_NAME, here, f'invalid capacity name "{name}": {error}')
+            # validateExactDeviceRequest / validateDeviceSubRequest leave capacity.requests keys unchecked (v1 types.go:
+            # no format tag on CapacityRequirements.Requests), while device capacity names are validateQualifiedName'd
+            yield Violation(Check.UNINTENDED, here, f'kube-apiserver accepts capacity request "{name}", but no device '
+                            f"capacity can have that name ({error}), so the request can never be met: probably not meant",
+                            hint='use the capacity name the driver publishes, e.g. "memory" or "dra.example.com/memory"')
         _, problem = _devices.quantity(value, here)
         if problem:
             yield problem
 
 
 def allocation_mode(request: dict[str, Any], path: Path) -> Iterator[Violation]:
+    # upstream: validateDeviceAllocationMode (defaulting sets count 1 for ExactCount first)
     """ExactCount (the default) needs count > 0 (0 or unset is defaulted to 1); All forbids count."""
     mode = request.get("allocationMode") or "ExactCount"
     count = request.get("count")
@@ -136,6 +148,7 @@ def allocation_mode(request: dict[str, Any], path: Path) -> Iterator[Violation]:
 
 
 def _constraints(items: Any, path: Path, known: Mapping[str, frozenset[str]], release: Release) -> Iterator[Violation]:
+    # upstream: validateSlice(constraints, DeviceConstraintsMaxSize) of validateDeviceConstraint
     if (v := too_many(items, DEVICE_CONSTRAINTS_MAX, path, "constraints")) is not None:
         yield v
         return
@@ -145,7 +158,14 @@ def _constraints(items: Any, path: Path, known: Mapping[str, frozenset[str]], re
         for ref_index, name in enumerate(as_list(constraint.get("requests"))):
             yield from _devices.request_reference(name, (*here, "requests", ref_index), known)
         fields = ("matchAttribute", "distinctAttribute") if release >= DISTINCT_ATTRIBUTE_SINCE else ("matchAttribute",)
-        if len(fields) > 1:
+        if len(fields) > 1 and all(constraint.get(f) is not None for f in fields):
+            # validateDeviceConstraint checks matchAttribute and, only when it is unset, distinctAttribute; v1 types.go
+            # has no union tag (+oneOf is OpenAPI-only): both set is accepted and the allocator uses matchAttribute
+            yield Violation(Check.UNINTENDED, (*here, "distinctAttribute"), "kube-apiserver accepts a constraint with "
+                            "both matchAttribute and distinctAttribute, but only matchAttribute takes effect and "
+                            "distinctAttribute is ignored: probably not meant",
+                            hint="split it into two constraints, one per attribute")
+        elif len(fields) > 1:
             yield from one_of(constraint, fields, here)
         elif not constraint.get("matchAttribute"):
             yield Violation(Check.REQUIRED, (*here, "matchAttribute"), f"matchAttribute is required in {release}",
@@ -158,6 +178,7 @@ def _constraints(items: Any, path: Path, known: Mapping[str, frozenset[str]], re
 
 
 def _config(items: Any, path: Path, known: Mapping[str, frozenset[str]]) -> Iterator[Violation]:
+    # upstream: validateSlice(config, DeviceConfigMaxSize) of validateDeviceClaimConfiguration
     if (v := too_many(items, DEVICE_CONFIG_MAX, path, "config entries")) is not None:
         yield v
         return
@@ -165,11 +186,11 @@ def _config(items: Any, path: Path, known: Mapping[str, frozenset[str]]) -> Iter
         config = as_dict(config)
         for ref_index, name in enumerate(as_list(config.get("requests"))):
             yield from _devices.request_reference(name, (*path, index, "requests", ref_index), known)
-        if not isinstance(config.get("opaque"), dict):
-            yield Violation(Check.REQUIRED, (*path, index), "opaque is required", hint="set opaque.driver and opaque.parameters")
+        yield from _devices.configuration(config, (*path, index))    # validateDeviceClaimConfiguration
 
 
 def _constraint_attributes(constraints: list[Any]) -> dict[str, set[str]]:
+    # upstream: gatherConstraintAttributes
     """Attribute names used by constraints, keyed by the request they target ("" = every request)."""
     used: dict[str, set[str]] = {}
     for constraint in constraints:
@@ -183,6 +204,7 @@ def _constraint_attributes(constraints: list[Any]) -> dict[str, set[str]]:
 
 
 def _derived_attributes(requests: list[Any], constraints: list[Any], path: Path, flat: bool) -> Iterator[Violation]:
+    # upstream: validateDeviceDerivedAttributes / isAttributeUsedByConstraint (release-1.37)
     """1.37 (DRADerivedAttributes): each derived attribute must be used by a constraint targeting its request."""
     used = _constraint_attributes(constraints)
     for index, request in enumerate(requests):
@@ -197,6 +219,7 @@ def _derived_attributes(requests: list[Any], constraints: list[Any], path: Path,
 
 
 def _derived_list(items: Any, path: Path, request: str, used: dict[str, set[str]]) -> Iterator[Violation]:
+    # upstream: validateDeviceDerivedAttribute; max 32 from the v1.37.0 OpenAPI (maxItems)
     if (v := too_many(items, DERIVED_ATTRIBUTES_MAX, path, "derived attributes")) is not None:
         yield v
         return

@@ -12,7 +12,7 @@ from typing import Any, Final
 from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.lint.rules.validation import _devices
 from kubectl_wasdra.lint.rules.validation._base import Check, Violation, as_dict, as_list, too_many
-from kubectl_wasdra.lint.rules.validation._names import driver_name_error, extended_resource_name_error
+from kubectl_wasdra.lint.rules.validation._names import extended_resource_name_error
 
 DEVICE_CONFIG_MAX: Final = 32   # resource.DeviceConfigMaxSize
 
@@ -23,13 +23,9 @@ def validate_class(data: dict[str, Any], version: str, release: Release) -> Iter
     config = spec.get("config")
     if (v := too_many(config, DEVICE_CONFIG_MAX, ("spec", "config"), "config entries")) is not None:
         yield v
-    else:
+    else:   # validateDeviceClassConfiguration -> validateDeviceConfiguration
         for index, entry in enumerate(as_list(config)):
-            opaque = as_dict(entry).get("opaque")
-            if not isinstance(opaque, dict):
-                yield Violation(Check.REQUIRED, ("spec", "config", index), "opaque is required")
-            elif error := driver_name_error(str(opaque.get("driver") or "")):
-                yield Violation(Check.NAME, ("spec", "config", index, "opaque", "driver"), f"driver: {error}")
+            yield from _devices.configuration(entry, ("spec", "config", index))
     name = spec.get("extendedResourceName")
     if isinstance(name, str) and (error := extended_resource_name_error(name)):
         yield Violation(Check.NAME, ("spec", "extendedResourceName"), f'"{name}" {error}',

@@ -27,6 +27,7 @@ from kubectl_wasdra.lint.rules.validation._base import (
 from kubectl_wasdra.lint.rules.validation._names import (
     dns_subdomain_error,
     driver_name_error,
+    label_key_error,
     qualified_name_error,
 )
 
@@ -49,6 +50,7 @@ LIST_KINDS: Final = ("ints", "bools", "strings", "versions")
 
 
 def validate_slice(data: dict[str, Any], version: str, release: Release) -> Iterator[Violation]:
+    # upstream: validateResourceSliceSpec (pkg/apis/resource/validation/validation.go)
     spec = as_dict(data.get("spec"))
     path: Path = ("spec",)
     if error := driver_name_error(str(spec.get("driver") or "")):
@@ -80,6 +82,7 @@ def validate_slice(data: dict[str, Any], version: str, release: Release) -> Iter
 
 
 def _device_limit(devices: list[Any], version: str, release: Release) -> int:
+    # upstream: validateResourceSliceSpec: maxDevices (ResourceSliceMaxDevices / ...WithAdvancedFeatures)
     if release < ADVANCED_LIMIT_SINCE:
         return MAX_DEVICES
     for device in devices:
@@ -92,6 +95,7 @@ def _device_limit(devices: list[Any], version: str, release: Release) -> int:
 
 
 def _pool(pool: dict[str, Any], path: Path) -> Iterator[Violation]:
+    # upstream: validateResourcePool
     yield from _devices.pool_name(pool.get("name"), (*path, "name"))
     count = pool.get("resourceSliceCount")
     if not is_int(count) or count <= 0:
@@ -111,6 +115,7 @@ def _node_name(name: Any, path: Path) -> Iterator[Violation]:
 
 
 def _node_selection(spec: dict[str, Any], path: Path) -> Iterator[Violation]:
+    # upstream: validateResourceSliceSpec: nodeName / nodeSelector / allNodes / perDeviceNodeSelection union
     chosen = []
     if "nodeName" in spec and spec["nodeName"] is not None:
         if spec["nodeName"] or not isinstance(spec["nodeName"], str):   # another type: SCHEMA001, still "set"
@@ -140,6 +145,7 @@ def _node_selection(spec: dict[str, Any], path: Path) -> Iterator[Violation]:
 
 
 def _device(fields: dict[str, Any], path: Path, release: Release, per_device: bool) -> Iterator[Violation]:
+    # upstream: validateDevice
     attributes, capacity = as_dict(fields.get("attributes")), as_dict(fields.get("capacity"))
     if len(attributes) + len(capacity) > MAX_ATTRIBUTES_AND_CAPACITIES:
         yield Violation(Check.LIMIT, path, f"the total number of attributes and capacities must not exceed "
@@ -157,13 +163,52 @@ def _device(fields: dict[str, Any], path: Path, release: Release, per_device: bo
             v := too_many(fields.get("consumesCounters"), MAX_CONSUMPTIONS_PER_DEVICE, (*path, "consumesCounters"),
                           "counter consumptions")) is not None:
         yield v
-    for key in ("bindingConditions", "bindingFailureConditions"):
-        if (v := too_many(fields.get(key), MAX_BINDING_CONDITIONS, (*path, key), key)) is not None:
-            yield v
+    yield from _consumptions(fields.get("consumesCounters"), (*path, "consumesCounters"))
+    yield from _binding_conditions(fields, path)
     yield from _per_device_node(fields, path, per_device)
 
 
+def _consumptions(items: Any, path: Path) -> Iterator[Violation]:
+    """validateDeviceCounterConsumption: counterSet required (a DNS label), counters required (DNS-label keys with
+    quantities); each counter set consumed once per device (validateSet keyed by counterSet)."""
+    for index, consumption in enumerate(as_list(items)):
+        consumption = as_dict(consumption)
+        yield from _devices.label_name(consumption.get("counterSet"), (*path, index, "counterSet"), "counter set name")
+        counters = consumption.get("counters")
+        if counters is None or counters == {}:
+            yield Violation(Check.REQUIRED, (*path, index, "counters"), "at least one counter is required",
+                            hint="name the counters of the set this device consumes, e.g. {memory: {value: 10Gi}}")
+        for name, counter in as_dict(counters).items():
+            yield from _counter(str(name), as_dict(counter), (*path, index, "counters", str(name)))
+    yield from duplicates(as_list(items), lambda c: as_dict(c).get("counterSet"), path, "counter set")
+
+
+def _binding_conditions(fields: dict[str, Any], path: Path) -> Iterator[Violation]:
+    """validateDeviceBindingParameters: at most 4 of each, label names, no duplicates, no overlap, and each list
+    only together with the other."""
+    lists = {key: fields.get(key) for key in ("bindingConditions", "bindingFailureConditions")}
+    for key, items in lists.items():
+        if (v := too_many(items, MAX_BINDING_CONDITIONS, (*path, key), key)) is not None:
+            yield v
+            continue
+        for index, condition in enumerate(as_list(items)):
+            if isinstance(condition, str) and (error := label_key_error(condition)):
+                yield Violation(Check.NAME, (*path, key, index), f'invalid condition "{condition}": {error}', at="value")
+        yield from duplicates(as_list(items), lambda c: c, (*path, key), "condition")
+    conditions, failures = as_list(lists["bindingConditions"]), as_list(lists["bindingFailureConditions"])
+    for index, condition in enumerate(failures):
+        if condition in conditions:
+            yield Violation(Check.INVALID_VALUE, (*path, "bindingFailureConditions", index),
+                            "bindingFailureConditions must not overlap with bindingConditions", at="value")
+    for key, other, present in (("bindingConditions", "bindingFailureConditions", failures),
+                                ("bindingFailureConditions", "bindingConditions", conditions)):
+        if present and not as_list(lists[key]):
+            yield Violation(Check.REQUIRED, (*path, key), f"{key} are required to use {other}",
+                            hint=f"set {key} too, or drop {other}")
+
+
 def _attribute(name: str, attribute: dict[str, Any], path: Path, release: Release) -> Iterator[Violation]:
+    # upstream: validateMap(attributes, validateQualifiedName, validateDeviceAttribute)
     if error := qualified_name_error(name):
         yield Violation(Check.QUALIFIED_NAME, path, f'invalid attribute name "{name}": {error}',
                         hint=_attribute_name_hint(name))
@@ -177,8 +222,12 @@ def _attribute(name: str, attribute: dict[str, Any], path: Path, release: Releas
         return
     kind = set_kinds[0]
     values = attribute[kind] if kind in LIST_KINDS else [attribute[kind]]
+    if kind in LIST_KINDS and values == []:   # validateDeviceAttribute (1.36+ list values)
+        yield Violation(Check.INVALID_VALUE, (*path, kind), "must not be empty if specified",
+                        hint=f"give at least one value, or drop `{kind}`", at="value")
     for value in as_list(values):
-        if kind in ("string", "strings", "version", "versions") and len(str(value)) > ATTRIBUTE_VALUE_MAX:
+        # validateDeviceAttributeStringValue / ...VersionValue: len(*value) in bytes
+        if kind in ("string", "strings", "version", "versions") and len(str(value).encode()) > ATTRIBUTE_VALUE_MAX:
             yield Violation(Check.ATTRIBUTE_VALUE, (*path, kind), f"must be no more than {ATTRIBUTE_VALUE_MAX} bytes",
                             at="value")
         if kind in ("version", "versions") and not _is_semver(value):
@@ -206,6 +255,7 @@ def _is_semver(value: Any) -> bool:
 
 
 def _taints(items: Any, path: Path, release: Release) -> Iterator[Violation]:
+    # upstream: validateSlice(taints, DeviceTaintsMaxLength) of validateDeviceTaint
     limit = MAX_TAINTS if release >= SEPARATE_COUNTER_SLICES_SINCE else MAX_TAINTS_BEFORE_135
     if (v := too_many(items, limit, path, "taints")) is not None:
         yield v
@@ -216,17 +266,27 @@ def _taints(items: Any, path: Path, release: Release) -> Iterator[Violation]:
 
 
 def _per_device_node(fields: dict[str, Any], path: Path, per_device: bool) -> Iterator[Violation]:
-    chosen = [k for k in ("nodeName", "nodeSelector", "allNodes") if fields.get(k) not in (None, False, "")]
-    if per_device and len(chosen) != 1:
+    """validateDevice's node selection: with perDeviceNodeSelection exactly one of nodeName (non-empty), nodeSelector,
+    allNodes (true); without it none of them may be set at all (not even `allNodes: false` or `nodeName: ""`)."""
+    present = [k for k in ("nodeName", "nodeSelector", "allNodes") if fields.get(k) is not None]
+    if not per_device:
+        if present:
+            yield Violation(Check.ONE_OF, (*path, present[0]), "`nodeName`, `nodeSelector` and `allNodes` can only be "
+                            "set if `perDeviceNodeSelection` is set to true in the ResourceSlice spec",
+                            hint="set spec.perDeviceNodeSelection: true, or move the node selection to the slice")
+        return
+    if fields.get("nodeName") == "":
+        yield Violation(Check.ONE_OF, (*path, "nodeName"), "must not be empty", at="value")
+    if fields.get("allNodes") is False:
+        yield Violation(Check.ONE_OF, (*path, "allNodes"), "must be either unset or set to true", at="value")
+    chosen = [k for k in present if fields[k] not in (False, "")]
+    if len(chosen) != 1:
         yield Violation(Check.ONE_OF, path, "exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when "
                         "`perDeviceNodeSelection` is set to true in the ResourceSlice spec")
-    elif not per_device and chosen:
-        yield Violation(Check.ONE_OF, (*path, chosen[0]), "`nodeName`, `nodeSelector` and `allNodes` can only be set if "
-                        "`perDeviceNodeSelection` is set to true in the ResourceSlice spec",
-                        hint="set spec.perDeviceNodeSelection: true, or move the node selection to the slice")
 
 
 def _counter_sets(items: Any, path: Path, release: Release) -> Iterator[Violation]:
+    # upstream: validateSet(sharedCounters, ResourceSliceMaxCounterSets) of validateCounterSet
     if release >= SEPARATE_COUNTER_SLICES_SINCE and (v := too_many(items, MAX_COUNTER_SETS, path, "counter sets")):
         yield v
         return
@@ -250,6 +310,7 @@ def _counter_sets(items: Any, path: Path, release: Release) -> Iterator[Violatio
 
 
 def _counter(name: str, counter: dict[str, Any], path: Path) -> Iterator[Violation]:
+    # upstream: validateCounterName (DNS label) and validateDeviceCounter (any parsed quantity)
     yield from _devices.label_name(name, path, "counter name")
     _, problem = _devices.quantity(counter.get("value"), (*path, "value"))
     if problem:

@@ -28,6 +28,7 @@ def pod_spec_path(group: str, kind: str) -> Path | None:
 
 
 def validate_pod_spec(spec: dict[str, Any], path: Path, release: Release) -> Iterator[Violation]:
+    # upstream: core validatePodResourceClaims (pkg/apis/core/validation/validation.go)
     claims = as_list(spec.get("resourceClaims"))
     for index, claim in enumerate(claims):
         yield from claim_reference(as_dict(claim), (*path, "resourceClaims", index))
@@ -37,6 +38,7 @@ def validate_pod_spec(spec: dict[str, Any], path: Path, release: Release) -> Ite
 
 
 def _container_claims(spec: dict[str, Any], path: Path, names: set[str | None]) -> Iterator[Violation]:
+    # upstream: core validateResourceClaimNames: "must be one of the names in pod.spec.resourceClaims"
     for list_name in CONTAINER_LISTS:
         for c_index, container in enumerate(as_list(spec.get(list_name))):
             for r_index, ref in enumerate(as_list(as_dict(as_dict(container).get("resources")).get("claims"))):
@@ -49,6 +51,7 @@ def _container_claims(spec: dict[str, Any], path: Path, names: set[str | None]) 
 
 
 def _group_link(spec: dict[str, Any], path: Path, release: Release) -> Iterator[Violation]:
+    # upstream: core validateSchedulingGroup (1.36+) / validateWorkloadReference (1.35)
     group = spec.get("schedulingGroup")
     if group is not None:
         here = (*path, "schedulingGroup", "podGroupName")

@@ -16,6 +16,7 @@ from kubectl_wasdra.lint.rules.validation._names import dns_label_error, dns_sub
 
 
 def validate_pod_group(data: dict[str, Any], version: str, release: Release) -> Iterator[Violation]:
+    # upstream: ValidatePodGroup + Validate_PodGroupSpec (DependentRequired parentCompositePodGroupName -> workloadRef)
     spec = as_dict(data.get("spec"))
     yield from _groups.group_spec(spec, ("spec",), version)
     if version == "v1alpha2":
@@ -32,6 +33,7 @@ def validate_pod_group(data: dict[str, Any], version: str, release: Release) -> 
 
 
 def validate_composite(data: dict[str, Any], version: str, release: Release) -> Iterator[Violation]:
+    # upstream: ValidateCompositePodGroup + Validate_CompositePodGroupSpec (workloadRef +k8s:required)
     spec = as_dict(data.get("spec"))
     if spec.get("workloadRef") is None:
         yield Violation(Check.REQUIRED, ("spec", "workloadRef"), "workloadRef is required",
@@ -45,6 +47,7 @@ def validate_composite(data: dict[str, Any], version: str, release: Release) -> 
 
 
 def _required_names(ref: dict[str, Any], path: Path, fields: tuple[str, ...]) -> Iterator[Violation]:
+    # upstream: Validate_WorkloadReference: workloadName RequiredValue+LongName, templateName RequiredValue+ShortName
     for field in fields:
         value = ref.get(field)
         check = dns_subdomain_error if field == "workloadName" else dns_label_error

@@ -97,7 +97,8 @@ def one_of_violated(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     ## What it does
     Flags a one-of union with no member or several members set: `exactly` xor `firstAvailable` (requests),
     `basic` xor `gang` (scheduling policies), `podGroupTemplates` xor `compositePodGroupTemplates`,
-    `resourceClaimName` xor `resourceClaimTemplateName`, `matchAttribute` xor `distinctAttribute`, the node selection
+    `resourceClaimName` xor `resourceClaimTemplateName`, `matchAttribute` or `distinctAttribute` (neither set; both
+    set is only VALID018), the node selection
     of a ResourceSlice, `sharedCounters` xor `devices`, one value per device attribute, `validValues` xor `validRange`.
 
     ## Why is this bad?
@@ -125,7 +126,8 @@ def limit_exceeded(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     ## What it does
     Flags lists and strings longer than the API allows: 32 requests, 8 subrequests, 32 selectors/constraints/config,
     16 tolerations or taints, 128 devices per slice (64 with taints or counter consumption from 1.35), 32
-    attributes+capacities per device, 8 counter sets, 8 pod group templates, 4 group claims, 1 topology constraint.
+    attributes+capacities per device, 8 counter sets, 8 pod group templates, 4 group claims, 1 topology constraint,
+    10 Ki of JSON in a config's `opaque.parameters`.
 
     ## Why is this bad?
     kube-apiserver rejects the object with "Too many".
@@ -264,7 +266,8 @@ def invalid_capacity_request_policy(doc: Document, ctx: CheckContext) -> Iterato
     ## What it does
     Flags consumable-capacity request policies that kube-apiserver rejects: a policy on a device without
     `allowMultipleAllocations`, both `validValues` and `validRange`, a missing or out-of-range `default`, unsorted
-    values, bounds above the capacity, a default that is not a step from `min`.
+    values, bounds above the capacity, `min` + `step` above the capacity, a `default` or `max` that is not a whole
+    number of steps from `min` (each read as a whole number, rounded up, while DRAFractionalCapacityRange is off).
 
     ## Why is this bad?
     The ResourceSlice is rejected, so the driver publishes no devices for that pool.
@@ -329,7 +332,8 @@ def invalid_quantity(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
 def required_value_missing(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     """
     ## What it does
-    Flags values validation requires: `deviceClassName`, `cel.expression`, `gang.minCount`, `workloadRef` of a
+    Flags values validation requires: `deviceClassName`, `cel.expression`, `opaque` with its `driver` and
+    `parameters` in a DeviceClass or claim config, `gang.minCount`, `workloadRef` of a
     CompositePodGroup, taint key and effect, pool name, `podGroupName`, the template list of a Workload,
     `metadata.name` (unless `generateName` is set). A value the schema already requires is reported once, as
     SCHEMA003.

@@ -11,13 +11,21 @@ from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.lint.rules.validation._base import Check, Path, Violation, as_dict
-from kubectl_wasdra.lint.rules.validation._devices import NONE_EFFECT_SINCE, pool_name
-from kubectl_wasdra.lint.rules.validation._names import dns_label_error, driver_name_error, label_key_error, label_value_error
+from kubectl_wasdra.lint.rules.validation._devices import NONE_EFFECT_SINCE, pool_name, selectors
+from kubectl_wasdra.lint.rules.validation._names import (
+    dns_label_error,
+    dns_subdomain_error,
+    driver_name_error,
+    label_key_error,
+    label_value_error,
+)
 
 TAINT_EFFECTS: Final = ("NoSchedule", "NoExecute")
+SELECTOR_FIELDS_REMOVED_IN: Final = Release(1, 35)   # DeviceTaintSelector lost deviceClassName and selectors in 1.35
 
 
 def taint(item: dict[str, Any], path: Path, release: Release) -> Iterator[Violation]:
+    # upstream: validateDeviceTaint
     """key (qualified name), value (label value), effect (enum) of one device taint."""
     key = item.get("key")
     if not key:
@@ -38,6 +46,7 @@ def taint(item: dict[str, Any], path: Path, release: Release) -> Iterator[Violat
 
 
 def validate_taint_rule(data: dict[str, Any], version: str, release: Release) -> Iterator[Violation]:
+    # upstream: ValidateDeviceTaintRule -> validateDeviceTaintRuleSpec, validateDeviceTaintSelector
     spec = as_dict(data.get("spec"))
     selector = as_dict(spec.get("deviceSelector"))
     checks = (("driver", driver_name_error), ("device", dns_label_error))
@@ -47,6 +56,13 @@ def validate_taint_rule(data: dict[str, Any], version: str, release: Release) ->
             yield Violation(Check.NAME, ("spec", "deviceSelector", field), f'invalid {field} "{value}": {error}', at="value")
     if selector.get("pool") is not None:   # validateDeviceTaintSelector: validatePoolName when set
         yield from pool_name(selector["pool"], ("spec", "deviceSelector", "pool"))
+    if release < SELECTOR_FIELDS_REMOVED_IN:
+        # release-1.33/1.34 validateDeviceTaintSelector: validateDeviceClassName and validateSelectorSlice as well
+        class_name = selector.get("deviceClassName")
+        if isinstance(class_name, str) and (error := dns_subdomain_error(class_name)):
+            yield Violation(Check.NAME, ("spec", "deviceSelector", "deviceClassName"),
+                            f'invalid deviceClassName "{class_name}": {error}', at="value")
+        yield from selectors(selector.get("selectors"), ("spec", "deviceSelector", "selectors"))
     if not isinstance(spec.get("taint"), dict):
         yield Violation(Check.REQUIRED, ("spec", "taint"), "taint is required", hint="set spec.taint.key and spec.taint.effect")
     else:

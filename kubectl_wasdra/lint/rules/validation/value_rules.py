@@ -25,7 +25,8 @@ def invalid_field_value(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     ## What it does
     Flags values kube-apiserver rejects as Invalid that no narrower VALID rule covers: a device toleration `value`
     with operator `Exists` ("must be empty for operator `Exists`"), and with operator `Equal` a value that is not a
-    label value (<= 63 alphanumerics, '-', '_' or '.'); from 1.37, pod group templates of one Workload with different
+    label value (<= 63 alphanumerics, '-', '_' or '.'); `opaque.parameters` of a DeviceClass or claim config that is
+    not a JSON object ("must be a valid JSON object"); from 1.37, pod group templates of one Workload with different
     `priorityClassName` or `priority` ("all priority and priorityClassName values must be identical").
 
     ## Why is this bad?
@@ -38,7 +39,7 @@ def invalid_field_value(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     Drop the value for `Exists`, or use `operator: Equal` with a valid label value.
 
     ## References
-    kubernetes/kubernetes pkg/apis/resource/validation/validation.go (validateDeviceToleration),
+    kubernetes/kubernetes pkg/apis/resource/validation/validation.go (validateDeviceToleration, validateRawExtension),
     pkg/apis/scheduling/validation/validation.go (release-1.37 validateWorkloadPriority)
     """
     yield from problems(doc, ctx, Check.INVALID_VALUE)
@@ -51,7 +52,10 @@ def accepted_but_likely_unintended(doc: Document, ctx: CheckContext) -> Iterator
     Warns about values kube-apiserver accepts but that probably do not mean what was meant. A device toleration
     with an empty `key` and operator `Equal` (the default when `operator` is unset) is valid for a
     ResourceClaim, unlike a Pod toleration, but it tolerates every device taint with the same `value` (empty:
-    every taint without a value), whatever its key.
+    every taint without a value), whatever its key. A `capacity.requests` name of a device request that is not a
+    qualified name: kube-apiserver does not check these names, but no device capacity can be named that way, so the
+    request can never be met. A claim constraint with both `matchAttribute` and `distinctAttribute`: accepted, but
+    only `matchAttribute` takes effect.
 
     ## Why is this bad?
     The object is created, and the request may then run on devices that are tainted for a reason (maintenance,

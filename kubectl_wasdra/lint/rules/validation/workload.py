@@ -22,7 +22,7 @@ from kubectl_wasdra.lint.rules.validation._base import (
     one_of,
     too_many,
 )
-from kubectl_wasdra.lint.rules.validation._names import dns_label_error
+from kubectl_wasdra.lint.rules.validation._names import dns_label_error, dns_subdomain_error, path_segment_name_error
 
 MAX_TEMPLATES: Final = 8        # scheduling.WorkloadMaxPodGroups / max podGroupTemplates
 MAX_TREE_DEPTH: Final = 4       # scheduling.WorkloadMaxTemplateDepth: a composite may not sit at level 4
@@ -30,6 +30,7 @@ SAME_PRIORITY_SINCE: Final = Release(1, 37)   # validateWorkloadPriority (releas
 
 
 def validate_workload(data: dict[str, Any], version: str, release: Release) -> Iterator[Violation]:
+    # upstream: ValidateWorkload (1.35 validatePodGroups; 1.36+ Validate_WorkloadSpec union + ValidateWorkloadSpec)
     spec = as_dict(data.get("spec"))
     yield from _controller_ref(spec.get("controllerRef"), ("spec", "controllerRef"))
     if version == "v1alpha1":
@@ -49,16 +50,25 @@ def validate_workload(data: dict[str, Any], version: str, release: Release) -> I
 
 
 def _controller_ref(ref: Any, path: Path) -> Iterator[Violation]:
+    """validateControllerRef (1.35) / Validate_TypedLocalObjectReference (1.36+): apiGroup a DNS subdomain when set,
+    kind and name required and path segment names."""
     if ref is None:
         return
     ref = as_dict(ref)
+    group = ref.get("apiGroup")
+    if isinstance(group, str) and group and (error := dns_subdomain_error(group)):
+        yield Violation(Check.NAME, (*path, "apiGroup"), f'invalid apiGroup "{group}": {error}', at="value")
     for field in ("kind", "name"):
-        if not ref.get(field):
+        value = ref.get(field)
+        if not value:
             yield Violation(Check.REQUIRED, (*path, field), f"controllerRef.{field} is required")
+        elif isinstance(value, str) and (error := path_segment_name_error(value)):
+            yield Violation(Check.NAME, (*path, field), f'invalid {field} "{value}": {error}', at="value")
 
 
 def _templates(spec: dict[str, Any], field: str, path: Path, version: str, *, policy_field: str = "schedulingPolicy",
                count_field: str = "minCount") -> Iterator[Violation]:
+    # upstream: validatePodGroups/validatePodGroup (1.35); Validate_WorkloadSpec podGroupTemplates +k8s:maxItems=8 (1.36+)
     items = spec.get(field)
     here = (*path, field)
     if (v := too_many(items, MAX_TEMPLATES, here, field)) is not None:
@@ -82,6 +92,7 @@ def _templates(spec: dict[str, Any], field: str, path: Path, version: str, *, po
 
 
 def _composites(items: Any, path: Path, version: str, depth: int) -> Iterator[Violation]:
+    # upstream: Validate_CompositePodGroupTemplate (+k8s:maxItems=8), validateWorkloadTemplatesDepth
     if items is None:
         return
     if depth >= MAX_TREE_DEPTH and as_list(items):
@@ -101,8 +112,8 @@ def _composites(items: Any, path: Path, version: str, depth: int) -> Iterator[Vi
         elif error := dns_label_error(str(name)):
             yield Violation(Check.NAME, (*here, "name"), f'invalid name "{name}": {error}', at="value")
         if not template.get("podGroupTemplates") and not template.get("compositePodGroupTemplates"):
-            # v1.37.0 OpenAPI: "At least one entry in CompositePodGroupTemplates or PodGroupTemplates must be set"
-            yield Violation(Check.ONE_OF, here, "at least one of `compositePodGroupTemplates`, `podGroupTemplates` must be set",
+            # release-1.37 validateCompositePodGroupTemplateHasAtLeastOneChild
+            yield Violation(Check.ONE_OF, here, "must have at least one child PodGroupTemplate or CompositePodGroupTemplate",
                             hint="add the pod group templates this composite groups")
         yield from _groups.policy(template.get("schedulingPolicy"), (*here, "schedulingPolicy"), count_field="minGroupCount")
         yield from _groups.constraints(template.get("schedulingConstraints"), (*here, "schedulingConstraints"))
@@ -114,13 +125,19 @@ def _composites(items: Any, path: Path, version: str, depth: int) -> Iterator[Vi
 
 
 def _same_priority(spec: dict[str, Any]) -> Iterator[Violation]:
-    """validateWorkloadPriority: every template of the tree names the same priorityClassName and priority."""
-    seen = {(str(t.get("priorityClassName") or ""), t["priority"] if is_int(t.get("priority")) else None)
-            for t in _tree_templates(spec)}
-    if len(seen) > 1:
-        yield Violation(Check.INVALID_VALUE, ("spec",), "all priority and priorityClassName values must be identical, "
-                        "detected multiple values",
-                        hint="give every pod group template of the Workload the same priorityClassName (and priority)")
+    """validateWorkloadPriority: every template of the tree names the same priorityClassName and priority; the
+    message says where the first difference is (among the top-level pod group templates or under a composite)."""
+    seen: set[tuple[str, int | None]] = set()
+    for field, message in (("podGroupTemplates", "detected multiple priority configurations"),
+                           ("compositePodGroupTemplates", "all priority and priorityClassName values must be identical, "
+                                                          "detected multiple values")):
+        for template in _tree_templates({field: spec.get(field)}):
+            seen.add((str(template.get("priorityClassName") or ""),
+                      template["priority"] if is_int(template.get("priority")) else None))
+            if len(seen) > 1:
+                yield Violation(Check.INVALID_VALUE, ("spec",), message,
+                                hint="give every pod group template of the Workload the same priorityClassName (and priority)")
+                return
 
 
 def _tree_templates(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -144,6 +161,7 @@ def _tree_names(node: dict[str, Any], path: Path = ("spec",)) -> Iterator[tuple[
 
 
 def validate_job_scheduling(data: dict[str, Any], release: Release) -> Iterator[Violation]:
+    # upstream: Validate_WorkloadPodGroupGangSchedulingPolicy (+k8s:optional, +k8s:minimum=1) and siblings
     """Job `spec.scheduling` (1.37, WorkloadWithJob): the Workload building blocks; `gang.minCount` may be omitted
     (it defaults to parallelism) but when set must be >= 1."""
     scheduling = as_dict(data.get("spec")).get("scheduling")
