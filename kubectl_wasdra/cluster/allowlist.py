@@ -1,11 +1,12 @@
 """What a written snapshot keeps: per kind, only the fields the simulator reads (an allow-list), so that no snapshot
 file carries credentials or personal data a cluster holds beside them.
 
-Never written: container environment (values and references), commands, images, volumes, Secrets and ConfigMaps (and any
-kind the simulator does not read), managedFields, every annotation but the ones the simulator reads (so neither
-`kubectl.kubernetes.io/last-applied-configuration` nor token-like annotations), node addresses, images and system
-info, pod IPs. DRA and scheduling objects (slices, claims, classes, taint rules, PodGroups, Workloads, PriorityClasses)
-hold only scheduling data and are kept whole but for their metadata.
+Never written: container environment (values and references), commands, images, volumes but for the fields the volume
+filters compare, Secrets and ConfigMaps (and any kind the simulator does not read), managedFields, every annotation but
+the ones the simulator reads (so neither `kubectl.kubernetes.io/last-applied-configuration` nor token-like
+annotations), node addresses, images and system info, pod IPs. DRA and scheduling objects (slices, claims, classes,
+taint rules, PodGroups, Workloads, PriorityClasses) hold only scheduling data and are kept whole but for their
+metadata.
 """
 
 from __future__ import annotations
@@ -24,8 +25,14 @@ POD_SPEC: Final = frozenset({
     "nodeName", "nodeSelector", "affinity", "tolerations", "priority", "priorityClassName", "preemptionPolicy",
     "schedulerName", "resourceClaims", "schedulingGates", "topologySpreadConstraints", "overhead", "resources",
     "runtimeClassName", "schedulingGroup", "workloadRef", "containers", "initContainers", "restartPolicy", "os",
-    "hostNetwork"})
+    "hostNetwork", "volumes"})
 CONTAINER: Final = frozenset({"name", "resources", "restartPolicy", "resizePolicy", "ports"})
+# pod volume sources the volume filters read (sched/volumes.py NODE_VOLUME_KINDS), each with the fields they compare;
+# None: kept whole (an ephemeral volume's claim template is the claim the pod will get)
+VOLUME_SOURCES: Final[Mapping[str, frozenset[str] | None]] = MappingProxyType({
+    "persistentVolumeClaim": frozenset({"claimName"}), "ephemeral": None, "csi": frozenset({"driver"}),
+    "gcePersistentDisk": frozenset({"pdName", "readOnly"}), "awsElasticBlockStore": frozenset({"volumeID"}),
+    "rbd": frozenset({"monitors", "pool", "image", "readOnly"}), "iscsi": frozenset({"iqn", "readOnly"})})
 POD_STATUS: Final = frozenset({"phase", "conditions", "nominatedNodeName", "resourceClaimStatuses", "containerStatuses",
                                "initContainerStatuses", "startTime", "qosClass"})
 CONTAINER_STATUS: Final = frozenset({"name", "allocatedResources", "resources"})
@@ -53,11 +60,28 @@ def _containers(value: Any) -> Any:
     return [_pick(c, CONTAINER) for c in value] if isinstance(value, list) else value
 
 
+def pod_volumes(volumes: Any) -> list[dict[str, Any]]:
+    """The volumes of VOLUME_SOURCES, each reduced to its name and the source's compared fields (secrets, config maps,
+    host paths and the rest are left out)."""
+    out = []
+    for volume in volumes if isinstance(volumes, list) else ():
+        source = next((key for key in VOLUME_SOURCES if isinstance(volume.get(key), dict)), None) \
+            if isinstance(volume, dict) else None
+        if source is not None:
+            fields = VOLUME_SOURCES[source]
+            out.append({"name": volume.get("name"), source: volume[source] if fields is None else _pick(volume[source], fields)})
+    return out
+
+
 def pod_spec(spec: Any) -> Any:
-    """A pod spec with only the scheduling fields, containers reduced to name, resources, restartPolicy and ports."""
+    """A pod spec with only the scheduling fields, containers reduced to name, resources, restartPolicy and ports, and
+    volumes to pod_volumes (the key left out when none is left)."""
     out = _pick(spec, POD_SPEC)
     if isinstance(out, dict):
         out = {k: _containers(v) if k in ("containers", "initContainers") else v for k, v in out.items()}
+        if "volumes" in out:
+            volumes = pod_volumes(out.pop("volumes"))
+            out |= {"volumes": volumes} if volumes else {}
     return out
 
 
