@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
+from kubectl_wasdra.cluster.numa_kinds import CONFIGZ_FIELDS, CONFIGZ_KIND
 from kubectl_wasdra.cluster.snapshot import SNAPSHOT_KINDS, ClusterSnapshot
 
 META: Final = frozenset({"name", "namespace", "uid", "labels", "annotations", "ownerReferences", "creationTimestamp",
@@ -41,7 +42,7 @@ NODE_STATUS: Final = frozenset({"capacity", "allocatable", "conditions"})
 EVENT: Final = frozenset({"apiVersion", "kind", "metadata", "involvedObject", "regarding", "reason", "message", "note",
                           "type", "count", "firstTimestamp", "lastTimestamp", "eventTime", "source", "series",
                           "reportingController", "reportingComponent", "reportingInstance", "action"})
-KEPT_KINDS: Final = frozenset((*SNAPSHOT_KINDS, "Event"))
+KEPT_KINDS: Final = frozenset(SNAPSHOT_KINDS)
 
 
 def _pick(value: Any, keys: frozenset[str]) -> Any:
@@ -125,15 +126,13 @@ def _budget(obj: dict[str, Any]) -> dict[str, Any]:
 
 def _configz(obj: dict[str, Any]) -> dict[str, Any]:
     """KubeletConfigz (cluster/numa_kinds.py): only the NUMA fields of the kubelet configuration, and `machine`."""
-    from kubectl_wasdra.cluster.numa_kinds import CONFIGZ_FIELDS
-
     return {k: _pick(v, frozenset(CONFIGZ_FIELDS)) if k == "kubeletconfig" else v for k, v in obj.items()
             if k in ("apiVersion", "kind", "metadata", "kubeletconfig", "machine")}
 
 
 _BY_KIND: Final = MappingProxyType({"Pod": _pod, "Job": _job, "Node": _node,
                                     "Event": lambda obj: _pick(obj, EVENT),
-                                    "KubeletConfigz": _configz, "PodDisruptionBudget": _budget})
+                                    CONFIGZ_KIND: _configz, "PodDisruptionBudget": _budget})
 # NodeResourceTopology is scheduling data through and through: kept whole
 
 

@@ -36,7 +36,9 @@ import urllib3
 
 from kubectl_wasdra.cluster.body import BodyLimit, read_body
 from kubectl_wasdra.cluster.builder import SnapshotBuilder
+from kubectl_wasdra.cluster.gaps import NOT_SERVED
 from kubectl_wasdra.cluster.live_auth import bounded_credentials, withhold_over_http
+from kubectl_wasdra.cluster.numa_kinds import CONFIGZ_KIND
 from kubectl_wasdra.cluster.snapshot import CLUSTER_SCOPED_KINDS, SNAPSHOT_KINDS, ClusterSnapshot, SnapshotHeader
 from kubectl_wasdra.cluster.timeouts import DEFAULT_READ_DEADLINE, DEFAULT_REQUEST_TIMEOUT, Deadline
 from kubectl_wasdra.errors import ClusterReadError, UsageError
@@ -457,8 +459,8 @@ def read_live(options: LiveOptions | Any, progress: Callable[[Progress], None] |
         if why:
             gaps[FEATURE_GATES_GAP] = why
         for kind in reader.options.kinds:
-            gap = _read_configz(reader, builder) if kind == "KubeletConfigz" else _read_kind(reader, kind, resources,
-                                                                                              builder, notify)
+            gap = _read_configz(reader, builder) if kind == CONFIGZ_KIND else _read_kind(reader, kind, resources, builder,
+                                                                                          notify)
             if gap:
                 gaps[kind] = gap
     builder.add_header(SnapshotHeader(
@@ -480,7 +482,7 @@ def _read_kind(reader: _Reader, kind: str, resources: Mapping[tuple[str, str], l
     resource = _resource_for(kind, resources)
     if resource is None:
         group, versions = KIND_SOURCES[kind]
-        gap = f"not served by the server (looked for {', '.join(f'{group}/{v}' if group else v for v in versions)})"
+        gap = f"{NOT_SERVED} by the server (looked for {', '.join(f'{group}/{v}' if group else v for v in versions)})"
         notify(Progress(kind, 0, done=True, gap=gap))
         return gap
     namespace = None if kind in CLUSTER_SCOPED_KINDS else reader.options.namespace
