@@ -1,0 +1,20 @@
+"""kubectl's --request-timeout syntax (kube/durations.py): accepted as client-go accepts it, rejected as it rejects."""
+
+from __future__ import annotations
+
+import pytest
+
+from kubectl_wasdra.errors import UsageError
+from kubectl_wasdra.kube.durations import parse_duration
+
+
+@pytest.mark.parametrize(("text", "parsed"), [("0", None), ("30", 30.0), ("30s", 30.0), ("1m", 60.0), ("1h2m3.5s", 3723.5),
+                                               ("500ms", 0.5), ("0s", None)], ids=str)
+def test_request_timeout_takes_kubectls_format(text: str, parsed: float | None) -> None:
+    assert parse_duration(text) == parsed
+
+
+@pytest.mark.parametrize("text", ["-1", "1x", "s", "", "1 m", "-5s"])
+def test_request_timeout_rejects_what_kubectl_rejects(text: str) -> None:
+    with pytest.raises(UsageError, match="invalid timeout value"):
+        parse_duration(text)
