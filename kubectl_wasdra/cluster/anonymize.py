@@ -514,17 +514,6 @@ def _budget(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
     return out
 
 
-_REFERENCE_KEYS: Final[Mapping[str, Callable[[Anonymizer, str], str]]] = {
-    "uid": lambda names, value: names.uids(value),
-    "priorityClassName": Anonymizer.priority_class,
-    "deviceClassName": lambda names, value: names.device_classes(value),
-    "resourceClaimTemplateName": lambda names, value: names.templates(value),
-    "podGroupName": lambda names, value: names.groups(value),  # pods' schedulingGroup
-    "parentCompositePodGroupName": lambda names, value: names.groups(value),
-    "workloadName": lambda names, value: names.workloads(value),  # PodGroups' workloadRef / podGroupTemplateRef
-    "templateName": lambda names, value: names.group_templates(value),
-    "podGroupTemplateName": lambda names, value: names.group_templates(value),
-}
 # kind -> how the names of its objects, and references to them by kind, are replaced
 _NAMES: Final[Mapping[str, Callable[[Anonymizer, str], str]]] = {
     "Node": lambda names, value: names.nodes(value), "Pod": lambda names, value: names.pods(value),
@@ -541,6 +530,18 @@ _NAMES: Final[Mapping[str, Callable[[Anonymizer, str], str]]] = {
     # named after their node (cluster/numa_kinds.py; storage.k8s.io CSINode)
     "NodeResourceTopology": lambda names, value: names.nodes(value), "KubeletConfigz": lambda names, value: names.nodes(value),
     "CSINode": lambda names, value: names.nodes(value),
+}
+# field -> how the name it holds is replaced, wherever the field sits (references by field name, not by kind)
+_REFERENCE_KEYS: Final[Mapping[str, Callable[[Anonymizer, str], str]]] = {
+    "uid": lambda names, value: names.uids(value),
+    "priorityClassName": _NAMES["PriorityClass"],
+    "deviceClassName": _NAMES["DeviceClass"],
+    "resourceClaimTemplateName": _NAMES["ResourceClaimTemplate"],
+    "podGroupName": _NAMES["PodGroup"],  # pods' schedulingGroup
+    "parentCompositePodGroupName": _NAMES["CompositePodGroup"],
+    "workloadName": _NAMES["Workload"],  # PodGroups' workloadRef / podGroupTemplateRef
+    "templateName": lambda names, value: names.group_templates(value),
+    "podGroupTemplateName": lambda names, value: names.group_templates(value),
 }
 # kinds with more to rewrite than _common does
 _REWRITERS: Final[Mapping[str, Callable[[Mapping[str, Any], Anonymizer], dict[str, Any]]]] = {
