@@ -305,11 +305,15 @@ def _client(options: LiveOptions) -> tuple[Any, bool]:
         kubernetes.config.load_kube_config(config_file=options.kubeconfig, context=options.context,
                                            client_configuration=configuration, persist_config=False)
     except kubernetes.config.ConfigException as exc:
-        raise UsageError(f"cannot use the kubeconfig: {exc}", where="--kubeconfig/--context",
-                         hint="check KUBECONFIG, --kubeconfig and --context (kubectl config get-contexts)") from None
+        raise _kubeconfig_error(exc) from None
     configuration.retries = False
     withheld = withhold_over_http(configuration)
     return kubernetes.client.ApiClient(configuration), withheld
+
+
+def _kubeconfig_error(exc: Exception) -> UsageError:
+    return UsageError(f"cannot use the kubeconfig: {exc}", where="--kubeconfig/--context",
+                      hint="check KUBECONFIG, --kubeconfig and --context (kubectl config get-contexts)")
 
 
 def _discover(reader: _Reader) -> tuple[list[str], dict[tuple[str, str], list[_Resource]]]:
@@ -520,8 +524,7 @@ def context_namespace(kubeconfig: str | None, context: str | None) -> str:
     try:
         contexts, current = kubernetes.config.list_kube_config_contexts(config_file=kubeconfig)
     except (kubernetes.config.ConfigException, OSError) as exc:
-        raise UsageError(f"cannot use the kubeconfig: {exc}", where="--kubeconfig/--context",
-                         hint="check KUBECONFIG, --kubeconfig and --context (kubectl config get-contexts)") from None
+        raise _kubeconfig_error(exc) from None
     chosen = next((c for c in contexts if c.get("name") == context), None) if context else current
     if chosen is None:
         raise UsageError(f'context "{context}" is not in the kubeconfig', where="--context",
