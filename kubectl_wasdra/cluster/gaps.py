@@ -16,9 +16,11 @@ NOT_SERVED: Final = "not served"  # how cluster/live.py starts the gap of a kind
 ALWAYS: Final = ("Node", "Pod")
 DRA_KINDS: Final = ("ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass", "DeviceTaintRule")
 GROUP_KINDS: Final = ("PodGroup", "Workload", "CompositePodGroup")
+# what the volume filters read for a pod with claims or CSI volumes (sched/volumes.py; CSIDriver is read by none)
+VOLUME_KINDS: Final = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode")
 # kinds whose absence changes no verdict: Events only feed explain-pending's "cluster says", Jobs and Namespaces are
 # not simulated; non-kind gaps ("feature gates", "credentials") are notes
-VERDICT_KINDS: Final = frozenset((*ALWAYS, *DRA_KINDS, *GROUP_KINDS, "PriorityClass"))
+VERDICT_KINDS: Final = frozenset((*ALWAYS, *DRA_KINDS, *GROUP_KINDS, *VOLUME_KINDS, "PriorityClass"))
 
 
 def _blocks_verdicts(kind: str, why: object) -> bool:
