@@ -4,14 +4,14 @@ file carries credentials or personal data a cluster holds beside them.
 Never written: container environment (values and references), commands, images, volumes but for the fields the volume
 filters compare, Secrets and ConfigMaps (and any kind the simulator does not read), managedFields, every annotation but
 the ones the simulator reads (so neither `kubectl.kubernetes.io/last-applied-configuration` nor token-like
-annotations), node addresses, images and system info, pod IPs. DRA and scheduling objects (slices, claims, classes,
-taint rules, PodGroups, Workloads, PriorityClasses) hold only scheduling data and are kept whole but for their
-metadata.
+annotations), node addresses, images and system info, pod IPs, StorageClass parameters, volume source details. DRA
+and scheduling objects (slices, claims, classes, taint rules, PodGroups, Workloads, PriorityClasses) hold only
+scheduling data and are kept whole but for their metadata.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -107,21 +107,35 @@ def _job(obj: dict[str, Any]) -> dict[str, Any]:
     return {**obj, "spec": spec} if "spec" in obj else obj
 
 
-def _node(obj: dict[str, Any]) -> dict[str, Any]:
-    out = dict(obj)
-    for key, keys in (("spec", NODE_SPEC), ("status", NODE_STATUS)):
-        if key in out:
-            out[key] = _pick(out[key], keys)
-    return out
+def _spec_status(spec: frozenset[str], status: frozenset[str]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A reducer keeping `spec` and `status` fields only (the object's other parts as they are)."""
+    def reduce(obj: dict[str, Any]) -> dict[str, Any]:
+        return {**obj, **{key: _pick(obj[key], keys) for key, keys in (("spec", spec), ("status", status)) if key in obj}}
+
+    return reduce
 
 
 # preemption (sched/pdb.py): a PodDisruptionBudget's selector and budget
 PDB_SPEC: Final = frozenset({"selector", "minAvailable", "maxUnavailable"})
 PDB_STATUS: Final = frozenset({"disruptionsAllowed", "disruptedPods", "currentHealthy", "desiredHealthy", "expectedPods"})
+# volumes (sched/volumes.py and the volume filters): what binding, zones and CSI limits compare; a StorageClass's
+# parameters (which some provisioners fill with credentials) and a volume's source details are never written
+CLAIM_SPEC: Final = frozenset({"storageClassName", "volumeName", "accessModes", "volumeMode", "selector", "resources"})
+VOLUME_SPEC: Final = frozenset({"capacity", "accessModes", "volumeMode", "storageClassName", "claimRef", "nodeAffinity",
+                                "csi"})
+VOLUME_CSI: Final = frozenset({"driver", "volumeHandle"})
+STORAGE_CLASS: Final = frozenset({"apiVersion", "kind", "metadata", "provisioner", "volumeBindingMode",
+                                  "allowedTopologies"})
+PHASE: Final = frozenset({"phase"})
+_VOLUME_PARTS: Final = _spec_status(VOLUME_SPEC, PHASE)
 
 
-def _budget(obj: dict[str, Any]) -> dict[str, Any]:
-    return {**obj, **{key: _pick(obj[key], keys) for key, keys in (("spec", PDB_SPEC), ("status", PDB_STATUS)) if key in obj}}
+def _volume(obj: dict[str, Any]) -> dict[str, Any]:
+    out = _VOLUME_PARTS(obj)
+    spec = out.get("spec")
+    if isinstance(spec, dict) and "csi" in spec:
+        out["spec"] = {**spec, "csi": _pick(spec["csi"], VOLUME_CSI)}
+    return out
 
 
 def _configz(obj: dict[str, Any]) -> dict[str, Any]:
@@ -130,10 +144,13 @@ def _configz(obj: dict[str, Any]) -> dict[str, Any]:
             if k in ("apiVersion", "kind", "metadata", "kubeletconfig", "machine")}
 
 
-_BY_KIND: Final = MappingProxyType({"Pod": _pod, "Job": _job, "Node": _node,
+_BY_KIND: Final = MappingProxyType({"Pod": _pod, "Job": _job, "Node": _spec_status(NODE_SPEC, NODE_STATUS),
                                     "Event": lambda obj: _pick(obj, EVENT),
-                                    CONFIGZ_KIND: _configz, "PodDisruptionBudget": _budget})
-# NodeResourceTopology is scheduling data through and through: kept whole
+                                    CONFIGZ_KIND: _configz, "PodDisruptionBudget": _spec_status(PDB_SPEC, PDB_STATUS),
+                                    "PersistentVolumeClaim": _spec_status(CLAIM_SPEC, PHASE), "PersistentVolume": _volume,
+                                    "StorageClass": lambda obj: _pick(obj, STORAGE_CLASS)})
+# NodeResourceTopology is scheduling data through and through, CSINode and CSIDriver hold driver names and counts:
+# kept whole
 
 
 def allowed(obj: Mapping[str, Any]) -> dict[str, Any]:
