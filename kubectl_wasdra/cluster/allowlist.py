@@ -1,19 +1,21 @@
 """What a written snapshot keeps: per kind, only the fields the simulator reads (an allow-list), so that no snapshot
 file carries credentials or personal data a cluster holds beside them.
 
-Never written: container environment (values and references), commands, images, volumes, Secrets and ConfigMaps (and any
-kind the simulator does not read), managedFields, every annotation but the ones the simulator reads (so neither
-`kubectl.kubernetes.io/last-applied-configuration` nor token-like annotations), node addresses, images and system
-info, pod IPs. DRA and scheduling objects (slices, claims, classes, taint rules, PodGroups, Workloads, PriorityClasses)
-hold only scheduling data and are kept whole but for their metadata.
+Never written: container environment (values and references), commands, images, volumes but for the fields the volume
+filters compare, Secrets and ConfigMaps (and any kind the simulator does not read), managedFields, every annotation but
+the ones the simulator reads (so neither `kubectl.kubernetes.io/last-applied-configuration` nor token-like
+annotations), node addresses, images and system info, pod IPs, StorageClass parameters, volume source details. DRA
+and scheduling objects (slices, claims, classes, taint rules, PodGroups, Workloads, PriorityClasses) hold only
+scheduling data and are kept whole but for their metadata.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
+from kubectl_wasdra.cluster.numa_kinds import CONFIGZ_FIELDS, CONFIGZ_KIND
 from kubectl_wasdra.cluster.snapshot import SNAPSHOT_KINDS, ClusterSnapshot
 
 META: Final = frozenset({"name", "namespace", "uid", "labels", "annotations", "ownerReferences", "creationTimestamp",
@@ -24,8 +26,14 @@ POD_SPEC: Final = frozenset({
     "nodeName", "nodeSelector", "affinity", "tolerations", "priority", "priorityClassName", "preemptionPolicy",
     "schedulerName", "resourceClaims", "schedulingGates", "topologySpreadConstraints", "overhead", "resources",
     "runtimeClassName", "schedulingGroup", "workloadRef", "containers", "initContainers", "restartPolicy", "os",
-    "hostNetwork"})
+    "hostNetwork", "volumes"})
 CONTAINER: Final = frozenset({"name", "resources", "restartPolicy", "resizePolicy", "ports"})
+# pod volume sources the volume filters read (sched/volumes.py NODE_VOLUME_KINDS), each with the fields they compare;
+# None: kept whole (an ephemeral volume's claim template is the claim the pod will get)
+VOLUME_SOURCES: Final[Mapping[str, frozenset[str] | None]] = MappingProxyType({
+    "persistentVolumeClaim": frozenset({"claimName"}), "ephemeral": None, "csi": frozenset({"driver"}),
+    "gcePersistentDisk": frozenset({"pdName", "readOnly"}), "awsElasticBlockStore": frozenset({"volumeID"}),
+    "rbd": frozenset({"monitors", "pool", "image", "readOnly"}), "iscsi": frozenset({"iqn", "readOnly"})})
 POD_STATUS: Final = frozenset({"phase", "conditions", "nominatedNodeName", "resourceClaimStatuses", "containerStatuses",
                                "initContainerStatuses", "startTime", "qosClass"})
 CONTAINER_STATUS: Final = frozenset({"name", "allocatedResources", "resources"})
@@ -34,7 +42,7 @@ NODE_STATUS: Final = frozenset({"capacity", "allocatable", "conditions"})
 EVENT: Final = frozenset({"apiVersion", "kind", "metadata", "involvedObject", "regarding", "reason", "message", "note",
                           "type", "count", "firstTimestamp", "lastTimestamp", "eventTime", "source", "series",
                           "reportingController", "reportingComponent", "reportingInstance", "action"})
-KEPT_KINDS: Final = frozenset((*SNAPSHOT_KINDS, "Event"))
+KEPT_KINDS: Final = frozenset(SNAPSHOT_KINDS)
 
 
 def _pick(value: Any, keys: frozenset[str]) -> Any:
@@ -53,11 +61,28 @@ def _containers(value: Any) -> Any:
     return [_pick(c, CONTAINER) for c in value] if isinstance(value, list) else value
 
 
+def pod_volumes(volumes: Any) -> list[dict[str, Any]]:
+    """The volumes of VOLUME_SOURCES, each reduced to its name and the source's compared fields (secrets, config maps,
+    host paths and the rest are left out)."""
+    out = []
+    for volume in volumes if isinstance(volumes, list) else ():
+        source = next((key for key in VOLUME_SOURCES if isinstance(volume.get(key), dict)), None) \
+            if isinstance(volume, dict) else None
+        if source is not None:
+            fields = VOLUME_SOURCES[source]
+            out.append({"name": volume.get("name"), source: volume[source] if fields is None else _pick(volume[source], fields)})
+    return out
+
+
 def pod_spec(spec: Any) -> Any:
-    """A pod spec with only the scheduling fields, containers reduced to name, resources, restartPolicy and ports."""
+    """A pod spec with only the scheduling fields, containers reduced to name, resources, restartPolicy and ports, and
+    volumes to pod_volumes (the key left out when none is left)."""
     out = _pick(spec, POD_SPEC)
     if isinstance(out, dict):
         out = {k: _containers(v) if k in ("containers", "initContainers") else v for k, v in out.items()}
+        if "volumes" in out:
+            volumes = pod_volumes(out.pop("volumes"))
+            out |= {"volumes": volumes} if volumes else {}
     return out
 
 
@@ -82,35 +107,50 @@ def _job(obj: dict[str, Any]) -> dict[str, Any]:
     return {**obj, "spec": spec} if "spec" in obj else obj
 
 
-def _node(obj: dict[str, Any]) -> dict[str, Any]:
-    out = dict(obj)
-    for key, keys in (("spec", NODE_SPEC), ("status", NODE_STATUS)):
-        if key in out:
-            out[key] = _pick(out[key], keys)
-    return out
+def _spec_status(spec: frozenset[str], status: frozenset[str]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A reducer keeping `spec` and `status` fields only (the object's other parts as they are)."""
+    def reduce(obj: dict[str, Any]) -> dict[str, Any]:
+        return {**obj, **{key: _pick(obj[key], keys) for key, keys in (("spec", spec), ("status", status)) if key in obj}}
+
+    return reduce
 
 
 # preemption (sched/pdb.py): a PodDisruptionBudget's selector and budget
 PDB_SPEC: Final = frozenset({"selector", "minAvailable", "maxUnavailable"})
 PDB_STATUS: Final = frozenset({"disruptionsAllowed", "disruptedPods", "currentHealthy", "desiredHealthy", "expectedPods"})
+# volumes (sched/volumes.py and the volume filters): what binding, zones and CSI limits compare; a StorageClass's
+# parameters (which some provisioners fill with credentials) and a volume's source details are never written
+CLAIM_SPEC: Final = frozenset({"storageClassName", "volumeName", "accessModes", "volumeMode", "selector", "resources"})
+VOLUME_SPEC: Final = frozenset({"capacity", "accessModes", "volumeMode", "storageClassName", "claimRef", "nodeAffinity",
+                                "csi"})
+VOLUME_CSI: Final = frozenset({"driver", "volumeHandle"})
+STORAGE_CLASS: Final = frozenset({"apiVersion", "kind", "metadata", "provisioner", "volumeBindingMode",
+                                  "allowedTopologies"})
+PHASE: Final = frozenset({"phase"})
+_VOLUME_PARTS: Final = _spec_status(VOLUME_SPEC, PHASE)
 
 
-def _budget(obj: dict[str, Any]) -> dict[str, Any]:
-    return {**obj, **{key: _pick(obj[key], keys) for key, keys in (("spec", PDB_SPEC), ("status", PDB_STATUS)) if key in obj}}
+def _volume(obj: dict[str, Any]) -> dict[str, Any]:
+    out = _VOLUME_PARTS(obj)
+    spec = out.get("spec")
+    if isinstance(spec, dict) and "csi" in spec:
+        out["spec"] = {**spec, "csi": _pick(spec["csi"], VOLUME_CSI)}
+    return out
 
 
 def _configz(obj: dict[str, Any]) -> dict[str, Any]:
     """KubeletConfigz (cluster/numa_kinds.py): only the NUMA fields of the kubelet configuration, and `machine`."""
-    from kubectl_wasdra.cluster.numa_kinds import CONFIGZ_FIELDS
-
     return {k: _pick(v, frozenset(CONFIGZ_FIELDS)) if k == "kubeletconfig" else v for k, v in obj.items()
             if k in ("apiVersion", "kind", "metadata", "kubeletconfig", "machine")}
 
 
-_BY_KIND: Final = MappingProxyType({"Pod": _pod, "Job": _job, "Node": _node,
+_BY_KIND: Final = MappingProxyType({"Pod": _pod, "Job": _job, "Node": _spec_status(NODE_SPEC, NODE_STATUS),
                                     "Event": lambda obj: _pick(obj, EVENT),
-                                    "KubeletConfigz": _configz, "PodDisruptionBudget": _budget})
-# NodeResourceTopology is scheduling data through and through: kept whole
+                                    CONFIGZ_KIND: _configz, "PodDisruptionBudget": _spec_status(PDB_SPEC, PDB_STATUS),
+                                    "PersistentVolumeClaim": _spec_status(CLAIM_SPEC, PHASE), "PersistentVolume": _volume,
+                                    "StorageClass": lambda obj: _pick(obj, STORAGE_CLASS)})
+# NodeResourceTopology is scheduling data through and through, CSINode and CSIDriver hold driver names and counts:
+# kept whole
 
 
 def allowed(obj: Mapping[str, Any]) -> dict[str, Any]:

@@ -4,7 +4,8 @@ ResourceClaims are renamed too (generated claim names contain pod names), with e
 The same original always gets the same replacement within one snapshot (numbered in snapshot order, so the output is
 deterministic), and every reference follows: pod.spec.nodeName, nominatedNodeName, claim reservedFor, allocation results'
 pools, slice nodeName/pool/name, DeviceTaintRule pools, node selectors and affinities (matchFields metadata.name,
-kubernetes.io/hostname values, label values), owner references to nodes and pods. What a bug report does not need and
+kubernetes.io/hostname values, label values), owner references and a PersistentVolume's claimRef by the kind they name;
+CSINodes, NodeResourceTopologies and KubeletConfigz are named after their node. What a bug report does not need and
 may leak is dropped: annotations (except resource.kubernetes.io/pod-claim-name), managedFields, addresses and IPs, node
 system info, container images, commands, arguments and environment, volumes other than claims and CSI drivers.
 PodGroup, CompositePodGroup, Job and Workload names (and Workload pod group template names) are replaced with every
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Final
 
+from kubectl_wasdra.cluster.allowlist import pod_volumes
 from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
 
 KEEP_NAMESPACES: Final = frozenset({"default", "kube-system", "kube-public", "kube-node-lease"})
@@ -43,6 +45,7 @@ IDENTIFYING_ATTRIBUTES: Final = frozenset({"uuid", "serial", "serialnumber"})  #
 NAMESPACE_LABEL: Final = "kubernetes.io/metadata.name"
 KEEP_ANNOTATIONS: Final = frozenset({"resource.kubernetes.io/pod-claim-name"})
 _DROP_META: Final = ("managedFields", "annotations", "generateName", "selfLink")
+_DISK_SOURCES: Final = ("gcePersistentDisk", "awsElasticBlockStore", "rbd", "iscsi")
 _DROP_CONTAINER: Final = ("image", "command", "args", "env", "envFrom", "volumeMounts", "workingDir", "livenessProbe",
                           "readinessProbe", "startupProbe", "lifecycle")
 
@@ -281,10 +284,11 @@ def _requirement(item: Any, names: Anonymizer, *, fields: bool) -> Any:
     return out
 
 
-def _metadata(meta: Mapping[str, Any], names: Anonymizer, name: Callable[[str], str] | None) -> dict[str, Any]:
+def _metadata(meta: Mapping[str, Any], names: Anonymizer, kind: str) -> dict[str, Any]:
     out = {key: value for key, value in meta.items() if key not in _DROP_META}
+    name = _NAMES.get(kind)
     if name is not None and meta.get("name"):
-        out["name"] = name(meta["name"])
+        out["name"] = name(names, meta["name"])
     if meta.get("namespace"):
         out["namespace"] = names.namespace(meta["namespace"])
     if isinstance(meta.get("labels"), dict):
@@ -293,28 +297,19 @@ def _metadata(meta: Mapping[str, Any], names: Anonymizer, name: Callable[[str], 
     if kept:
         out["annotations"] = kept
     if isinstance(meta.get("ownerReferences"), list):
-        out["ownerReferences"] = [_owner(ref, names) for ref in meta["ownerReferences"]]
+        out["ownerReferences"] = [_reference(ref, names) for ref in meta["ownerReferences"]]
     return out
 
 
-def _owner(ref: Any, names: Anonymizer) -> Any:
-    if not isinstance(ref, dict):
-        return ref
-    if ref.get("kind") == "Node":
-        return {**ref, "name": names.nodes(ref.get("name", ""))}
-    if ref.get("kind") == "Pod":
-        return {**ref, "name": names.pods(ref.get("name", ""))}
-    return ref
-
-
-def _common(obj: Mapping[str, Any], names: Anonymizer, name: Callable[[str], str] | None = None) -> dict[str, Any]:
+def _common(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
+    """Selectors mapped, metadata reduced and the name replaced as _NAMES says for the object's kind."""
     out = _selectors(dict(obj), names)
-    out["metadata"] = _metadata(obj.get("metadata") or {}, names, name)
+    out["metadata"] = _metadata(obj.get("metadata") or {}, names, str(obj.get("kind")))
     return out
 
 
 def _node(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
-    out = _common(obj, names, names.nodes)
+    out = _common(obj, names)
     out["spec"] = {key: value for key, value in (out.get("spec") or {}).items()
                    if key not in ("providerID", "podCIDR", "podCIDRs", "externalID")}
     status = {key: value for key, value in (out.get("status") or {}).items()
@@ -330,25 +325,14 @@ def _container(container: Any) -> Any:
 
 
 def _scheduling_volumes(volumes: Any) -> dict[str, list[dict[str, Any]]]:
-    """{"volumes": [...]} with the pod volumes the volume filters read, reduced to what they read: claim names,
-    ephemeral claim templates and CSI drivers (paths, secrets and cloud disk IDs go with the other volumes); {} when
-    none is left."""
-    out = []
-    for volume in volumes if isinstance(volumes, list) else ():
-        if not isinstance(volume, dict):
-            continue
-        claim, ephemeral, csi = volume.get("persistentVolumeClaim"), volume.get("ephemeral"), volume.get("csi")
-        if isinstance(claim, dict):
-            out.append({"name": volume.get("name"), "persistentVolumeClaim": {"claimName": claim.get("claimName")}})
-        elif isinstance(ephemeral, dict):
-            out.append({"name": volume.get("name"), "ephemeral": ephemeral})
-        elif isinstance(csi, dict):
-            out.append({"name": volume.get("name"), "csi": {"driver": csi.get("driver")}})
+    """{"volumes": [...]} with the pod volumes the volume filters read as the allow-list reduces them (cluster/allowlist.py),
+    but for cloud disks and storage addresses, whose IDs name the cluster's storage; {} when none is left."""
+    out = [volume for volume in pod_volumes(volumes) if not any(source in volume for source in _DISK_SOURCES)]
     return {"volumes": out} if out else {}
 
 
 def _pod(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
-    out = _common(obj, names, names.pods)
+    out = _common(obj, names)
     spec = {key: value for key, value in (out.get("spec") or {}).items()
             if key not in ("volumes", "hostname", "subdomain", "imagePullSecrets", "serviceAccountName", "serviceAccount")}
     for key in ("containers", "initContainers", "ephemeralContainers"):
@@ -380,8 +364,8 @@ def _claim_refs(entries: list[Any], names: Anonymizer) -> list[Any]:
             if isinstance(entry, dict) and isinstance(entry.get("resourceClaimName"), str) else entry for entry in entries]
 
 
-def _group(obj: Mapping[str, Any], names: Anonymizer, name: Callable[[str], str]) -> dict[str, Any]:
-    out = _common(obj, names, name)
+def _group(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
+    out = _common(obj, names)
     for part in ("spec", "status"):
         body = out.get(part)
         for key in ("resourceClaims", "resourceClaimStatuses"):
@@ -393,7 +377,7 @@ def _group(obj: Mapping[str, Any], names: Anonymizer, name: Callable[[str], str]
 def _workload(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
     """A Workload renamed with its pod group templates (1.35 podGroups, podGroupTemplates, compositePodGroupTemplates at
     any depth): pods and PodGroups name them."""
-    out = _common(obj, names, names.workloads)
+    out = _common(obj, names)
     out["spec"] = _template_names(out.get("spec"), names)
     return out
 
@@ -411,7 +395,7 @@ def _template_names(value: Any, names: Anonymizer) -> Any:
 
 
 def _slice(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
-    out = _common(obj, names, names.in_names)
+    out = _common(obj, names)
     spec = dict(out.get("spec") or {})
     if spec.get("nodeName"):
         spec["nodeName"] = names.nodes(spec["nodeName"])
@@ -440,7 +424,7 @@ def _device(device: Any, names: Anonymizer) -> Any:
 
 
 def _claim(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
-    out = _common(obj, names, names.claims)
+    out = _common(obj, names)
     status = dict(out.get("status") or {})
     allocation = status.get("allocation")
     if isinstance(allocation, dict) and isinstance(allocation.get("devices"), dict):
@@ -460,7 +444,7 @@ def _claim(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
 
 
 def _taint_rule(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
-    out = _common(obj, names, names.taint_rules)
+    out = _common(obj, names)
     spec = dict(out.get("spec") or {})
     selector = spec.get("deviceSelector")
     if isinstance(selector, dict) and selector.get("pool"):
@@ -470,13 +454,14 @@ def _taint_rule(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
 
 
 def _reference(ref: Any, names: Anonymizer) -> Any:
-    """An event's object reference (involvedObject, regarding, related) with pod/node names and namespace mapped."""
+    """An object reference (events' involvedObject, regarding and related, owner references, a volume's claimRef) with
+    its namespace mapped and its name as _NAMES says for its kind."""
     if not isinstance(ref, dict):
         return ref
     out = dict(ref)
     if isinstance(ref.get("namespace"), str):
         out["namespace"] = names.namespace(ref["namespace"])
-    mapper = _EVENT_OBJECTS.get(str(ref.get("kind")))
+    mapper = _NAMES.get(str(ref.get("kind")))
     if mapper is not None and isinstance(ref.get("name"), str):
         out["name"] = mapper(names, ref["name"])
     return out
@@ -484,7 +469,7 @@ def _reference(ref: Any, names: Anonymizer) -> Any:
 
 def _event(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
     out = {key: value for key, value in obj.items() if key not in ("metadata", "source", "deprecatedSource")}
-    out["metadata"] = _metadata(obj.get("metadata") or {}, names, names.events)
+    out["metadata"] = _metadata(obj.get("metadata") or {}, names, "Event")
     for key in ("involvedObject", "regarding", "related"):
         if key in obj:
             out[key] = _reference(obj[key], names)
@@ -500,6 +485,26 @@ def _event(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
     return out
 
 
+def _volume(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
+    """A PersistentVolume: its claimRef follows the claim's namespace (VolumeBinding matches it to the claim)."""
+    out = _common(obj, names)
+    spec = out.get("spec")
+    if isinstance(spec, dict) and isinstance(spec.get("claimRef"), dict):
+        out["spec"] = {**spec, "claimRef": _reference(spec["claimRef"], names)}
+    return out
+
+
+def _csi_node(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
+    """A CSINode, named after its node (NodeVolumeLimits finds it by the node's name); its drivers' nodeID is usually
+    the node name too."""
+    out = _common(obj, names)
+    spec = out.get("spec")
+    if isinstance(spec, dict) and isinstance(spec.get("drivers"), list):
+        out["spec"] = {**spec, "drivers": [{**d, "nodeID": names.in_names(d["nodeID"])} if isinstance(d, dict)
+                                           and isinstance(d.get("nodeID"), str) else d for d in spec["drivers"]]}
+    return out
+
+
 def _budget(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
     """A PodDisruptionBudget: selector values as the pods' labels, status.disruptedPods keyed by the new pod names."""
     out = _common(obj, names)
@@ -509,39 +514,47 @@ def _budget(obj: Mapping[str, Any], names: Anonymizer) -> dict[str, Any]:
     return out
 
 
+# kind -> how the names of its objects, and references to them by kind, are replaced
+_NAMES: Final[Mapping[str, Callable[[Anonymizer, str], str]]] = {
+    "Node": lambda names, value: names.nodes(value), "Pod": lambda names, value: names.pods(value),
+    "Namespace": Anonymizer.namespace, "PriorityClass": Anonymizer.priority_class,
+    "DeviceClass": lambda names, value: names.device_classes(value),
+    "ResourceClaimTemplate": lambda names, value: names.templates(value),
+    "ResourceClaim": lambda names, value: names.claims(value),
+    "ResourceSlice": Anonymizer.in_names,  # slice names are usually derived from the node name
+    "DeviceTaintRule": lambda names, value: names.taint_rules(value),
+    "PodGroup": lambda names, value: names.groups(value), "CompositePodGroup": lambda names, value: names.groups(value),
+    "Job": lambda names, value: names.groups(value),  # a Job's own PodGroup is named after it
+    "Workload": lambda names, value: names.workloads(value),
+    "Event": lambda names, value: names.events(value),
+    # named after their node (cluster/numa_kinds.py; storage.k8s.io CSINode)
+    "NodeResourceTopology": lambda names, value: names.nodes(value), "KubeletConfigz": lambda names, value: names.nodes(value),
+    "CSINode": lambda names, value: names.nodes(value),
+}
+# field -> how the name it holds is replaced, wherever the field sits (references by field name, not by kind)
 _REFERENCE_KEYS: Final[Mapping[str, Callable[[Anonymizer, str], str]]] = {
     "uid": lambda names, value: names.uids(value),
-    "priorityClassName": Anonymizer.priority_class,
-    "deviceClassName": lambda names, value: names.device_classes(value),
-    "resourceClaimTemplateName": lambda names, value: names.templates(value),
-    "podGroupName": lambda names, value: names.groups(value),  # pods' schedulingGroup
-    "parentCompositePodGroupName": lambda names, value: names.groups(value),
-    "workloadName": lambda names, value: names.workloads(value),  # PodGroups' workloadRef / podGroupTemplateRef
+    "priorityClassName": _NAMES["PriorityClass"],
+    "deviceClassName": _NAMES["DeviceClass"],
+    "resourceClaimTemplateName": _NAMES["ResourceClaimTemplate"],
+    "podGroupName": _NAMES["PodGroup"],  # pods' schedulingGroup
+    "parentCompositePodGroupName": _NAMES["CompositePodGroup"],
+    "workloadName": _NAMES["Workload"],  # PodGroups' workloadRef / podGroupTemplateRef
     "templateName": lambda names, value: names.group_templates(value),
     "podGroupTemplateName": lambda names, value: names.group_templates(value),
 }
-_EVENT_OBJECTS: Final[Mapping[str, Callable[[Anonymizer, str], str]]] = {
-    "Pod": lambda names, value: names.pods(value), "Node": lambda names, value: names.nodes(value),
-    "PodGroup": lambda names, value: names.groups(value), "CompositePodGroup": lambda names, value: names.groups(value),
-    "Job": lambda names, value: names.groups(value), "Workload": lambda names, value: names.workloads(value),
-}
+# kinds with more to rewrite than _common does
 _REWRITERS: Final[Mapping[str, Callable[[Mapping[str, Any], Anonymizer], dict[str, Any]]]] = {
-    "PriorityClass": lambda obj, names: _common(obj, names, names.priority_class),
-    "DeviceClass": lambda obj, names: _common(obj, names, names.device_classes),
-    "ResourceClaimTemplate": lambda obj, names: _common(obj, names, names.templates),
     "Node": _node,
-    "Namespace": lambda obj, names: _common(obj, names, names.namespace),
     "Pod": _pod,
     "ResourceSlice": _slice,
     "ResourceClaim": _claim,
     "DeviceTaintRule": _taint_rule,
-    "PodGroup": lambda obj, names: _group(obj, names, names.groups),
-    "CompositePodGroup": lambda obj, names: _group(obj, names, names.groups),
+    "PodGroup": _group,
+    "CompositePodGroup": _group,
     "Workload": _workload,
-    "Job": lambda obj, names: _common(obj, names, names.groups),  # a Job's own PodGroup is named after it
     "Event": _event,
     "PodDisruptionBudget": _budget,
-    # NUMA facts are named after their node (cluster/numa_kinds.py)
-    "NodeResourceTopology": lambda obj, names: _common(obj, names, names.nodes),
-    "KubeletConfigz": lambda obj, names: _common(obj, names, names.nodes),
+    "PersistentVolume": _volume,
+    "CSINode": _csi_node,
 }

@@ -12,7 +12,6 @@ from kubectl_wasdra.cluster.header import merge_headers
 from kubectl_wasdra.cluster.shape import Problem, shape_problem
 from kubectl_wasdra.cluster.snapshot import ClusterSnapshot, SnapshotHeader, object_key, with_default_namespace
 from kubectl_wasdra.load.document import LoadProblem
-from kubectl_wasdra.load.heap import paused_gc  # noqa: F401  (callers import it from here)
 
 
 @dataclass

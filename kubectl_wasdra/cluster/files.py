@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path as FsPath
 from typing import Any, Final
 
-from kubectl_wasdra.cluster.builder import SnapshotBuilder, paused_gc
+from kubectl_wasdra.cluster.builder import SnapshotBuilder
 from kubectl_wasdra.cluster.decode import DecodeError, decode_json, decode_yaml, is_json_text, split_yaml_documents
 from kubectl_wasdra.cluster.header import header_from_object, is_header
 from kubectl_wasdra.cluster.shape import Path
 from kubectl_wasdra.cluster.snapshot import SNAPSHOT_KINDS, ClusterSnapshot
 from kubectl_wasdra.errors import LoadError, SnapshotError
 from kubectl_wasdra.load.document import LoadProblem, ProblemKind
+from kubectl_wasdra.load.heap import paused_gc
 from kubectl_wasdra.load.positions import SourceText
 
 SNAPSHOT_SUFFIXES: Final = (".yaml", ".yml", ".json")

@@ -16,20 +16,26 @@ NOT_SERVED: Final = "not served"  # how cluster/live.py starts the gap of a kind
 ALWAYS: Final = ("Node", "Pod")
 DRA_KINDS: Final = ("ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass", "DeviceTaintRule")
 GROUP_KINDS: Final = ("PodGroup", "Workload", "CompositePodGroup")
+# what the volume filters read for a pod with claims or CSI volumes (sched/volumes.py; CSIDriver is read by none)
+VOLUME_KINDS: Final = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode")
 # kinds whose absence changes no verdict: Events only feed explain-pending's "cluster says", Jobs and Namespaces are
 # not simulated; non-kind gaps ("feature gates", "credentials") are notes
-VERDICT_KINDS: Final = frozenset((*ALWAYS, *DRA_KINDS, *GROUP_KINDS, "PriorityClass"))
+VERDICT_KINDS: Final = frozenset((*ALWAYS, *DRA_KINDS, *GROUP_KINDS, *VOLUME_KINDS, "PriorityClass"))
+
+
+def _blocks_verdicts(kind: str, why: object) -> bool:
+    """A verdict may depend on the kind, and its objects may exist unread (anything but "not served")."""
+    return kind in VERDICT_KINDS and not str(why).startswith(NOT_SERVED)
 
 
 def unread_kinds(gaps: Mapping[str, str]) -> dict[str, str]:
     """{kind: why} for the kinds a verdict may depend on that were not (completely) read, in a fixed order."""
-    return {kind: str(why) for kind, why in sorted(gaps.items())
-            if kind in VERDICT_KINDS and not str(why).startswith(NOT_SERVED)}
+    return {kind: str(why) for kind, why in sorted(gaps.items()) if _blocks_verdicts(kind, why)}
 
 
 def gap_list(gaps: Mapping[str, str]) -> list[dict[str, Any]]:
     """Every header gap as JSON data: [{"kind", "reason", "blocksVerdicts"}], sorted by kind."""
-    return [{"kind": kind, "reason": str(why), "blocksVerdicts": kind in VERDICT_KINDS and not str(why).startswith(NOT_SERVED)}
+    return [{"kind": kind, "reason": str(why), "blocksVerdicts": _blocks_verdicts(kind, why)}
             for kind, why in sorted(gaps.items())]
 
 

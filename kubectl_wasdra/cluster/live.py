@@ -36,7 +36,9 @@ import urllib3
 
 from kubectl_wasdra.cluster.body import BodyLimit, read_body
 from kubectl_wasdra.cluster.builder import SnapshotBuilder
+from kubectl_wasdra.cluster.gaps import NOT_SERVED
 from kubectl_wasdra.cluster.live_auth import bounded_credentials, withhold_over_http
+from kubectl_wasdra.cluster.numa_kinds import CONFIGZ_KIND
 from kubectl_wasdra.cluster.snapshot import CLUSTER_SCOPED_KINDS, SNAPSHOT_KINDS, ClusterSnapshot, SnapshotHeader
 from kubectl_wasdra.cluster.timeouts import DEFAULT_READ_DEADLINE, DEFAULT_REQUEST_TIMEOUT, Deadline
 from kubectl_wasdra.errors import ClusterReadError, UsageError
@@ -303,11 +305,15 @@ def _client(options: LiveOptions) -> tuple[Any, bool]:
         kubernetes.config.load_kube_config(config_file=options.kubeconfig, context=options.context,
                                            client_configuration=configuration, persist_config=False)
     except kubernetes.config.ConfigException as exc:
-        raise UsageError(f"cannot use the kubeconfig: {exc}", where="--kubeconfig/--context",
-                         hint="check KUBECONFIG, --kubeconfig and --context (kubectl config get-contexts)") from None
+        raise _kubeconfig_error(exc) from None
     configuration.retries = False
     withheld = withhold_over_http(configuration)
     return kubernetes.client.ApiClient(configuration), withheld
+
+
+def _kubeconfig_error(exc: Exception) -> UsageError:
+    return UsageError(f"cannot use the kubeconfig: {exc}", where="--kubeconfig/--context",
+                      hint="check KUBECONFIG, --kubeconfig and --context (kubectl config get-contexts)")
 
 
 def _discover(reader: _Reader) -> tuple[list[str], dict[tuple[str, str], list[_Resource]]]:
@@ -457,8 +463,8 @@ def read_live(options: LiveOptions | Any, progress: Callable[[Progress], None] |
         if why:
             gaps[FEATURE_GATES_GAP] = why
         for kind in reader.options.kinds:
-            gap = _read_configz(reader, builder) if kind == "KubeletConfigz" else _read_kind(reader, kind, resources,
-                                                                                              builder, notify)
+            gap = _read_configz(reader, builder) if kind == CONFIGZ_KIND else _read_kind(reader, kind, resources, builder,
+                                                                                          notify)
             if gap:
                 gaps[kind] = gap
     builder.add_header(SnapshotHeader(
@@ -480,7 +486,7 @@ def _read_kind(reader: _Reader, kind: str, resources: Mapping[tuple[str, str], l
     resource = _resource_for(kind, resources)
     if resource is None:
         group, versions = KIND_SOURCES[kind]
-        gap = f"not served by the server (looked for {', '.join(f'{group}/{v}' if group else v for v in versions)})"
+        gap = f"{NOT_SERVED} by the server (looked for {', '.join(f'{group}/{v}' if group else v for v in versions)})"
         notify(Progress(kind, 0, done=True, gap=gap))
         return gap
     namespace = None if kind in CLUSTER_SCOPED_KINDS else reader.options.namespace
@@ -518,8 +524,7 @@ def context_namespace(kubeconfig: str | None, context: str | None) -> str:
     try:
         contexts, current = kubernetes.config.list_kube_config_contexts(config_file=kubeconfig)
     except (kubernetes.config.ConfigException, OSError) as exc:
-        raise UsageError(f"cannot use the kubeconfig: {exc}", where="--kubeconfig/--context",
-                         hint="check KUBECONFIG, --kubeconfig and --context (kubectl config get-contexts)") from None
+        raise _kubeconfig_error(exc) from None
     chosen = next((c for c in contexts if c.get("name") == context), None) if context else current
     if chosen is None:
         raise UsageError(f'context "{context}" is not in the kubeconfig', where="--context",

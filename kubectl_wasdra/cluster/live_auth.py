@@ -53,13 +53,10 @@ def _provider_class(timeout: float | None, failures: ExecFailures) -> type[ExecP
                 failures.withheld = True
                 raise kubernetes.config.ConfigException("exec plugin not run: the server is plain http://")
             try:
-                return self._run()
+                return _run_plugin(self, timeout)
             except kubernetes.config.ConfigException as exc:
                 failures.append(str(exc))
                 raise
-
-        def _run(self) -> Any:
-            return _run_plugin(self, timeout)
 
     return BoundedExecProvider
 

@@ -102,8 +102,8 @@ class ClusterSnapshot:
     @cached_property
     def node_index(self) -> NodeIndex:
         """Nodes by name and label, pods by node and group, pending pods, requested resources per node."""
-        from kubectl_wasdra.cluster.builder import paused_gc
         from kubectl_wasdra.cluster.index import build_node_index
+        from kubectl_wasdra.load.heap import paused_gc
 
         with paused_gc():
             return build_node_index(self.of_kind("Node"), self.of_kind("Pod"))
@@ -140,8 +140,8 @@ class ClusterSnapshot:
     @cached_property
     def pools(self) -> Mapping[PoolKey, Pool]:
         """Every ResourceSlice pool by (driver, pool name), with completeness."""
-        from kubectl_wasdra.cluster.builder import paused_gc
         from kubectl_wasdra.cluster.pools import build_pools
+        from kubectl_wasdra.load.heap import paused_gc
 
         with paused_gc():
             return build_pools(self.of_kind("ResourceSlice"))
@@ -149,8 +149,8 @@ class ClusterSnapshot:
     @cached_property
     def devices(self) -> Mapping[DeviceKey, Mapping[str, Any]]:
         """Devices of the newest generation of every pool by (driver, pool, device), as published (no rule taints)."""
-        from kubectl_wasdra.cluster.builder import paused_gc
         from kubectl_wasdra.cluster.pools import device_index
+        from kubectl_wasdra.load.heap import paused_gc
 
         with paused_gc():
             return device_index(self.pools)
@@ -181,7 +181,7 @@ class ClusterSnapshot:
     def allocated(self) -> AllocatedState:
         """Devices held by allocated ResourceClaims: exclusive, shares, consumed capacity and counters, holders."""
         from kubectl_wasdra.cluster.allocations import build_allocated_state
-        from kubectl_wasdra.cluster.builder import paused_gc
+        from kubectl_wasdra.load.heap import paused_gc
 
         with paused_gc():
             return build_allocated_state(self.of_kind("ResourceClaim"), self.devices)

@@ -1,9 +1,8 @@
-"""Time limits of a live read: kubectl's `--request-timeout` format and the deadline of one whole read.
+"""Time limits of a live read: the timeout of each request and the deadline of one whole read.
 
 A request gets min(--request-timeout, time left before the read's deadline); a read that runs out of time turns the
 kinds it has not listed yet into gaps instead of hanging.
-Upstream: kubernetes/kubernetes staging/src/k8s.io/client-go/tools/clientcmd/client_config.go (getRequestTimeout:
-a bare integer is seconds, else time.ParseDuration; "0" means no timeout), Go's time.ParseDuration for the units.
+The flags' syntax (kubectl's `--request-timeout`) is parsed by kube/durations.py.
 """
 
 from __future__ import annotations
@@ -12,10 +11,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
-
-from kubectl_wasdra.kube.durations import parse_duration
-
-__all__ = ["CONNECT_TIMEOUT", "DEFAULT_READ_DEADLINE", "DEFAULT_REQUEST_TIMEOUT", "Deadline", "parse_duration"]
 
 DEFAULT_REQUEST_TIMEOUT: Final = 30.0  # seconds per request (kubectl: none; a hung server must not hang a CI job)
 DEFAULT_READ_DEADLINE: Final = 300.0  # seconds for one whole live read (version, discovery, every list)

@@ -21,6 +21,7 @@ _DNS1123_FMT: Final = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
 _DNS1123_RE: Final = re.compile(f"^{_DNS1123_FMT}$")
 _INT64_RE: Final = re.compile(r"^[+-]?[0-9]+$")
 _INT64_MAX: Final = 2**63 - 1
+# the patterns are used with fullmatch: Go's `$` ends the text, Python's also matches before a final newline
 OPERATORS: Final = ("In", "NotIn", "Exists", "DoesNotExist")  # metav1.LabelSelectorOperator
 
 
@@ -51,14 +52,14 @@ def qualified_name_errors(value: str) -> list[str]:
         else:
             if len(prefix) > 253:
                 errors.append("prefix part must be no more than 253 characters")
-            if not _DNS1123_RE.match(prefix):
+            if not _DNS1123_RE.fullmatch(prefix):
                 errors.append("prefix part " + _DNS_MSG)
     name = parts[-1]
     if not name:
         errors.append("name part must be non-empty")
     elif len(name) > 63:
         errors.append("name part must be no more than 63 characters")
-    if not _NAME_RE.match(name):
+    if not _NAME_RE.fullmatch(name):
         errors.append("name part " + _NAME_MSG)
     return errors
 
@@ -66,7 +67,7 @@ def qualified_name_errors(value: str) -> list[str]:
 def label_value_errors(value: str) -> list[str]:
     """validation.IsValidLabelValue: at most 63 characters of the label-value alphabet."""
     errors = ["must be no more than 63 characters"] if len(value) > 63 else []
-    if not _LABEL_VALUE_RE.match(value):
+    if not _LABEL_VALUE_RE.fullmatch(value):
         errors.append(_VALUE_MSG)
     return errors
 
@@ -120,7 +121,7 @@ def requirement_errors(key: str, operator: str, values: Sequence[Any], path: str
 
 def parse_int64(text: str) -> int | None:
     """strconv.ParseInt(text, 10, 64), or None."""
-    if not _INT64_RE.match(text):
+    if not _INT64_RE.fullmatch(text):
         return None
     value = int(text)
     return value if -_INT64_MAX - 1 <= value <= _INT64_MAX else None

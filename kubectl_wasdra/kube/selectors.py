@@ -7,6 +7,7 @@ Objects are plain dicts in API shape; a missing selector matches as upstream say
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -46,7 +47,26 @@ def _term_matches(term: Mapping[str, Any], node: Mapping[str, Any]) -> bool:
     name = (node.get("metadata") or {}).get("name") or ""
     if fields and name and not _requirements_match({"metadata.name": name}, fields):
         return False
-    return not node_selector_term_errors(term)  # checked last: only a term that would match pays for it
+    return _parses(term)  # checked last: only a term that would match pays for it
+
+
+def _parses(term: Mapping[str, Any]) -> bool:
+    """node_selector_term_errors(term) is empty, worked out once per distinct term: a term is matched against every
+    node, and validating its keys and values costs ten times the match."""
+    import orjson
+
+    try:
+        key = orjson.dumps(term, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    except TypeError:  # a value JSON cannot hold: not worth a cache entry
+        return not node_selector_term_errors(term)
+    return _parses_json(key)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parses_json(term: bytes) -> bool:
+    import orjson
+
+    return not node_selector_term_errors(orjson.loads(term))
 
 
 _NODE_OPERATORS: Final = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")

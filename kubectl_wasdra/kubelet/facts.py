@@ -87,6 +87,17 @@ def _costs(zone: Mapping[str, Any]) -> dict[int, int]:
     return out
 
 
+def numa_zones(nrt: Mapping[str, Any] | None) -> dict[int, Mapping[str, Any]]:
+    """The NRT's NUMA zones (`type: Node`, named `node-<id>`) by id; zones that are no objects or no NUMA node are left
+    out (NRT objects are not shape-checked)."""
+    zones = {}
+    for zone in (nrt or {}).get("zones") or []:
+        zone_id = _zone_id(zone) if isinstance(zone, dict) else None
+        if zone_id is not None:
+            zones[zone_id] = zone
+    return zones
+
+
 def nrt_policy(nrt: Mapping[str, Any]) -> dict[str, str]:
     """topologyManagerPolicy/Scope from the NRT's attributes, else its first legacy topologyPolicies entry (the order
     of scheduler-plugins nodeconfig.TopologyManagerFromNodeResourceTopology: policies first, valid attributes win)."""
@@ -111,13 +122,9 @@ def facts_of(snapshot: Any, node: str) -> NodeNuma | None:
 
 def node_numa(node: str, nrt: Mapping[str, Any] | None, configz: Mapping[str, Any] | None) -> NodeNuma | None:
     """The facts for one node, or None when neither source describes NUMA zones."""
-    zones: dict[int, dict[str, ZoneResource]] = {}
-    distances: dict[int, dict[int, int]] = {}
-    for zone in (nrt or {}).get("zones") or []:
-        zone_id = _zone_id(zone) if isinstance(zone, dict) else None
-        if zone_id is not None:
-            zones[zone_id] = _zone_resources(zone)
-            distances[zone_id] = _costs(zone)
+    raw = numa_zones(nrt)
+    zones = {zone_id: _zone_resources(zone) for zone_id, zone in raw.items()}
+    distances = {zone_id: _costs(zone) for zone_id, zone in raw.items()}
     if not zones:
         return None
     config = (configz or {}).get("kubeletconfig")

@@ -15,7 +15,6 @@ from typing import Any, Final
 
 from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
 
-NATIVE: Final = frozenset({"cpu", "memory", "ephemeral-storage", "storage"})
 POD_LEVEL_GATE: Final = "PodLevelResourceManagers"
 
 

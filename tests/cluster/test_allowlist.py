@@ -10,8 +10,10 @@ import yaml
 
 from kubectl_wasdra.catalog.releases import NEWEST
 from kubectl_wasdra.cluster.allowlist import allowed_snapshot
+from kubectl_wasdra.cluster.builder import SnapshotBuilder
 from kubectl_wasdra.cluster.export import SnapshotOptions, export_snapshot
 from kubectl_wasdra.cluster.files import load_snapshot
+from kubectl_wasdra.cluster.write import render_snapshot
 from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.sched.admission import all_on
 from kubectl_wasdra.sched.simulation import Simulation
@@ -73,3 +75,71 @@ def test_allow_list_keeps_every_verdict(fixture: Path) -> None:
     snapshot, problems = load_snapshot([str(fixture)])
     assert problems == ()
     assert verdicts(allowed_snapshot(snapshot)) == verdicts(snapshot)
+
+
+def _volume_pod(name: str, volumes: list[dict], node: str | None = None) -> dict:
+    spec = {"containers": [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}], "volumes": volumes}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default"},
+            "spec": {**spec, **({"nodeName": node} if node else {})},
+            "status": {"phase": "Running" if node else "Pending"}}
+
+
+def test_allow_list_keeps_the_pod_volumes_the_volume_filters_read() -> None:
+    """Pod volumes are reduced to what VolumeRestrictions and NodeVolumeLimits compare (disk IDs, CSI drivers, claim
+    names), never dropped: without them a disk conflict or a full CSI node would fit."""
+    disk = {"name": "d", "gcePersistentDisk": {"pdName": "disk-1", "fsType": "ext4"}}
+    inline = {"name": "v", "csi": {"driver": "csi.example.com", "volumeAttributes": {"token": "s3cr3t-field"}}}
+    builder = SnapshotBuilder()
+    for obj in [
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
+         "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "10"}}},
+        {"apiVersion": "storage.k8s.io/v1", "kind": "CSINode", "metadata": {"name": "n1"},
+         "spec": {"drivers": [{"name": "csi.example.com", "nodeID": "n1", "allocatable": {"count": 1}}]}},
+        _volume_pod("running", [disk, inline], "n1"),
+        _volume_pod("same-disk", [disk]),
+        _volume_pod("second-csi", [inline]),
+        _volume_pod("secret-only", [{"name": "s", "secret": {"secretName": "s3cr3t-field"}}]),
+    ]:
+        builder.add(obj)
+    snapshot = builder.build()
+    assert verdicts(snapshot) == [("Pod", False, ("VolumeConflict",)), ("Pod", False, ("VolumeLimitExceeded",)),
+                                  ("Pod", True, ())]
+    kept = allowed_snapshot(snapshot)
+    assert verdicts(kept) == verdicts(snapshot)
+    volumes = {p["metadata"]["name"]: p["spec"].get("volumes") for p in kept.of_kind("Pod")}
+    assert volumes["running"] == [{"name": "d", "gcePersistentDisk": {"pdName": "disk-1"}},
+                                  {"name": "v", "csi": {"driver": "csi.example.com"}}]
+    assert volumes["secret-only"] is None
+
+
+def test_allow_list_keeps_what_volume_binding_reads_and_no_storage_parameters() -> None:
+    """A StorageClass's parameters (some provisioners take credentials there) and a volume's CSI attributes are not
+    written; the claim still binds the volume its claimRef names, on the nodes its affinity allows."""
+    builder = SnapshotBuilder()
+    for obj in [
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1", "labels": {"kubernetes.io/hostname": "n1"}},
+         "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "10"}}},
+        {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "local"},
+         "provisioner": "kubernetes.io/no-provisioner", "volumeBindingMode": "WaitForFirstConsumer",
+         "parameters": {"restuserkey": "s3cr3t-field"}, "mountOptions": ["password=s3cr3t-field"]},
+        {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "pv-1"},
+         "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"], "storageClassName": "local",
+                  "claimRef": {"namespace": "default", "name": "data"},
+                  "csi": {"driver": "csi.example.com", "volumeHandle": "vol-1",
+                          "volumeAttributes": {"token": "s3cr3t-field"}},
+                  "nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpressions": [
+                      {"key": "kubernetes.io/hostname", "operator": "In", "values": ["n1"]}]}]}}},
+         "status": {"phase": "Available"}},
+        {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data", "namespace": "default"},
+         "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "local", "dataSourceRef": {"name": "s3cr3t-field"},
+                  "resources": {"requests": {"storage": "1Gi"}}}},
+        _volume_pod("binder", [{"name": "v", "persistentVolumeClaim": {"claimName": "data"}}]),
+        _volume_pod("other-claim", [{"name": "v", "persistentVolumeClaim": {"claimName": "missing"}}]),
+    ]:
+        builder.add(obj)
+    snapshot = builder.build()
+    assert verdicts(snapshot) == [("Pod", True, ()), ("Pod", False, ("VolumeBindingFailed",))]
+    kept = allowed_snapshot(snapshot)
+    assert verdicts(kept) == verdicts(snapshot)
+    text = render_snapshot(kept, as_json=True).decode()
+    assert "s3cr3t-field" not in text and "vol-1" in text

@@ -261,3 +261,50 @@ def test_snapshot_anonymize_report_counts_groups_and_label_keys(tmp_path: Path) 
     assert result.exit_code == 0, result.output
     assert "1 PodGroup/CompositePodGroup/Job names" in result.stderr and "1 private label keys" in result.stderr
     assert "example.com/rack" not in (tmp_path / "s.yaml").read_text()
+
+
+def _named_after_others() -> list[dict[str, Any]]:
+    """Objects that name other objects: a CSINode named after its node (NodeVolumeLimits finds it by the node's name),
+    a PersistentVolume's claimRef to its claim's namespace, and a pod's owner reference to its Job."""
+    container = [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}]
+    inline = [{"name": "data", "csi": {"driver": "csi.example.com"}}]
+    return [
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "worker-acme"},
+         "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "10"}}},
+        {"apiVersion": "storage.k8s.io/v1", "kind": "CSINode", "metadata": {"name": "worker-acme"},
+         "spec": {"drivers": [{"name": "csi.example.com", "nodeID": "worker-acme", "allocatable": {"count": 1}}]}},
+        {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "etl-acme", "namespace": "team-acme"},
+         "spec": {"template": {"spec": {"containers": container}}}},
+        {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "runner-acme", "namespace": "team-acme", "ownerReferences": [
+            {"apiVersion": "batch/v1", "kind": "Job", "name": "etl-acme", "uid": "u-job", "controller": True}]},
+         "spec": {"nodeName": "worker-acme", "containers": container, "volumes": inline}, "status": {"phase": "Running"}},
+        {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "waiter-acme", "namespace": "team-acme"},
+         "spec": {"containers": container, "volumes": inline}, "status": {"phase": "Pending"}},
+        {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "local"},
+         "provisioner": "kubernetes.io/no-provisioner", "volumeBindingMode": "WaitForFirstConsumer"},
+        {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "pv-1"},
+         "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"], "storageClassName": "local",
+                  "claimRef": {"kind": "PersistentVolumeClaim", "namespace": "team-acme", "name": "data"}},
+         "status": {"phase": "Available"}},
+        {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data", "namespace": "team-acme"},
+         "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "local",
+                  "resources": {"requests": {"storage": "1Gi"}}}},
+        {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "binder-acme", "namespace": "team-acme"},
+         "spec": {"containers": container, "volumes": [{"name": "v", "persistentVolumeClaim": {"claimName": "data"}}]},
+         "status": {"phase": "Pending"}},
+    ]
+
+
+def test_objects_named_after_other_objects_follow_their_rename(tmp_path: Path) -> None:
+    builder = SnapshotBuilder()
+    for obj in _named_after_others():
+        builder.add(obj)
+    snapshot = builder.build()
+    assert verdicts(snapshot) == [("Pod", False, ("VolumeLimitExceeded",)), ("Pod", True, ())]  # waiter, binder
+    _check(snapshot, tmp_path)
+    anonymized = anonymize_with_report(allowed_snapshot(snapshot))[0]
+    (node,), (csi_node,) = anonymized.of_kind("Node"), anonymized.of_kind("CSINode")
+    assert csi_node["metadata"]["name"] == node["metadata"]["name"] == csi_node["spec"]["drivers"][0]["nodeID"]
+    (job,) = anonymized.of_kind("Job")
+    owners = [ref for pod in anonymized.of_kind("Pod") for ref in pod["metadata"].get("ownerReferences", ())]
+    assert [ref["name"] for ref in owners] == [job["metadata"]["name"]]

@@ -79,3 +79,32 @@ def test_snapshot_of_nothing_but_the_header_fails(tmp_path: Path, offline) -> No
     result = _run(tmp_path, offline, everything, ["snapshot", "--output-file", str(tmp_path / "s.yaml")])
     assert result.return_value == 2
     assert "nothing could be read from the cluster" in result.output
+
+
+VOLUME_POD = """apiVersion: v1
+kind: Pod
+metadata: {name: wants-a-volume, namespace: default}
+spec:
+  containers: [{name: c, image: busybox}]
+  volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]
+"""
+
+
+def test_explain_gives_no_verdict_on_a_volume_whose_kinds_were_not_read(tmp_path: Path) -> None:
+    """A forbidden PersistentVolumeClaim list leaves the claim unknown: "not found" would be a guess."""
+    header = {"apiVersion": "kubectl-wasdra.io/v1", "kind": "WasdraSnapshotHeader", "metadata": {"name": "snapshot"},
+              "serverVersion": "v1.37.0", "gaps": {"PersistentVolumeClaim": "403 Forbidden: no list"}}
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
+            "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "10"}}}
+    cluster, manifest = tmp_path / "cluster.json", tmp_path / "pod.yaml"
+    cluster.write_text(json.dumps(header) + "\n" + json.dumps(node))
+    manifest.write_text(VOLUME_POD)
+    data = json.loads(CliRunner().invoke(cli, ["explain", "-f", str(manifest), "--snapshot", str(cluster), "-o", "json"],
+                                         standalone_mode=False).output)
+    (group,) = data["groups"]
+    assert group["fits"] is None and group["unknown"].startswith("PersistentVolumeClaim could not be read")
+    assert [g["blocksVerdicts"] for g in data["gaps"]] == [True]
+    manifest.write_text(POD.replace("nodeSelector: {example.com/rack: r0}", "nodeSelector: {}"))
+    (group,) = json.loads(CliRunner().invoke(cli, ["explain", "-f", str(manifest), "--snapshot", str(cluster), "-o",
+                                                   "json"], standalone_mode=False).output)["groups"]
+    assert group["fits"] is True  # a pod without volumes does not depend on them

@@ -13,8 +13,7 @@ from fake_apiserver import FakeApiServer, Fault, serve, write_kubeconfig
 from kubectl_wasdra.cluster import body
 from kubectl_wasdra.cluster.live import LiveOptions, read_live
 from kubectl_wasdra.cluster.live_auth import NOT_A_TERMINAL
-from kubectl_wasdra.cluster.timeouts import parse_duration
-from kubectl_wasdra.errors import ClusterReadError, UsageError
+from kubectl_wasdra.errors import ClusterReadError
 
 TOKEN = "sekret-token-do-not-print"
 
@@ -32,18 +31,6 @@ def _read(tmp_path: Path, offline, faults: dict[str, Fault], **extra: object):
     with serve(server) as url:
         live = read_live(_options(tmp_path, url, **extra))
     return live, server
-
-
-@pytest.mark.parametrize(("text", "parsed"), [("0", None), ("30", 30.0), ("30s", 30.0), ("1m", 60.0), ("1h2m3.5s", 3723.5),
-                                               ("500ms", 0.5), ("0s", None)], ids=str)
-def test_request_timeout_takes_kubectls_format(text: str, parsed: float | None) -> None:
-    assert parse_duration(text) == parsed
-
-
-@pytest.mark.parametrize("text", ["-1", "1x", "s", "", "1 m", "-5s"])
-def test_request_timeout_rejects_what_kubectl_rejects(text: str) -> None:
-    with pytest.raises(UsageError, match="invalid timeout value"):
-        parse_duration(text)
 
 
 def test_silent_version_ends_after_the_request_timeout(tmp_path: Path, offline) -> None:

@@ -66,3 +66,16 @@ def test_a_term_that_does_not_parse_matches_no_node_but_other_terms_still_do():
 ])
 def test_node_selector_terms(term, matches):
     assert matches_node_selector(_terms(term), _node("n", gpus="8")) is matches
+
+
+@pytest.mark.parametrize("term", [
+    {"matchExpressions": [_expr("gpu", "NotIn", "a100\n")]},  # a block scalar's newline
+    {"matchExpressions": [_expr("example.com/gpu\n", "DoesNotExist")]},
+    {"matchExpressions": [_expr("example.com\n/gpu", "DoesNotExist")]},
+    {"matchExpressions": [_expr("gpu-count", "Gt", "4\n")]},
+], ids=["value", "name", "prefix", "integer"])
+def test_a_trailing_newline_is_no_valid_key_value_or_integer(term):
+    """Go's regexp `$` and strconv.ParseInt refuse a final newline: the term does not parse and matches no node."""
+    node = {"metadata": {"name": "n1", "labels": {"gpu-count": "8"}}}
+    assert node_selector_term_errors(term)
+    assert not matches_node_selector({"nodeSelectorTerms": [term]}, node)

@@ -57,3 +57,23 @@ def test_enabled_filter_steers_away_from_the_rejecting_kubelet(flag: list[str]) 
     (group,) = run_explain(options).groups
     assert group.fits and group.pods == {"train-4cpu-2gpu": "numa-dp-1"}
     assert group.numa["train-4cpu-2gpu"]["containers"]["main"]["numa"] == [0]
+
+
+def test_malformed_zones_are_left_out_not_a_crash() -> None:
+    """NodeResourceTopology objects are not shape-checked: zones and resources that are no objects are skipped, as the
+    kubelet stage (kubelet/facts.py) skips them."""
+    nrt = {"kind": "NodeResourceTopology", "metadata": {"name": "n1"}, "topologyPolicies": ["SingleNUMANodeContainerLevel"],
+           "zones": ["node-0", {"name": "node-0", "type": "Node", "resources": [
+               {"name": "cpu", "capacity": "4", "allocatable": "4", "available": "2"},
+               {"name": "memory", "capacity": "8Gi", "allocatable": "8Gi", "available": "4Gi"}, "cpu"]}]}
+    snapshot = SimpleNamespace(get=lambda kind, n, ns: nrt if (kind, n) == ("NodeResourceTopology", "n1") else None)
+    node = SimpleNamespace(name="n1", state=SimpleNamespace(snapshot=snapshot),
+                           facts=SimpleNamespace(allocatable={"cpu": Decimal(4), "memory": parse_quantity("8Gi")}))
+
+    def status(cpu: str) -> Any:
+        resources = {"requests": {"cpu": cpu, "memory": "1Gi"}, "limits": {"cpu": cpu, "memory": "1Gi"}}
+        return node_resource_topology.filter_node(SimpleNamespace(pod={"spec": {"containers": [
+            {"name": "c", "resources": resources}]}}), node)
+
+    assert status("2") is None
+    assert status("3").message == "cannot align container"

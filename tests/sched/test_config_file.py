@@ -153,3 +153,12 @@ def test_most_allocated_packs_where_least_allocated_spreads() -> None:
     new = pod("new", cpu="1", memory="1Gi", created="2026-01-01T00:00:00Z")
     assert _results(None, *nodes, busy, new)["new"].placement == {"default/new": "b-empty"}
     assert _results("bin-packing.yaml", *nodes, busy, new)["new"].placement == {"default/new": "a-busy"}
+
+
+@pytest.mark.parametrize(("timeout", "steps"), [("10s", 100_000), (".5s", 5_000), ("1m30s", 900_000), ("0s", None)])
+def test_filter_timeout_takes_go_durations(tmp_path: Path, timeout: str, steps: int | None) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+                    f"- pluginConfig:\n  - name: DynamicResources\n    args: {{filterTimeout: {timeout!r}}}\n")
+    (profile,) = load_scheduler_config(str(path)).profiles
+    assert profile.dra_step_limit == steps

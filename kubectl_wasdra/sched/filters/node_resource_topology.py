@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Any, Final
 
 from kubectl_wasdra.cluster.numa_kinds import NRT_KIND
-from kubectl_wasdra.kubelet.facts import nrt_policy
+from kubectl_wasdra.kubelet.facts import nrt_policy, numa_zones
 from kubectl_wasdra.kubelet.requests import is_guaranteed, quantity_or_none, requests_of
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.nodeinfo import NodeInfo
@@ -47,14 +47,10 @@ def _affine(name: str) -> bool:
 
 
 def _zones(nrt: Mapping[str, Any]) -> Zones:
-    zones: Zones = {}
-    for zone in nrt.get("zones") or []:
-        name = zone.get("name") if isinstance(zone, dict) else None
-        if zone.get("type") != "Node" or not isinstance(name, str) or not name[5:].isdigit():
-            continue
-        zones[int(name[5:])] = {str(r.get("name")): quantity_or_none(r.get("available", 0)) or Decimal(0)
-                                for r in zone.get("resources") or [] if isinstance(r, dict)}
-    return zones
+    """Each NUMA zone's available amounts."""
+    return {zone_id: {str(r.get("name")): quantity_or_none(r.get("available", 0)) or Decimal(0)
+                      for r in zone.get("resources") or [] if isinstance(r, dict)}
+            for zone_id, zone in numa_zones(nrt).items()}
 
 
 def _fits_one(zones: Zones, allocatable: Mapping[str, Any], qos: str, request: Mapping[str, Decimal]) -> int | None:
