@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 BOM: Final = "\ufeff"
 _MARKER: Final = re.compile(r"^(?:---|\.\.\.)(?:[ \t].*)?$", re.MULTILINE)
@@ -215,11 +214,3 @@ def to_plain(node: Any, _memo: dict[int, Any] | None = None) -> Any:
     if isinstance(node, float):
         return float(node)
     return str(node)
-
-
-def new_map(*pairs: tuple[str, Any]) -> CommentedMap:
-    return CommentedMap(pairs)
-
-
-def new_seq(items: list[Any]) -> CommentedSeq:
-    return CommentedSeq(items)
