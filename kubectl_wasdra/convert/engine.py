@@ -115,10 +115,11 @@ def _change_version(obj: dict[str, Any], source: str, kind: str, target: str) ->
 def _verify(obj: dict[str, Any], release: Release, where: str) -> None:
     """A conversion to an older release must not leave fields its schema lacks (what the old API cannot express)."""
     from kubectl_wasdra.catalog.schemas import validate_document
+    from kubectl_wasdra.lint.problem import format_path
 
     for violation in validate_document(release, to_plain(obj)):
         if violation.category == "unknown":
-            path = ".".join(str(p) for p in violation.path)
+            path = format_path(violation.path)
             raise ConversionError(path, f"{where} cannot express {path}", "remove it, or target a newer release")
 
 

@@ -115,7 +115,7 @@ def test_capacity_request_policy_cannot_go_to_v1alpha3() -> None:
 def test_field_the_older_version_lacks_fails_clearly() -> None:
     source = CLAIM_V1.replace("          count: 2\n", "          count: 2\n          capacity: {requests: {memory: 10Gi}}\n")
     note = reported(source, "1.33", "resource.k8s.io/v1alpha3=true", "resource.k8s.io/v1beta2=false")
-    assert "capacity" in note.message
+    assert "spec.spec.devices.requests[0].capacity" in note.message   # the path as findings spell it
 
 
 @pytest.mark.parametrize("version", ["v1beta1", "v1beta2"])
