@@ -32,28 +32,10 @@ spec:
       deviceClassName: gpu
 """
 
-FIXED = """\
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: flags}   # feature flags
-data:
-  enabled: "yes"
-  quoted: 'no'
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: c}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly:
-        deviceClassName: gpu
-        count: 2   # two
-    - name: b
-      exactly:
-        deviceClassName: gpu
-"""
+# the three safe fixes: a quoted YAML 1.1 boolean (SCHEMA001), the close-match rename (SCHEMA002) and a v1beta1-shaped
+# request nested under exactly: (VALID001)
+FIXED = MIXED.replace("enabled: yes", 'enabled: "yes"').replace("cuont: 2", "count: 2").replace(
+    "    - name: b\n      deviceClassName: gpu\n", "    - name: b\n      exactly:\n        deviceClassName: gpu\n")
 
 CLAIM_V1BETA1 = "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\nmetadata: {name: c}\nspec:\n  devices:\n" \
                 "    requests:\n    - name: gpu\n      deviceClassName: gpu\n"
