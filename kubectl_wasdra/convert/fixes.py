@@ -14,7 +14,7 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.convert.edit import rename_key
 from kubectl_wasdra.convert.engine import Converter
-from kubectl_wasdra.convert.resource import EXACT_FIELDS, nest_requests
+from kubectl_wasdra.convert.resource import EXACT_FIELDS, nest_request
 from kubectl_wasdra.convert.roundtrip import (
     Chunk,
     SourceText,
@@ -97,7 +97,7 @@ def _nest_exactly(doc: Any, request_path: str, apply: bool) -> Fixability | None
             or not set(request) & set(EXACT_FIELDS):
         return None
     if apply:
-        nest_requests({"devices": {"requests": [request]}})
+        nest_request(request)
     return Fixability.SAFE
 
 
