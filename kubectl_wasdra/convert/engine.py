@@ -60,6 +60,13 @@ class Note:
     gates: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class UnparsedDocument:
+    """A YAML document conversion had no reason to parse, kept as text until -o json needs its objects."""
+
+    text: str
+
+
 @dataclass
 class FileResult:
     """One file before and after."""
@@ -68,11 +75,24 @@ class FileResult:
     original: bytes
     converted: bytes
     notes: list[Note] = field(default_factory=list)
-    documents: list[Any] = field(default_factory=list)   # every object after conversion, for -o json
+    documents: list[Any] = field(default_factory=list)   # every document after conversion, in order (see objects())
 
     @property
     def changed(self) -> bool:
         return self.original != self.converted
+
+    def objects(self) -> list[Any]:
+        """Every object after conversion, in file order (for -o json): unparsed documents are read now."""
+        found: list[Any] = []
+        for document in self.documents:
+            if not isinstance(document, UnparsedDocument):
+                found.append(document)
+                continue
+            try:
+                found.extend(_items(load_yaml(document.text)))
+            except Exception:  # ruamel raises many types; an unreadable document holds no object to print
+                continue
+        return found
 
 
 def _position(obj: Any, base_line: int) -> tuple[int, int]:
@@ -198,6 +218,7 @@ class Converter:
         """Convert one YAML document in place (chunk.text); returns the documents to add after it."""
         text = chunk.source
         if not self._may_change(text):
+            result.documents.append(UnparsedDocument(text))
             return []
         try:
             data = load_yaml(text)

@@ -62,6 +62,15 @@ def test_json_output_is_a_list_of_the_converted_objects(tmp_path: Path, capsys: 
         ("scheduling.k8s.io/v1alpha2", "Workload"), ("scheduling.k8s.io/v1alpha2", "PodGroup")]
 
 
+def test_json_output_holds_the_objects_that_needed_no_conversion(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "two.yaml"
+    path.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\n---\n# nothing here\n---\n" + CLAIM)
+    code, out, _ = _run(capsys, str(path), "--to", "1.37", "-o", "json")
+    assert code == 0
+    assert [(i["apiVersion"], i["kind"]) for i in json.loads(out)["items"]] == [
+        ("v1", "ConfigMap"), ("resource.k8s.io/v1", "ResourceClaim")]
+
+
 def test_unconvertible_object_exits_1_with_file_line_reason(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "old.yaml"
     path.write_text("---\napiVersion: resource.k8s.io/v1alpha2\nkind: ResourceClass\nmetadata: {name: gpu}\ndriverName: x\n")
