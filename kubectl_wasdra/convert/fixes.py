@@ -3,6 +3,7 @@ as `convert` (comments, order, quoting, layout, CRLF and BOM kept). Which rules 
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
@@ -162,9 +163,10 @@ class Fixer:
         if source.is_json:
             return  # JSON files: `kubectl wasdra convert` rewrites them; field fixes keep to YAML
         chunks = split_documents(source.body)
+        starts = [chunk.line for chunk in chunks]
         documents: dict[int, _Document] = {}
         for finding in sorted(findings, key=lambda f: (f.line, f.column, f.rule)):
-            index = _chunk_at(chunks, finding.line)
+            index = max(bisect.bisect_right(starts, finding.line) - 1, 0)   # the document holding the line
             document = documents.get(index) or self._load(chunks[index])
             if document is None:
                 continue
@@ -227,15 +229,6 @@ class Fixer:
         with open(path, "wb") as stream:
             stream.write(source.encode(join_documents(out)))
         self.summary.files.append(path)
-
-
-def _chunk_at(chunks: list[Chunk], line: int) -> int:
-    """The index of the document holding a 1-based line."""
-    index = 0
-    for position, chunk in enumerate(chunks):
-        if chunk.line <= line:
-            index = position
-    return index
 
 
 def fix_findings(findings: Iterable[Any], release: Release, runtime_config: Mapping[str, bool], *, apply: bool,
