@@ -188,12 +188,12 @@ class Converter:
 
     def _field_gates(self, obj: dict[str, Any]) -> tuple[str, ...]:
         """The feature gates, off by default in the release, of the fields the object sets."""
-        from kubectl_wasdra.catalog.field_gates import checked_fields, find_present
+        from kubectl_wasdra.catalog.field_gates import checked_fields, find_governed
         from kubectl_wasdra.catalog.gates import effective_gates
 
         state = effective_gates(self.release)
         found = [g for f in checked_fields(self.release, obj["apiVersion"], obj["kind"])
-                 if next(find_present(obj, f.pattern), None) is not None for g in f.gates_all]
+                 if next(find_governed(obj, f), None) is not None for g in f.gates_all]
         return tuple(g for g in dict.fromkeys(found) if not state.enabled(g))
 
     def file(self, path: str, raw: bytes) -> FileResult:
