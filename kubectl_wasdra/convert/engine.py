@@ -19,9 +19,9 @@ from kubectl_wasdra.convert.pods import convert_pod_links
 from kubectl_wasdra.convert.roundtrip import (
     Chunk,
     SourceText,
+    added_documents,
     dump_edited,
     dump_json,
-    dump_new_document,
     join_documents,
     json_indent,
     load_yaml,
@@ -234,9 +234,7 @@ class Converter:
                 chunk.separator = "---\n"
             listed = isinstance(data, dict) and data.get("kind") == "List"   # List items were replaced in place
             chunk.text = dump_edited(new, text, None if listed else data)
-        if extra and chunk.text and not chunk.text.endswith("\n"):
-            chunk.text += "\n"
-        return [Chunk("---\n", dump_new_document(item), 0) for item in extra]
+        return added_documents(chunk, extra)
 
     def _may_change(self, text: str) -> bool:
         """False when the document's top-level apiVersion and kind (read from the text) need nothing in the release

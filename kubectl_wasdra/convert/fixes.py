@@ -19,8 +19,8 @@ from kubectl_wasdra.convert.resource import EXACT_FIELDS, nest_request
 from kubectl_wasdra.convert.roundtrip import (
     Chunk,
     SourceText,
+    added_documents,
     dump_edited,
-    dump_new_document,
     join_documents,
     load_yaml,
     split_documents,
@@ -220,10 +220,7 @@ class Fixer:
             document = documents.get(index)
             if document is not None and document.changed:
                 chunk.text = dump_edited(document.data, chunk.source)
-                if document.extra and not chunk.text.endswith("\n"):
-                    chunk.text += "\n"
-                out.append(chunk)
-                out.extend(Chunk("---\n", dump_new_document(item), 0) for item in document.extra)
+                out.extend([chunk, *added_documents(chunk, document.extra)])
             else:
                 out.append(chunk)
         with open(path, "wb") as stream:

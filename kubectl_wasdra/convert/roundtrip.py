@@ -167,8 +167,15 @@ def dump_edited(data: Any, original: str, unedited: Any = None) -> str:
     return text if text.endswith("\n") or not text else text + "\n"
 
 
-def dump_new_document(data: Any) -> str:
-    """A document the conversion added (a PodGroup split out of a Workload), in kubectl's style."""
+def added_documents(chunk: Chunk, items: list[Any]) -> list[Chunk]:
+    """The documents a conversion adds after `chunk` (a PodGroup split out of a Workload), in kubectl's style; `chunk`
+    gets the final newline its `---` needs."""
+    if items and chunk.text and not chunk.text.endswith("\n"):
+        chunk.text += "\n"
+    return [Chunk("---\n", _dump_new_document(item), 0) for item in items]
+
+
+def _dump_new_document(data: Any) -> str:
     out = io.StringIO()
     _yaml().dump(data, out)
     return out.getvalue()
