@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_wasdra.cli import main
+from tests.convert.helpers import run_cli
 from tests.convert.test_scheduling import WORKLOAD_135
 
 CLAIM = "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\nmetadata: {name: c}\nspec:\n  devices:\n" \
@@ -15,10 +15,7 @@ CLAIM = "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\nmetadata: {na
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        main(["convert", *argv])
-    out, err = capsys.readouterr()
-    return exit_info.value.code, out, err
+    return run_cli(capsys, "convert", *argv)
 
 
 def test_write_rewrites_in_place_and_second_run_is_a_no_op(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

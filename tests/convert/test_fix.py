@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_wasdra.cli import main
+from tests.convert.helpers import run_cli
 
 MIXED = """\
 apiVersion: v1
@@ -43,10 +43,7 @@ CLASS_V1BETA1 = "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass\nmetadat
 
 
 def _check(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        main(["check", "--no-config", "--ignore", "REF", *argv])
-    out, err = capsys.readouterr()
-    return exit_info.value.code, out, err
+    return run_cli(capsys, "check", "--no-config", "--ignore", "REF", *argv)
 
 
 def test_fix_applies_safe_fixes_and_second_run_changes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -105,13 +102,9 @@ def test_unsafe_fixes_alone_and_stdin_are_refused(tmp_path: Path, capsys: pytest
 
 
 def test_rules_show_fixability(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
-        main(["rules", "-o", "json"])
-    entries = {e["id"]: e["fix"] for e in json.loads(capsys.readouterr().out)["rules"]}
+    entries = {e["id"]: e["fix"] for e in json.loads(run_cli(capsys, "rules", "-o", "json")[1])["rules"]}
     assert (entries["SCHEMA002"], entries["API001"], entries["REF001"]) == ("safe", "unsafe", "none")
-    with pytest.raises(SystemExit):
-        main(["rules", "API001"])
-    assert "fix: unsafe" in capsys.readouterr().out
+    assert "fix: unsafe" in run_cli(capsys, "rules", "API001")[1]
 
 
 def test_unsafe_fix_of_a_135_workload_adds_its_pod_group(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
