@@ -33,10 +33,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import check_throughput
-from check_throughput import DOCS_PER_FILE, MAKERS, generate
+from check_throughput import DOCS_PER_FILE, ENV, MAKERS, generate
 
 OUT = Path(__file__).resolve().parent / "out" / "peers"
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # bytecode cached, as installed
 
 
 def other_device_class(i: int) -> dict:

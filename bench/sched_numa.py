@@ -16,7 +16,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sched_synthetic import pod_group, to_snapshot
+from sched_synthetic import device_class, node, pod_group, resource_slice, to_snapshot
 
 from kubectl_wasdra.catalog.releases import NEWEST
 from kubectl_wasdra.explain.overlay import build_overlay
@@ -27,26 +27,13 @@ GPU, NIC, CPU = "gpu.example.com", "rdma.example.com", "dra.cpu"
 NUMA = "resource.kubernetes.io/numaNode"
 
 
-def _slice(node: str, driver: str, devices: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": f"{node}-{driver}"},
-            "spec": {"driver": driver, "nodeName": node, "pool": {"name": node, "generation": 1, "resourceSliceCount": 1},
-                     "devices": devices}}
-
-
 def node_objects(name: str) -> list[dict[str, Any]]:
-    allocatable = {"cpu": "128", "memory": "1Ti", "pods": "110"}
-    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": name}, "spec": {},
-            "status": {"allocatable": allocatable, "capacity": allocatable}}
     gpus = [{"name": f"gpu-{i}", "attributes": {NUMA: {"int": i // 4}}} for i in range(8)]
     nics = [{"name": f"nic-{i}", "attributes": {NUMA: {"int": i // 2}}} for i in range(4)]
     cpus = [{"name": f"cpus-{n}", "allowMultipleAllocations": True, "attributes": {NUMA: {"int": n}},
              "capacity": {f"{CPU}/cpu": {"value": "62"}}} for n in (0, 1)]
-    return [node, _slice(name, GPU, gpus), _slice(name, NIC, nics), _slice(name, CPU, cpus)]
-
-
-def classes() -> list[dict[str, Any]]:
-    return [{"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": d},
-             "spec": {"selectors": [{"cel": {"expression": f'device.driver == "{d}"'}}]}} for d in (GPU, NIC, CPU)]
+    return [node(name)] + [resource_slice(f"{name}-{driver}", name, driver, devices)
+                           for driver, devices in ((GPU, gpus), (NIC, nics), (CPU, cpus))]
 
 
 def template() -> dict[str, Any]:
@@ -68,7 +55,7 @@ def pod(name: str) -> dict[str, Any]:
 def measure(size: int) -> tuple[float, bool, int]:
     manifests = [template(), pod_group("train", size, False)] + [pod(f"train-{i:05d}") for i in range(size)]
     overlay = build_overlay(manifests)
-    objects = classes() + [o for i in range(size) for o in node_objects(f"node-{i:05d}")]
+    objects = [device_class(d) for d in (GPU, NIC, CPU)] + [o for i in range(size) for o in node_objects(f"node-{i:05d}")]
     snapshot = to_snapshot(objects + list(overlay.objects))
     start = time.perf_counter()
     (diagnosis,) = explain_results(snapshot, all_on(NEWEST), overlay)

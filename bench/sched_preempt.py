@@ -11,17 +11,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sched_synthetic import to_snapshot
-
-from kubectl_wasdra.catalog.releases import NEWEST
-from kubectl_wasdra.sched.admission import all_on
-from kubectl_wasdra.sched.simulation import Simulation
+from sched_synthetic import timed_run, to_snapshot
 
 
 def _pod(name: str, cpu: str, priority: int, node: str = "", group: str | None = None) -> dict[str, Any]:
@@ -70,16 +65,12 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=500)
     parser.add_argument("--gang", type=int, default=64)
     args = parser.parse_args()
-    snapshot = to_snapshot(objects(args.nodes, args.gang))
-    start = time.perf_counter()
-    sim = Simulation(snapshot, all_on(NEWEST))
-    prepared = time.perf_counter()
-    result = next(r for r in sim.run() if r.name == "train")
-    elapsed = time.perf_counter() - prepared
+    results, prepare, elapsed = timed_run(to_snapshot(objects(args.nodes, args.gang)))
+    result = next(r for r in results if r.name == "train")
     answer = result.extra["preemption"]
     print(f"nodes={args.nodes} gang={args.gang} fits={result.fits} preemption helps={answer.helps} "
           f"victims={len(answer.victims)} nominated nodes={len(set(answer.nominated.values()))} "
-          f"prepare={prepared - start:.2f}s schedule+preempt={elapsed:.2f}s")
+          f"prepare={prepare:.2f}s schedule+preempt={elapsed:.2f}s")
 
 
 if __name__ == "__main__":

@@ -11,23 +11,35 @@ from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
 GPU = "gpu.example.com"
 
 
-def gpu_node(name: str, rack: str) -> dict[str, Any]:
+def node(name: str, labels: dict[str, str] | None = None) -> dict[str, Any]:
+    """A node of 128 cpu, 1Ti of memory and 110 pods."""
     allocatable = {"cpu": "128", "memory": "1Ti", "pods": "110"}
-    return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": {"example.com/rack": rack}},
-            "spec": {}, "status": {"allocatable": allocatable, "capacity": allocatable}}
+    metadata: dict[str, Any] = {"name": name, "labels": labels} if labels else {"name": name}
+    return {"apiVersion": "v1", "kind": "Node", "metadata": metadata, "spec": {},
+            "status": {"allocatable": allocatable, "capacity": allocatable}}
+
+
+def gpu_node(name: str, rack: str) -> dict[str, Any]:
+    return node(name, {"example.com/rack": rack})
+
+
+def resource_slice(name: str, node: str, driver: str, devices: list[dict[str, Any]]) -> dict[str, Any]:
+    """The one slice of a node-local pool named after the node."""
+    return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": name},
+            "spec": {"driver": driver, "nodeName": node, "pool": {"name": node, "generation": 1, "resourceSliceCount": 1},
+                     "devices": devices}}
 
 
 def gpu_slice(node: str, count: int, numa_size: int) -> dict[str, Any]:
     devices = [{"name": f"gpu-{i}", "attributes": {"resource.kubernetes.io/numaNode": {"int": i // numa_size}}}
                for i in range(count)]
-    return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": f"{node}-gpus"},
-            "spec": {"driver": GPU, "nodeName": node, "pool": {"name": node, "generation": 1, "resourceSliceCount": 1},
-                     "devices": devices}}
+    return resource_slice(f"{node}-gpus", node, GPU, devices)
 
 
-def device_class() -> dict[str, Any]:
-    return {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": GPU},
-            "spec": {"selectors": [{"cel": {"expression": f'device.driver == "{GPU}"'}}]}}
+def device_class(driver: str = GPU) -> dict[str, Any]:
+    """A class selecting every device of `driver`, named after it."""
+    return {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": driver},
+            "spec": {"selectors": [{"cel": {"expression": f'device.driver == "{driver}"'}}]}}
 
 
 def template(name: str, count: int, numa: bool) -> dict[str, Any]:

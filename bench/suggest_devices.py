@@ -12,7 +12,12 @@ import argparse
 import resource
 import sys
 import time
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from sched_synthetic import device_class, resource_slice
 
 from kubectl_wasdra.catalog.releases import NEWEST
 from kubectl_wasdra.cluster.builder import SnapshotBuilder
@@ -27,14 +32,9 @@ DRIVER = "gpu.example.com"
 def cluster(devices: int) -> list[dict[str, Any]]:
     node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "big", "labels": {"kubernetes.io/hostname": "big"}},
             "status": {"allocatable": {"cpu": "256", "memory": "2Ti", "pods": "110"}}}
-    slice_ = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "big-gpus"},
-              "spec": {"driver": DRIVER, "nodeName": "big", "pool": {"name": "big", "generation": 1, "resourceSliceCount": 1},
-                       "devices": [{"name": f"gpu-{i}", "attributes": {"model": {"string": f"m{i % 7}"},
-                                                                      "serial": {"string": f"SN{i:08d}"}},
-                                    "capacity": {"memory": {"value": "80Gi"}}} for i in range(devices)]}}
-    device_class = {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": DRIVER},
-                    "spec": {"selectors": [{"cel": {"expression": f'device.driver == "{DRIVER}"'}}]}}
-    return [node, slice_, device_class]
+    gpus = [{"name": f"gpu-{i}", "attributes": {"model": {"string": f"m{i % 7}"}, "serial": {"string": f"SN{i:08d}"}},
+             "capacity": {"memory": {"value": "80Gi"}}} for i in range(devices)]
+    return [node, resource_slice("big-gpus", "big", DRIVER, gpus), device_class(DRIVER)]
 
 
 def manifest() -> list[dict[str, Any]]:

@@ -223,7 +223,6 @@ def _fixed_report(options: Any, fix: bool, unsafe: bool) -> tuple[Any, str]:
     summary = fix_findings(report.findings, options.releases[0], options.runtime_config, apply=fix, unsafe=unsafe)
     if summary.fixed:
         report = run_check(options)
-        summary.safe = summary.unsafe = 0
         left = fix_findings(report.findings, options.releases[0], options.runtime_config, apply=False, unsafe=False)
         summary.safe, summary.unsafe = left.safe, left.unsafe
     return report, summary.line(applied=fix)

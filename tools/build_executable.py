@@ -24,16 +24,16 @@ import argparse
 import importlib.metadata
 import os
 import platform
-import re
 import shutil
 import subprocess
 import sys
 import tarfile
 import time
-import tomllib
 import venv
 import zipfile
 from pathlib import Path
+
+from readme_setup import requirement_name, requirements
 
 ROOT = Path(__file__).resolve().parent.parent
 PYINSTALLER = "pyinstaller==6.22.3"
@@ -66,29 +66,21 @@ def prepare_venv(directory: Path) -> Path:
     return python
 
 
-def _name(requirement: str) -> str:
-    return re.split(r"[<>=!~ \[;(]", requirement.strip(), maxsplit=1)[0].lower().replace("_", "-")
-
-
 def missing_dependencies() -> list[str]:
     """The package's runtime dependencies (pyproject.toml) that the running interpreter does not have."""
     missing = []
-    for spec in _runtime_requirements():
+    for name in requirements():
         try:
-            importlib.metadata.version(_name(spec))
+            importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:
-            missing.append(_name(spec))
+            missing.append(name)
     return missing
-
-
-def _runtime_requirements() -> list[str]:
-    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
 
 
 def runtime_distributions() -> set[str]:
     """The distributions a plain `pip install .` brings: the runtime dependencies and theirs, extras left out."""
     seen: set[str] = set()
-    todo = [_name(spec) for spec in _runtime_requirements()]
+    todo = requirements()
     while todo:
         name = todo.pop()
         if name in seen:
@@ -98,7 +90,7 @@ def runtime_distributions() -> set[str]:
             requires = importlib.metadata.requires(name) or []
         except importlib.metadata.PackageNotFoundError:
             continue
-        todo.extend(_name(req) for req in requires if "extra" not in req.partition(";")[2])  # extras are opt-in
+        todo.extend(requirement_name(req) for req in requires if "extra" not in req.partition(";")[2])  # extras are opt-in
     return seen
 
 
@@ -122,7 +114,7 @@ def foreign_modules() -> list[str]:
     keep: set[str] = set()
     other: set[str] = set()
     for dist in importlib.metadata.distributions():
-        name = _name(dist.metadata["Name"] or "")
+        name = requirement_name(dist.metadata["Name"] or "")
         (keep if name in wanted else other).update(_top_levels(dist))
     return sorted(module for module in other - keep - {"kubectl_wasdra"} if module.isidentifier())
 

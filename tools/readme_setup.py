@@ -33,10 +33,21 @@ def setup_commands(readme: str | None = None) -> list[str]:
     return [line for line in match.group(1).splitlines() if line.strip()]
 
 
-def test_extra() -> list[str]:
-    """Distribution names of the `test` extra, from pyproject.toml."""
+def requirement_name(spec: str) -> str:
+    """The distribution a requirement names, normalised: "PyYAML>=6.0,<7" -> "pyyaml", "a_b[x]; extra" -> "a-b"."""
+    return re.split(r"[<>=!~ \[;(]", spec.strip(), maxsplit=1)[0].lower().replace("_", "-")
+
+
+def requirements(extra: str | None = None) -> list[str]:
+    """Distribution names of the runtime dependencies in pyproject.toml, or of one extra's."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    return [re.split(r"[<>=!~ \[;]", spec, maxsplit=1)[0] for spec in project["optional-dependencies"]["test"]]
+    return [requirement_name(spec) for spec in (project["dependencies"] if extra is None
+                                                else project["optional-dependencies"][extra])]
+
+
+def test_extra() -> list[str]:
+    """Distribution names of the `test` extra."""
+    return requirements("test")
 
 
 def _installed(python: str, names: list[str]) -> list[str]:

@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from kubectl_wasdra.catalog.data import read_yaml
 from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.load.document import value_at
 
 DATA_FILE: Final = "rules/field-gates.yaml"
 ANY_ITEM: Final = "[]"
@@ -128,6 +129,14 @@ def checked_fields(release: Release, api_version: str, kind: str) -> tuple[Field
 def find_present(data: Any, pattern: PathPattern) -> Iterator[Path]:
     """Concrete paths in `data` matching `pattern`, walking only through fields that exist (a null value counts)."""
     yield from _walk(data, pattern, 0, ())
+
+
+def find_governed(data: Any, field: FieldGate) -> Iterator[Path]:
+    """The paths of `data` where `field` is set as its gate governs it: present, and holding its when_value if it has
+    one (HPA minReplicas is gated only at 0)."""
+    for path in find_present(data, field.pattern):
+        if field.when_value is None or value_at(data, path) == field.when_value:
+            yield path
 
 
 def _walk(node: Any, pattern: PathPattern, depth: int, path: Path) -> Iterator[Path]:

@@ -12,6 +12,8 @@ from typing import Any
 from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.tokens import CommentToken
 
+from kubectl_wasdra.load.document import value_at
+
 _LINE_COMMENT = re.compile(r"\n( *)#")
 
 
@@ -105,11 +107,8 @@ def _put_comment(node: Any, key: str, comment: Any) -> None:
 
 def mapping(node: Any, *path: str) -> dict[str, Any] | None:
     """node[path[0]][path[1]]... when every step is a mapping, else None."""
-    for key in path:
-        if not isinstance(node, dict):
-            return None
-        node = node.get(key)
-    return node if isinstance(node, dict) else None
+    found = value_at(node, path)
+    return found if isinstance(found, dict) else None
 
 
 def mappings(node: Any, *path: str) -> Iterator[tuple[int, dict[str, Any]]]:

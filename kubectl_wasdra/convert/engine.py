@@ -19,9 +19,9 @@ from kubectl_wasdra.convert.pods import convert_pod_links
 from kubectl_wasdra.convert.roundtrip import (
     Chunk,
     SourceText,
+    added_documents,
     dump_edited,
     dump_json,
-    dump_new_document,
     join_documents,
     json_indent,
     load_yaml,
@@ -60,6 +60,13 @@ class Note:
     gates: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class UnparsedDocument:
+    """A YAML document conversion had no reason to parse, kept as text until -o json needs its objects."""
+
+    text: str
+
+
 @dataclass
 class FileResult:
     """One file before and after."""
@@ -68,11 +75,24 @@ class FileResult:
     original: bytes
     converted: bytes
     notes: list[Note] = field(default_factory=list)
-    documents: list[Any] = field(default_factory=list)   # every object after conversion, for -o json
+    documents: list[Any] = field(default_factory=list)   # every document after conversion, in order (see objects())
 
     @property
     def changed(self) -> bool:
         return self.original != self.converted
+
+    def objects(self) -> list[Any]:
+        """Every object after conversion, in file order (for -o json): unparsed documents are read now."""
+        found: list[Any] = []
+        for document in self.documents:
+            if not isinstance(document, UnparsedDocument):
+                found.append(document)
+                continue
+            try:
+                found.extend(_items(load_yaml(document.text)))
+            except Exception:  # ruamel raises many types; an unreadable document holds no object to print
+                continue
+        return found
 
 
 def _position(obj: Any, base_line: int) -> tuple[int, int]:
@@ -115,10 +135,11 @@ def _change_version(obj: dict[str, Any], source: str, kind: str, target: str) ->
 def _verify(obj: dict[str, Any], release: Release, where: str) -> None:
     """A conversion to an older release must not leave fields its schema lacks (what the old API cannot express)."""
     from kubectl_wasdra.catalog.schemas import validate_document
+    from kubectl_wasdra.lint.problem import format_path
 
     for violation in validate_document(release, to_plain(obj)):
         if violation.category == "unknown":
-            path = ".".join(str(p) for p in violation.path)
+            path = format_path(violation.path)
             raise ConversionError(path, f"{where} cannot express {path}", "remove it, or target a newer release")
 
 
@@ -167,12 +188,12 @@ class Converter:
 
     def _field_gates(self, obj: dict[str, Any]) -> tuple[str, ...]:
         """The feature gates, off by default in the release, of the fields the object sets."""
-        from kubectl_wasdra.catalog.field_gates import checked_fields, find_present
+        from kubectl_wasdra.catalog.field_gates import checked_fields, find_governed
         from kubectl_wasdra.catalog.gates import effective_gates
 
         state = effective_gates(self.release)
         found = [g for f in checked_fields(self.release, obj["apiVersion"], obj["kind"])
-                 if next(find_present(obj, f.pattern), None) is not None for g in f.gates_all]
+                 if next(find_governed(obj, f), None) is not None for g in f.gates_all]
         return tuple(g for g in dict.fromkeys(found) if not state.enabled(g))
 
     def file(self, path: str, raw: bytes) -> FileResult:
@@ -197,6 +218,7 @@ class Converter:
         """Convert one YAML document in place (chunk.text); returns the documents to add after it."""
         text = chunk.source
         if not self._may_change(text):
+            result.documents.append(UnparsedDocument(text))
             return []
         try:
             data = load_yaml(text)
@@ -212,9 +234,7 @@ class Converter:
                 chunk.separator = "---\n"
             listed = isinstance(data, dict) and data.get("kind") == "List"   # List items were replaced in place
             chunk.text = dump_edited(new, text, None if listed else data)
-        if extra and chunk.text and not chunk.text.endswith("\n"):
-            chunk.text += "\n"
-        return [Chunk("---\n", dump_new_document(item), 0) for item in extra]
+        return added_documents(chunk, extra)
 
     def _may_change(self, text: str) -> bool:
         """False when the document's top-level apiVersion and kind (read from the text) need nothing in the release

@@ -3,6 +3,7 @@ as `convert` (comments, order, quoting, layout, CRLF and BOM kept). Which rules 
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
@@ -14,12 +15,12 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.convert.edit import rename_key
 from kubectl_wasdra.convert.engine import Converter
-from kubectl_wasdra.convert.resource import EXACT_FIELDS, nest_requests
+from kubectl_wasdra.convert.resource import EXACT_FIELDS, nest_request
 from kubectl_wasdra.convert.roundtrip import (
     Chunk,
     SourceText,
+    added_documents,
     dump_edited,
-    dump_new_document,
     join_documents,
     load_yaml,
     split_documents,
@@ -97,7 +98,7 @@ def _nest_exactly(doc: Any, request_path: str, apply: bool) -> Fixability | None
             or not set(request) & set(EXACT_FIELDS):
         return None
     if apply:
-        nest_requests({"devices": {"requests": [request]}})
+        nest_request(request)
     return Fixability.SAFE
 
 
@@ -162,9 +163,10 @@ class Fixer:
         if source.is_json:
             return  # JSON files: `kubectl wasdra convert` rewrites them; field fixes keep to YAML
         chunks = split_documents(source.body)
+        starts = [chunk.line for chunk in chunks]
         documents: dict[int, _Document] = {}
         for finding in sorted(findings, key=lambda f: (f.line, f.column, f.rule)):
-            index = _chunk_at(chunks, finding.line)
+            index = max(bisect.bisect_right(starts, finding.line) - 1, 0)   # the document holding the line
             document = documents.get(index) or self._load(chunks[index])
             if document is None:
                 continue
@@ -218,24 +220,12 @@ class Fixer:
             document = documents.get(index)
             if document is not None and document.changed:
                 chunk.text = dump_edited(document.data, chunk.source)
-                if document.extra and not chunk.text.endswith("\n"):
-                    chunk.text += "\n"
-                out.append(chunk)
-                out.extend(Chunk("---\n", dump_new_document(item), 0) for item in document.extra)
+                out.extend([chunk, *added_documents(chunk, document.extra)])
             else:
                 out.append(chunk)
         with open(path, "wb") as stream:
             stream.write(source.encode(join_documents(out)))
         self.summary.files.append(path)
-
-
-def _chunk_at(chunks: list[Chunk], line: int) -> int:
-    """The index of the document holding a 1-based line."""
-    index = 0
-    for position, chunk in enumerate(chunks):
-        if chunk.line <= line:
-            index = position
-    return index
 
 
 def fix_findings(findings: Iterable[Any], release: Release, runtime_config: Mapping[str, bool], *, apply: bool,

@@ -1,13 +1,14 @@
 """Which apiVersion a document should have in the target release: the one the release serves by default (or the one
---runtime-config enables), from rules/api-versions.yaml; removed groups use the replacement of rules/api-lifecycle.yaml."""
+--runtime-config enables), from rules/api-versions.yaml; removed groups use the served successor that
+rules/api-lifecycle.yaml names (catalog.lifecycle.successor, as check's hints do)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kubectl_wasdra.catalog.apis import ApiVersionInfo, api_status, builtin_groups, version_enabled
-from kubectl_wasdra.catalog.lifecycle import kind_lifecycle
+from kubectl_wasdra.catalog.apis import ApiVersionInfo, api_status, api_table, builtin_groups, version_enabled
+from kubectl_wasdra.catalog.lifecycle import successor
 from kubectl_wasdra.catalog.releases import Release
 
 _MATURITY = {"stable": 0, "beta": 1, "alpha": 2}
@@ -50,9 +51,7 @@ def target_for(release: Release, api_version: str, kind: str, runtime_config: Ma
         return Target(None, kept.runtime_config, kept.gates, "deprecated, no successor served" if status.deprecated else "")
     if best is not None:
         return _needs(best, kind, runtime_config)
-    lifecycle = kind_lifecycle(api_version, kind)
-    if lifecycle is not None and lifecycle.replacement:
-        replacement = api_status(release, lifecycle.replacement, kind, runtime_config)
-        if replacement.info is not None:
-            return _needs(replacement.info, kind, runtime_config)
+    replacement = successor(api_version, kind, release)   # the one check's API001 hint names
+    if replacement is not None:
+        return _needs(api_table()[release][replacement], kind, runtime_config)
     return Target(None, reason=f"Kubernetes {release} serves no version of {kind} in its group")

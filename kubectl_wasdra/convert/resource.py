@@ -24,14 +24,11 @@ def _claim_spec(obj: dict[str, Any], kind: str) -> dict[str, Any] | None:
     return mapping(obj, "spec", "spec") if kind == "ResourceClaimTemplate" else mapping(obj, "spec")
 
 
-def nest_requests(spec: dict[str, Any] | None) -> bool:
+def nest_request(request: dict[str, Any]) -> None:
     """v1beta1 DeviceRequest -> v1: the exact-request fields go under `exactly` whenever one of them is set, beside
     firstAvailable too (hasAnyMainRequestFieldsSet in conversion.go: an invalid mix stays for validation to report)."""
-    changed = False
-    for _, request in mappings(spec, "devices", "requests"):
-        if "exactly" not in request:
-            changed |= move_into(request, EXACT_FIELDS, "exactly")
-    return changed
+    if "exactly" not in request:
+        move_into(request, EXACT_FIELDS, "exactly")
 
 
 def _flatten_requests(spec: dict[str, Any] | None, path: str) -> None:
@@ -62,10 +59,9 @@ def _unwrap_capacity(device: dict[str, Any], index: int) -> None:
             device["capacity"][name] = value.get("value")
 
 
-def _lift_devices(spec: dict[str, Any] | None, version: str) -> bool:
-    changed = False
+def _lift_devices(spec: dict[str, Any] | None, version: str) -> None:
     for _, device in mappings(spec, "devices"):
-        changed |= lift_from(device, "basic")
+        lift_from(device, "basic")
         capacity = mapping(device, "capacity")
         if version == "v1alpha3" and capacity:
             for name, value in list(capacity.items()):
@@ -73,8 +69,6 @@ def _lift_devices(spec: dict[str, Any] | None, version: str) -> bool:
                     wrapped = same_shape(capacity)
                     wrapped["value"] = value
                     capacity[name] = wrapped
-                    changed = True
-    return changed
 
 
 def _taint_selector(obj: dict[str, Any]) -> None:
@@ -105,7 +99,8 @@ def up(obj: dict[str, Any], kind: str, version: str) -> list[dict[str, Any]]:
     if version not in FLAT:
         return []
     if kind in ("ResourceClaim", "ResourceClaimTemplate"):
-        nest_requests(_claim_spec(obj, kind))
+        for _, request in mappings(_claim_spec(obj, kind), "devices", "requests"):
+            nest_request(request)
     elif kind == "ResourceSlice":
         _lift_devices(mapping(obj, "spec"), version)
     return []

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 BOM: Final = "\ufeff"
 _MARKER: Final = re.compile(r"^(?:---|\.\.\.)(?:[ \t].*)?$", re.MULTILINE)
@@ -83,31 +82,21 @@ def _yaml(indent: int = 2, dash_offset: int = 0) -> YAML:
 
 
 def load_yaml(text: str) -> Any:
-    """One document, round-trip loaded (comments and layout attached; every anchor kept, used or not)."""
+    """One document, round-trip loaded (comments and layout attached; every anchor kept, used or not). ValueError for
+    a document that `check` refuses as an alias bomb (LOAD010), so that convert and check --fix never expand one."""
+    if "*" in text and _excessive_aliasing(text):
+        raise ValueError("excessive aliasing: the API server refuses such alias bombs (LOAD010)")
     data = _yaml().load(text)
     _keep_anchors(data, set())
-    if "*" in text:
-        expanded = _expanded_size(data, {})
-        if expanded > ALIAS_EXPANSION_LIMIT:
-            raise ValueError(f"YAML aliases expand the document to {expanded:,} nodes (the API server refuses such "
-                             "alias bombs, LOAD010)")
     return data
 
 
-# go-yaml (sigs.k8s.io/yaml) decode.go allowedAliasRatio: beyond 400,000 decoded nodes aliases may add few more
-ALIAS_EXPANSION_LIMIT: Final = 400_000
+def _excessive_aliasing(text: str) -> bool:
+    """The loader's go-yaml alias rule (load/parse.py), so convert refuses exactly the documents check reports."""
+    from kubectl_wasdra.load.document import ProblemKind
+    from kubectl_wasdra.load.parse import parse_text
 
-
-def _expanded_size(node: Any, sizes: dict[int, int]) -> int:
-    """How many nodes the document has with every alias expanded, computed once per distinct node."""
-    if not isinstance(node, (dict, list)):
-        return 1
-    if id(node) in sizes:
-        return sizes[id(node)]
-    sizes[id(node)] = 1  # a recursive alias counts once
-    children = node.values() if isinstance(node, dict) else node
-    sizes[id(node)] = 1 + sum(_expanded_size(child, sizes) for child in children)
-    return sizes[id(node)]
+    return any(issue.kind is ProblemKind.ALIAS_LIMIT for issue in parse_text(text, is_json=False).issues)
 
 
 def _keep_anchors(node: Any, seen: set[int]) -> None:
@@ -178,8 +167,15 @@ def dump_edited(data: Any, original: str, unedited: Any = None) -> str:
     return text if text.endswith("\n") or not text else text + "\n"
 
 
-def dump_new_document(data: Any) -> str:
-    """A document the conversion added (a PodGroup split out of a Workload), in kubectl's style."""
+def added_documents(chunk: Chunk, items: list[Any]) -> list[Chunk]:
+    """The documents a conversion adds after `chunk` (a PodGroup split out of a Workload), in kubectl's style; `chunk`
+    gets the final newline its `---` needs."""
+    if items and chunk.text and not chunk.text.endswith("\n"):
+        chunk.text += "\n"
+    return [Chunk("---\n", _dump_new_document(item), 0) for item in items]
+
+
+def _dump_new_document(data: Any) -> str:
     out = io.StringIO()
     _yaml().dump(data, out)
     return out.getvalue()
@@ -215,11 +211,3 @@ def to_plain(node: Any, _memo: dict[int, Any] | None = None) -> Any:
     if isinstance(node, float):
         return float(node)
     return str(node)
-
-
-def new_map(*pairs: tuple[str, Any]) -> CommentedMap:
-    return CommentedMap(pairs)
-
-
-def new_seq(items: list[Any]) -> CommentedSeq:
-    return CommentedSeq(items)

@@ -85,7 +85,7 @@ def _stdout(results: list[FileResult], mode: str, output: str) -> str:
     if mode == "diff":
         return "".join(_diff(r) for r in results if r.changed)
     if output == "json":
-        items = [to_plain(d) for r in results for d in r.documents]
+        items = [to_plain(d) for r in results for d in r.objects()]
         body = items[0] if len(items) == 1 else {"apiVersion": "v1", "kind": "List", "items": items}
         return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
     texts = [r.converted.decode("utf-8-sig").replace("\r\n", "\n") for r in results]

@@ -60,6 +60,15 @@ def test_same_shape_kinds_change_api_version_only(source: str, target: str) -> N
     assert text == f"apiVersion: {target}\nkind: {kind}\nmetadata: {{name: x}}\nspec: {{}}\n"
 
 
+@pytest.mark.parametrize(("min_replicas", "gates"), [(3, ()), (0, ("HPAScaleToZero",))], ids=["three", "zero"])
+def test_hpa_needs_the_scale_to_zero_gate_only_for_zero(min_replicas: int, gates: tuple[str, ...]) -> None:
+    source = "apiVersion: autoscaling/v2beta2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\nspec:\n" \
+             f"  scaleTargetRef: {{apiVersion: apps/v1, kind: Deployment, name: web}}\n  minReplicas: {min_replicas}\n" \
+             "  maxReplicas: 10\n"
+    _, notes = convert(source, "1.36")   # HPAScaleToZero is off by default in 1.36; the field gates only the value 0
+    assert (notes[0].target, notes[0].gates) == ("autoscaling/v2", gates)
+
+
 def test_apps_v1beta1_deployment_is_reported_not_guessed() -> None:
     source = "apiVersion: apps/v1beta1\nkind: Deployment\nmetadata: {name: x}\nspec: {template: {}}\n"
     note = reported(source)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_wasdra.cli import main
+from tests.convert.helpers import run_cli
 from tests.convert.test_scheduling import WORKLOAD_135
 
 CLAIM = "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\nmetadata: {name: c}\nspec:\n  devices:\n" \
@@ -15,10 +15,7 @@ CLAIM = "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\nmetadata: {na
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        main(["convert", *argv])
-    out, err = capsys.readouterr()
-    return exit_info.value.code, out, err
+    return run_cli(capsys, "convert", *argv)
 
 
 def test_write_rewrites_in_place_and_second_run_is_a_no_op(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -60,6 +57,15 @@ def test_json_output_is_a_list_of_the_converted_objects(tmp_path: Path, capsys: 
     assert code == 0
     assert [(i["apiVersion"], i["kind"]) for i in body["items"]] == [
         ("scheduling.k8s.io/v1alpha2", "Workload"), ("scheduling.k8s.io/v1alpha2", "PodGroup")]
+
+
+def test_json_output_holds_the_objects_that_needed_no_conversion(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "two.yaml"
+    path.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\n---\n# nothing here\n---\n" + CLAIM)
+    code, out, _ = _run(capsys, str(path), "--to", "1.37", "-o", "json")
+    assert code == 0
+    assert [(i["apiVersion"], i["kind"]) for i in json.loads(out)["items"]] == [
+        ("v1", "ConfigMap"), ("resource.k8s.io/v1", "ResourceClaim")]
 
 
 def test_unconvertible_object_exits_1_with_file_line_reason(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_wasdra.cli import main
+from tests.convert.helpers import run_cli
 
 MIXED = """\
 apiVersion: v1
@@ -32,28 +32,10 @@ spec:
       deviceClassName: gpu
 """
 
-FIXED = """\
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: flags}   # feature flags
-data:
-  enabled: "yes"
-  quoted: 'no'
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: c}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly:
-        deviceClassName: gpu
-        count: 2   # two
-    - name: b
-      exactly:
-        deviceClassName: gpu
-"""
+# the three safe fixes: a quoted YAML 1.1 boolean (SCHEMA001), the close-match rename (SCHEMA002) and a v1beta1-shaped
+# request nested under exactly: (VALID001)
+FIXED = MIXED.replace("enabled: yes", 'enabled: "yes"').replace("cuont: 2", "count: 2").replace(
+    "    - name: b\n      deviceClassName: gpu\n", "    - name: b\n      exactly:\n        deviceClassName: gpu\n")
 
 CLAIM_V1BETA1 = "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\nmetadata: {name: c}\nspec:\n  devices:\n" \
                 "    requests:\n    - name: gpu\n      deviceClassName: gpu\n"
@@ -61,10 +43,7 @@ CLASS_V1BETA1 = "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass\nmetadat
 
 
 def _check(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        main(["check", "--no-config", "--ignore", "REF", *argv])
-    out, err = capsys.readouterr()
-    return exit_info.value.code, out, err
+    return run_cli(capsys, "check", "--no-config", "--ignore", "REF", *argv)
 
 
 def test_fix_applies_safe_fixes_and_second_run_changes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -123,13 +102,9 @@ def test_unsafe_fixes_alone_and_stdin_are_refused(tmp_path: Path, capsys: pytest
 
 
 def test_rules_show_fixability(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
-        main(["rules", "-o", "json"])
-    entries = {e["id"]: e["fix"] for e in json.loads(capsys.readouterr().out)["rules"]}
+    entries = {e["id"]: e["fix"] for e in json.loads(run_cli(capsys, "rules", "-o", "json")[1])["rules"]}
     assert (entries["SCHEMA002"], entries["API001"], entries["REF001"]) == ("safe", "unsafe", "none")
-    with pytest.raises(SystemExit):
-        main(["rules", "API001"])
-    assert "fix: unsafe" in capsys.readouterr().out
+    assert "fix: unsafe" in run_cli(capsys, "rules", "API001")[1]
 
 
 def test_unsafe_fix_of_a_135_workload_adds_its_pod_group(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

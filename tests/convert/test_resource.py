@@ -84,26 +84,17 @@ spec:
 """
 
 
-def test_v1beta1_claim_template_moves_exact_fields_under_exactly() -> None:
-    text, notes = convert(CLAIM_V1BETA1)
-    assert text == CLAIM_V1
-    assert [(n.status, n.target) for n in notes] == [("converted", "resource.k8s.io/v1")]
-
-
-def test_v1_claim_template_back_to_v1beta1_for_134() -> None:
-    text, notes = convert(CLAIM_V1, "1.34", "resource.k8s.io/v1beta1=true", "resource.k8s.io/v1=false")
-    assert text == CLAIM_V1BETA1
-    assert notes[0].runtime_config is None
-
-
-def test_v1alpha3_slice_lifts_basic_and_wraps_capacity() -> None:
-    text, _ = convert(SLICE_V1ALPHA3)
-    assert text == SLICE_V1
-
-
-def test_v1_slice_back_to_v1alpha3_for_133() -> None:
-    text, notes = convert(SLICE_V1, "1.33", "resource.k8s.io/v1alpha3=true")
-    assert text == SLICE_V1ALPHA3, notes
+@pytest.mark.parametrize(("source", "release", "runtime_config", "expected", "target"), [
+    (CLAIM_V1BETA1, "1.37", (), CLAIM_V1, "resource.k8s.io/v1"),
+    (CLAIM_V1, "1.34", ("resource.k8s.io/v1beta1=true", "resource.k8s.io/v1=false"), CLAIM_V1BETA1, "resource.k8s.io/v1beta1"),
+    (SLICE_V1ALPHA3, "1.37", (), SLICE_V1, "resource.k8s.io/v1"),
+    (SLICE_V1, "1.33", ("resource.k8s.io/v1alpha3=true",), SLICE_V1ALPHA3, "resource.k8s.io/v1alpha3"),
+], ids=["claim-template-exact-fields-under-exactly", "claim-template-back-to-v1beta1-for-1.34",
+        "slice-lifts-basic-and-wraps-capacity", "slice-back-to-v1alpha3-for-1.33"])
+def test_conversion(source: str, release: str, runtime_config: tuple[str, ...], expected: str, target: str) -> None:
+    text, notes = convert(source, release, *runtime_config)
+    assert text == expected, notes
+    assert [(n.status, n.target, n.runtime_config) for n in notes] == [("converted", target, None)]
 
 
 def test_capacity_request_policy_cannot_go_to_v1alpha3() -> None:
@@ -115,7 +106,7 @@ def test_capacity_request_policy_cannot_go_to_v1alpha3() -> None:
 def test_field_the_older_version_lacks_fails_clearly() -> None:
     source = CLAIM_V1.replace("          count: 2\n", "          count: 2\n          capacity: {requests: {memory: 10Gi}}\n")
     note = reported(source, "1.33", "resource.k8s.io/v1alpha3=true", "resource.k8s.io/v1beta2=false")
-    assert "capacity" in note.message
+    assert "spec.spec.devices.requests[0].capacity" in note.message   # the path as findings spell it
 
 
 @pytest.mark.parametrize("version", ["v1beta1", "v1beta2"])

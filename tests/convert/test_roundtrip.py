@@ -122,6 +122,9 @@ def test_alias_bomb_and_deep_nesting_are_reported_not_expanded() -> None:
         previous = chr(ord(level) - 1)
         bomb += f"    {level}: &{level} [{','.join(['*' + previous] * 9)}]\n"
     assert "alias bombs" in reported(bomb).message
+    small = "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass\nmetadata: {name: x}\nspec:\n  config:\n" \
+            f"  - opaque: {{driver: d, parameters: {{a: &a [{','.join(['x'] * 100)}], b: [{','.join(['*a'] * 200)}]}}}}\n"
+    assert "alias bombs" in reported(small).message   # 20,000 nodes, 99% from aliases: check's LOAD010 refuses it too
     deep = "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass\nmetadata: {name: x}\nspec: " + "[" * 3000 + "]" * 3000 + "\n"
     assert "cannot read the document" in reported(deep).message
 

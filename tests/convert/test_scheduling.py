@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.convert.helpers import convert, reported
 
 WORKLOAD_135 = """\
@@ -86,11 +88,28 @@ spec:
 """
 
 
-def test_135_workload_becomes_137_workload_and_pod_group() -> None:
-    text, notes = convert(WORKLOAD_135)
-    assert text == WORKLOAD_137
-    note = notes[0]
-    assert (note.status, note.runtime_config, note.gates) == ("converted", "scheduling.k8s.io/v1beta1=true", ("GenericWorkload",))
+WORKLOAD_ONLY_137 = WORKLOAD_137.split("---\n")[0]
+PODGROUP_V1ALPHA3 = PODGROUP_137.replace("v1beta1", "v1alpha3")
+
+
+@pytest.mark.parametrize(("source", "release", "expected", "version"), [
+    (WORKLOAD_135, "1.37", WORKLOAD_137, "v1beta1"),
+    (WORKLOAD_ONLY_137, "1.35", WORKLOAD_135, "v1alpha1"),
+    (PODGROUP_136, "1.37", PODGROUP_137, "v1beta1"),
+    (PODGROUP_137, "1.36", PODGROUP_136, "v1alpha2"),
+    (PODGROUP_V1ALPHA3, "1.37", PODGROUP_137, "v1beta1"),
+], ids=["135-workload-becomes-137-workload-and-pod-group", "137-workload-back-to-135", "pod-group-136-to-137",
+        "pod-group-137-to-136", "pod-group-v1alpha3-to-the-default-v1beta1"])
+def test_conversion(source: str, release: str, expected: str, version: str) -> None:
+    text, notes = convert(source, release)
+    assert text == expected
+    target = f"scheduling.k8s.io/{version}"
+    assert [(n.status, n.target, n.runtime_config) for n in notes] == [("converted", target, f"{target}=true")]
+
+
+def test_135_workload_note_names_the_gate_and_the_added_pod_group() -> None:
+    note = convert(WORKLOAD_135)[1][0]
+    assert note.gates == ("GenericWorkload",)
     assert "adds PodGroup train-workers" in note.message
 
 
@@ -100,15 +119,8 @@ def test_135_workload_for_136_gets_v1alpha2_pod_group() -> None:
     assert "podGroupTemplateRef:\n    workload:\n      workloadName: train\n      podGroupTemplateName: workers\n" in text
 
 
-def test_137_workload_back_to_135() -> None:
-    workload = WORKLOAD_137.split("---\n")[0]
-    text, notes = convert(workload, "1.35")
-    assert text == WORKLOAD_135
-    assert notes[0].runtime_config == "scheduling.k8s.io/v1alpha1=true"
-
-
 def test_137_workload_with_topology_cannot_go_to_135() -> None:
-    workload = WORKLOAD_137.split("---\n")[0] + "    schedulingConstraints:\n      topology: [{key: rack}]\n"
+    workload = WORKLOAD_ONLY_137 + "    schedulingConstraints:\n      topology: [{key: rack}]\n"
     note = reported(workload, "1.35")
     assert "schedulingConstraints" in note.message
 
@@ -116,11 +128,6 @@ def test_137_workload_with_topology_cannot_go_to_135() -> None:
 def test_137_pod_group_cannot_go_to_135() -> None:
     note = reported(PODGROUP_137, "1.35")
     assert "spec.podGroups" in note.hint
-
-
-def test_pod_group_136_and_137_both_ways() -> None:
-    assert convert(PODGROUP_136)[0] == PODGROUP_137
-    assert convert(PODGROUP_137, "1.36")[0] == PODGROUP_136
 
 
 def test_pod_workload_ref_becomes_scheduling_group() -> None:
@@ -174,7 +181,5 @@ spec:
 
 
 def test_runtime_config_chooses_the_version_it_enables() -> None:
-    alpha = PODGROUP_137.replace("v1beta1", "v1alpha3")
-    assert convert(alpha)[0] == PODGROUP_137
-    text, notes = convert(alpha, "1.37", "scheduling.k8s.io/v1alpha3=true")
-    assert text == alpha and notes[0].status == "kept" and notes[0].runtime_config is None
+    text, notes = convert(PODGROUP_V1ALPHA3, "1.37", "scheduling.k8s.io/v1alpha3=true")
+    assert text == PODGROUP_V1ALPHA3 and notes[0].status == "kept" and notes[0].runtime_config is None

@@ -12,10 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from kubectl_wasdra.catalog.field_gates import FieldGate, checked_fields, find_present, kind_gates
+from kubectl_wasdra.catalog.field_gates import FieldGate, checked_fields, find_governed, kind_gates
 from kubectl_wasdra.catalog.gates import GateInfo, GateState
 from kubectl_wasdra.catalog.releases import Release
-from kubectl_wasdra.load.document import value_at
 
 if TYPE_CHECKING:
     from kubectl_wasdra.lint.context import CheckContext
@@ -68,9 +67,7 @@ def present_gated_fields(data: dict[str, Any], api_version: str, kind: str, rele
     for field in fields:
         if not _prefix_exists(data, field.pattern):
             continue
-        for path in find_present(data, field.pattern):
-            if field.when_value is not None and value_at(data, path) != field.when_value:
-                continue
+        for path in find_governed(data, field):
             off = [g for g in field.gates_all if not state.enabled(g)]
             gate = off[0] if off else field.gate
             yield GatedField(path, field, gate, state.table.get(gate), not off)
