@@ -53,18 +53,20 @@ def _not_eligible(entry: Entry, state: SchedState, context: Context, policy_gate
 
 def _fits_checker(placed: list[tuple[PodInfo, str]], state: SchedState):
     """fits(unit): every placed member still passes its filters, assumed in placement order. Members without spread
-    or inter-pod affinity only see their own node, so a unit away from their nodes cannot stop them."""
-    stateful = any(p.is_stateful for p, _ in placed)
+    or inter-pod affinity only see their own node, so a unit away from their nodes cannot stop them, unless the unit
+    brings back required anti-affinity (InterPodAffinity's existing-pods check reaches across a whole domain)."""
+    stateful = any(p.stateful for p, _ in placed)
     member_nodes = {node for _, node in placed}
 
     def fits(unit: Unit) -> bool:
         touched = set(unit.nodes)
-        if not stateful and not touched & member_nodes:
+        everywhere = stateful or any(p.anti_affinity_terms for p in unit.pods)
+        if not everywhere and not touched & member_nodes:
             return True
         mark = state.begin()
         try:
             for pod, node in placed:
-                if not stateful and node not in touched:
+                if not everywhere and node not in touched:
                     continue
                 if run_filters(pod, state.node(node)) is not None:
                     return False

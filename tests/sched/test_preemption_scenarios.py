@@ -74,6 +74,22 @@ def test_1_36_preempts_for_groups_only_with_its_alpha_gate():
     assert with_gate["train"].extra["preemption"].helps
 
 
+def test_group_reprieve_rechecks_members_against_returning_anti_affinity():
+    """A victim on another node of the member's zone whose required anti-affinity selects the member is not spared:
+    putting it back would fail InterPodAffinity's existing-pods check on the member's node."""
+    zone = {"topology.kubernetes.io/zone": "z"}
+    anti = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": "gang"}}, "topologyKey": "topology.kubernetes.io/zone"}]}}
+    objects = [node("n1", cpu="4", labels=zone), node("n2", cpu="1", labels=zone),
+               pod("filler", cpu="4", node_name="n1", priority=0),
+               pod("guard", cpu="100m", node_name="n2", priority=0, affinity=anti),
+               pod_group("train", min_count=1, priority=40),
+               pod("t0", cpu="2", group="train", priority=40, labels={"app": "gang"})]
+    answer = _run(*objects)["train"].extra["preemption"]
+    assert answer.nominated == {"default/t0": "n1"}
+    assert {(v.name, v.node) for v in answer.victims} == {("filler", "n1"), ("guard", "n2")}
+
+
 def _terminating(obj):
     obj["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
     obj["status"]["conditions"] = [{"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler"}]
