@@ -91,10 +91,7 @@ def is_pending(pod: Mapping[str, Any], any_scheduler: bool = False) -> bool:
 
 
 def _group_entry(group: GroupSpec, gates: Gates, priorities: Priorities) -> Entry:
-    spec = group.obj.get("spec") or {}
-    item_spec = spec if group.kind != "Workload" else next(
-        (g for g in spec.get("podGroups") or () if f"{group.obj['metadata'].get('name')}/{g.get('name')}" == group.name), {})
-    entry = Entry(group.kind, group.namespace, group.name, priorities.resolve(item_spec), group.created, group=group,
+    entry = Entry(group.kind, group.namespace, group.name, priorities.resolve(group.spec), group.created, group=group,
                   min_count=group.min_count if group.gang else 1)
     if group.topology_keys:
         if gates.enabled(admission.TOPOLOGY_GATE):

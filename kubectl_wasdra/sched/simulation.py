@@ -175,7 +175,7 @@ class Simulation:
     @functools.cached_property
     def preemption_context(self) -> Context:
         """PodGroup priorities and disruption modes, and the PodDisruptionBudgets (read on first preemption)."""
-        return read_context(self.snapshot)
+        return read_context(self.snapshot, self.queue.groups.values(), self.queue.priorities)
 
     def _preempt_group(self, entry: Entry, result: GroupResult, state: SchedState) -> None:
         """Workload-aware preemption (GenericWorkload): on failure its reason joins the group message, as
