@@ -19,7 +19,7 @@ from kubectl_wasdra.sched.nodeinfo import NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.profiles import DEFAULT_FILTERS
 from kubectl_wasdra.sched.status import Status
-from kubectl_wasdra.sched.volumes import has_node_volumes, pod_claims
+from kubectl_wasdra.sched.volumes import pod_claims
 
 NAME: Final = "VolumeRestrictions"
 DISK_CONFLICT: Final = "node(s) had no available disk"  # ErrReasonDiskConflict
@@ -80,7 +80,7 @@ def in_filter_order(status: Status | None, in_use: Status) -> Status:
 
 def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
     """None unless a disk of the pod is mounted read-write by a pod on the node (or both are not read-only)."""
-    if not has_node_volumes(pod.pod):
+    if not pod.has_volumes:
         return None
     mine = [v for v in _volumes(pod.pod) if any(k in v for k in ("gcePersistentDisk", "awsElasticBlockStore", "rbd",
                                                                    "iscsi"))]
