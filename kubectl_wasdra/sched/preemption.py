@@ -21,6 +21,7 @@ from typing import Any, Final
 
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.fiterror import FitError
+from kubectl_wasdra.sched.placement import run_filters
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.preemption_model import Context, Preemption, victims_of
 from kubectl_wasdra.sched.state import SchedState
@@ -61,8 +62,6 @@ def select_victims(pod: PodInfo, name: str, reason: Reason, state: SchedState, c
                    members: Mapping[str, list[PodInfo]] | None = None) -> tuple[Status | None, Selection | None]:
     """SelectVictimsOnNode: (the node's status with every lower-priority unit gone, None) when that is not enough,
     else (None, the minimal victims). Everything is rolled back."""
-    from kubectl_wasdra.sched.placement import run_filters
-
     if not any(priority_of(p, context.groups) < pod.priority for p in state.pods[name]):
         return Status.unresolvable(reason, NO_VICTIMS), None
     units = units_of(list(state.pods[name]), state, context.groups, members)
