@@ -20,11 +20,11 @@ from typing import Final
 from kubectl_wasdra.sched.gang import run_cycle
 from kubectl_wasdra.sched.placement import run_filters
 from kubectl_wasdra.sched.podinfo import PodInfo
-from kubectl_wasdra.sched.preemption import NEVER, TERMINATING, _terminating_by_preemption
+from kubectl_wasdra.sched.preemption import NEVER, TERMINATING, nominated_node, victim_terminating
 from kubectl_wasdra.sched.preemption_model import Context, Preemption, victims_of
 from kubectl_wasdra.sched.queue import Entry
 from kubectl_wasdra.sched.state import SchedState
-from kubectl_wasdra.sched.victims import Unit, priority_of, remove, reprieve, units_of
+from kubectl_wasdra.sched.victims import Unit, remove, reprieve, units_of
 
 PREFIX: Final = "pod group preemption: "
 TOPOLOGY: Final = "not supported with topology constraints"
@@ -43,10 +43,9 @@ def _not_eligible(entry: Entry, state: SchedState, context: Context, policy_gate
     """preemptorEligibleToPreemptOthers: "" or why the group may not preempt."""
     if resolve_policy(entry, policy_gate) == "Never":
         return NEVER
-    nominated = {str((p.pod.get("status") or {}).get("nominatedNodeName") or "") for p in entry.pods} - {""}
+    nominated = {nominated_node(p) for p in entry.pods} - {""}
     for name in sorted(nominated & set(state.facts)):
-        if any(priority_of(p, context.groups) < entry.priority and _terminating_by_preemption(p)
-               for p in state.pods[name]):
+        if victim_terminating(name, entry.priority, state, context):
             return TERMINATING
     return ""
 
