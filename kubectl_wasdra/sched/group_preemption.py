@@ -29,7 +29,6 @@ from kubectl_wasdra.sched.victims import Unit, remove, reprieve, units_of
 PREFIX: Final = "pod group preemption: "
 TOPOLOGY: Final = "not supported with topology constraints"
 NO_VICTIMS: Final = "No preemption victims found for incoming preemptor"
-POLICY_GATE: Final = "PodGroupPreemptionPolicy"
 
 
 def resolve_policy(entry: Entry, policy_gate: bool) -> str:

@@ -217,7 +217,7 @@ class QueueBuilder:
                                    {"minCount": group.min_count, "pods": len(pods) + len(running)})
         # schedule_one_podgroup.go validatePodGroup: with PodGroupPreemptionPolicy the pods must match the group's
         # policy; without it they only have to agree with each other
-        policy = (group.preemption_policy or "PreemptLowerPriority") if self.gates.enabled("PodGroupPreemptionPolicy") \
+        policy = (group.preemption_policy or "PreemptLowerPriority") if self.gates.enabled(admission.POLICY_GATE) \
             else pods[0].preemption_policy
         invalid = hierarchy.validate(pods, group.name, entry.priority, policy)
         if invalid:
