@@ -10,10 +10,10 @@ other known plugins are accepted and listed as not modelled.
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+from kubectl_wasdra.kube.durations import go_duration
 from kubectl_wasdra.load import Path
 from kubectl_wasdra.sched.profiles import KNOWN_PLUGINS, FitArgs
 
@@ -23,8 +23,6 @@ if TYPE_CHECKING:
 STRATEGIES: Final = ("LeastAllocated", "MostAllocated", "RequestedToCapacityRatio")
 WHEN_UNSATISFIABLE: Final = ("DoNotSchedule", "ScheduleAnyway")
 NODE_OPERATORS: Final = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
-_DURATION: Final = re.compile(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)")
-_UNITS: Final = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
 
 
 def read(reader: Reader, base: Path) -> tuple[dict[str, Any], list[str]]:
@@ -165,11 +163,12 @@ def _duration(reader: Reader, path: Path) -> float | None:
     text = str(value)
     if text in ("0", "-0"):
         return 0.0
-    if not isinstance(value, str) or _DURATION.sub("", text.removeprefix("-")) or not _DURATION.search(text):
+    seconds = go_duration(text.removeprefix("-")) if isinstance(value, str) else None
+    if seconds is None:
         raise reader.fail(path, f"{text!r} is not a duration", 'write it as Go does: "10s", "1m30s", "0s" disables')
     if text.startswith("-"):
         raise reader.fail(path, f"{text} must not be negative", 'use "0s" to disable the timeout')
-    return sum(float(amount) * _UNITS[unit] for amount, unit in _DURATION.findall(text))
+    return seconds
 
 
 def _strings(reader: Reader, path: Path) -> list[str]:

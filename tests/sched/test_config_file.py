@@ -102,6 +102,16 @@ def test_invalid_configs_name_file_line_column(tmp_path: Path, text: str, positi
     assert message in raised.value.message and raised.value.hint
 
 
+@pytest.mark.parametrize(("timeout", "steps"), [("20s", 200_000), ("1m", 600_000), ("+2s", 20_000), (".5s", 5_000),
+                                               ("1h0m0.1s", 36_001_000), ("0s", None), ("0", None)],
+                         ids=["seconds", "minutes", "plus-sign", "leading-dot", "mixed", "zero-seconds", "zero"])
+def test_filter_timeout_accepts_every_go_duration(tmp_path: Path, timeout: str, steps: int | None) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+                    f"- pluginConfig:\n  - name: DynamicResources\n    args: {{filterTimeout: '{timeout}'}}\n")
+    assert load_scheduler_config(str(path)).profiles[0].dra_step_limit == steps
+
+
 def _results(config_name: str | None, *objects: dict) -> dict:  # type: ignore[type-arg]
     cluster = snapshot(*objects)
     config = _load(config_name) if config_name else None
