@@ -87,6 +87,18 @@ BAD = [
     pytest.param("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
                  "- pluginConfig:\n  - name: DynamicResources\n    args: {filterTimeout: ten}\n", (6, 12),
                  "'ten' is not a duration", id="bad-duration"),
+    pytest.param("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+                 "- pluginConfig:\n  - name: NodeAffinity\n    args:\n      addedAffinity:\n"
+                 "        requiredDuringSchedulingIgnoredDuringExecution:\n          nodeSelectorTerms:\n"
+                 "          - matchExpressions:\n            - {key: zone, operator: In, values: []}\n", (10, 13),
+                 "nodeSelectorTerms[0].matchExpressions[0].values: Invalid value: []string{}: for 'in', 'notin' "
+                 "operators, values set can't be empty", id="added-affinity-in-without-values"),
+    pytest.param("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+                 "- pluginConfig:\n  - name: NodeAffinity\n    args:\n      addedAffinity:\n"
+                 "        preferredDuringSchedulingIgnoredDuringExecution:\n          - weight: 1\n"
+                 "            preference:\n              matchFields:\n"
+                 "              - {key: metadata.name, operator: Gt, values: ['1']}\n", (10, 13),
+                 'matchFields[0].operator: Unsupported value: "Gt"', id="added-preference-match-fields-gt"),
     pytest.param("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofile: []\n", (3, 1),
                  'unknown field "profile"', id="unknown-field"),
 ]
