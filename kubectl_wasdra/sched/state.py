@@ -72,10 +72,9 @@ class SchedState:
         self.interned: dict[tuple[Any, ...], Any] = {}  # placement.py: one object per distinct failure status
         self.renamed: dict[tuple[Any, ...], Any] = {}  # placement.py: statuses with another pod's claim names
         self.diagnosing = False  # True while a failed pod is diagnosed: filters give full detail, no shortcuts
-        # volumes (sched/volumes.py): the snapshot's claims and volumes (None: no volume objects, filters skip), pods
-        # with node-relevant volumes per node, and PersistentVolumes bound by assumed pods (name -> "ns/claim")
+        # volumes (sched/volumes.py): the snapshot's claims and volumes (None: no volume objects, filters skip) and
+        # PersistentVolumes bound by assumed pods (name -> "ns/claim")
         self.volume_index: Any = None
-        self.pod_volumes: dict[str, tuple[Mapping[str, Any], ...]] = {}
         self.bound_volumes: dict[str, str] = {}
 
     # -- transactions ------------------------------------------------------------------------------------------
@@ -186,6 +185,10 @@ class SchedState:
             counts[name] = counts.get(name, 0) + 1
         return [(name, added) for name, count in counts.items() for added in self.pods[name][-count:]]
 
+    def volume_pods(self, node_name: str) -> list[Mapping[str, Any]]:
+        """The pods on a node with volumes the volume filters look at (PodInfo.has_volumes), as objects."""
+        return [pod.pod for pod in self.pods.get(node_name, ()) if pod.has_volumes]
+
     # -- changing ----------------------------------------------------------------------------------------------
 
     def assume(self, pod: PodInfo, node_name: str, owner: str | None = None) -> None:
@@ -231,8 +234,6 @@ class SchedState:
             self.set(self.anti_affinity_pods, node_name, self.anti_affinity_pods.get(node_name, 0) + 1)
         if owner is not None and owner not in self.placed_by[node_name]:
             self.set(self.placed_by, node_name, (*self.placed_by[node_name], owner))
-        if pod.has_volumes:
-            self.set(self.pod_volumes, node_name, (*self.pod_volumes.get(node_name, ()), pod.pod))
-            if self.volume_index is not None:
-                bind_claims(pod, node_name, self)
+        if pod.has_volumes and self.volume_index is not None:
+            bind_claims(pod, node_name, self)
         self._views.pop(node_name, None)

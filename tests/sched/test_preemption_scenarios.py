@@ -90,6 +90,18 @@ def test_group_reprieve_rechecks_members_against_returning_anti_affinity():
     assert {(v.name, v.node) for v in answer.victims} == {("filler", "n1"), ("guard", "n2")}
 
 
+def test_evicting_a_victim_frees_its_disk_for_volume_restrictions():
+    """VolumeRestrictions' disk conflict is Unschedulable: with the lower-priority holder of the disk removed in the
+    dry run, the node fits, as SelectVictimsOnNode finds."""
+    disk = [{"name": "data", "gcePersistentDisk": {"pdName": "shared"}}]
+    result = _run(node("n1", cpu="4"), pod("old", cpu="1", node_name="n1", priority=0, volumes=disk),
+                  pod("urgent", cpu="1", priority=100, volumes=disk))["urgent"]
+    assert result.message == "0/1 nodes are available: 1 node(s) had no available disk."  # preemption helps: no tail
+    answer = result.extra["preemption"]
+    assert answer.nominated == {"default/urgent": "n1"}
+    assert [(v.name, v.node) for v in answer.victims] == [("old", "n1")]
+
+
 def _terminating(obj):
     obj["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
     obj["status"]["conditions"] = [{"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler"}]

@@ -62,7 +62,7 @@ def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
     if not limits:
         return None
     attached: set[tuple[str, str]] = set()
-    for other in node.state.pod_volumes.get(node.name, ()):
+    for other in node.state.volume_pods(node.name):
         attached |= csi_volumes(other, index)
     new = csi_volumes(pod.pod, index) - attached
     for driver, limit in sorted(limits.items()):

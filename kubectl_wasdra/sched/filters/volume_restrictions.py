@@ -61,8 +61,8 @@ def rwop_in_use(pod: PodInfo, state: Any) -> Status | None:
     wanted = _rwop_claims(pod, state.volume_index)
     if not wanted:
         return None
-    for pods in state.pod_volumes.values():
-        for other in pods:
+    for name in state.node_names:
+        for other in state.volume_pods(name):
             meta = other.get("metadata") or {}
             namespace = meta.get("namespace") or "default"
             used = {(namespace, str(v["persistentVolumeClaim"].get("claimName"))) for v in _volumes(other)
@@ -84,7 +84,7 @@ def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
         return None
     mine = [v for v in _volumes(pod.pod) if any(k in v for k in ("gcePersistentDisk", "awsElasticBlockStore", "rbd",
                                                                    "iscsi"))]
-    for other in node.state.pod_volumes.get(node.name, ()) if mine else ():
+    for other in node.state.volume_pods(node.name) if mine else ():
         for volume in _volumes(other):
             if any(_same_disk(v, volume) for v in mine):
                 return Status.unschedulable(Reason.VOLUME_CONFLICT, DISK_CONFLICT, NAME)
