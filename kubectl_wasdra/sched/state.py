@@ -199,16 +199,20 @@ class SchedState:
 
     def remove_pods(self, node_name: str, victims: list[PodInfo]) -> None:
         """Take `victims` off a node (preemption's dry run, always inside a transaction that is rolled back): their
-        requests and pod entries go; devices they hold stay allocated."""
+        requests (also the non-zero ones scoring reads) and pod entries go; devices they hold stay allocated."""
         gone = {id(p) for p in victims}
         requested = dict(self.requested[node_name])
+        cpu, memory = self.nonzero[node_name]
         for victim in victims:
             for resource, value in victim.requests.items():
                 requested[resource] = requested.get(resource, 0) - value
+            cpu -= victim.requests.get("cpu") or DEFAULT_MILLI_CPU
+            memory -= victim.requests.get("memory") or DEFAULT_MEMORY
         self.tick += 1
         self.freed += 1  # something got free: verdicts and PreFilter data of fuller states no longer hold
         self.node_gen[node_name] = self.tick
         self.set(self.requested, node_name, requested)
+        self.set(self.nonzero, node_name, (cpu, memory))
         self.set(self.pods, node_name, tuple(p for p in self.pods[node_name] if id(p) not in gone))
         anti = sum(1 for p in victims if p.anti_affinity_terms)
         if anti:  # a 0 left behind is harmless (no pod there has terms) and keeps the change undoable

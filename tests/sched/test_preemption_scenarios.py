@@ -102,6 +102,18 @@ def test_evicting_a_victim_frees_its_disk_for_volume_restrictions():
     assert [(v.name, v.node) for v in answer.victims] == [("old", "n1")]
 
 
+def test_group_placed_after_removing_victims_is_scored_without_them():
+    """Inside group preemption's cycle the removed victims no longer count for NodeResourcesFit's score: n1, less
+    allocated once its 4-cpu victim is gone, is chosen and that victim evicted (not n2's)."""
+    objects = [node("n1", cpu="8", pods=2), node("n2", cpu="8", pods=2),
+               pod("v1", cpu="4", node_name="n1", priority=0), pod("k1", cpu="1", node_name="n1", priority=100),
+               pod("v2", cpu=None, node_name="n2", priority=0), pod("k2", cpu="2", node_name="n2", priority=100),
+               pod_group("train", min_count=1, priority=40), pod("t0", cpu="1", group="train", priority=40)]
+    answer = _run(*objects)["train"].extra["preemption"]
+    assert answer.nominated == {"default/t0": "n1"}
+    assert [(v.name, v.node) for v in answer.victims] == [("v1", "n1")]
+
+
 def _terminating(obj):
     obj["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
     obj["status"]["conditions"] = [{"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler"}]
