@@ -185,9 +185,9 @@ class SchedState:
             counts[name] = counts.get(name, 0) + 1
         return [(name, added) for name, count in counts.items() for added in self.pods[name][-count:]]
 
-    def volume_pods(self, node_name: str) -> list[Mapping[str, Any]]:
-        """The pods on a node with volumes the volume filters look at (PodInfo.has_volumes), as objects."""
-        return [pod.pod for pod in self.pods.get(node_name, ()) if pod.has_volumes]
+    def volume_pods(self, node_name: str) -> list[PodInfo]:
+        """The pods on a node with volumes the volume filters look at (PodInfo.has_volumes)."""
+        return [pod for pod in self.pods.get(node_name, ()) if pod.has_volumes]
 
     # -- changing ----------------------------------------------------------------------------------------------
 

@@ -63,7 +63,7 @@ def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
         return None
     attached: set[tuple[str, str]] = set()
     for other in node.state.volume_pods(node.name):
-        attached |= csi_volumes(other, index)
+        attached |= csi_volumes(other.pod, index)
     new = csi_volumes(pod.pod, index) - attached
     for driver, limit in sorted(limits.items()):
         wanted = sum(1 for d, _ in new if d == driver)

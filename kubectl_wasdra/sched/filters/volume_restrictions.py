@@ -63,11 +63,9 @@ def rwop_in_use(pod: PodInfo, state: Any) -> Status | None:
         return None
     for name in state.node_names:
         for other in state.volume_pods(name):
-            meta = other.get("metadata") or {}
-            namespace = meta.get("namespace") or "default"
-            used = {(namespace, str(v["persistentVolumeClaim"].get("claimName"))) for v in _volumes(other)
+            used = {(other.namespace, str(v["persistentVolumeClaim"].get("claimName"))) for v in _volumes(other.pod)
                     if isinstance(v.get("persistentVolumeClaim"), Mapping)}
-            if used & wanted and (namespace, meta.get("name")) != (pod.namespace, pod.name):
+            if used & wanted and other.key != pod.key:
                 return Status.unschedulable(Reason.VOLUME_CONFLICT, RWOP_CONFLICT, NAME, perNode=True)
     return None
 
@@ -85,7 +83,7 @@ def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
     mine = [v for v in _volumes(pod.pod) if any(k in v for k in ("gcePersistentDisk", "awsElasticBlockStore", "rbd",
                                                                    "iscsi"))]
     for other in node.state.volume_pods(node.name) if mine else ():
-        for volume in _volumes(other):
+        for volume in _volumes(other.pod):
             if any(_same_disk(v, volume) for v in mine):
                 return Status.unschedulable(Reason.VOLUME_CONFLICT, DISK_CONFLICT, NAME)
     return None
