@@ -158,10 +158,7 @@ class Simulation:
             result.pod_errors = dict(best.failed)
         if entry.kind == "Pod" and result.pod_errors and state.explain:
             error = next(iter(result.pod_errors.values()))
-            if error.pre_filter_error:  # a scheduling error: no PostFilter runs
-                result.message = error.message()
-                return result
-            if not self.preemption:
+            if error.pre_filter_error or not self.preemption:  # a scheduling error runs no PostFilter; --no-preemption
                 result.message = error.message()
                 return result
             tail, answer = post_filter_message(pods[0], error, state, self.preemption_context)
