@@ -151,11 +151,6 @@ class QueueBuilder:
             attach(info, self.config.profile_for(info.scheduler_name))
         return info
 
-    def _pending(self, pod: Mapping[str, Any], info: PodInfo) -> bool:
-        """Pending, whatever scheduler it names: a pod naming no profile becomes an entry that says it is not
-        scheduled by this scheduler (kube-scheduler would leave it alone, so it never "fits")."""
-        return is_pending(pod, any_scheduler=True)
-
     def _not_ours(self, entry: Entry) -> Entry:
         """Mark an entry whose pods name a scheduler no profile has: this scheduler never picks it up."""
         names = sorted({p.scheduler_name for p in entry.pods if self.config.profile_for(p.scheduler_name) is None})
@@ -179,7 +174,9 @@ class QueueBuilder:
                 self.bound.append((info, info.node_name))
                 if info.group is not None:
                     running.setdefault((info.namespace, base_group_name(info.group)), []).append(info.node_name)
-            elif self._pending(pod, info):
+            # pending, whatever scheduler it names: a pod naming no profile becomes an entry saying it is not
+            # scheduled by this scheduler (_not_ours; kube-scheduler would leave it alone, so it never "fits")
+            elif is_pending(pod, any_scheduler=True):
                 if info.group is None:
                     singles.append(info)
                 else:
