@@ -18,6 +18,7 @@ from kubectl_wasdra.explain.model import GroupDiagnosis, ReasonItem
 from kubectl_wasdra.lint.rules._pods import is_builtin
 from kubectl_wasdra.load import Document
 from kubectl_wasdra.reasons import Reason
+from kubectl_wasdra.sched.profiles import NOT_SCHEDULED
 
 DEFAULT_SCHEDULER: Final = "default-scheduler"
 REJECTING_FAMILIES: Final = ("SCHEMA", "VALID")   # API001/API002 (not served) are the simulator's APINotServed
@@ -89,8 +90,7 @@ def _group_of(document: Document) -> str | None:
 
 
 def _other_scheduler(document: Document, scheduler: str, schedulers: frozenset[str]) -> GroupDiagnosis:
-    profiles = ", ".join(f'"{name}"' for name in sorted(schedulers))
-    message = f'scheduled by "{scheduler}", not simulated: the simulated kube-scheduler profiles are {profiles}'
+    message = NOT_SCHEDULED.format(name=scheduler, profiles=", ".join(f'"{name}"' for name in sorted(schedulers)))
     reason = ReasonItem(Reason.OTHER_SCHEDULER.value, message, None, {"schedulerName": scheduler})
     return GroupDiagnosis(document.kind or "", _namespace(document), document.name or "", False, reasons=[reason],
                           scheduler_record=f"nowhere: {scheduler} places these pods", simulated=False)

@@ -26,15 +26,15 @@ def parse_duration(text: str, *, flag: str = "--request-timeout") -> float | Non
     if re.fullmatch(r"\d+", value):
         seconds = float(int(value))
     else:
-        seconds = parse_go_duration(value)
+        seconds = go_duration(value)
         if seconds is None:
             raise UsageError(_INVALID, where=flag, hint='e.g. "0" (no limit), "30s", "1m"')
     return None if seconds == 0 else seconds
 
 
-def parse_go_duration(value: str) -> float | None:
-    """Seconds of a Go duration ("1h2m3.5s", ".5s", "0"), as time.ParseDuration reads it; None for a negative value or
-    anything it rejects."""
+def go_duration(value: str) -> float | None:
+    """Seconds of a Go duration (time.ParseDuration: "1h2m3.5s", ".5s", "+10ms", "0"), or None when it does not
+    parse or is negative."""
     if value in ("0", "+0", "-0"):
         return 0.0
     body = value[1:] if value[:1] == "+" else value

@@ -69,7 +69,7 @@ def _parses_json(term: bytes) -> bool:
     return not node_selector_term_errors(orjson.loads(term))
 
 
-_NODE_OPERATORS: Final = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
+NODE_OPERATORS: Final = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
 
 
 def node_selector_term_errors(term: Mapping[str, Any], path: str = "") -> list[str]:
@@ -79,7 +79,7 @@ def node_selector_term_errors(term: Mapping[str, Any], path: str = "") -> list[s
     for i, expr in _requirements(term, "matchExpressions"):
         where = f"{path}matchExpressions[{i}]"
         operator = str(expr.get("operator", ""))
-        if operator not in _NODE_OPERATORS:
+        if operator not in NODE_OPERATORS:
             errors.append(f'{where}.operator: Unsupported value: "{operator}"')
             continue
         errors.extend(requirement_errors(str(expr.get("key", "")), operator, _values(expr), where))

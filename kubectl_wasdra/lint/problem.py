@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kubectl_wasdra.lint.codes import Severity
+from kubectl_wasdra.load.document import format_path as format_path  # where Path lives; lint's importers keep this name
 
 if TYPE_CHECKING:
     from kubectl_wasdra.load import Document, Path
@@ -61,13 +62,3 @@ class Finding:
         return {"rule": self.rule, "severity": str(self.severity), "file": self.file, "line": self.line,
                 "column": self.column, "path": self.path, "message": self.message, "hint": self.hint}
 
-
-def format_path(path: Path) -> str:
-    """("spec", "devices", "requests", 0, "exactly", "count") -> "spec.devices.requests[0].exactly.count"."""
-    text = ""
-    for step in path:
-        if isinstance(step, int):
-            text += f"[{step}]"
-        else:
-            text += f".{step}" if text else str(step)
-    return text

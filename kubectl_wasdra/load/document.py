@@ -54,6 +54,17 @@ class LoadProblem:
         return self.kind is ProblemKind.UNREADABLE
 
 
+def format_path(path: Path) -> str:
+    """("spec", "devices", "requests", 0, "exactly", "count") -> "spec.devices.requests[0].exactly.count"."""
+    text = ""
+    for step in path:
+        if isinstance(step, int):
+            text += f"[{step}]"
+        else:
+            text += f".{step}" if text else str(step)
+    return text
+
+
 def value_at(data: Any, path: Path, default: Any = None) -> Any:
     """The value at `path` (keys and list indices) inside plain data, or `default` when any step is missing."""
     node: Any = data

@@ -25,6 +25,8 @@ GENERIC_WORKLOAD: Final = "GenericWorkload"
 TOPOLOGY_GATE: Final = "TopologyAwareWorkloadScheduling"
 COMPOSITE_GATE: Final = "CompositePodGroup"
 CLAIMS_GATE: Final = "DRAWorkloadResourceClaims"
+POLICY_GATE: Final = "PodGroupPreemptionPolicy"  # a PodGroup's own preemptionPolicy
+WAP_GATE_1_36: Final = "WorkloadAwarePreemption"  # 1.36 alpha gate; folded into GenericWorkload in 1.37
 
 
 @dataclass(frozen=True)

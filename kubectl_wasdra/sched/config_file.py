@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from kubectl_wasdra.errors import UsageError
 from kubectl_wasdra.load import Path
-from kubectl_wasdra.load.document import Document
+from kubectl_wasdra.load.document import Document, format_path
 from kubectl_wasdra.sched import plugin_args
 from kubectl_wasdra.sched.profiles import (
     DEFAULT_FILTERS,
@@ -57,10 +57,10 @@ class Reader:
         if value is None:
             return {}
         if not isinstance(value, Mapping):
-            raise self.fail(path, f"{_dotted(path)} must be an object, not {type(value).__name__}", "fix its shape")
+            raise self.fail(path, f"{format_path(path)} must be an object, not {type(value).__name__}", "fix its shape")
         for key in value if allowed is not None else ():
             if key not in allowed:
-                raise self.fail((*path, key), f'unknown field "{_dotted((*path, key))}"',
+                raise self.fail((*path, key), f'unknown field "{format_path((*path, key))}"',
                                 f"use one of {', '.join(sorted(allowed))}")
         return value
 
@@ -69,7 +69,7 @@ class Reader:
         if value is None:
             return []
         if not isinstance(value, list):
-            raise self.fail(path, f"{_dotted(path)} must be a list", "write it as a YAML list")
+            raise self.fail(path, f"{format_path(path)} must be a list", "write it as a YAML list")
         return value
 
     def integer(self, path: Path, low: int, high: int | None = None) -> int | None:
@@ -78,15 +78,8 @@ class Reader:
             return None
         if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
             bound = f"between {low} and {high}" if high is not None else f"at least {low}"
-            raise self.fail(path, f"{_dotted(path)}: {value!r} must be an integer {bound}", f"use a value {bound}")
+            raise self.fail(path, f"{format_path(path)}: {value!r} must be an integer {bound}", f"use a value {bound}")
         return value
-
-
-def _dotted(path: Path) -> str:
-    out = ""
-    for step in path:
-        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
-    return out
 
 
 def load_scheduler_config(file: str) -> SchedulerConfig:

@@ -13,6 +13,8 @@ from typing import Final
 MODELLED: Final = frozenset({
     # workload-aware scheduling: group APIs, fields kept or dropped (sched/admission.py, sched/queue.py)
     "GenericWorkload", "TopologyAwareWorkloadScheduling", "CompositePodGroup", "DRAWorkloadResourceClaims",
+    # preemption: the PodGroup's own policy (sched/queue.py, group_preemption.py); 1.36 group preemption (simulation.py)
+    "PodGroupPreemptionPolicy", "WorkloadAwarePreemption",
     # the structured allocator's features (dra/features.py) and what the scheduler hands it
     "DynamicResourceAllocation", "DRAAdminAccess", "DRAPrioritizedList", "DRAPartitionableDevices", "DRADeviceTaints",
     "DRADeviceTaintRules", "DRAConsumableCapacity", "DRAFractionalCapacityRange", "DRAExtendedResource",

@@ -20,16 +20,15 @@ from typing import Final
 from kubectl_wasdra.sched.gang import run_cycle
 from kubectl_wasdra.sched.placement import run_filters
 from kubectl_wasdra.sched.podinfo import PodInfo
-from kubectl_wasdra.sched.preemption import NEVER, TERMINATING, _terminating_by_preemption
+from kubectl_wasdra.sched.preemption import NEVER, TERMINATING, nominated_node, victim_terminating
 from kubectl_wasdra.sched.preemption_model import Context, Preemption, victims_of
 from kubectl_wasdra.sched.queue import Entry
 from kubectl_wasdra.sched.state import SchedState
-from kubectl_wasdra.sched.victims import Unit, priority_of, remove, reprieve, units_of
+from kubectl_wasdra.sched.victims import Unit, remove, reprieve, units_of
 
 PREFIX: Final = "pod group preemption: "
 TOPOLOGY: Final = "not supported with topology constraints"
 NO_VICTIMS: Final = "No preemption victims found for incoming preemptor"
-POLICY_GATE: Final = "PodGroupPreemptionPolicy"
 
 
 def resolve_policy(entry: Entry, policy_gate: bool) -> str:
@@ -43,28 +42,29 @@ def _not_eligible(entry: Entry, state: SchedState, context: Context, policy_gate
     """preemptorEligibleToPreemptOthers: "" or why the group may not preempt."""
     if resolve_policy(entry, policy_gate) == "Never":
         return NEVER
-    nominated = {str((p.pod.get("status") or {}).get("nominatedNodeName") or "") for p in entry.pods} - {""}
+    nominated = {nominated_node(p) for p in entry.pods} - {""}
     for name in sorted(nominated & set(state.facts)):
-        if any(priority_of(p, context.groups) < entry.priority and _terminating_by_preemption(p)
-               for p in state.pods[name]):
+        if victim_terminating(name, entry.priority, state, context):
             return TERMINATING
     return ""
 
 
 def _fits_checker(placed: list[tuple[PodInfo, str]], state: SchedState):
     """fits(unit): every placed member still passes its filters, assumed in placement order. Members without spread
-    or inter-pod affinity only see their own node, so a unit away from their nodes cannot stop them."""
-    stateful = any(p.is_stateful for p, _ in placed)
+    or inter-pod affinity only see their own node, so a unit away from their nodes cannot stop them, unless the unit
+    brings back required anti-affinity (InterPodAffinity's existing-pods check reaches across a whole domain)."""
+    stateful = any(p.stateful for p, _ in placed)
     member_nodes = {node for _, node in placed}
 
     def fits(unit: Unit) -> bool:
         touched = set(unit.nodes)
-        if not stateful and not touched & member_nodes:
+        everywhere = stateful or any(p.anti_affinity_terms for p in unit.pods)
+        if not everywhere and not touched & member_nodes:
             return True
         mark = state.begin()
         try:
             for pod, node in placed:
-                if not stateful and node not in touched:
+                if not everywhere and node not in touched:
                     continue
                 if run_filters(pod, state.node(node)) is not None:
                     return False

@@ -35,6 +35,8 @@ class GroupSpec:
     parent: str | None = None
     created: str = ""
     obj: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    # the spec the fields come from: the object's, or its item of a 1.35 Workload's spec.podGroups
+    spec: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def key(self) -> str:
@@ -91,7 +93,7 @@ def group_from_object(obj: Mapping[str, Any], name: str | None = None, spec: Map
         priority_class_name=_text(spec.get("priorityClassName")),
         priority=priority if isinstance(priority, int) and not isinstance(priority, bool) else None,
         preemption_policy=_text(spec.get("preemptionPolicy")), parent=_text(spec.get("parentCompositePodGroupName")),
-        created=str(meta.get("creationTimestamp") or ""), obj=obj,
+        created=str(meta.get("creationTimestamp") or ""), obj=obj, spec=spec,
     )
 
 

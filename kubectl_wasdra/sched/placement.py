@@ -70,7 +70,7 @@ def _static_statuses(pod: PodInfo, state: SchedState) -> dict[str, Status]:
 def is_stateful(pod: PodInfo, state: SchedState) -> bool:
     """True when the pod's filter results depend on where other pods are: its own spread or inter-pod affinity, or
     the required anti-affinity of placed pods that selects it; such results are never shared between pods."""
-    if pod.is_stateful:
+    if pod.stateful:
         return True
     if not state.anti_affinity_pods or pod.affinity_error:
         return False
@@ -143,7 +143,7 @@ def find_node(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> str | 
     pre_filter = state.pre_filter(pod)
     if pre_filter is not None:
         return None
-    stateful = pod.stateful or (bool(state.anti_affinity_pods) and is_stateful(pod, state))
+    stateful = is_stateful(pod, state)
     shape = pod_shape(pod, state, stateful)
     if shape is not None and state.no_fit.get((shape, nodes)) == state.freed:
         return None

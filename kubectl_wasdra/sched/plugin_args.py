@@ -13,8 +13,10 @@ import itertools
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from kubectl_wasdra.kube.durations import parse_go_duration
+from kubectl_wasdra.kube.durations import go_duration
+from kubectl_wasdra.kube.selectors import NODE_OPERATORS, node_selector_term_errors
 from kubectl_wasdra.load import Path
+from kubectl_wasdra.load.document import format_path
 from kubectl_wasdra.sched.profiles import KNOWN_PLUGINS, FitArgs
 
 if TYPE_CHECKING:
@@ -22,7 +24,6 @@ if TYPE_CHECKING:
 
 STRATEGIES: Final = ("LeastAllocated", "MostAllocated", "RequestedToCapacityRatio")
 WHEN_UNSATISFIABLE: Final = ("DoNotSchedule", "ScheduleAnyway")
-NODE_OPERATORS: Final = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
 
 
 def read(reader: Reader, base: Path) -> tuple[dict[str, Any], list[str]]:
@@ -126,15 +127,27 @@ def _node_affinity(reader: Reader, path: Path) -> dict[str, Any]:
     affinity = reader.mapping((*path, "addedAffinity"), frozenset({"requiredDuringSchedulingIgnoredDuringExecution",
                                                                    "preferredDuringSchedulingIgnoredDuringExecution"}))
     required = (*path, "addedAffinity", "requiredDuringSchedulingIgnoredDuringExecution")
-    for t_index, _ in enumerate(reader.sequence((*required, "nodeSelectorTerms"))):
-        for kind in ("matchExpressions", "matchFields"):
-            for r_index, _ in enumerate(reader.sequence((*required, "nodeSelectorTerms", t_index, kind))):
-                where = (*required, "nodeSelectorTerms", t_index, kind, r_index)
-                operator = reader.mapping(where).get("operator")
-                if operator not in NODE_OPERATORS:
-                    raise reader.fail((*where, "operator"), f'"{operator}" is not a valid node selector operator',
-                                      f"use one of {', '.join(NODE_OPERATORS)}")
+    preferred = (*path, "addedAffinity", "preferredDuringSchedulingIgnoredDuringExecution")
+    terms = [(*required, "nodeSelectorTerms", i) for i, _ in enumerate(reader.sequence((*required, "nodeSelectorTerms")))]
+    terms += [(*preferred, i, "preference") for i, _ in enumerate(reader.sequence(preferred))]
+    for term in terms:
+        _node_selector_term(reader, term)
     return {"added_affinity": dict(affinity)} if args.get("addedAffinity") else {}
+
+
+def _node_selector_term(reader: Reader, term: Path) -> None:
+    """ValidateNodeAffinityArgs: a term must parse as nodeaffinity.NewNodeSelector / NewPreferredSchedulingTerms
+    parse it (kube/selectors.node_selector_term_errors), else kube-scheduler does not start."""
+    for kind in ("matchExpressions", "matchFields"):
+        for index, _ in enumerate(reader.sequence((*term, kind))):
+            where = (*term, kind, index)
+            operator = reader.mapping(where).get("operator")
+            if operator not in NODE_OPERATORS:
+                raise reader.fail((*where, "operator"), f'"{operator}" is not a valid node selector operator',
+                                  f"use one of {', '.join(NODE_OPERATORS)}")
+    errors = node_selector_term_errors(reader.mapping(term), format_path(term) + ".")
+    if errors:
+        raise reader.fail(term, errors[0], "fix the requirement: keys and values must be valid label keys and values")
 
 
 def _inter_pod_affinity(reader: Reader, path: Path) -> dict[str, Any]:
@@ -163,7 +176,7 @@ def _duration(reader: Reader, path: Path) -> float | None:
     text = str(value)
     if text in ("0", "-0"):
         return 0.0
-    seconds = parse_go_duration(text.removeprefix("-")) if isinstance(value, str) else None
+    seconds = go_duration(text.removeprefix("-")) if isinstance(value, str) else None
     if seconds is None:
         raise reader.fail(path, f"{text!r} is not a duration", 'write it as Go does: "10s", "1m30s", "0s" disables')
     if text.startswith("-"):

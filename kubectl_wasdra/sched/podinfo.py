@@ -77,7 +77,9 @@ class PodInfo:
     order: int = 0  # ClusterSnapshot.creation_order: kubectl apply order, for pods without a creationTimestamp
     cache_keys: dict[str, Any] = field(default_factory=dict)  # plugin -> what its PreFilter reads of the pod
     pre_filter_status: Any = UNCHECKED  # outcome of the pod-only PreFilter checks (filters/pre_filter.py), once run
-    stateful: bool = False  # spread or inter-pod affinity constraints of its own (see is_stateful)
+    # spread or inter-pod affinity constraints of its own: filter results depend on where other pods are, so they
+    # are never shared (placement.is_stateful adds the placed pods' anti-affinity)
+    stateful: bool = False
 
     @property
     def key(self) -> str:
@@ -93,11 +95,6 @@ class PodInfo:
     def claims_or_extended(self) -> bool:
         """True if the pod has claims or requests resources other than cpu/memory/storage (DRA may serve them)."""
         return bool(self.claims) or any(r not in _CORE_RESOURCES for r in self.requests)
-
-    @property
-    def is_stateful(self) -> bool:
-        """True when filter results depend on where other pods are (spread, inter-pod affinity): no result sharing."""
-        return self.stateful
 
 
 def host_ports(spec: Mapping[str, Any]) -> tuple[tuple[str, str, int], ...]:

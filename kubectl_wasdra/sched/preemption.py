@@ -21,6 +21,7 @@ from typing import Any, Final
 
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.fiterror import FitError
+from kubectl_wasdra.sched.placement import run_filters
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.preemption_model import Context, Preemption, victims_of
 from kubectl_wasdra.sched.state import SchedState
@@ -61,8 +62,6 @@ def select_victims(pod: PodInfo, name: str, reason: Reason, state: SchedState, c
                    members: Mapping[str, list[PodInfo]] | None = None) -> tuple[Status | None, Selection | None]:
     """SelectVictimsOnNode: (the node's status with every lower-priority unit gone, None) when that is not enough,
     else (None, the minimal victims). Everything is rolled back."""
-    from kubectl_wasdra.sched.placement import run_filters
-
     if not any(priority_of(p, context.groups) < pod.priority for p in state.pods[name]):
         return Status.unresolvable(reason, NO_VICTIMS), None
     units = units_of(list(state.pods[name]), state, context.groups, members)
@@ -112,20 +111,29 @@ def _terminating_by_preemption(pod: PodInfo) -> bool:
     return False
 
 
+def nominated_node(pod: PodInfo) -> str:
+    """status.nominatedNodeName, or "" when the pod has none."""
+    status = pod.pod.get("status")
+    return str((status.get("nominatedNodeName") if isinstance(status, Mapping) else None) or "")
+
+
+def victim_terminating(node_name: str, priority: int, state: SchedState, context: Context) -> bool:
+    """A possible victim (lower priority than `priority`) on the node is already terminating by preemption: the
+    preemptor waits for it instead of preempting again (PodEligibleToPreemptOthers)."""
+    return any(priority_of(p, context.groups) < priority and _terminating_by_preemption(p) for p in state.pods[node_name])
+
+
 def eligible(pod: PodInfo, error: FitError, state: SchedState, context: Context) -> str:
     """PodEligibleToPreemptOthers: "" when eligible, else why not."""
     if pod.preemption_policy == "Never":
         return NEVER
-    status = pod.pod.get("status")
-    nominated = status.get("nominatedNodeName") if isinstance(status, Mapping) else None
+    nominated = nominated_node(pod)
     if not nominated or nominated not in state.facts:
         return ""
     node_status = error.statuses.get(nominated)
     if node_status is not None and node_status.code is Code.UNRESOLVABLE:
         return ""
-    if any(priority_of(p, context.groups) < pod.priority and _terminating_by_preemption(p) for p in state.pods[nominated]):
-        return TERMINATING
-    return ""
+    return TERMINATING if victim_terminating(nominated, pod.priority, state, context) else ""
 
 
 def dry_run(pod: PodInfo, error: FitError, state: SchedState, context: Context, offset: int = 0,

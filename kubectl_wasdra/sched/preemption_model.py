@@ -6,12 +6,12 @@ cluster; it says who kube-scheduler 1.37 would evict for an entry that does not 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
-from kubectl_wasdra.sched.groups import read_groups
+from kubectl_wasdra.sched.groups import GroupSpec
 from kubectl_wasdra.sched.pdb import Budget, read_budgets
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.priorities import Priorities
@@ -26,17 +26,11 @@ class Context:
     budgets: tuple[Budget, ...] = ()
 
 
-def read_context(snapshot: ClusterSnapshot) -> Context:
-    """PodGroup priorities (spec.priority, else priorityClassName) and disruption modes, and every PDB."""
-    priorities = Priorities(snapshot)
-    groups = {}
-    for group in read_groups(snapshot).values():
-        spec = group.obj.get("spec") if group.kind != "Workload" else next(
-            (g for g in (group.obj.get("spec") or {}).get("podGroups") or ()
-             if isinstance(g, Mapping) and group.name.endswith("/" + str(g.get("name")))), {})
-        spec = spec if isinstance(spec, Mapping) else {}
-        groups[group.key] = GroupFacts(priorities.resolve(spec), disruption_whole(spec))
-    return Context(groups, read_budgets(snapshot.of_kind("PodDisruptionBudget")))
+def read_context(snapshot: ClusterSnapshot, groups: Iterable[GroupSpec], priorities: Priorities) -> Context:
+    """PodGroup priorities (spec.priority, else priorityClassName) and disruption modes of `groups` (the queue's),
+    and every PDB."""
+    facts = {group.key: GroupFacts(priorities.resolve(group.spec), disruption_whole(group.spec)) for group in groups}
+    return Context(facts, read_budgets(snapshot.of_kind("PodDisruptionBudget")))
 
 
 @dataclass(frozen=True)

@@ -91,10 +91,7 @@ def is_pending(pod: Mapping[str, Any], any_scheduler: bool = False) -> bool:
 
 
 def _group_entry(group: GroupSpec, gates: Gates, priorities: Priorities) -> Entry:
-    spec = group.obj.get("spec") or {}
-    item_spec = spec if group.kind != "Workload" else next(
-        (g for g in spec.get("podGroups") or () if f"{group.obj['metadata'].get('name')}/{g.get('name')}" == group.name), {})
-    entry = Entry(group.kind, group.namespace, group.name, priorities.resolve(item_spec), group.created, group=group,
+    entry = Entry(group.kind, group.namespace, group.name, priorities.resolve(group.spec), group.created, group=group,
                   min_count=group.min_count if group.gang else 1)
     if group.topology_keys:
         if gates.enabled(admission.TOPOLOGY_GATE):
@@ -154,11 +151,6 @@ class QueueBuilder:
             attach(info, self.config.profile_for(info.scheduler_name))
         return info
 
-    def _pending(self, pod: Mapping[str, Any], info: PodInfo) -> bool:
-        """Pending, whatever scheduler it names: a pod naming no profile becomes an entry that says it is not
-        scheduled by this scheduler (kube-scheduler would leave it alone, so it never "fits")."""
-        return is_pending(pod, any_scheduler=True)
-
     def _not_ours(self, entry: Entry) -> Entry:
         """Mark an entry whose pods name a scheduler no profile has: this scheduler never picks it up."""
         names = sorted({p.scheduler_name for p in entry.pods if self.config.profile_for(p.scheduler_name) is None})
@@ -182,7 +174,9 @@ class QueueBuilder:
                 self.bound.append((info, info.node_name))
                 if info.group is not None:
                     running.setdefault((info.namespace, base_group_name(info.group)), []).append(info.node_name)
-            elif self._pending(pod, info):
+            # pending, whatever scheduler it names: a pod naming no profile becomes an entry saying it is not
+            # scheduled by this scheduler (_not_ours; kube-scheduler would leave it alone, so it never "fits")
+            elif is_pending(pod, any_scheduler=True):
                 if info.group is None:
                     singles.append(info)
                 else:
@@ -220,7 +214,7 @@ class QueueBuilder:
                                    {"minCount": group.min_count, "pods": len(pods) + len(running)})
         # schedule_one_podgroup.go validatePodGroup: with PodGroupPreemptionPolicy the pods must match the group's
         # policy; without it they only have to agree with each other
-        policy = (group.preemption_policy or "PreemptLowerPriority") if self.gates.enabled("PodGroupPreemptionPolicy") \
+        policy = (group.preemption_policy or "PreemptLowerPriority") if self.gates.enabled(admission.POLICY_GATE) \
             else pods[0].preemption_policy
         invalid = hierarchy.validate(pods, group.name, entry.priority, policy)
         if invalid:

@@ -16,7 +16,7 @@ from kubectl_wasdra.sched import admission
 from kubectl_wasdra.sched.admission import Gates
 from kubectl_wasdra.sched.claims import extended_resource_classes, resolve_claims
 from kubectl_wasdra.sched.filters.dynamic_resources import build_dra_state
-from kubectl_wasdra.sched.group_preemption import POLICY_GATE, preempt_group
+from kubectl_wasdra.sched.group_preemption import preempt_group
 from kubectl_wasdra.sched.nodeinfo import NodeFacts
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.preemption import post_filter_message
@@ -32,7 +32,6 @@ from kubectl_wasdra.sched.volumes import VolumeIndex
 MALFORMED: Final = (AttributeError, TypeError, KeyError, ValueError, IndexError, QuantityError)
 DRA_KINDS = ("ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass")
 DRA_STATIC = ("ResourceSlice", "ResourceClaim", "DeviceClass", "DeviceTaintRule")
-WAP_GATE_1_36 = "WorkloadAwarePreemption"  # 1.36 alpha gate; folded into GenericWorkload in 1.37
 GROUP_ENTRY_KINDS = ("PodGroup", "Workload")  # CompositePodGroup roots: preemption at the root is not modelled
 VOLUME_KINDS = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode")
 
@@ -159,10 +158,7 @@ class Simulation:
             result.pod_errors = dict(best.failed)
         if entry.kind == "Pod" and result.pod_errors and state.explain:
             error = next(iter(result.pod_errors.values()))
-            if error.pre_filter_error:  # a scheduling error: no PostFilter runs
-                result.message = error.message()
-                return result
-            if not self.preemption:
+            if error.pre_filter_error or not self.preemption:  # a scheduling error runs no PostFilter; --no-preemption
                 result.message = error.message()
                 return result
             tail, answer = post_filter_message(pods[0], error, state, self.preemption_context)
@@ -175,16 +171,16 @@ class Simulation:
     @functools.cached_property
     def preemption_context(self) -> Context:
         """PodGroup priorities and disruption modes, and the PodDisruptionBudgets (read on first preemption)."""
-        return read_context(self.snapshot)
+        return read_context(self.snapshot, self.queue.groups.values(), self.queue.priorities)
 
     def _preempt_group(self, entry: Entry, result: GroupResult, state: SchedState) -> None:
         """Workload-aware preemption (GenericWorkload): on failure its reason joins the group message, as
         schedule_one_podgroup.go does; on success the message stays and the group waits on preemption."""
         minor = self.gates.release.minor
         if not self.gates.enabled(admission.GENERIC_WORKLOAD) or minor < 36 or (
-                minor == 36 and not self.gates.enabled(WAP_GATE_1_36)):
+                minor == 36 and not self.gates.enabled(admission.WAP_GATE_1_36)):
             return
-        answer = preempt_group(entry, state, self.preemption_context, self.gates.enabled(POLICY_GATE))
+        answer = preempt_group(entry, state, self.preemption_context, self.gates.enabled(admission.POLICY_GATE))
         result.extra["preemption"] = answer
         if not answer.helps:
             result.message = f"{result.message}, {answer.message}"

@@ -72,10 +72,9 @@ class SchedState:
         self.interned: dict[tuple[Any, ...], Any] = {}  # placement.py: one object per distinct failure status
         self.renamed: dict[tuple[Any, ...], Any] = {}  # placement.py: statuses with another pod's claim names
         self.diagnosing = False  # True while a failed pod is diagnosed: filters give full detail, no shortcuts
-        # volumes (sched/volumes.py): the snapshot's claims and volumes (None: no volume objects, filters skip), pods
-        # with node-relevant volumes per node, and PersistentVolumes bound by assumed pods (name -> "ns/claim")
+        # volumes (sched/volumes.py): the snapshot's claims and volumes (None: no volume objects, filters skip) and
+        # PersistentVolumes bound by assumed pods (name -> "ns/claim")
         self.volume_index: Any = None
-        self.pod_volumes: dict[str, tuple[Mapping[str, Any], ...]] = {}
         self.bound_volumes: dict[str, str] = {}
 
     # -- transactions ------------------------------------------------------------------------------------------
@@ -186,6 +185,10 @@ class SchedState:
             counts[name] = counts.get(name, 0) + 1
         return [(name, added) for name, count in counts.items() for added in self.pods[name][-count:]]
 
+    def volume_pods(self, node_name: str) -> list[PodInfo]:
+        """The pods on a node with volumes the volume filters look at (PodInfo.has_volumes)."""
+        return [pod for pod in self.pods.get(node_name, ()) if pod.has_volumes]
+
     # -- changing ----------------------------------------------------------------------------------------------
 
     def assume(self, pod: PodInfo, node_name: str, owner: str | None = None) -> None:
@@ -196,16 +199,20 @@ class SchedState:
 
     def remove_pods(self, node_name: str, victims: list[PodInfo]) -> None:
         """Take `victims` off a node (preemption's dry run, always inside a transaction that is rolled back): their
-        requests and pod entries go; devices they hold stay allocated."""
+        requests (also the non-zero ones scoring reads) and pod entries go; devices they hold stay allocated."""
         gone = {id(p) for p in victims}
         requested = dict(self.requested[node_name])
+        cpu, memory = self.nonzero[node_name]
         for victim in victims:
             for resource, value in victim.requests.items():
                 requested[resource] = requested.get(resource, 0) - value
+            cpu -= victim.requests.get("cpu") or DEFAULT_MILLI_CPU
+            memory -= victim.requests.get("memory") or DEFAULT_MEMORY
         self.tick += 1
         self.freed += 1  # something got free: verdicts and PreFilter data of fuller states no longer hold
         self.node_gen[node_name] = self.tick
         self.set(self.requested, node_name, requested)
+        self.set(self.nonzero, node_name, (cpu, memory))
         self.set(self.pods, node_name, tuple(p for p in self.pods[node_name] if id(p) not in gone))
         anti = sum(1 for p in victims if p.anti_affinity_terms)
         if anti:  # a 0 left behind is harmless (no pod there has terms) and keeps the change undoable
@@ -231,8 +238,6 @@ class SchedState:
             self.set(self.anti_affinity_pods, node_name, self.anti_affinity_pods.get(node_name, 0) + 1)
         if owner is not None and owner not in self.placed_by[node_name]:
             self.set(self.placed_by, node_name, (*self.placed_by[node_name], owner))
-        if pod.has_volumes:
-            self.set(self.pod_volumes, node_name, (*self.pod_volumes.get(node_name, ()), pod.pod))
-            if self.volume_index is not None:
-                bind_claims(pod, node_name, self)
+        if pod.has_volumes and self.volume_index is not None:
+            bind_claims(pod, node_name, self)
         self._views.pop(node_name, None)

@@ -10,11 +10,12 @@ leaves ties to an unstable sort; here they keep the order the pods were bound in
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 from kubectl_wasdra.sched.groups import base_group_name
+from kubectl_wasdra.sched.pdb import Budget, violations
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.state import SchedState
 
@@ -146,12 +147,11 @@ class Selection:
         return [pod for unit in self.victims for pod in unit.pods]
 
 
-def reprieve(state: SchedState, potential: list[Unit], budgets: tuple[Any, ...], fits: Any) -> Selection:
+def reprieve(state: SchedState, potential: list[Unit], budgets: tuple[Budget, ...],
+             fits: Callable[[Unit], bool]) -> Selection:
     """With every potential victim removed (and the preemptor fitting), add units back most important first, PDB
     violating ones before the others, keeping each whose return still lets `fits(unit)` pass; the rest are victims.
     Upstream: SelectVictimsOnNode (plugins/defaultpreemption) and PodGroupEvaluator.selectVictimsOnDomain."""
-    from kubectl_wasdra.sched.pdb import violations
-
     ordered = sorted(potential, key=importance)
     bad = violations((u.pods for u in ordered), budgets)
     violating = [(u, v) for u, v in zip(ordered, bad, strict=True) if v]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from kubectl_wasdra.kube.quantity import QuantityError, ceil_value, parse_quantity
-from kubectl_wasdra.kube.selectors import matches_label_selector, matches_node_selector
+from kubectl_wasdra.kube.selectors import labels_of, matches_label_selector, matches_node_selector
 
 WAIT_FOR_FIRST_CONSUMER: Final = "WaitForFirstConsumer"
 NO_PROVISIONER: Final = "kubernetes.io/no-provisioner"  # static local volumes: nothing is provisioned dynamically
@@ -74,21 +74,23 @@ def has_claims(pod: Mapping[str, Any]) -> bool:
                for v in (pod.get("spec") or {}).get("volumes") or ())
 
 
-def requested_storage(claim: Mapping[str, Any]) -> int:
-    """The claim's storage request in bytes (0 when absent or unreadable)."""
-    value = (((claim.get("spec") or {}).get("resources") or {}).get("requests") or {}).get("storage")
+def _storage(resources: Mapping[str, Any] | None) -> int:
+    """The `storage` entry of a ResourceList in bytes (0 when absent or unreadable)."""
+    value = (resources or {}).get("storage")
     try:
         return ceil_value(parse_quantity(str(value))) if value is not None else 0
     except (QuantityError, ValueError):
         return 0
+
+
+def requested_storage(claim: Mapping[str, Any]) -> int:
+    """The claim's storage request in bytes (0 when absent or unreadable)."""
+    return _storage(((claim.get("spec") or {}).get("resources") or {}).get("requests"))
 
 
 def pv_capacity(volume: Mapping[str, Any]) -> int:
-    value = ((volume.get("spec") or {}).get("capacity") or {}).get("storage")
-    try:
-        return ceil_value(parse_quantity(str(value))) if value is not None else 0
-    except (QuantityError, ValueError):
-        return 0
+    """The volume's storage capacity in bytes (0 when absent or unreadable)."""
+    return _storage((volume.get("spec") or {}).get("capacity"))
 
 
 def pv_matches_node(volume: Mapping[str, Any], node: Mapping[str, Any]) -> bool:
@@ -140,7 +142,7 @@ class VolumeIndex:
             if not modes <= set(pv_spec.get("accessModes") or ()) or (pv_spec.get("volumeMode") or "Filesystem") != \
                     (spec.get("volumeMode") or "Filesystem"):
                 continue
-            if isinstance(selector, Mapping) and not matches_label_selector(selector, _labels(volume)):
+            if isinstance(selector, Mapping) and not matches_label_selector(selector, labels_of(volume)):
                 continue
             if pv_matches_node(volume, node):
                 return name
@@ -163,10 +165,6 @@ class VolumeIndex:
 def _key(obj: Mapping[str, Any]) -> tuple[str, str]:
     meta = obj.get("metadata") or {}
     return str(meta.get("namespace") or ""), str(meta.get("name") or "")
-
-
-def _labels(obj: Mapping[str, Any]) -> Mapping[str, str]:
-    return (obj.get("metadata") or {}).get("labels") or {}
 
 
 def unbound_delayed(pod: Mapping[str, Any], index: VolumeIndex) -> list[PodClaim]:

@@ -43,7 +43,7 @@ def _cluster(tmp_path: Path, *extra) -> Path:
     nodes = [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": n, "labels": {"rack": "r0"}},
               "status": {"allocatable": {"cpu": "2", "memory": "8Gi", "pods": "110"}}} for n in ("n1", "n2")]
     running = [_group("batch", 0, whole=True), _pod("b0", "n1", group="batch"), _pod("b1", "n2", group="batch"),
-               _pod("web", "n1", priority=500), _pod("db", "n2", priority=2000)]
+               _pod("web", "n1", priority=500), _pod("db", "n2", cpu="500m", priority=2000)]
     directory = tmp_path / "cluster"
     directory.mkdir()
     (directory / "objects.yaml").write_text(yaml.safe_dump_all([*nodes, *running, *extra]))

@@ -87,6 +87,18 @@ BAD = [
     pytest.param("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
                  "- pluginConfig:\n  - name: DynamicResources\n    args: {filterTimeout: ten}\n", (6, 12),
                  "'ten' is not a duration", id="bad-duration"),
+    pytest.param("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+                 "- pluginConfig:\n  - name: NodeAffinity\n    args:\n      addedAffinity:\n"
+                 "        requiredDuringSchedulingIgnoredDuringExecution:\n          nodeSelectorTerms:\n"
+                 "          - matchExpressions:\n            - {key: zone, operator: In, values: []}\n", (10, 13),
+                 "nodeSelectorTerms[0].matchExpressions[0].values: Invalid value: []string{}: for 'in', 'notin' "
+                 "operators, values set can't be empty", id="added-affinity-in-without-values"),
+    pytest.param("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+                 "- pluginConfig:\n  - name: NodeAffinity\n    args:\n      addedAffinity:\n"
+                 "        preferredDuringSchedulingIgnoredDuringExecution:\n          - weight: 1\n"
+                 "            preference:\n              matchFields:\n"
+                 "              - {key: metadata.name, operator: Gt, values: ['1']}\n", (10, 13),
+                 'matchFields[0].operator: Unsupported value: "Gt"', id="added-preference-match-fields-gt"),
     pytest.param("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofile: []\n", (3, 1),
                  'unknown field "profile"', id="unknown-field"),
 ]
@@ -100,6 +112,16 @@ def test_invalid_configs_name_file_line_column(tmp_path: Path, text: str, positi
         load_scheduler_config(str(path))
     assert raised.value.where == f"{path}:{position[0]}:{position[1]}"
     assert message in raised.value.message and raised.value.hint
+
+
+@pytest.mark.parametrize(("timeout", "steps"), [("20s", 200_000), ("1m", 600_000), ("+2s", 20_000), (".5s", 5_000),
+                                               ("1h0m0.1s", 36_001_000), ("0s", None), ("0", None)],
+                         ids=["seconds", "minutes", "plus-sign", "leading-dot", "mixed", "zero-seconds", "zero"])
+def test_filter_timeout_accepts_every_go_duration(tmp_path: Path, timeout: str, steps: int | None) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+                    f"- pluginConfig:\n  - name: DynamicResources\n    args: {{filterTimeout: '{timeout}'}}\n")
+    assert load_scheduler_config(str(path)).profiles[0].dra_step_limit == steps
 
 
 def _results(config_name: str | None, *objects: dict) -> dict:  # type: ignore[type-arg]

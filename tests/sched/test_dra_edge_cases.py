@@ -81,12 +81,13 @@ def test_list_typed_numa_attribute_aligns_two_devices_only_with_the_gate() -> No
 def test_filter_timeout_gate_and_profile_decide_the_search_budget() -> None:
     """The search budget stands for filterTimeout: without DRASchedulerFilterTimeout there is none (the allocator
     then runs to its end), with it the profile's timeout scales it."""
-    from kubectl_wasdra.sched.filters.dynamic_resources import NO_TIMEOUT_STEPS, STEP_DEFAULT, build_dra_state
+    from kubectl_wasdra.dra.search import STEP_LIMIT
+    from kubectl_wasdra.sched.filters.dynamic_resources import NO_TIMEOUT_STEPS, build_dra_state
     from kubectl_wasdra.sched.profiles import Profile
 
     cluster = snapshot(node("n0"), device_class(NIC, NIC), _slice("n0-nic", "n0", [SHARED]))
     on = build_dra_state(cluster, lambda pod: (), frozenset(), enabled=_gates().enabled)
     off = build_dra_state(cluster, lambda pod: (), frozenset(), enabled=_gates(DRASchedulerFilterTimeout=False).enabled)
     assert on.filter_timeout and not off.filter_timeout
-    assert Profile().dra_step_limit == STEP_DEFAULT and Profile(dra_filter_timeout=0).dra_step_limit is None
-    assert Profile(dra_filter_timeout=20).dra_step_limit == 2 * STEP_DEFAULT < NO_TIMEOUT_STEPS
+    assert Profile().dra_step_limit == STEP_LIMIT and Profile(dra_filter_timeout=0).dra_step_limit is None
+    assert Profile(dra_filter_timeout=20).dra_step_limit == 2 * STEP_LIMIT < NO_TIMEOUT_STEPS

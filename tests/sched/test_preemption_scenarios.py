@@ -74,6 +74,46 @@ def test_1_36_preempts_for_groups_only_with_its_alpha_gate():
     assert with_gate["train"].extra["preemption"].helps
 
 
+def test_group_reprieve_rechecks_members_against_returning_anti_affinity():
+    """A victim on another node of the member's zone whose required anti-affinity selects the member is not spared:
+    putting it back would fail InterPodAffinity's existing-pods check on the member's node."""
+    zone = {"topology.kubernetes.io/zone": "z"}
+    anti = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": "gang"}}, "topologyKey": "topology.kubernetes.io/zone"}]}}
+    objects = [node("n1", cpu="4", labels=zone), node("n2", cpu="1", labels=zone),
+               pod("filler", cpu="4", node_name="n1", priority=0),
+               pod("guard", cpu="100m", node_name="n2", priority=0, affinity=anti),
+               pod_group("train", min_count=1, priority=40),
+               pod("t0", cpu="2", group="train", priority=40, labels={"app": "gang"})]
+    answer = _run(*objects)["train"].extra["preemption"]
+    assert answer.nominated == {"default/t0": "n1"}
+    assert {(v.name, v.node) for v in answer.victims} == {("filler", "n1"), ("guard", "n2")}
+
+
+def test_evicting_a_victim_frees_its_disk_for_volume_restrictions():
+    """VolumeRestrictions' disk conflict is Unschedulable: with the lower-priority holder of the disk removed in the
+    dry run, the node fits, as SelectVictimsOnNode finds."""
+    disk = [{"name": "data", "gcePersistentDisk": {"pdName": "shared"}}]
+    result = _run(node("n1", cpu="4"), pod("old", cpu="1", node_name="n1", priority=0, volumes=disk),
+                  pod("urgent", cpu="1", priority=100, volumes=disk))["urgent"]
+    assert result.message == "0/1 nodes are available: 1 node(s) had no available disk."  # preemption helps: no tail
+    answer = result.extra["preemption"]
+    assert answer.nominated == {"default/urgent": "n1"}
+    assert [(v.name, v.node) for v in answer.victims] == [("old", "n1")]
+
+
+def test_group_placed_after_removing_victims_is_scored_without_them():
+    """Inside group preemption's cycle the removed victims no longer count for NodeResourcesFit's score: n1, less
+    allocated once its 4-cpu victim is gone, is chosen and that victim evicted (not n2's)."""
+    objects = [node("n1", cpu="8", pods=2), node("n2", cpu="8", pods=2),
+               pod("v1", cpu="4", node_name="n1", priority=0), pod("k1", cpu="1", node_name="n1", priority=100),
+               pod("v2", cpu=None, node_name="n2", priority=0), pod("k2", cpu="2", node_name="n2", priority=100),
+               pod_group("train", min_count=1, priority=40), pod("t0", cpu="1", group="train", priority=40)]
+    answer = _run(*objects)["train"].extra["preemption"]
+    assert answer.nominated == {"default/t0": "n1"}
+    assert [(v.name, v.node) for v in answer.victims] == [("v1", "n1")]
+
+
 def _terminating(obj):
     obj["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
     obj["status"]["conditions"] = [{"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler"}]

@@ -12,9 +12,8 @@ from builders import node, pod, pod_group, snapshot
 
 from kubectl_wasdra.catalog.releases import NEWEST
 from kubectl_wasdra.reasons import Reason
-from kubectl_wasdra.sched.admission import Gates, all_on
+from kubectl_wasdra.sched.admission import POLICY_GATE, Gates, all_on
 from kubectl_wasdra.sched.fiterror import FitError
-from kubectl_wasdra.sched.group_preemption import POLICY_GATE
 from kubectl_wasdra.sched.preemption import dry_run, preempt
 from kubectl_wasdra.sched.simulation import Simulation
 from kubectl_wasdra.sched.status import Status

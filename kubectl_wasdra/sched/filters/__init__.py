@@ -34,7 +34,4 @@ FILTERS: Final = (
     node_resource_topology,  # out of tree (scheduler-plugins): only in profiles that enable it, after the in-tree ones
 )
 STATIC_FILTERS: Final = FILTERS[:4]  # depend on the pod and the node only, never on what else is placed
-DYNAMIC_FILTERS: Final = FILTERS[4:]
 VOLUME_FILTERS: Final = (volume_restrictions, node_volume_limits, volume_binding, volume_zone)
-# what runs for a pod without volumes the volume filters look at (they would all pass): the common case, kept short
-DYNAMIC_WITHOUT_VOLUMES: Final = tuple(f for f in DYNAMIC_FILTERS if f not in VOLUME_FILTERS)

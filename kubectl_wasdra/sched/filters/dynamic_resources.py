@@ -16,12 +16,12 @@ from kubectl_wasdra.kube.selectors import matches_node_selector
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.nodeinfo import NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.profiles import DEFAULT_PROFILE
 from kubectl_wasdra.sched.status import Code, Status
 
 NAME: Final = "DynamicResources"
 CANNOT_ALLOCATE: Final = "cannot allocate all claims"
 NOT_AVAILABLE: Final = "resourceclaim not available on the node"
-STEP_DEFAULT: Final = 100_000  # dra/search.py STEP_LIMIT: the stand-in for the default 10 s filterTimeout
 NO_TIMEOUT_STEPS: Final = 5_000_000  # filterTimeout 0s disables the timeout; the search still stops somewhere
 _FUNNEL_REASONS: Final = {reason.value: reason for reason in Reason}
 
@@ -66,7 +66,7 @@ def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
             return Status.unresolvable(Reason.CLAIM_ALLOCATED_ELSEWHERE, NOT_AVAILABLE, NAME, claim="/".join(claim.key))
     if not pending:
         return None
-    limit = pod.profile.dra_step_limit if pod.profile is not None else STEP_DEFAULT
+    limit = (pod.profile or DEFAULT_PROFILE).dra_step_limit  # the stand-in for the profile's filterTimeout
     result = state.allocate(pending, node, limit if state.filter_timeout else None)
     if getattr(result, "ok", False):
         state.remember(pod, node.name, result)
@@ -122,7 +122,7 @@ class DraState:
         resolved = self.resolve(pod)
         return resolved if isinstance(resolved, Status) else None
 
-    def allocate(self, claims: list[Any], node: NodeInfo, step_limit: int | None = STEP_DEFAULT) -> Outcome:
+    def allocate(self, claims: list[Any], node: NodeInfo, step_limit: int | None) -> Outcome:
         """Ask the allocator for devices for `claims` on `node` against the current usage. While looking for a node
         (not explaining one), a node with fewer unallocated devices than the claims need is rejected without asking.
         `step_limit` stands for the profile's filterTimeout (None: the timeout is disabled)."""
@@ -311,7 +311,7 @@ def _funnel_text(failure: Any) -> str:
 
 
 def _allocate(claims: list[Mapping[str, Any]], resolved: tuple[Any, ...], node: Mapping[str, Any], inventory: Any,
-              usage: Any, features: Any, step_limit: int | None = STEP_DEFAULT) -> Outcome:
+              usage: Any, features: Any, step_limit: int | None) -> Outcome:
     allocator = _dra()
     if allocator is None or inventory is None:
         return Outcome(False, reason=Reason.NO_MATCHING_DEVICES.value, message="DRA allocator is not available", fatal=True)

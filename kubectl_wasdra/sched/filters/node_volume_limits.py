@@ -17,7 +17,7 @@ from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.nodeinfo import NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.status import Status
-from kubectl_wasdra.sched.volumes import has_node_volumes, pod_claims
+from kubectl_wasdra.sched.volumes import pod_claims
 
 NAME: Final = "NodeVolumeLimits"
 MAX_VOLUME_COUNT: Final = "node(s) exceed max volume count"  # ErrReasonMaxVolumeCountExceeded
@@ -56,14 +56,14 @@ def csi_volumes(pod: Mapping[str, Any], index: Any) -> set[tuple[str, str]]:
 def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
     """None unless the pod's new CSI volumes would push a driver past the node's limit."""
     index = node.state.volume_index
-    if index is None or not has_node_volumes(pod.pod):
+    if index is None or not pod.has_volumes:
         return None
     limits = _limits(index, node.name)
     if not limits:
         return None
     attached: set[tuple[str, str]] = set()
-    for other in node.state.pod_volumes.get(node.name, ()):
-        attached |= csi_volumes(other, index)
+    for other in node.state.volume_pods(node.name):
+        attached |= csi_volumes(other.pod, index)
     new = csi_volumes(pod.pod, index) - attached
     for driver, limit in sorted(limits.items()):
         wanted = sum(1 for d, _ in new if d == driver)

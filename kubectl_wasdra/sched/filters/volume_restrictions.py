@@ -19,7 +19,7 @@ from kubectl_wasdra.sched.nodeinfo import NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.profiles import DEFAULT_FILTERS
 from kubectl_wasdra.sched.status import Status
-from kubectl_wasdra.sched.volumes import has_node_volumes, pod_claims
+from kubectl_wasdra.sched.volumes import pod_claims
 
 NAME: Final = "VolumeRestrictions"
 DISK_CONFLICT: Final = "node(s) had no available disk"  # ErrReasonDiskConflict
@@ -61,13 +61,11 @@ def rwop_in_use(pod: PodInfo, state: Any) -> Status | None:
     wanted = _rwop_claims(pod, state.volume_index)
     if not wanted:
         return None
-    for pods in state.pod_volumes.values():
-        for other in pods:
-            meta = other.get("metadata") or {}
-            namespace = meta.get("namespace") or "default"
-            used = {(namespace, str(v["persistentVolumeClaim"].get("claimName"))) for v in _volumes(other)
+    for name in state.node_names:
+        for other in state.volume_pods(name):
+            used = {(other.namespace, str(v["persistentVolumeClaim"].get("claimName"))) for v in _volumes(other.pod)
                     if isinstance(v.get("persistentVolumeClaim"), Mapping)}
-            if used & wanted and (namespace, meta.get("name")) != (pod.namespace, pod.name):
+            if used & wanted and other.key != pod.key:
                 return Status.unschedulable(Reason.VOLUME_CONFLICT, RWOP_CONFLICT, NAME, perNode=True)
     return None
 
@@ -80,12 +78,12 @@ def in_filter_order(status: Status | None, in_use: Status) -> Status:
 
 def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
     """None unless a disk of the pod is mounted read-write by a pod on the node (or both are not read-only)."""
-    if not has_node_volumes(pod.pod):
+    if not pod.has_volumes:
         return None
     mine = [v for v in _volumes(pod.pod) if any(k in v for k in ("gcePersistentDisk", "awsElasticBlockStore", "rbd",
                                                                    "iscsi"))]
-    for other in node.state.pod_volumes.get(node.name, ()) if mine else ():
-        for volume in _volumes(other):
+    for other in node.state.volume_pods(node.name) if mine else ():
+        for volume in _volumes(other.pod):
             if any(_same_disk(v, volume) for v in mine):
                 return Status.unschedulable(Reason.VOLUME_CONFLICT, DISK_CONFLICT, NAME)
     return None
