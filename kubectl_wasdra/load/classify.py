@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from kubectl_wasdra.load.gotemplate import has_plain_field_action
+
 
 class FileKind(StrEnum):
     """Kinds of files that are not Kubernetes manifests (stable: a later config may name them in excludes)."""
@@ -32,6 +34,7 @@ class FileKind(StrEnum):
     PACKAGE_MANIFEST = "package-manifest"
     OPENAPI = "openapi"
     JSON_SCHEMA = "json-schema"
+    GO_TEMPLATE = "go-template"
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,8 @@ _DESCRIBED: Final[dict[FileKind, tuple[str, str]]] = {
     FileKind.PACKAGE_MANIFEST: ("a package manifest", "the package manager that reads it checks it"),
     FileKind.OPENAPI: ("an OpenAPI description", "check it with an OpenAPI linter; it describes an API, it is no object"),
     FileKind.JSON_SCHEMA: ("a JSON Schema", "pass schemas for custom resources with --schema-location DIR"),
+    FileKind.GO_TEMPLATE: ("a Go template (its {{ }} actions are filled in by the program that reads it)",
+                           "check what that program renders from it: `kubectl wasdra check RENDERED.yaml`"),
 }
 
 # exact base names (lower case) -> kind
@@ -152,8 +157,10 @@ def _has_objects(text: str) -> bool:
 def _by_content(text: str) -> FileKind | None:
     if _KUSTOMIZE_API.search(text):
         return FileKind.KUSTOMIZATION
-    if _HELM_ACTION.search(text) or (_STRUCTURAL_ACTION.search(text) and not _parses(text)):
+    if _HELM_ACTION.search(text):
         return FileKind.HELM_TEMPLATE
+    if (_STRUCTURAL_ACTION.search(text) and not _parses(text)) or has_plain_field_action(text):
+        return FileKind.GO_TEMPLATE
     if _has_objects(text):
         return None
     keys = {m.group(2) for m in _TOP_KEY.finditer(text[:65536])}
@@ -177,9 +184,11 @@ def classify(path: str, text: str) -> NonManifest | None:
     Helm templates are recognised by their actions wherever they are (stdin too); a name that says "values",
     "compose" ... counts only when the file holds no Kubernetes object."""
     by_content = _by_content(text)
+    by_name = classify_name(path)
+    if by_content is FileKind.GO_TEMPLATE and by_name is not None and by_name.kind is FileKind.HELM_TEMPLATE:
+        return by_name   # a chart's template that happens to use no Helm built-in
     if by_content is not None:
         return _described(by_content)
-    by_name = classify_name(path)
     if by_name is None or (by_name.kind is not FileKind.HELM_TEMPLATE and _has_objects(text)):
         return None
     return by_name
