@@ -35,6 +35,7 @@ class FileKind(StrEnum):
     OPENAPI = "openapi"
     JSON_SCHEMA = "json-schema"
     GO_TEMPLATE = "go-template"
+    COMPONENT_CONFIG = "component-config"
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,10 @@ _DESCRIBED: Final[dict[FileKind, tuple[str, str]]] = {
     FileKind.JSON_SCHEMA: ("a JSON Schema", "pass schemas for custom resources with --schema-location DIR"),
     FileKind.GO_TEMPLATE: ("a Go template (its {{ }} actions are filled in by the program that reads it)",
                            "check what that program renders from it: `kubectl wasdra check RENDERED.yaml`"),
+    FileKind.COMPONENT_CONFIG: ("the configuration of a Kubernetes component or cluster tool (kubelet, kube-scheduler, "
+                                "kubeadm, kind ...), read at start-up rather than applied",
+                                "the component checks it when it starts; pass a KubeSchedulerConfiguration to "
+                                "`kubectl wasdra check --scheduler-config FILE` to simulate with it"),
 }
 
 # exact base names (lower case) -> kind
@@ -105,6 +110,16 @@ _HELM_ACTION = re.compile(r"\{\{-?\s*(?:[^}]*?\s)?(?:\$?\.(?:Values|Release|Char
 _STRUCTURAL_ACTION = re.compile(r"^\s*\{\{(?![{}])|:\s+\{\{(?![{}])", re.MULTILINE)
 _TOP_KEY = re.compile(r"^(\"?)([A-Za-z_$][\w.$-]*)\1\s*:", re.MULTILINE)
 _KUSTOMIZE_API = re.compile(r"^apiVersion:\s*[\"']?kustomize\.config\.k8s\.io/", re.MULTILINE)
+_TOP_API_GROUP = re.compile(r"^apiVersion:\s*[\"']?([^\s\"'#/]+)/", re.MULTILINE)
+# API groups of component and cluster-tool configuration files: kube-apiserver serves none of them
+# (k8s.io/kubelet/config, k8s.io/kube-scheduler/config, k8s.io/kube-proxy/config, k8s.io/apiserver/pkg/apis/*,
+# cmd/kubeadm/app/apis/kubeadm, sigs.k8s.io/kind/pkg/apis/config)
+_COMPONENT_GROUPS: Final = frozenset({
+    "kubelet.config.k8s.io", "credentialprovider.kubelet.k8s.io", "kubescheduler.config.k8s.io",
+    "kubeproxy.config.k8s.io", "controllermanager.config.k8s.io", "kubecontrolplane.config.k8s.io",
+    "cloudcontrollermanager.config.k8s.io", "apiserver.config.k8s.io", "apiserver.k8s.io", "audit.k8s.io",
+    "podsecurity.admission.config.k8s.io", "eventratelimit.admission.k8s.io", "kubeadm.k8s.io", "kind.x-k8s.io",
+})
 
 
 def _described(kind: FileKind) -> NonManifest:
@@ -161,6 +176,9 @@ def _by_content(text: str) -> FileKind | None:
         return FileKind.HELM_TEMPLATE
     if (_STRUCTURAL_ACTION.search(text) and not _parses(text)) or has_plain_field_action(text):
         return FileKind.GO_TEMPLATE
+    groups = {m.group(1) for m in _TOP_API_GROUP.finditer(text)}
+    if groups and groups <= _COMPONENT_GROUPS:
+        return FileKind.COMPONENT_CONFIG
     if _has_objects(text):
         return None
     keys = {m.group(2) for m in _TOP_KEY.finditer(text[:65536])}
