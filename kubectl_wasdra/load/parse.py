@@ -17,7 +17,7 @@ from sys import intern
 from typing import TYPE_CHECKING, Any, Final
 
 from kubectl_wasdra.load.document import ProblemKind
-from kubectl_wasdra.load.stream import TOO_DEEP, document_span, error_line, walk
+from kubectl_wasdra.load.stream import SEPARATOR_RE, TOO_DEEP, document_span, error_line, walk
 
 if TYPE_CHECKING:
     import yaml
@@ -65,7 +65,6 @@ def needs_yaml11(text: str) -> bool:
     return any(pattern.search(lines) for pattern in _NON_STRING_KEYS) or bool(_NON_STRING_FLOW_KEY.search(text))
 
 
-_DOC_SEPARATOR: Final = re.compile(r"^---(?:[ \t]|$)", re.MULTILINE)
 _COLLECTION_KEY: Final = re.compile(r"\{\{(?![{}])|[{\[][^\n]*[}\]][ \t]*:(?:\s|$)|(?:^|[{\[,?-])[ \t]*:(?:\s|$|[,}\]])",
                                      re.MULTILINE)
 
@@ -247,7 +246,7 @@ def _parse_json(text: str) -> Parsed:
 
 def looks_like_concatenated(text: str) -> bool:
     """True for a stream of several JSON objects (kubectl accepts them); YAML reads it when separated by `---`."""
-    return bool(_DOC_SEPARATOR.search(text))
+    return bool(SEPARATOR_RE.search(text))
 
 
 def _parse_fast(text: str) -> Parsed | None:
@@ -256,7 +255,7 @@ def _parse_fast(text: str) -> Parsed | None:
         value = yaml_rs.loads(text, parse_datetime=False, alias_limits=_fast_alias_limits())
     except (yaml_rs.YAMLDecodeError, ValueError, TypeError, OverflowError, RecursionError):
         return None
-    separators = len(_DOC_SEPARATOR.findall(text))
+    separators = len(SEPARATOR_RE.findall(text))
     if isinstance(value, list) and separators:
         # yaml-rs returns a list both for a stream and for one document that is a list: only trust it when
         # the number of `---` lines explains the number of documents and every document is a mapping or empty
