@@ -99,6 +99,8 @@ _HELM_ACTION = re.compile(r"\{\{-?\s*(?:[^}]*?\s)?(?:\$?\.(?:Values|Release|Char
 # an action that is YAML structure (a line starting with `{{`, or an unquoted value starting with it)
 _STRUCTURAL_ACTION = re.compile(r"^\s*\{\{(?![{}])|:\s+\{\{(?![{}])", re.MULTILINE)
 _TOP_KEY = re.compile(r"^(\"?)([A-Za-z_$][\w.$-]*)\1\s*:", re.MULTILINE)
+_TOP_API_VERSION = re.compile(r"^(\"?)apiVersion\1\s*:", re.MULTILINE)
+_TOP_KIND = re.compile(r"^(\"?)kind\1\s*:", re.MULTILINE)
 _KUSTOMIZE_API = re.compile(r"^apiVersion:\s*[\"']?kustomize\.config\.k8s\.io/", re.MULTILINE)
 
 
@@ -145,16 +147,19 @@ def classify_name(path: str) -> NonManifest | None:
 
 def _has_objects(text: str) -> bool:
     """True when some document has top-level apiVersion and kind (a Kubernetes object, or a List of them)."""
-    keys = {m.group(2) for m in _TOP_KEY.finditer(text)}
-    return ("apiVersion" in keys and "kind" in keys) or ('"apiVersion"' in text and '"kind"' in text)
+    if _TOP_API_VERSION.search(text) and _TOP_KIND.search(text):  # each stops at its first match
+        return True
+    return '"apiVersion"' in text and '"kind"' in text
 
 
-def _by_content(text: str) -> FileKind | None:
-    if _KUSTOMIZE_API.search(text):
+def _by_content(text: str, has_objects: bool) -> FileKind | None:
+    """The kind the content says; the pattern scans run only on text holding their literal part (a manifest of
+    many megabytes holds neither)."""
+    if "kustomize.config.k8s.io/" in text and _KUSTOMIZE_API.search(text):
         return FileKind.KUSTOMIZATION
-    if _HELM_ACTION.search(text) or (_STRUCTURAL_ACTION.search(text) and not _parses(text)):
+    if "{{" in text and (_HELM_ACTION.search(text) or (_STRUCTURAL_ACTION.search(text) and not _parses(text))):
         return FileKind.HELM_TEMPLATE
-    if _has_objects(text):
+    if has_objects:
         return None
     keys = {m.group(2) for m in _TOP_KEY.finditer(text[:65536])}
     if {"suite", "tests"} <= keys:  # helm-unittest (charts/*/tests/*_test.yaml)
@@ -176,10 +181,11 @@ def classify(path: str, text: str) -> NonManifest | None:
     """What the file is when it is not Kubernetes manifests, from its path and decoded text; None for manifests.
     Helm templates are recognised by their actions wherever they are (stdin too); a name that says "values",
     "compose" ... counts only when the file holds no Kubernetes object."""
-    by_content = _by_content(text)
+    has_objects = _has_objects(text)
+    by_content = _by_content(text, has_objects)
     if by_content is not None:
         return _described(by_content)
     by_name = classify_name(path)
-    if by_name is None or (by_name.kind is not FileKind.HELM_TEMPLATE and _has_objects(text)):
+    if by_name is None or (by_name.kind is not FileKind.HELM_TEMPLATE and has_objects):
         return None
     return by_name
