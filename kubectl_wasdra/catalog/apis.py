@@ -86,8 +86,10 @@ def builtin_groups() -> frozenset[str]:
     return served | lifecycle_groups()
 
 
+@functools.cache
 def served_kinds(release: Release) -> frozenset[tuple[str, str]]:
-    """(apiVersion, kind) pairs the release serves (enabled or not)."""
+    """(apiVersion, kind) pairs the release serves (enabled or not); built once per release (lifecycle.successor
+    asks for every object of a removed API)."""
     return frozenset((info.api_version, kind) for info in api_table().get(release, {}).values() for kind in info.kinds)
 
 
