@@ -10,23 +10,22 @@ from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import SetProblem
 from kubectl_wasdra.lint.registry import rule
+from kubectl_wasdra.lint.rules._devices import DRIVER_EQUALS
 from kubectl_wasdra.lint.rules._fitting import published_attribute_constraints, request_alternatives, selector_expressions
 from kubectl_wasdra.lint.rules._objects import ObjectIndex, object_index
 from kubectl_wasdra.load.document import value_at
 
 STANDARD_DOMAIN: Final = "resource.kubernetes.io"
 STANDARD_NUMA: Final = f"{STANDARD_DOMAIN}/numaNode"
-_DRIVER_PREFIX: Final = 'device.driver == "'
 
 
 def _class_driver(index: ObjectIndex, class_name: Any, near: Any) -> str | None:
     """The driver a DeviceClass pins with `device.driver == "X"`, else None."""
     device_class = index.get("DeviceClass", class_name, None, near) if isinstance(class_name, str) else None
     for expression in selector_expressions((device_class or {}).get("spec") or {}):
-        start = expression.find(_DRIVER_PREFIX)
-        if start >= 0:
-            end = expression.find('"', start + len(_DRIVER_PREFIX))
-            return expression[start + len(_DRIVER_PREFIX):end] if end > 0 else None
+        match = DRIVER_EQUALS.search(expression)
+        if match is not None:
+            return match.group(1)
     return None
 
 
