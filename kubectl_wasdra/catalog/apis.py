@@ -13,14 +13,12 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from kubectl_wasdra.catalog.data import read_yaml
+from kubectl_wasdra.catalog.lifecycle import KindLifecycle, kind_lifecycle, lifecycle_groups, successor
 from kubectl_wasdra.catalog.releases import SUPPORTED, Release, minor_key
 from kubectl_wasdra.errors import UsageError
-
-if TYPE_CHECKING:
-    from kubectl_wasdra.catalog.lifecycle import KindLifecycle
 
 # strconv.ParseBool, as used for --runtime-config values
 _TRUE: Final = frozenset({"1", "t", "T", "TRUE", "true", "True"})
@@ -80,8 +78,6 @@ def api_table() -> Mapping[Release, Mapping[str, ApiVersionInfo]]:
 def builtin_groups() -> frozenset[str]:
     """Every API group Kubernetes itself serves in some supported release ("" is the core group), or served in an
     earlier release (extensions, settings.k8s.io ...: objects of those groups are built-ins that were removed)."""
-    from kubectl_wasdra.catalog.lifecycle import lifecycle_groups
-
     served = frozenset(info.group for versions in api_table().values() for info in versions.values())
     return served | lifecycle_groups()
 
@@ -146,8 +142,6 @@ class ApiStatus:
         return f"{self.api_version} {self.kind} is not served by Kubernetes {self.release} ({where})"
 
     def instead_hint(self) -> str:
-        from kubectl_wasdra.catalog.lifecycle import successor
-
         replacement = successor(self.api_version, self.kind, self.release)
         if replacement is not None and not any(a.api_version == replacement for a in self.alternatives):
             info = api_table()[self.release][replacement]
@@ -234,8 +228,6 @@ def api_status(release: Release, api_version: str, kind: str, runtime_config: Ma
         lookup = gate_enabled or (lambda _name: None)
         gates_off = tuple(g for g in info.gates_for(kind) if lookup(g) is False)
         enabled = not missing_config and not gates_off
-    from kubectl_wasdra.catalog.lifecycle import kind_lifecycle
-
     return ApiStatus(release, api_version, kind, known_group, info, enabled, missing_config, gates_off, served_in,
                      alternatives, kind_lifecycle(api_version, kind))
 
