@@ -18,6 +18,7 @@ from typing import Final
 from kubectl_wasdra.catalog.data import read_yaml
 from kubectl_wasdra.catalog.lifecycle import KindLifecycle, kind_lifecycle, lifecycle_groups, successor
 from kubectl_wasdra.catalog.releases import SUPPORTED, Release, minor_key
+from kubectl_wasdra.catalog.spelling import closest_name
 from kubectl_wasdra.errors import UsageError
 
 # strconv.ParseBool, as used for --runtime-config values
@@ -189,7 +190,6 @@ class ApiStatus:
 
 def _closest_kind(release: Release, api_version: str, kind: str) -> tuple[str, str] | None:
     """(apiVersion, kind) the release serves in the same group whose kind is closest to a misspelt `kind`."""
-    import difflib
 
     group = api_version.rpartition("/")[0]
     versions = sorted((info for info in api_table().get(release, {}).values() if info.group == group),
@@ -198,10 +198,8 @@ def _closest_kind(release: Release, api_version: str, kind: str) -> tuple[str, s
     for info in versions:
         for name in info.kinds:
             candidates.setdefault(name, info.api_version)
-    match = difflib.get_close_matches(kind, list(candidates), n=1, cutoff=0.7)
-    if match:
-        return candidates[match[0]], match[0]
-    return None
+    match = closest_name(kind, candidates, cutoff=0.7)
+    return (candidates[match], match) if match is not None else None
 
 
 def _newest_first(version: str) -> tuple[int, ...]:

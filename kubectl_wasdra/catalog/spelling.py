@@ -42,7 +42,7 @@ def _closest(word: str, choices: tuple[str, ...], cutoff: float) -> str | None:
     return best
 
 
-def did_you_mean(word: str, known: Iterable[str]) -> str | None:
+def did_you_mean(word: str, known: Iterable[str], *, cutoff: float = CUTOFF) -> str | None:
     """'did you mean "X"?' for the closest known name, or None."""
-    close = closest_name(word, known)
+    close = closest_name(word, known, cutoff=cutoff)
     return f'did you mean "{close}"?' if close is not None else None
