@@ -9,22 +9,24 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from kubectl_wasdra.kube.labels import label_value_errors
+
 DNS1123_LABEL_MAX: Final = 63
 DNS1123_SUBDOMAIN_MAX: Final = 253
 DEVICE_MAX_ID_LENGTH: Final = 32        # resource.DeviceMaxIDLength
 DEVICE_MAX_DOMAIN_LENGTH: Final = 63    # resource.DeviceMaxDomainLength
+# Matched whole (fullmatch): Go's `$` ends the text, where Python's also matches before a final newline
 _LABEL_RE: Final = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _SUBDOMAIN_RE: Final = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 _C_IDENTIFIER_RE: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _QUALIFIED_NAME_PART_RE: Final = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
-_LABEL_VALUE_RE: Final = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
 
 
 def dns_label_error(value: str) -> str | None:
     """apimachinery IsDNS1123Label message, or None when valid."""
     if len(value) > DNS1123_LABEL_MAX:
         return f"must be no more than {DNS1123_LABEL_MAX} characters"
-    if not _LABEL_RE.match(value):
+    if not _LABEL_RE.fullmatch(value):
         return ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
                 "and must start and end with an alphanumeric character")
     return None
@@ -34,7 +36,7 @@ def dns_subdomain_error(value: str) -> str | None:
     """apimachinery IsDNS1123Subdomain message, or None when valid."""
     if len(value) > DNS1123_SUBDOMAIN_MAX:
         return f"must be no more than {DNS1123_SUBDOMAIN_MAX} characters"
-    if not _SUBDOMAIN_RE.match(value):
+    if not _SUBDOMAIN_RE.fullmatch(value):
         return ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
                 "and must start and end with an alphanumeric character")
     return None
@@ -44,7 +46,7 @@ def c_identifier_error(value: str) -> str | None:
     # upstream: validateCIdentifier: DeviceMaxIDLength and content.IsCIdentifier
     if len(value) > DEVICE_MAX_ID_LENGTH:
         return f"must be no more than {DEVICE_MAX_ID_LENGTH} characters"
-    if not _C_IDENTIFIER_RE.match(value):
+    if not _C_IDENTIFIER_RE.fullmatch(value):
         return ("a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric "
                 "characters or '_'")
     return None
@@ -105,7 +107,7 @@ def label_key_error(value: str) -> str | None:
         return "name part must be non-empty"
     if len(name) > 63:
         return "name part must be no more than 63 characters"
-    if not _QUALIFIED_NAME_PART_RE.match(name):
+    if not _QUALIFIED_NAME_PART_RE.fullmatch(name):
         return ("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with "
                 "an alphanumeric character")
     return None
@@ -122,10 +124,6 @@ def extended_resource_name_error(value: str) -> str | None:
 
 
 def label_value_error(value: str) -> str | None:
-    """apimachinery IsValidLabelValue message (empty is valid), or None when valid."""
-    if len(value) > 63:
-        return "must be no more than 63 characters"
-    if not _LABEL_VALUE_RE.match(value):
-        return ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
-                "must start and end with an alphanumeric character")
-    return None
+    """apimachinery IsValidLabelValue (kube/labels.py): its first message without the examples, or None when valid."""
+    errors = label_value_errors(value)
+    return errors[0].split(" (e.g. ")[0] if errors else None
