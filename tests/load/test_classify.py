@@ -81,6 +81,8 @@ def test_classify(tmp_path: Path, path: str, text: str, kind: FileKind | None) -
                     "data: {title: '{{ .CommonLabels.alertname }}', b: \"{{.X}}\"}\n"),  # quoted: the object's data
     ("commented.yaml", JOB + "# name: job-{{.Index}}\n"),
     ("mixed.yaml", "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n---\n" + JOB),
+    ("core.yaml", "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n---\n"
+                  "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"),
     ("cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: s}\ndata:\n  config.yaml: |\n"
                 "    apiVersion: kubescheduler.config.k8s.io/v1\n    kind: KubeSchedulerConfiguration\n"),
     ("folded.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: f}\ndata:\n  t: >-\n"
