@@ -93,6 +93,12 @@ def ci_safe(text: str, output: str) -> str:
     return neutralise_workflow_commands(text)
 
 
+def write_report(text: str, output: str) -> None:
+    """Write a rendered report of format `output`: human text goes through ci_safe, so every text report of every
+    command is neutralised for CI logs in this one place."""
+    write(ci_safe(text, output))
+
+
 def write(text: str) -> None:
     """Write a rendered report to stdout, as is when stdout's encoding has every character (else see
     report/encoding.py: JSON escapes, XML character references, ASCII glyphs)."""
@@ -184,7 +190,7 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
             raise UsageError(f'output "{common.output}" is not available with --upgrade-from', where="-o",
                              hint="use -o text or -o json")
         text, code = upgrade_output(options, upgrade_from, common.output)
-        write(text)
+        write_report(text, common.output)
         return code
     counted = common.output == "text" or fix or unsafe_fixes
     report, fix_line = _fixed_report(options, fix, unsafe_fixes) if counted else (run_check(options), "")
@@ -192,11 +198,11 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
         from kubectl_wasdra.lint.matrix import render_check_json
         write(render_check_json(report))
     else:
-        write(ci_safe(render(report, common.output, color=use_color() and common.output == "text", fail_on=common.fail_on),
-                      common.output))
+        write_report(render(report, common.output, color=use_color() and common.output == "text", fail_on=common.fail_on),
+                     common.output)
     if len(options.releases) > 1 and common.output == "text":
         from kubectl_wasdra.lint.matrix import build_matrix, render_matrix_text
-        write(ci_safe(render_matrix_text(build_matrix(report)), common.output))
+        write_report(render_matrix_text(build_matrix(report)), common.output)
     if fix_line and common.output == "text":
         write(fix_line + "\n")
     if report.fatal:
@@ -399,7 +405,7 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
                              namespace=common.namespace if common.live else None, job_pod_cap=_job_pod_cap(),
                              preemption=not no_preemption, numa_aware=numa_aware_scheduler)
     report = run_explain(options)
-    write(_render_explain(report, common.output))
+    write_report(_render_explain(report, common.output), common.output)
     return _explain_exit(report, fits_anyway=common.fail_on == "never")
 
 
@@ -432,7 +438,7 @@ def explain_pending_command(target: str | None, common: CommonOptions, scheduler
                              namespace=None if common.all_namespaces else common.namespace, live_options=common,
                              scheduler_config=scheduler_config, preemption=not no_preemption)
     report = run_explain_pending(options)
-    write(_render_explain(report, common.output))
+    write_report(_render_explain(report, common.output), common.output)
     return _explain_exit(report)
 
 
@@ -500,7 +506,7 @@ def _render_explain(report: Any, output: str) -> str:
         return render_json(report)
     from kubectl_wasdra.explain.render_text import render_text
 
-    return ci_safe(render_text(report, color=use_color()), output)
+    return render_text(report, color=use_color())
 
 
 @cli.command("snapshot")
