@@ -28,6 +28,7 @@ from kubectl_wasdra.cli_options import (
     SCHEDULER_CONFIG_OPTION,
     SNAPSHOT_OPTION,
     SNAPSHOT_OUTPUT_OPTION,
+    TEXT_OR_JSON_OPTION,
     CommonOptions,
     ProjectOptions,
     cluster_timeout_options,
@@ -273,7 +274,7 @@ def _write_baseline(report: Any, path: str) -> int:
 @click.option("--area", type=click.Choice(("scheduling", "dra", "node", "autoscaling", "apiserver")), default=None,
               help="Only gates of this area.")
 @click.option("--diff", nargs=2, metavar="FROM TO", default=None, help="Gates that differ between two releases.")
-@click.option("-o", "--output", type=click.Choice(("text", "json")), default="text", show_default=True, help="Output format.")
+@TEXT_OR_JSON_OPTION
 def gates_command(k8s_version: str | None, area: str | None, diff: tuple[str, str] | None, output: str) -> int:
     """The feature-gate / KEP matrix: stage, default and components per release, or what changed between two.
 
@@ -295,7 +296,7 @@ def gates_command(k8s_version: str | None, area: str | None, diff: tuple[str, st
 
 @cli.command("config", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.option("--init", is_flag=True, help="Write a commented starter .wasdra.yaml at the repository root.")
-@click.option("-o", "--output", type=click.Choice(("text", "json")), default="text", show_default=True, help="Output format.")
+@TEXT_OR_JSON_OPTION
 @click.pass_context
 def config_command(ctx: click.Context, init: bool, output: str) -> int:
     """The effective settings of `check` (flags > WASDRA_* environment > .wasdra.yaml > defaults) and where each
@@ -347,7 +348,7 @@ def _check_snapshot(common: CommonOptions) -> tuple[Any, tuple[Any, ...]]:
 
 @cli.command("rules")
 @click.argument("rule_id", required=False, metavar="[ID|NAME|FAMILY]", shell_complete=complete_rules)
-@click.option("-o", "--output", type=click.Choice(("text", "json")), default="text", show_default=True, help="Output format.")
+@TEXT_OR_JSON_OPTION
 def rules_command(rule_id: str | None, output: str) -> int:
     """The rule catalogue: IDs, names, severities and each rule's documentation.
 
@@ -633,7 +634,7 @@ def convert_command(paths: tuple[str, ...], to_release: str, runtime_config: tup
 
 
 @cli.command("version")
-@click.option("-o", "--output", type=click.Choice(("text", "json")), default="text", show_default=True, help="Output format.")
+@TEXT_OR_JSON_OPTION
 def version_command(output: str) -> int:
     """The tool's version, the Kubernetes releases it supports and the versions of its schema and gate data.
 
