@@ -398,8 +398,7 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
     files = manifest_paths(paths, filenames, recursive)
     if not files:
         raise UsageError("no manifests given", where="PATH", hint="name files or directories, -f PATH, or - for stdin")
-    _require_cluster(common)
-    common = _live_namespace(_resolve_auto(common))
+    common = _cluster_options(common)
     options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              suggestions=not no_suggestions, live_options=common, scheduler_config=scheduler_config,
@@ -432,8 +431,7 @@ def explain_pending_command(target: str | None, common: CommonOptions, scheduler
     """
     from kubectl_wasdra.explain.pending import PendingOptions, run_explain_pending
 
-    _require_cluster(common)
-    common = _live_namespace(_resolve_auto(common))
+    common = _cluster_options(common)
     options = PendingOptions(target=target, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              namespace=None if common.all_namespaces else common.namespace, live_options=common,
@@ -476,14 +474,15 @@ def _live_namespace(common: CommonOptions) -> CommonOptions:
     return dataclasses.replace(common, namespace=context_namespace(common.kubeconfig, common.context))
 
 
-def _require_cluster(common: CommonOptions) -> None:
+def _cluster_options(common: CommonOptions) -> CommonOptions:
+    """explain's and explain-pending's options with `auto` and the live namespace resolved; UsageError without a
+    cluster or with several releases typed."""
     if not common.snapshot and not common.live:
         raise UsageError("no cluster given", where="--snapshot", hint="pass --snapshot PATH or --live")
-    if common.output not in ("text", "json"):
-        raise UsageError(f'output "{common.output}" is not available for explain', where="-o", hint="use -o text or -o json")
     if common.releases is not None and len(common.releases) > 1 and _typed("k8s_version"):
         raise UsageError("explain simulates one release at a time", where="--k8s-version",
                          hint=f"give one release, e.g. --k8s-version {common.releases[-1]}")
+    return _live_namespace(_resolve_auto(common))
 
 
 def _typed(param: str) -> bool:
