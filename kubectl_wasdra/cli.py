@@ -549,9 +549,10 @@ def snapshot_command(output: str | None, output_file: str | None, anonymize: boo
                               namespace=None if all_namespaces else namespace, **cluster_timeouts(timeouts))
     with _progress_display(enabled=reads_cluster) as progress:
         result = export_snapshot(options, progress)
+    from kubectl_wasdra.explain.left_out import problem_line
+
     for problem in result.problems:
-        where = f"{problem.file}:{max(problem.line, 1)}:{max(problem.column, 1)}"
-        say_error(f"{PROG}: error: {where}: {problem.message}" + (f" — {problem.hint}" if problem.hint else ""))
+        say_error(f"{PROG}: error: {problem_line(problem)}")
     for kind, why in sorted(result.snapshot.header.gaps.items()):
         say_error(f"{PROG}: not read: {kind}: {why}")
     if anonymize:

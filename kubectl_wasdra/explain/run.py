@@ -11,8 +11,8 @@ from kubectl_wasdra.catalog.releases import NEWEST, Release
 from kubectl_wasdra.cluster.gaps import unread_kinds
 from kubectl_wasdra.cluster.shape import shape_problem
 from kubectl_wasdra.cluster.snapshot import CLUSTER_SCOPED_KINDS, SNAPSHOT_KINDS, ClusterSnapshot
-from kubectl_wasdra.errors import LoadError
 from kubectl_wasdra.explain.diagnose import diagnose
+from kubectl_wasdra.explain.left_out import problem_error
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis, ReasonItem
 from kubectl_wasdra.explain.overlay import MAX_JOB_PODS, Overlay, build_overlay
 from kubectl_wasdra.explain.placement_map import build_map
@@ -55,8 +55,7 @@ def load_cluster(options: Any) -> ClusterSnapshot:
     """The snapshot from --snapshot files, or read live; problems in snapshot files stop the run (exit 2)."""
     snapshot, problems = load_cluster_leaving_out(options)
     if problems:
-        first = problems[0]
-        raise LoadError(first.message, where=f"{first.file}:{max(first.line, 1)}:{max(first.column, 1)}", hint=first.hint)
+        raise problem_error(problems[0])
     return snapshot
 
 
@@ -89,7 +88,8 @@ def resolve_release(release: Release | None, snapshot: ClusterSnapshot) -> tuple
 
 
 def _check_document(doc: Any) -> LoadProblem | None:
-    """LoadError (file:line:col) for a manifest the simulator cannot read: no name, or requests that do not parse."""
+    """The problem (file:line:col) of a manifest the simulator cannot read: no name, or requests that do not parse;
+    None when it can be read."""
     data = doc.data
     meta = data.get("metadata")
     if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
@@ -118,8 +118,7 @@ def load_documents(files: Sequence[str]) -> list[Any]:
 
     loaded = load_paths(list(files))
     if loaded.problems:
-        first = loaded.problems[0]
-        raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
+        raise problem_error(loaded.problems[0])
     return [doc for doc in loaded.documents if isinstance(doc.data, dict)]
 
 
@@ -127,8 +126,7 @@ def overlay_of(documents: Sequence[Any], namespace: str | None = None) -> Overla
     """The documents as an overlay, after the checks that make a malformed object a clear error (exit 2)."""
     overlay, problems = overlay_leaving_out(documents, namespace=namespace)
     if problems:
-        first = problems[0]
-        raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
+        raise problem_error(problems[0])
     return overlay
 
 
