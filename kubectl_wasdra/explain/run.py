@@ -122,14 +122,6 @@ def load_documents(files: Sequence[str]) -> list[Any]:
     return [doc for doc in loaded.documents if isinstance(doc.data, dict)]
 
 
-def overlay_of(documents: Sequence[Any], namespace: str | None = None) -> Overlay:
-    """The documents as an overlay, after the checks that make a malformed object a clear error (exit 2)."""
-    overlay, problems = overlay_leaving_out(documents, namespace=namespace)
-    if problems:
-        raise problem_error(problems[0])
-    return overlay
-
-
 def overlay_leaving_out(documents: Sequence[Any], job_pod_cap: int = MAX_JOB_PODS, *,
                         namespace: str | None = None) -> tuple[Overlay, list[LoadProblem]]:
     """The documents as an overlay without the objects the simulator cannot read, and every such object's problem
@@ -152,15 +144,18 @@ def _in_namespace(obj: dict[str, Any], namespace: str | None) -> dict[str, Any]:
     return {**obj, "metadata": {**meta, "namespace": namespace}}
 
 
-def load_manifests_leaving_out(files: Sequence[str], job_pod_cap: int = MAX_JOB_PODS) -> tuple[Overlay, list[LoadProblem]]:
+def load_manifests_leaving_out(files: Sequence[str]) -> tuple[Overlay, list[LoadProblem]]:
     """The manifests' objects as an overlay without the ones the simulator cannot read, and their problems."""
-    return overlay_leaving_out(load_documents(files), job_pod_cap)
+    return overlay_leaving_out(load_documents(files))
 
 
-def load_manifests(files: Sequence[str], namespace: str | None = None) -> Overlay:
-    """The manifests' objects as an overlay; a file that does not load stops the run with file:line:col. Namespaced
-    objects that name no namespace go to `namespace` when given, as `kubectl apply -n` would create them."""
-    return overlay_of(load_documents(files), namespace)
+def load_manifests(files: Sequence[str]) -> Overlay:
+    """The manifests' objects as an overlay; a file that does not load, or an object the simulator cannot read, stops
+    the run with file:line:col."""
+    overlay, problems = load_manifests_leaving_out(files)
+    if problems:
+        raise problem_error(problems[0])
+    return overlay
 
 
 def _is_ours(result: GroupResult, overlay: Overlay) -> bool:
