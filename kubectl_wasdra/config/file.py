@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from kubectl_wasdra.catalog.spelling import did_you_mean
 from kubectl_wasdra.config.keys import BY_NAME, KEYS, TOP_LEVEL, Key
 from kubectl_wasdra.errors import UsageError
 
@@ -51,10 +52,9 @@ class ProjectConfig:
         if cluster is None:
             return result
         if cluster not in self.clusters:
-            close = difflib.get_close_matches(cluster, list(self.clusters), n=1)
             names = ", ".join(f'"{name}"' for name in self.clusters) or "none"
             raise UsageError(f'no cluster "{cluster}" in {self.path}', where="--cluster",
-                             hint=f'did you mean "{close[0]}"?' if close else f"clusters defined: {names}")
+                             hint=did_you_mean(cluster, self.clusters) or f"clusters defined: {names}")
         for name, setting in self.clusters[cluster].items():
             base = result.get(name)
             if base is not None and isinstance(setting.value, dict):
@@ -197,9 +197,8 @@ def _gates(reader: _Reader, key: Key, node: yaml.Node, what: str) -> dict[str, b
     for name_node, value_node in reader.mapping(node, what):
         name = reader.string(name_node, "a feature gate name")
         if name not in known:
-            close = difflib.get_close_matches(name, sorted(known), n=1)
             raise reader.error(name_node, f'{what}: unknown feature gate "{name}"',
-                               f'did you mean "{close[0]}"?' if close else "see `kubectl wasdra gates`")
+                               did_you_mean(name, known) or "see `kubectl wasdra gates`")
         value = reader.scalar(value_node, f"{what}.{name}")
         if not isinstance(value, bool):
             raise reader.error(value_node, f'{what}.{name} must be true or false, not "{value}"', "write true or false")
