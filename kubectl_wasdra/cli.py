@@ -163,8 +163,6 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
       kubectl wasdra check --helm chart/ --values prod.yaml --set replicas=4
       kubectl wasdra check deploy/ --exclude 'legacy/**' --baseline .wasdra-baseline.json
     """
-    import dataclasses
-
     from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
     from kubectl_wasdra.report import render
 
@@ -177,11 +175,11 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
                            runtime_config=common.runtime_config, profile=common.profile, select=common.select,
                            ignore=common.ignore, schema_locations=common.schema_locations,
                            stdin=sys.stdin.buffer if "-" in paths else None, jobs=jobs, snapshot=snapshot,
-                           simulate=simulate, snapshot_problems=tuple(left_out), preemption=not no_preemption)
-    options = dataclasses.replace(
-        options, exclude=project.exclude + _baseline_files(project), default_excludes=project.default_excludes, rendered=rendered,
-        per_file_ignores=project.per_file_ignores, report_unused_ignores=project.report_unused_ignores,
-        show_suppressed=project.show_suppressed, baseline=None if project.write_baseline else project.baseline)
+                           simulate=simulate, snapshot_problems=tuple(left_out), preemption=not no_preemption,
+                           exclude=project.exclude + _baseline_files(project), default_excludes=project.default_excludes,
+                           rendered=rendered, per_file_ignores=project.per_file_ignores,
+                           report_unused_ignores=project.report_unused_ignores, show_suppressed=project.show_suppressed,
+                           baseline=None if project.write_baseline else project.baseline)
     if project.write_baseline:
         return _write_baseline(run_check(options), project.write_baseline)
     if upgrade_from is not None:
