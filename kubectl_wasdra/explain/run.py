@@ -238,7 +238,8 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
 
         config = enabled_in(config)
     schedulers = frozenset(profile.scheduler_name for profile in config.profiles)
-    admitted = admit(documents, release, options.feature_gates, options.runtime_config, SIMULATED_KINDS, schedulers)
+    admitted = admit(documents, release, options.feature_gates, options.runtime_config, SIMULATED_KINDS, schedulers,
+                     namespace=options.namespace)
     overlay, left_out = overlay_leaving_out(admitted.documents, options.job_pod_cap, namespace=options.namespace)
     gates = make_gates(release, options.feature_gates, options.runtime_config)
     snapshot = cluster.overlay(list(overlay.objects))
