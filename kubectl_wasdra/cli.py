@@ -204,9 +204,15 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
         write_report(render_matrix_text(build_matrix(report)), common.output)
     if fix_line and common.output == "text":
         write(fix_line + "\n")
+    return _check_exit(report, common.fail_on)
+
+
+def _check_exit(report: Any, fail_on: str) -> int:
+    """2 when check could not do its job (an unreadable input, a rule that crashed, a cluster kind it needs not read),
+    else 1 when a finding is at or above `fail_on`, else 0."""
     if report.fatal:
         return EXIT_ERROR
-    return EXIT_FINDINGS if report.fails(common.fail_on) else EXIT_OK
+    return EXIT_FINDINGS if report.fails(fail_on) else EXIT_OK
 
 
 def _fixed_report(options: Any, fix: bool, unsafe: bool) -> tuple[Any, str]:
@@ -263,7 +269,7 @@ def _write_baseline(report: Any, path: str) -> int:
     with open(path, "w", encoding="utf-8") as stream:
         stream.write(render_baseline(report.findings))
     say_error(f"wrote {path}: {len(report.findings)} finding(s) recorded")
-    return EXIT_ERROR if report.fatal else EXIT_OK
+    return _check_exit(report, "never")  # the findings are recorded, not failed on
 
 
 @cli.command("gates")
