@@ -17,14 +17,12 @@ import click
 from click.core import ParameterSource
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release, parse_release_list
+from kubectl_wasdra.config.keys import FAIL_ON, OUTPUT_FORMATS, PROFILES
 from kubectl_wasdra.errors import UsageError
 from kubectl_wasdra.kube.durations import parse_duration
 
 F = TypeVar("F", bound=Callable[..., Any])
-OUTPUT_FORMATS: Final = ("text", "json", "sarif", "junit", "github")
 TEXT_OR_JSON: Final = ("text", "json")
-FAIL_ON: Final = ("error", "warning", "info", "never")
-PROFILES: Final = ("default", "production", "experimental")
 # strconv.ParseBool, which component-base uses for --feature-gates values
 _TRUE: Final = frozenset({"1", "t", "T", "TRUE", "true", "True"})
 _FALSE: Final = frozenset({"0", "f", "F", "FALSE", "false", "False"})
