@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from kubectl_wasdra import __version__
+from kubectl_wasdra.cli_check import baseline_files, check_exit, fixed_report, rendered_inputs, write_baseline
 from kubectl_wasdra.cli_config import ConfiguredCommand
 from kubectl_wasdra.cli_options import (
     ALL_NAMESPACES_OPTION,
@@ -42,11 +43,18 @@ from kubectl_wasdra.cli_options import (
     pending_options,
     project_options,
 )
+from kubectl_wasdra.cli_output import (
+    EXIT_ERROR,
+    EXIT_FINDINGS,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    PROG,
+    say_error,
+    use_color,
+    write,
+    write_report,
+)
 from kubectl_wasdra.errors import UsageError, WasdraError
-
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
-# kubectl sets KUBECTL_PATH when it runs a plugin: then usage reads "kubectl wasdra check ..."
-PROG = "kubectl wasdra" if os.environ.get("KUBECTL_PATH") else "kubectl-wasdra"
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
@@ -68,53 +76,6 @@ def cli(ctx: click.Context, debug: bool) -> None:
     ctx.obj["debug"] = debug
     if debug:  # library code re-raises what it would otherwise turn into an internal-error finding
         os.environ["KUBECTL_WASDRA_DEBUG"] = "1"
-
-
-def use_color(stream: Any = None) -> bool:
-    """Colour only on a TTY, never with a non-empty NO_COLOR (no-color.org: an empty one does not count), never on a
-    dumb terminal (decided once, here)."""
-    stream = stream or sys.stdout
-    return (bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
-            and os.environ.get("TERM") != "dumb")
-
-
-def on_ci() -> bool:
-    """True in a CI job (GitHub Actions sets GITHUB_ACTIONS=true; most CI systems set CI), decided here only."""
-    ci = os.environ.get("CI", "").strip().lower()
-    return os.environ.get("GITHUB_ACTIONS") == "true" or ci not in ("", "0", "false", "no")
-
-
-def ci_safe(text: str, output: str) -> str:
-    """Human text output with workflow commands (`::error::` at a line start) neutralised when on CI; other formats
-    (JSON, SARIF, JUnit, and -o github, whose commands are meant) unchanged."""
-    if output != "text" or not on_ci():
-        return text
-    from kubectl_wasdra.report.safe import neutralise_workflow_commands
-
-    return neutralise_workflow_commands(text)
-
-
-def write_report(text: str, output: str) -> None:
-    """Write a rendered report of format `output`: human text goes through ci_safe, so every text report of every
-    command is neutralised for CI logs in this one place."""
-    write(ci_safe(text, output))
-
-
-def write(text: str) -> None:
-    """Write a rendered report to stdout, as is when stdout's encoding has every character (else see
-    report/encoding.py: JSON escapes, XML character references, ASCII glyphs)."""
-    from kubectl_wasdra.report.encoding import encodable
-
-    sys.stdout.write(encodable(text, getattr(sys.stdout, "encoding", None)))
-    sys.stdout.flush()
-
-
-def say_error(line: str) -> None:
-    """One line on stderr, in whatever encoding stderr has (click would re-encode an ASCII stream as UTF-8)."""
-    from kubectl_wasdra.report.encoding import encodable
-
-    sys.stderr.write(encodable(line, getattr(sys.stderr, "encoding", None)) + "\n")
-    sys.stderr.flush()
 
 
 @cli.command("check", cls=ConfiguredCommand)
@@ -167,7 +128,7 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
     from kubectl_wasdra.report import render
 
     paths = manifest_paths(paths, filenames, recursive)
-    rendered = _rendered_inputs(paths, project)
+    rendered = rendered_inputs(paths, project)
     snapshot, left_out = _check_snapshot(common) if common.snapshot or common.live else (None, ())
     common = _resolve_auto(common, snapshot)
 
@@ -176,12 +137,12 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
                            ignore=common.ignore, schema_locations=common.schema_locations,
                            stdin=sys.stdin.buffer if "-" in paths else None, jobs=jobs, snapshot=snapshot,
                            simulate=simulate, snapshot_problems=tuple(left_out), preemption=not no_preemption,
-                           exclude=project.exclude + _baseline_files(project), default_excludes=project.default_excludes,
+                           exclude=project.exclude + baseline_files(project), default_excludes=project.default_excludes,
                            rendered=rendered, per_file_ignores=project.per_file_ignores,
                            report_unused_ignores=project.report_unused_ignores, show_suppressed=project.show_suppressed,
                            baseline=None if project.write_baseline else project.baseline)
     if project.write_baseline:
-        return _write_baseline(run_check(options), project.write_baseline)
+        return write_baseline(run_check(options), project.write_baseline)
     if upgrade_from is not None:
         from kubectl_wasdra.lint.matrix import upgrade_output
 
@@ -192,7 +153,7 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
         write_report(text, common.output)
         return code
     counted = common.output == "text" or fix or unsafe_fixes
-    report, fix_line = _fixed_report(options, fix, unsafe_fixes) if counted else (run_check(options), "")
+    report, fix_line = fixed_report(options, fix, unsafe_fixes) if counted else (run_check(options), "")
     if len(options.releases) > 1 and common.output == "json":
         from kubectl_wasdra.lint.matrix import render_check_json
         write(render_check_json(report))
@@ -204,72 +165,7 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
         write_report(render_matrix_text(build_matrix(report)), common.output)
     if fix_line and common.output == "text":
         write(fix_line + "\n")
-    return _check_exit(report, common.fail_on)
-
-
-def _check_exit(report: Any, fail_on: str) -> int:
-    """2 when check could not do its job (an unreadable input, a rule that crashed, a cluster kind it needs not read),
-    else 1 when a finding is at or above `fail_on`, else 0."""
-    if report.fatal:
-        return EXIT_ERROR
-    return EXIT_FINDINGS if report.fails(fail_on) else EXIT_OK
-
-
-def _fixed_report(options: Any, fix: bool, unsafe: bool) -> tuple[Any, str]:
-    """check --fix: apply the fixes and check again (what is left is reported); without --fix, count the fixable,
-    for the same input --fix accepts (files, one release)."""
-    from kubectl_wasdra.lint.codes import FIXABILITY
-    from kubectl_wasdra.lint.pipeline import run_check
-
-    fixable_input = len(options.releases) == 1 and options.stdin is None and not options.rendered
-    if (fix or unsafe) and not fixable_input:
-        raise UsageError("--fix needs files and one --k8s-version", where="--fix",
-                         hint="name the files (not -, -k or --helm) and a single release")
-    if unsafe and not fix:
-        raise UsageError("--unsafe-fixes works with --fix", where="--unsafe-fixes", hint="add --fix")
-    report = run_check(options)
-    if not fix and (not fixable_input or not any(f.rule in FIXABILITY for f in report.findings)):
-        return report, ""  # nothing to count: convert (and ruamel.yaml) stay unloaded
-    from kubectl_wasdra.convert.fixes import fix_findings
-
-    summary = fix_findings(report.findings, options.releases[0], options.runtime_config, apply=fix, unsafe=unsafe)
-    if summary.fixed:
-        report = run_check(options)
-        left = fix_findings(report.findings, options.releases[0], options.runtime_config, apply=False, unsafe=False)
-        summary.safe, summary.unsafe = left.safe, left.unsafe
-    return report, summary.line(applied=fix)
-
-
-def _rendered_inputs(paths: tuple[str, ...], project: ProjectOptions) -> tuple[Any, ...]:
-    """Kustomize and Helm output to check beside the paths; UsageError when there is no input at all."""
-    if not paths and not project.kustomize and not project.helm:
-        raise UsageError("nothing to check", where="check",
-                         hint="name files or directories, -f PATH, - for stdin, -k DIR or --helm CHART")
-    if (project.values or project.set_values) and not project.helm:
-        raise UsageError("--values and --set need --helm CHART", where="--values")
-    if not project.kustomize and not project.helm:
-        return ()
-    from kubectl_wasdra.load.render import render_helm, render_kustomize
-
-    # kubectl names itself in KUBECTL_PATH when it runs a plugin: render with that same kubectl
-    rendered = [render_kustomize(directory, os.environ.get("KUBECTL_PATH")) for directory in project.kustomize]
-    if project.helm:
-        rendered.append(render_helm(project.helm, project.values, project.set_values))
-    return tuple(rendered)
-
-
-def _baseline_files(project: ProjectOptions) -> tuple[str, ...]:
-    """The baseline files as exclude patterns: a baseline inside a checked directory is not a manifest."""
-    return tuple(os.path.abspath(path) for path in (project.baseline, project.write_baseline) if path)
-
-
-def _write_baseline(report: Any, path: str) -> int:
-    from kubectl_wasdra.lint.baseline import render_baseline
-
-    with open(path, "w", encoding="utf-8") as stream:
-        stream.write(render_baseline(report.findings))
-    say_error(f"wrote {path}: {len(report.findings)} finding(s) recorded")
-    return _check_exit(report, "never")  # the findings are recorded, not failed on
+    return check_exit(report, common.fail_on)
 
 
 @cli.command("gates")
