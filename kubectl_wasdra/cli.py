@@ -16,8 +16,17 @@ from typing import Any
 import click
 
 from kubectl_wasdra import __version__
-from kubectl_wasdra.cli_check import baseline_files, check_exit, fixed_report, rendered_inputs, write_baseline
+from kubectl_wasdra.cli_check import (
+    baseline_files,
+    check_exit,
+    check_snapshot,
+    fixed_report,
+    rendered_inputs,
+    resolve_auto,
+    write_baseline,
+)
 from kubectl_wasdra.cli_config import ConfiguredCommand
+from kubectl_wasdra.cli_explain import cluster_options, explain_exit, explain_release, job_pod_cap, render_explain
 from kubectl_wasdra.cli_options import (
     ALL_NAMESPACES_OPTION,
     CONTEXT_OPTION,
@@ -45,7 +54,6 @@ from kubectl_wasdra.cli_options import (
 )
 from kubectl_wasdra.cli_output import (
     EXIT_ERROR,
-    EXIT_FINDINGS,
     EXIT_INTERRUPTED,
     EXIT_OK,
     PROG,
@@ -129,8 +137,8 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
 
     paths = manifest_paths(paths, filenames, recursive)
     rendered = rendered_inputs(paths, project)
-    snapshot, left_out = _check_snapshot(common) if common.snapshot or common.live else (None, ())
-    common = _resolve_auto(common, snapshot)
+    snapshot, left_out = check_snapshot(common) if common.snapshot or common.live else (None, ())
+    common = resolve_auto(common, snapshot)
 
     options = CheckOptions(paths=paths, releases=common.releases or (common.release,), feature_gates=common.feature_gates,
                            runtime_config=common.runtime_config, profile=common.profile, select=common.select,
@@ -220,32 +228,6 @@ def config_command(ctx: click.Context, init: bool, output: str) -> int:
     return EXIT_OK
 
 
-def _resolve_auto(common: CommonOptions, snapshot: Any = None) -> CommonOptions:
-    """`--k8s-version auto`: the release of the snapshot's server, else of the live server (GET /version)."""
-    if common.releases is not None or not (snapshot is not None or common.live):
-        return common
-    import dataclasses
-
-    from kubectl_wasdra.cluster.header import server_release
-
-    release = server_release(snapshot.header.server_version) if snapshot is not None else None
-    if release is None and common.live:
-        from kubectl_wasdra.cluster.live import server_release as live_release
-
-        release = live_release(common)
-    return dataclasses.replace(common, releases=(release,)) if release is not None else common
-
-
-def _check_snapshot(common: CommonOptions) -> tuple[Any, tuple[Any, ...]]:
-    """The cluster for check --snapshot/--live, read once, and the malformed snapshot objects left out of it (reported
-    as findings); a snapshot file that does not load at all is exit 2 with file:line:col."""
-    from types import SimpleNamespace
-
-    from kubectl_wasdra.explain.run import load_cluster_leaving_out
-
-    return load_cluster_leaving_out(SimpleNamespace(live=common.live, live_options=common, snapshot=common.snapshot))
-
-
 @cli.command("rules")
 @click.argument("rule_id", required=False, metavar="[ID|NAME|FAMILY]", shell_complete=complete_rules)
 @TEXT_OR_JSON_OPTION
@@ -298,15 +280,15 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
     files = manifest_paths(paths, filenames, recursive)
     if not files:
         raise UsageError("no manifests given", where="PATH", hint="name files or directories, -f PATH, or - for stdin")
-    common = _cluster_options(common)
-    options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
+    common = cluster_options(common)
+    options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              suggestions=not no_suggestions, live_options=common, scheduler_config=scheduler_config,
-                             namespace=common.namespace if common.live else None, job_pod_cap=_job_pod_cap(),
+                             namespace=common.namespace if common.live else None, job_pod_cap=job_pod_cap(),
                              preemption=not no_preemption, numa_aware=numa_aware_scheduler)
     report = run_explain(options)
-    write_report(_render_explain(report, common.output), common.output)
-    return _explain_exit(report, fits_anyway=common.fail_on == "never")
+    write_report(render_explain(report, common.output), common.output)
+    return explain_exit(report, fits_anyway=common.fail_on == "never")
 
 
 @cli.command("explain-pending", cls=ConfiguredCommand)
@@ -331,82 +313,14 @@ def explain_pending_command(target: str | None, common: CommonOptions, scheduler
     """
     from kubectl_wasdra.explain.pending import PendingOptions, run_explain_pending
 
-    common = _cluster_options(common)
-    options = PendingOptions(target=target, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
+    common = cluster_options(common)
+    options = PendingOptions(target=target, snapshot=common.snapshot, live=common.live, release=explain_release(common),
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              namespace=None if common.all_namespaces else common.namespace, live_options=common,
                              scheduler_config=scheduler_config, preemption=not no_preemption)
     report = run_explain_pending(options)
-    write_report(_render_explain(report, common.output), common.output)
-    return _explain_exit(report)
-
-
-def _job_pod_cap() -> int:
-    """WASDRA_MAX_JOB_PODS (a positive integer), else the default cap of pods materialised per Job."""
-    from kubectl_wasdra.explain.overlay import MAX_JOB_PODS
-
-    value = os.environ.get("WASDRA_MAX_JOB_PODS", "").strip()
-    if not value:
-        return MAX_JOB_PODS
-    if not value.isdigit() or int(value) < 1:
-        raise UsageError(f'WASDRA_MAX_JOB_PODS="{value}" is not a positive integer', where="WASDRA_MAX_JOB_PODS",
-                         hint=f"unset it for the default of {MAX_JOB_PODS}")
-    return int(value)
-
-
-def _explain_exit(report: Any, *, fits_anyway: bool = False) -> int:
-    """2 when a verdict is unknown (the cluster read has gaps it depends on) or an object was left out as malformed,
-    else 1 when a group does not fit, unless `fits_anyway` (explain --fail-on never)."""
-    if report.has_unknown or report.left_out:
-        return EXIT_ERROR
-    return EXIT_OK if report.all_fit or fits_anyway else EXIT_FINDINGS
-
-
-def _live_namespace(common: CommonOptions) -> CommonOptions:
-    """In live mode without -n or -A, the namespace of the kubeconfig's context ("default" when it names none), as
-    kubectl does."""
-    if not common.live or common.namespace is not None or common.all_namespaces:
-        return common
-    import dataclasses
-
-    from kubectl_wasdra.cluster.live import context_namespace
-
-    return dataclasses.replace(common, namespace=context_namespace(common.kubeconfig, common.context))
-
-
-def _cluster_options(common: CommonOptions) -> CommonOptions:
-    """explain's and explain-pending's options with `auto` and the live namespace resolved; UsageError without a
-    cluster or with several releases typed."""
-    if not common.snapshot and not common.live:
-        raise UsageError("no cluster given", where="--snapshot", hint="pass --snapshot PATH or --live")
-    if common.releases is not None and len(common.releases) > 1 and _typed("k8s_version"):
-        raise UsageError("explain simulates one release at a time", where="--k8s-version",
-                         hint=f"give one release, e.g. --k8s-version {common.releases[-1]}")
-    return _live_namespace(_resolve_auto(common))
-
-
-def _typed(param: str) -> bool:
-    """The flag was given on the command line (not taken from WASDRA_* or .wasdra.yaml, which serve check's release
-    lists too: explain then simulates the newest release of the list)."""
-    from click.core import ParameterSource
-
-    ctx = click.get_current_context(silent=True)
-    return ctx is None or ctx.get_parameter_source(param) is ParameterSource.COMMANDLINE
-
-
-def _explain_release(common: CommonOptions) -> Any:
-    """The one release to simulate; None for `--k8s-version auto` still open (explain reads the snapshot header)."""
-    return common.release if common.releases is not None else None
-
-
-def _render_explain(report: Any, output: str) -> str:
-    if output == "json":
-        from kubectl_wasdra.explain.render_json import render_json
-
-        return render_json(report)
-    from kubectl_wasdra.explain.render_text import render_text
-
-    return render_text(report, color=use_color())
+    write_report(render_explain(report, common.output), common.output)
+    return explain_exit(report)
 
 
 @cli.command("snapshot")

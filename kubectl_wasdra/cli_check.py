@@ -1,11 +1,12 @@
-"""`check`'s steps beside the lint pipeline: rendered inputs (-k, --helm), baselines, --fix and the exit code."""
+"""`check`'s steps beside the lint pipeline: the cluster (`--k8s-version auto`, read once), rendered inputs (-k,
+--helm), baselines, --fix and the exit code."""
 
 from __future__ import annotations
 
 import os
 from typing import Any
 
-from kubectl_wasdra.cli_options import ProjectOptions
+from kubectl_wasdra.cli_options import CommonOptions, ProjectOptions
 from kubectl_wasdra.cli_output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, say_error
 from kubectl_wasdra.errors import UsageError
 
@@ -73,3 +74,29 @@ def check_exit(report: Any, fail_on: str) -> int:
     if report.fatal:
         return EXIT_ERROR
     return EXIT_FINDINGS if report.fails(fail_on) else EXIT_OK
+
+
+def resolve_auto(common: CommonOptions, snapshot: Any = None) -> CommonOptions:
+    """`--k8s-version auto`: the release of the snapshot's server, else of the live server (GET /version)."""
+    if common.releases is not None or not (snapshot is not None or common.live):
+        return common
+    import dataclasses
+
+    from kubectl_wasdra.cluster.header import server_release
+
+    release = server_release(snapshot.header.server_version) if snapshot is not None else None
+    if release is None and common.live:
+        from kubectl_wasdra.cluster.live import server_release as live_release
+
+        release = live_release(common)
+    return dataclasses.replace(common, releases=(release,)) if release is not None else common
+
+
+def check_snapshot(common: CommonOptions) -> tuple[Any, tuple[Any, ...]]:
+    """The cluster for check --snapshot/--live, read once, and the malformed snapshot objects left out of it (reported
+    as findings); a snapshot file that does not load at all is exit 2 with file:line:col."""
+    from types import SimpleNamespace
+
+    from kubectl_wasdra.explain.run import load_cluster_leaving_out
+
+    return load_cluster_leaving_out(SimpleNamespace(live=common.live, live_options=common, snapshot=common.snapshot))
