@@ -95,8 +95,6 @@ def resolve_auto(common: CommonOptions, snapshot: Any = None) -> CommonOptions:
 def check_snapshot(common: CommonOptions) -> tuple[Any, tuple[Any, ...]]:
     """The cluster for check --snapshot/--live, read once, and the malformed snapshot objects left out of it (reported
     as findings); a snapshot file that does not load at all is exit 2 with file:line:col."""
-    from types import SimpleNamespace
-
     from kubectl_wasdra.explain.run import load_cluster_leaving_out
 
-    return load_cluster_leaving_out(SimpleNamespace(live=common.live, live_options=common, snapshot=common.snapshot))
+    return load_cluster_leaving_out(common.snapshot, common if common.live else None)

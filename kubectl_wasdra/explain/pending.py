@@ -139,7 +139,7 @@ def compare(ours: GroupDiagnosis, recorded: list[Recorded]) -> tuple[str, str]:
 def run_explain_pending(options: PendingOptions) -> ExplainReport:
     """Diagnoses of the pending entries selected by target and namespace, each with the cluster's own record."""
     target = parse_target(options.target)
-    snapshot, left_out = load_cluster_leaving_out(options)
+    snapshot, left_out = load_cluster_leaving_out(options.snapshot, options.live_options if options.live else None)
     release, assumed = resolve_release(options.release, snapshot)
     gates = make_gates(release, options.feature_gates, options.runtime_config)
     config = scheduler_config(options.scheduler_config)

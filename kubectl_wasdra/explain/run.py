@@ -51,26 +51,19 @@ class ExplainOptions:
     namespace: str | None = None  # for manifests that name none (kubectl apply's -n / context namespace); None: "default"
 
 
-def load_cluster(options: Any) -> ClusterSnapshot:
-    """The snapshot from --snapshot files, or read live; problems in snapshot files stop the run (exit 2)."""
-    snapshot, problems = load_cluster_leaving_out(options)
-    if problems:
-        raise problem_error(problems[0])
-    return snapshot
-
-
-def load_cluster_leaving_out(options: Any) -> tuple[ClusterSnapshot, tuple[LoadProblem, ...]]:
-    """The snapshot from --snapshot files (with the malformed objects left out of it, each reported), or read live."""
+def load_cluster_leaving_out(snapshot: Sequence[str], live: Any = None) -> tuple[ClusterSnapshot, tuple[LoadProblem, ...]]:
+    """The cluster read live with `live` (the parsed cluster flags) when given, else from the --snapshot files with
+    the malformed objects left out of it, each reported."""
     from kubectl_wasdra.dra.inventory import with_device_selectors
 
-    if getattr(options, "live", False):
+    if live is not None:
         from kubectl_wasdra.cluster.live import read_live
 
-        return with_device_selectors(read_live(options.live_options)), ()
+        return with_device_selectors(read_live(live)), ()
     from kubectl_wasdra.cluster.files import read_snapshot_leaving_out
 
-    snapshot, problems = read_snapshot_leaving_out(list(options.snapshot))
-    return with_device_selectors(snapshot), problems
+    cluster, problems = read_snapshot_leaving_out(list(snapshot))
+    return with_device_selectors(cluster), problems
 
 
 def resolve_release(release: Release | None, snapshot: ClusterSnapshot) -> tuple[Release, list[str]]:
@@ -230,7 +223,7 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
     from kubectl_wasdra.explain.admitted import admit
 
     documents = load_documents(options.files)
-    cluster, skipped = load_cluster_leaving_out(options)
+    cluster, skipped = load_cluster_leaving_out(options.snapshot, options.live_options if options.live else None)
     release, assumed = resolve_release(options.release, cluster)
     config = scheduler_config(options.scheduler_config)
     if options.numa_aware:
