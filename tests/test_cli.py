@@ -5,27 +5,18 @@ from __future__ import annotations
 
 import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import run
 
 from kubectl_wasdra import __version__
-from kubectl_wasdra.cli import cli, main
+from kubectl_wasdra.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD = ROOT / "fixtures" / "manifests" / "check"
 BROKEN = ROOT / "fixtures" / "manifests" / "check-broken"
 
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str], stdin: bytes | None = None,
-        monkeypatch: pytest.MonkeyPatch | None = None) -> tuple[int, str, str]:
-    if stdin is not None and monkeypatch is not None:
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
-    with pytest.raises(SystemExit) as exit_info:
-        main(argv)
-    out, err = capsys.readouterr()
-    return exit_info.value.code, out, err
 
 
 def test_clean_manifests_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
