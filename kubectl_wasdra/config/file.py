@@ -112,6 +112,11 @@ class _Reader:
 
     def __init__(self, path: str) -> None:
         self.path = path
+        self.directory = os.path.dirname(os.path.abspath(path))
+
+    def absolute(self, item: str) -> str:
+        """A path written in the file, made absolute: relative paths are relative to the file, `~` is the home."""
+        return os.path.normpath(os.path.join(self.directory, os.path.expanduser(item)))
 
     def error(self, node: yaml.Node, message: str, hint: str) -> UsageError:
         return UsageError(message, where=_where(self.path, node), hint=hint)
@@ -256,20 +261,18 @@ def _rules(reader: _Reader, key: Key, node: yaml.Node, what: str) -> list[str]:
 
 
 def _paths(reader: _Reader, key: Key, node: yaml.Node, what: str) -> list[str]:
-    base = os.path.dirname(os.path.abspath(reader.path))
     found = []
     for item, item_node in reader.strings(node, what):
-        path = os.path.normpath(os.path.join(base, os.path.expanduser(item)))
+        path = reader.absolute(item)
         if not os.path.exists(path):
-            raise reader.error(item_node, f'{what}: "{item}" does not exist (relative to {base})',
+            raise reader.error(item_node, f'{what}: "{item}" does not exist (relative to {reader.directory})',
                                "paths in the config file are relative to the file")
         found.append(path)
     return found
 
 
 def _path(reader: _Reader, key: Key, node: yaml.Node, what: str) -> str:
-    base = os.path.dirname(os.path.abspath(reader.path))
-    return os.path.normpath(os.path.join(base, os.path.expanduser(reader.string(node, what))))
+    return reader.absolute(reader.string(node, what))
 
 
 def _globs(reader: _Reader, key: Key, node: yaml.Node, what: str) -> list[str]:
