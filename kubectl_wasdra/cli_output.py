@@ -39,15 +39,15 @@ def ci_safe(text: str, output: str) -> str:
 def write_report(text: str, output: str) -> None:
     """Write a rendered report of format `output`: human text goes through ci_safe, so every text report of every
     command is neutralised for CI logs in this one place."""
-    write(ci_safe(text, output))
+    write(ci_safe(text, output), output)
 
 
-def write(text: str) -> None:
-    """Write a rendered report to stdout, as is when stdout's encoding has every character (else see
+def write(text: str, output: str = "text") -> None:
+    """Write text of format `output` (-o) to stdout, as is when stdout's encoding has every character (else see
     report/encoding.py: JSON escapes, XML character references, ASCII glyphs)."""
     from kubectl_wasdra.report.encoding import encodable
 
-    sys.stdout.write(encodable(text, getattr(sys.stdout, "encoding", None)))
+    sys.stdout.write(encodable(text, getattr(sys.stdout, "encoding", None), output))
     sys.stdout.flush()
 
 
