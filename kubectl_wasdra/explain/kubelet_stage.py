@@ -52,7 +52,7 @@ class _Nodes:
 
 
 def _pods(results: Iterable[Any]) -> dict[str, Any]:
-    return {p.key: p for r in results for c in [r, *r.children] for p in c.entry.pods}
+    return {p.key: p for r in results for p in r.pods}
 
 
 def run_stage(sim: Any, results: Iterable[Any]) -> KubeletStage:

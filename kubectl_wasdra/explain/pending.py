@@ -82,7 +82,7 @@ def _matches(result: GroupResult, target: tuple[str, str] | None, namespace: str
         return True
     kind, name = target
     if kind == "Pod":
-        return any(p.name == name for c in [result, *result.children] for p in c.entry.pods)
+        return any(p.name == name for p in result.pods)
     if kind == "Workload":
         return _workload_of(result) == name
     return result.kind in ("PodGroup", "Workload", "CompositePodGroup") and result.name == name

@@ -154,8 +154,8 @@ def load_manifests(files: Sequence[str]) -> Overlay:
 def _is_ours(result: GroupResult, overlay: Overlay) -> bool:
     if result.kind == "Pod":
         return (result.namespace, result.name) in overlay.pods
-    pods = [p for c in [result, *result.children] for p in c.entry.pods]
-    return (result.namespace, result.name) in overlay.groups or any((p.namespace, p.name) in overlay.pods for p in pods)
+    in_groups = (result.namespace, result.name) in overlay.groups
+    return in_groups or any((p.namespace, p.name) in overlay.pods for p in result.pods)
 
 
 def _podless(sim: Simulation, overlay: Overlay, seen: set[tuple[str, str]]) -> list[GroupDiagnosis]:
@@ -206,7 +206,7 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
         diagnosis.claim_numa = claim_numa(snapshot, diagnosis.claims) if diagnosis.claims else {}
         key = result.entry.topology_key or (result.entry.group.topology_keys[0] if result.entry.group and
                                             result.entry.group.topology_keys else None)
-        wants_devices = any(p.claims_or_extended for c in [result, *result.children] for p in c.entry.pods)
+        wants_devices = any(p.claims_or_extended for p in result.pods)
         if wants_devices and (result.kind != "Pod" or not result.fits):
             diagnosis.placement_map = build_map(snapshot, result, key)
         if with_suggestions:
