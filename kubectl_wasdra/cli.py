@@ -281,9 +281,10 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
     if not files:
         raise UsageError("no manifests given", where="PATH", hint="name files or directories, -f PATH, or - for stdin")
     common = cluster_options(common)
-    options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=explain_release(common),
-                             feature_gates=common.feature_gates, runtime_config=common.runtime_config,
-                             suggestions=not no_suggestions, live_options=common, scheduler_config=scheduler_config,
+    options = ExplainOptions(files=files, snapshot=common.snapshot, live=common if common.live else None,
+                             release=explain_release(common), feature_gates=common.feature_gates,
+                             runtime_config=common.runtime_config, suggestions=not no_suggestions,
+                             scheduler_config=scheduler_config,
                              namespace=common.namespace if common.live else None, job_pod_cap=job_pod_cap(),
                              preemption=not no_preemption, numa_aware=numa_aware_scheduler)
     report = run_explain(options)
@@ -314,9 +315,10 @@ def explain_pending_command(target: str | None, common: CommonOptions, scheduler
     from kubectl_wasdra.explain.pending import PendingOptions, run_explain_pending
 
     common = cluster_options(common)
-    options = PendingOptions(target=target, snapshot=common.snapshot, live=common.live, release=explain_release(common),
-                             feature_gates=common.feature_gates, runtime_config=common.runtime_config,
-                             namespace=None if common.all_namespaces else common.namespace, live_options=common,
+    options = PendingOptions(target=target, snapshot=common.snapshot, live=common if common.live else None,
+                             release=explain_release(common), feature_gates=common.feature_gates,
+                             runtime_config=common.runtime_config,
+                             namespace=None if common.all_namespaces else common.namespace,
                              scheduler_config=scheduler_config, preemption=not no_preemption)
     report = run_explain_pending(options)
     write_report(render_explain(report, common.output), common.output)

@@ -38,12 +38,11 @@ class ExplainOptions:
 
     files: Sequence[str]
     snapshot: Sequence[str] = ()
-    live: bool = False
+    live: Any = None  # the cluster flags (cli_options.CommonOptions) when the cluster is read live, else None
     release: Release | None = NEWEST  # None: --k8s-version auto, the snapshot header's server version
     feature_gates: Mapping[str, bool] = field(default_factory=dict)
     runtime_config: Mapping[str, bool] = field(default_factory=dict)
     suggestions: bool = True
-    live_options: Any = None
     job_pod_cap: int = MAX_JOB_PODS  # pods materialised per Job (explain/overlay.py)
     scheduler_config: str | None = None  # --scheduler-config FILE (a KubeSchedulerConfiguration)
     preemption: bool = True  # False: --no-preemption
@@ -223,7 +222,7 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
     from kubectl_wasdra.explain.admitted import admit
 
     documents = load_documents(options.files)
-    cluster, skipped = load_cluster_leaving_out(options.snapshot, options.live_options if options.live else None)
+    cluster, skipped = load_cluster_leaving_out(options.snapshot, options.live)
     release, assumed = resolve_release(options.release, cluster)
     config = scheduler_config(options.scheduler_config)
     if options.numa_aware:
