@@ -164,7 +164,7 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
     report, fix_line = fixed_report(options, fix, unsafe_fixes) if counted else (run_check(options), "")
     if len(options.releases) > 1 and common.output == "json":
         from kubectl_wasdra.lint.matrix import render_check_json
-        write(render_check_json(report), "json")
+        write_report(render_check_json(report), "json")
     else:
         write_report(render(report, common.output, color=use_color() and common.output == "text", fail_on=common.fail_on),
                      common.output)
@@ -196,9 +196,9 @@ def gates_command(k8s_version: str | None, area: str | None, diff: tuple[str, st
     from kubectl_wasdra.report.gates import render_diff, render_table
 
     if diff:
-        write(render_diff(Release.parse(diff[0]), Release.parse(diff[1]), area, output), output)
+        write_report(render_diff(Release.parse(diff[0]), Release.parse(diff[1]), area, output), output)
     else:
-        write(render_table(Release.parse(k8s_version) if k8s_version else NEWEST, area, output), output)
+        write_report(render_table(Release.parse(k8s_version) if k8s_version else NEWEST, area, output), output)
     return EXIT_OK
 
 
@@ -224,7 +224,7 @@ def config_command(ctx: click.Context, init: bool, output: str) -> int:
         say_error(f"wrote {path} (from {documents} manifest(s)); check it with: {PROG} config")
         return EXIT_OK
     check_ctx = check_command.make_context("check", list(ctx.args), parent=ctx)
-    write(render_effective(check_ctx, output), output)
+    write_report(render_effective(check_ctx, output), output)
     return EXIT_OK
 
 
@@ -242,7 +242,7 @@ def rules_command(rule_id: str | None, output: str) -> int:
     """
     from kubectl_wasdra.report.catalog import render_rules
 
-    write(render_rules(rule_id, output), output)
+    write_report(render_rules(rule_id, output), output)
     return EXIT_OK
 
 
@@ -461,7 +461,7 @@ def version_command(output: str) -> int:
     """
     from kubectl_wasdra.report.version import render_version
 
-    write(render_version(output), output)
+    write_report(render_version(output), output)
     return EXIT_OK
 
 

@@ -38,7 +38,7 @@ def ci_safe(text: str, output: str) -> str:
 
 def write_report(text: str, output: str) -> None:
     """Write a rendered report of format `output`: human text goes through ci_safe, so every text report of every
-    command is neutralised for CI logs in this one place."""
+    command is neutralised for CI logs in this one place (not converted manifests or diffs: those are data)."""
     write(ci_safe(text, output), output)
 
 
