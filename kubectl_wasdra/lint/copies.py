@@ -116,8 +116,3 @@ def collide(documents: Sequence[Document]) -> bool:
         by_folder.setdefault(folder(document.file), []).append(document)
     return any(any(d.data != same[0].data for d in same[1:]) for same in by_folder.values())
 
-
-def share_a_folder(documents: Sequence[Document]) -> bool:
-    """True when two of the copies are in one folder."""
-    folders = [folder(d.file) for d in documents]
-    return len(set(folders)) < len(folders)

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 
 from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.context import CheckContext
-from kubectl_wasdra.lint.copies import collide, copies, share_a_folder
+from kubectl_wasdra.lint.copies import collide, copies, folder
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import SetProblem
 from kubectl_wasdra.lint.registry import rule
@@ -25,6 +25,14 @@ def _place(document: Document) -> str:
     return f"{document.file}:{line}:{column}"
 
 
+def _by_folder(found: Sequence[Document]) -> list[tuple[Document, ...]]:
+    """The copies grouped by folder, each group and the groups in the order of `found` (position order)."""
+    groups: dict[str, list[Document]] = {}
+    for document in found:
+        groups.setdefault(folder(document.file), []).append(document)
+    return [tuple(group) for group in groups.values()]
+
+
 def _problem(found: Sequence[Document], where: str, hint: str) -> SetProblem:
     others = ", ".join(_place(d) for d in found[1:])
     return SetProblem(found[0], NAME_PATH, f"{_label(found[0])} is defined {len(found)} times{where}: also at {others}",
@@ -37,7 +45,7 @@ def object_defined_twice(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetPr
     ## What it does
     Notes an object (same API group, kind, namespace and name) defined in several folders of one check, or as
     identical copies in one folder, once, at the first copy (by file path), naming the other places. Every copy is
-    still checked on its own.
+    still checked on its own. Copies that also differ within one folder are REF013 there as well.
 
     ## Why is this bad?
     Often it is not: per-environment folders (`dev/`, `prod/`) and overlays define the same object on purpose. But
@@ -53,12 +61,10 @@ def object_defined_twice(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetPr
     or remove it.
     """
     for found in copies(docs.documents):
-        if collide(found):
-            continue
-        if share_a_folder(found):
-            yield _problem(found, ", identical copies", "nothing is lost when they are applied together; keep one copy")
-        else:
+        if len(_by_folder(found)) > 1:
             yield _problem(found, " in different folders", "check one environment's folder at a time, or rename one copy")
+        elif not collide(found):
+            yield _problem(found, ", identical copies", "nothing is lost when they are applied together; keep one copy")
 
 
 @rule(codes.REF_DUPLICATE_OBJECT_IN_FOLDER, scope="set")
@@ -66,7 +72,8 @@ def object_defined_twice_in_folder(docs: DocumentSet, ctx: CheckContext) -> Iter
     """
     ## What it does
     Flags an object (same API group, kind, namespace and name) defined twice, with different contents, in one file
-    or in two files of one folder, once, at the first copy, naming the other places. (Identical copies are REF012.)
+    or in two files of one folder, once per folder, at that folder's first copy, naming the other copies of that folder
+    (copies in other folders are REF012). Identical copies are REF012.
 
     ## Why is this bad?
     `kubectl apply -f FOLDER` sends both copies: the second silently overwrites the first (or, for a changed
@@ -81,5 +88,6 @@ def object_defined_twice_in_folder(docs: DocumentSet, ctx: CheckContext) -> Iter
     Rename one of the copies or delete it; keep per-environment variants in separate folders.
     """
     for found in copies(docs.documents):
-        if collide(found):
-            yield _problem(found, " in one folder", "rename or delete one of the copies: one apply would send both")
+        for same in _by_folder(found):
+            if len(same) > 1 and collide(same):
+                yield _problem(same, " in one folder", "rename or delete one of the copies: one apply would send both")
