@@ -32,6 +32,7 @@ class FileKind(StrEnum):
     PACKAGE_MANIFEST = "package-manifest"
     OPENAPI = "openapi"
     JSON_SCHEMA = "json-schema"
+    CLUSTER_CONFIG = "cluster-config"
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,8 @@ _DESCRIBED: Final[dict[FileKind, tuple[str, str]]] = {
     FileKind.PACKAGE_MANIFEST: ("a package manifest", "the package manager that reads it checks it"),
     FileKind.OPENAPI: ("an OpenAPI description", "check it with an OpenAPI linter; it describes an API, it is no object"),
     FileKind.JSON_SCHEMA: ("a JSON Schema", "pass schemas for custom resources with --schema-location DIR"),
+    FileKind.CLUSTER_CONFIG: ("a local cluster's configuration (kind, k3d, minikube, ctlptl)",
+                              "the tool that creates the cluster reads it; no API server stores it"),
 }
 
 # exact base names (lower case) -> kind
@@ -100,6 +103,8 @@ _HELM_ACTION = re.compile(r"\{\{-?\s*(?:[^}]*?\s)?(?:\$?\.(?:Values|Release|Char
 _STRUCTURAL_ACTION = re.compile(r"^\s*\{\{(?![{}])|:\s+\{\{(?![{}])", re.MULTILINE)
 _TOP_KEY = re.compile(r"^(\"?)([A-Za-z_$][\w.$-]*)\1\s*:", re.MULTILINE)
 _KUSTOMIZE_API = re.compile(r"^apiVersion:\s*[\"']?kustomize\.config\.k8s\.io/", re.MULTILINE)
+# configuration of local-cluster tools: apiVersion and kind look like an object's, but no API server serves them
+_CLUSTER_TOOL_API = re.compile(r"^apiVersion:\s*[\"']?(?:kind\.x-k8s\.io|k3d\.io|ctlptl\.dev)/", re.MULTILINE)
 
 
 def _described(kind: FileKind) -> NonManifest:
@@ -152,6 +157,8 @@ def _has_objects(text: str) -> bool:
 def _by_content(text: str) -> FileKind | None:
     if _KUSTOMIZE_API.search(text):
         return FileKind.KUSTOMIZATION
+    if _CLUSTER_TOOL_API.search(text) and not _HELM_ACTION.search(text):
+        return FileKind.CLUSTER_CONFIG
     if _HELM_ACTION.search(text) or (_STRUCTURAL_ACTION.search(text) and not _parses(text)):
         return FileKind.HELM_TEMPLATE
     if _has_objects(text):
