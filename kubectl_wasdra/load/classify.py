@@ -61,7 +61,7 @@ _DESCRIBED: Final[dict[FileKind, tuple[str, str]]] = {
     FileKind.PACKAGE_MANIFEST: ("a package manifest", "the package manager that reads it checks it"),
     FileKind.OPENAPI: ("an OpenAPI description", "check it with an OpenAPI linter; it describes an API, it is no object"),
     FileKind.JSON_SCHEMA: ("a JSON Schema", "pass schemas for custom resources with --schema-location DIR"),
-    FileKind.CLUSTER_CONFIG: ("a local cluster's configuration (kind, k3d, minikube, ctlptl)",
+    FileKind.CLUSTER_CONFIG: ("a local cluster's configuration (kind, k3d, ctlptl)",
                               "the tool that creates the cluster reads it; no API server stores it"),
 }
 
