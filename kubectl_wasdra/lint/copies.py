@@ -111,13 +111,13 @@ def copies(documents: Sequence[Document]) -> Iterator[tuple[Document, ...]]:
 def collide(documents: Sequence[Document]) -> bool:
     """True when two different copies are in one folder: one `kubectl apply -f FOLDER` sends both and the second
     overwrites the first. Identical copies (demos that each carry the same DeviceClass) lose nothing."""
-    by_folder: dict[str, list[Document]] = {}
-    for document in documents:
-        by_folder.setdefault(folder(document.file), []).append(document)
-    return any(any(d.data != same[0].data for d in same[1:]) for same in by_folder.values())
+    return any(any(d.data != same[0].data for d in same[1:]) for same in by_folder(documents))
 
 
-def share_a_folder(documents: Sequence[Document]) -> bool:
-    """True when two of the copies are in one folder."""
-    folders = [folder(d.file) for d in documents]
-    return len(set(folders)) < len(folders)
+def by_folder(found: Sequence[Document]) -> list[tuple[Document, ...]]:
+    """The copies grouped by folder, each group and the groups in the order of `found` (position order)."""
+    groups: dict[str, list[Document]] = {}
+    for document in found:
+        groups.setdefault(folder(document.file), []).append(document)
+    return [tuple(group) for group in groups.values()]
+

@@ -32,6 +32,7 @@ class FileKind(StrEnum):
     PACKAGE_MANIFEST = "package-manifest"
     OPENAPI = "openapi"
     JSON_SCHEMA = "json-schema"
+    CLUSTER_CONFIG = "cluster-config"
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,8 @@ _DESCRIBED: Final[dict[FileKind, tuple[str, str]]] = {
     FileKind.PACKAGE_MANIFEST: ("a package manifest", "the package manager that reads it checks it"),
     FileKind.OPENAPI: ("an OpenAPI description", "check it with an OpenAPI linter; it describes an API, it is no object"),
     FileKind.JSON_SCHEMA: ("a JSON Schema", "pass schemas for custom resources with --schema-location DIR"),
+    FileKind.CLUSTER_CONFIG: ("a local cluster's configuration (kind, k3d, ctlptl)",
+                              "the tool that creates the cluster reads it; no API server stores it"),
 }
 
 # kind -> its exact base names (lower case)
@@ -95,6 +98,9 @@ _TOP_KEY = re.compile(r"^(\"?)([A-Za-z_$][\w.$-]*)\1\s*:", re.MULTILINE)
 _TOP_API_VERSION = re.compile(r"^(\"?)apiVersion\1\s*:", re.MULTILINE)
 _TOP_KIND = re.compile(r"^(\"?)kind\1\s*:", re.MULTILINE)
 _KUSTOMIZE_API = re.compile(r"^apiVersion:\s*[\"']?kustomize\.config\.k8s\.io/", re.MULTILINE)
+# configuration of local-cluster tools: apiVersion and kind look like an object's, but no API server serves them
+_CLUSTER_TOOL_APIS: Final = ("kind.x-k8s.io/", "k3d.io/", "ctlptl.dev/")
+_CLUSTER_TOOL_API = re.compile(r"^apiVersion:\s*[\"']?(?:kind\.x-k8s\.io|k3d\.io|ctlptl\.dev)/", re.MULTILINE)
 
 
 def _described(kind: FileKind) -> NonManifest:
@@ -150,6 +156,9 @@ def _by_content(text: str, has_objects: bool) -> FileKind | None:
     many megabytes holds neither)."""
     if "kustomize.config.k8s.io/" in text and _KUSTOMIZE_API.search(text):
         return FileKind.KUSTOMIZATION
+    if any(api in text for api in _CLUSTER_TOOL_APIS) and _CLUSTER_TOOL_API.search(text) \
+            and not ("{{" in text and _HELM_ACTION.search(text)):
+        return FileKind.CLUSTER_CONFIG
     if "{{" in text and (_HELM_ACTION.search(text) or (_STRUCTURAL_ACTION.search(text) and not _parses(text))):
         return FileKind.HELM_TEMPLATE
     if has_objects:

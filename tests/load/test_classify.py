@@ -40,6 +40,10 @@ CASES = [
     ("api/spec.yaml", "openapi: 3.0.0\ninfo: {title: x}\n", FileKind.OPENAPI),
     ("api/swagger.json", '{"swagger": "2.0"}\n', None),  # JSON keys are not at the start of a line: left as is
     ("schema/thing.yaml", "$schema: http://json-schema.org/draft-07/schema#\ntype: object\n", FileKind.JSON_SCHEMA),
+    # Kueue's site/static/examples/multikueue/dev/worker-kind-config.yaml: a kind cluster, not an object
+    ("dev/worker-kind-config.yaml", "kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nnodes:\n- role: control-plane\n",
+     FileKind.CLUSTER_CONFIG),
+    ("k3d.yaml", "apiVersion: k3d.io/v1alpha5\nkind: Simple\nservers: 1\n", FileKind.CLUSTER_CONFIG),
 ]
 
 
