@@ -16,18 +16,10 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Final, TypeVar
+from typing import TypeVar
 
+from kubectl_wasdra.kube.scope import is_cluster_scoped
 from kubectl_wasdra.load import Document
-
-# built-in cluster-scoped kinds whose copies collide whatever namespace a manifest writes (custom kinds: as written)
-CLUSTER_SCOPED: Final = frozenset({
-    "DeviceClass", "PriorityClass", "Node", "Namespace", "ResourceSlice", "DeviceTaintRule", "ClusterRole",
-    "ClusterRoleBinding", "CustomResourceDefinition", "PersistentVolume", "StorageClass", "RuntimeClass",
-    "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "ValidatingAdmissionPolicy",
-    "ValidatingAdmissionPolicyBinding", "IngressClass", "APIService", "CSIDriver", "VolumeAttachment",
-    "ClusterTrainingRuntime", "ClusterQueue", "ResourceFlavor", "Cohort",
-})
 
 Identity = tuple[str, str, str, str]
 T = TypeVar("T")
@@ -38,7 +30,7 @@ def identity(document: Document) -> Identity | None:
     name, kind = document.name, document.kind
     if not name or not kind:
         return None
-    namespace = "" if kind in CLUSTER_SCOPED else (document.namespace or "")
+    namespace = "" if is_cluster_scoped(document.group or "", kind) else (document.namespace or "")
     return (document.group or "", kind, namespace, name)
 
 

@@ -161,6 +161,7 @@ def test_a_collision_in_one_folder_names_only_that_folder(tmp_path: Path) -> Non
     assert "defined 2 times in one folder: also at" in same_folder and "docs" in same_folder
     assert "/config/" not in same_folder and elsewhere.endswith("/config/a.yaml:3:18")
 
+
 def test_unnamed_and_cluster_scoped_objects(tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
@@ -170,3 +171,11 @@ def test_unnamed_and_cluster_scoped_objects(tmp_path: Path) -> None:
     (tmp_path / "a" / "c.yaml").write_text(cls % "one")
     (tmp_path / "b" / "c.yaml").write_text(cls % "two")  # the namespace of a cluster-scoped kind does not count
     assert [[d.kind for d in found] for found in copies(_documents(tmp_path).documents)] == [["DeviceClass", "DeviceClass"]]
+
+
+def test_cluster_scoped_custom_resources_are_one_object_whatever_the_namespace(tmp_path: Path) -> None:
+    topology = "apiVersion: kueue.x-k8s.io/v1beta1\nkind: Topology\nmetadata: {name: default%s}\n"
+    queue = "apiVersion: kueue.x-k8s.io/v1alpha1\nkind: Queue\nmetadata: {name: main%s}\n"   # namespaced
+    (tmp_path / "t.yaml").write_text(topology % ", namespace: team-a" + "---\n" + queue % ", namespace: team-a")
+    (tmp_path / "u.yaml").write_text(topology % "" + "---\n" + queue % "")
+    assert [[d.kind for d in found] for found in copies(_documents(tmp_path).documents)] == [["Topology", "Topology"]]
