@@ -16,7 +16,17 @@ from typing import Any
 import click
 
 from kubectl_wasdra import __version__
+from kubectl_wasdra.cli_check import (
+    baseline_files,
+    check_exit,
+    check_snapshot,
+    fixed_report,
+    rendered_inputs,
+    resolve_auto,
+    write_baseline,
+)
 from kubectl_wasdra.cli_config import ConfiguredCommand
+from kubectl_wasdra.cli_explain import cluster_options, explain_exit, explain_release, job_pod_cap, render_explain
 from kubectl_wasdra.cli_options import (
     ALL_NAMESPACES_OPTION,
     CONTEXT_OPTION,
@@ -28,6 +38,7 @@ from kubectl_wasdra.cli_options import (
     SCHEDULER_CONFIG_OPTION,
     SNAPSHOT_OPTION,
     SNAPSHOT_OUTPUT_OPTION,
+    TEXT_OR_JSON_OPTION,
     CommonOptions,
     ProjectOptions,
     cluster_timeout_options,
@@ -41,11 +52,17 @@ from kubectl_wasdra.cli_options import (
     pending_options,
     project_options,
 )
+from kubectl_wasdra.cli_output import (
+    EXIT_ERROR,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    PROG,
+    say_error,
+    use_color,
+    write,
+    write_report,
+)
 from kubectl_wasdra.errors import UsageError, WasdraError
-
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
-# kubectl sets KUBECTL_PATH when it runs a plugin: then usage reads "kubectl wasdra check ..."
-PROG = "kubectl wasdra" if os.environ.get("KUBECTL_PATH") else "kubectl-wasdra"
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
@@ -67,47 +84,6 @@ def cli(ctx: click.Context, debug: bool) -> None:
     ctx.obj["debug"] = debug
     if debug:  # library code re-raises what it would otherwise turn into an internal-error finding
         os.environ["KUBECTL_WASDRA_DEBUG"] = "1"
-
-
-def use_color(stream: Any = None) -> bool:
-    """Colour only on a TTY, never with a non-empty NO_COLOR (no-color.org: an empty one does not count), never on a
-    dumb terminal (decided once, here)."""
-    stream = stream or sys.stdout
-    return (bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
-            and os.environ.get("TERM") != "dumb")
-
-
-def on_ci() -> bool:
-    """True in a CI job (GitHub Actions sets GITHUB_ACTIONS=true; most CI systems set CI), decided here only."""
-    ci = os.environ.get("CI", "").strip().lower()
-    return os.environ.get("GITHUB_ACTIONS") == "true" or ci not in ("", "0", "false", "no")
-
-
-def ci_safe(text: str, output: str) -> str:
-    """Human text output with workflow commands (`::error::` at a line start) neutralised when on CI; other formats
-    (JSON, SARIF, JUnit, and -o github, whose commands are meant) unchanged."""
-    if output != "text" or not on_ci():
-        return text
-    from kubectl_wasdra.report.safe import neutralise_workflow_commands
-
-    return neutralise_workflow_commands(text)
-
-
-def write(text: str) -> None:
-    """Write a rendered report to stdout, as is when stdout's encoding has every character (else see
-    report/encoding.py: JSON escapes, XML character references, ASCII glyphs)."""
-    from kubectl_wasdra.report.encoding import encodable
-
-    sys.stdout.write(encodable(text, getattr(sys.stdout, "encoding", None)))
-    sys.stdout.flush()
-
-
-def say_error(line: str) -> None:
-    """One line on stderr, in whatever encoding stderr has (click would re-encode an ASCII stream as UTF-8)."""
-    from kubectl_wasdra.report.encoding import encodable
-
-    sys.stderr.write(encodable(line, getattr(sys.stderr, "encoding", None)) + "\n")
-    sys.stderr.flush()
 
 
 @cli.command("check", cls=ConfiguredCommand)
@@ -156,27 +132,25 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
       kubectl wasdra check --helm chart/ --values prod.yaml --set replicas=4
       kubectl wasdra check deploy/ --exclude 'legacy/**' --baseline .wasdra-baseline.json
     """
-    import dataclasses
-
     from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
     from kubectl_wasdra.report import render
 
     paths = manifest_paths(paths, filenames, recursive)
-    rendered = _rendered_inputs(paths, project)
-    snapshot, left_out = _check_snapshot(common) if common.snapshot or common.live else (None, ())
-    common = _resolve_auto(common, snapshot)
+    rendered = rendered_inputs(paths, project)
+    snapshot, left_out = check_snapshot(common) if common.snapshot or common.live else (None, ())
+    common = resolve_auto(common, snapshot)
 
     options = CheckOptions(paths=paths, releases=common.releases or (common.release,), feature_gates=common.feature_gates,
                            runtime_config=common.runtime_config, profile=common.profile, select=common.select,
                            ignore=common.ignore, schema_locations=common.schema_locations,
                            stdin=sys.stdin.buffer if "-" in paths else None, jobs=jobs, snapshot=snapshot,
-                           simulate=simulate, snapshot_problems=tuple(left_out), preemption=not no_preemption)
-    options = dataclasses.replace(
-        options, exclude=project.exclude + _baseline_files(project), default_excludes=project.default_excludes, rendered=rendered,
-        per_file_ignores=project.per_file_ignores, report_unused_ignores=project.report_unused_ignores,
-        show_suppressed=project.show_suppressed, baseline=None if project.write_baseline else project.baseline)
+                           simulate=simulate, snapshot_problems=tuple(left_out), preemption=not no_preemption,
+                           exclude=project.exclude + baseline_files(project), default_excludes=project.default_excludes,
+                           rendered=rendered, per_file_ignores=project.per_file_ignores,
+                           report_unused_ignores=project.report_unused_ignores, show_suppressed=project.show_suppressed,
+                           baseline=None if project.write_baseline else project.baseline)
     if project.write_baseline:
-        return _write_baseline(run_check(options), project.write_baseline)
+        return write_baseline(run_check(options), project.write_baseline)
     if upgrade_from is not None:
         from kubectl_wasdra.lint.matrix import upgrade_output
 
@@ -184,80 +158,22 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
             raise UsageError(f'output "{common.output}" is not available with --upgrade-from', where="-o",
                              hint="use -o text or -o json")
         text, code = upgrade_output(options, upgrade_from, common.output)
-        write(text)
+        write_report(text, common.output)
         return code
     counted = common.output == "text" or fix or unsafe_fixes
-    report, fix_line = _fixed_report(options, fix, unsafe_fixes) if counted else (run_check(options), "")
+    report, fix_line = fixed_report(options, fix, unsafe_fixes) if counted else (run_check(options), "")
     if len(options.releases) > 1 and common.output == "json":
         from kubectl_wasdra.lint.matrix import render_check_json
-        write(render_check_json(report))
+        write_report(render_check_json(report), "json")
     else:
-        write(ci_safe(render(report, common.output, color=use_color() and common.output == "text", fail_on=common.fail_on),
-                      common.output))
+        write_report(render(report, common.output, color=use_color() and common.output == "text", fail_on=common.fail_on),
+                     common.output)
     if len(options.releases) > 1 and common.output == "text":
         from kubectl_wasdra.lint.matrix import build_matrix, render_matrix_text
-        write(ci_safe(render_matrix_text(build_matrix(report)), common.output))
+        write_report(render_matrix_text(build_matrix(report)), common.output)
     if fix_line and common.output == "text":
         write(fix_line + "\n")
-    if report.fatal:
-        return EXIT_ERROR
-    return EXIT_FINDINGS if report.fails(common.fail_on) else EXIT_OK
-
-
-def _fixed_report(options: Any, fix: bool, unsafe: bool) -> tuple[Any, str]:
-    """check --fix: apply the fixes and check again (what is left is reported); without --fix, count the fixable."""
-    from kubectl_wasdra.lint.codes import FIXABILITY
-    from kubectl_wasdra.lint.pipeline import run_check
-
-    if (fix or unsafe) and (len(options.releases) != 1 or options.stdin is not None or options.rendered):
-        raise UsageError("--fix needs files and one --k8s-version", where="--fix",
-                         hint="name the files (not -, -k or --helm) and a single release")
-    if unsafe and not fix:
-        raise UsageError("--unsafe-fixes works with --fix", where="--unsafe-fixes", hint="add --fix")
-    report = run_check(options)
-    if not fix and (len(options.releases) != 1 or options.stdin is not None
-                    or not any(f.rule in FIXABILITY for f in report.findings)):
-        return report, ""  # nothing to count: convert (and ruamel.yaml) stay unloaded
-    from kubectl_wasdra.convert.fixes import fix_findings
-
-    summary = fix_findings(report.findings, options.releases[0], options.runtime_config, apply=fix, unsafe=unsafe)
-    if summary.fixed:
-        report = run_check(options)
-        left = fix_findings(report.findings, options.releases[0], options.runtime_config, apply=False, unsafe=False)
-        summary.safe, summary.unsafe = left.safe, left.unsafe
-    return report, summary.line(applied=fix)
-
-
-def _rendered_inputs(paths: tuple[str, ...], project: ProjectOptions) -> tuple[Any, ...]:
-    """Kustomize and Helm output to check beside the paths; UsageError when there is no input at all."""
-    if not paths and not project.kustomize and not project.helm:
-        raise UsageError("nothing to check", where="check",
-                         hint="name files or directories, -f PATH, - for stdin, -k DIR or --helm CHART")
-    if (project.values or project.set_values) and not project.helm:
-        raise UsageError("--values and --set need --helm CHART", where="--values")
-    if not project.kustomize and not project.helm:
-        return ()
-    from kubectl_wasdra.load.render import render_helm, render_kustomize
-
-    # kubectl names itself in KUBECTL_PATH when it runs a plugin: render with that same kubectl
-    rendered = [render_kustomize(directory, os.environ.get("KUBECTL_PATH")) for directory in project.kustomize]
-    if project.helm:
-        rendered.append(render_helm(project.helm, project.values, project.set_values))
-    return tuple(rendered)
-
-
-def _baseline_files(project: ProjectOptions) -> tuple[str, ...]:
-    """The baseline files as exclude patterns: a baseline inside a checked directory is not a manifest."""
-    return tuple(os.path.abspath(path) for path in (project.baseline, project.write_baseline) if path)
-
-
-def _write_baseline(report: Any, path: str) -> int:
-    from kubectl_wasdra.lint.baseline import render_baseline
-
-    with open(path, "w", encoding="utf-8") as stream:
-        stream.write(render_baseline(report.findings))
-    say_error(f"wrote {path}: {len(report.findings)} finding(s) recorded")
-    return EXIT_ERROR if report.fatal else EXIT_OK
+    return check_exit(report, common.fail_on)
 
 
 @cli.command("gates")
@@ -266,7 +182,7 @@ def _write_baseline(report: Any, path: str) -> int:
 @click.option("--area", type=click.Choice(("scheduling", "dra", "node", "autoscaling", "apiserver")), default=None,
               help="Only gates of this area.")
 @click.option("--diff", nargs=2, metavar="FROM TO", default=None, help="Gates that differ between two releases.")
-@click.option("-o", "--output", type=click.Choice(("text", "json")), default="text", show_default=True, help="Output format.")
+@TEXT_OR_JSON_OPTION
 def gates_command(k8s_version: str | None, area: str | None, diff: tuple[str, str] | None, output: str) -> int:
     """The feature-gate / KEP matrix: stage, default and components per release, or what changed between two.
 
@@ -280,15 +196,15 @@ def gates_command(k8s_version: str | None, area: str | None, diff: tuple[str, st
     from kubectl_wasdra.report.gates import render_diff, render_table
 
     if diff:
-        write(render_diff(Release.parse(diff[0]), Release.parse(diff[1]), area, output))
+        write_report(render_diff(Release.parse(diff[0]), Release.parse(diff[1]), area, output), output)
     else:
-        write(render_table(Release.parse(k8s_version) if k8s_version else NEWEST, area, output))
+        write_report(render_table(Release.parse(k8s_version) if k8s_version else NEWEST, area, output), output)
     return EXIT_OK
 
 
 @cli.command("config", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.option("--init", is_flag=True, help="Write a commented starter .wasdra.yaml at the repository root.")
-@click.option("-o", "--output", type=click.Choice(("text", "json")), default="text", show_default=True, help="Output format.")
+@TEXT_OR_JSON_OPTION
 @click.pass_context
 def config_command(ctx: click.Context, init: bool, output: str) -> int:
     """The effective settings of `check` (flags > WASDRA_* environment > .wasdra.yaml > defaults) and where each
@@ -308,39 +224,13 @@ def config_command(ctx: click.Context, init: bool, output: str) -> int:
         say_error(f"wrote {path} (from {documents} manifest(s)); check it with: {PROG} config")
         return EXIT_OK
     check_ctx = check_command.make_context("check", list(ctx.args), parent=ctx)
-    write(render_effective(check_ctx, output))
+    write_report(render_effective(check_ctx, output), output)
     return EXIT_OK
-
-
-def _resolve_auto(common: CommonOptions, snapshot: Any = None) -> CommonOptions:
-    """`--k8s-version auto`: the release of the snapshot's server, else of the live server (GET /version)."""
-    if common.releases is not None or not (snapshot is not None or common.live):
-        return common
-    import dataclasses
-
-    from kubectl_wasdra.cluster.header import server_release
-
-    release = server_release(snapshot.header.server_version) if snapshot is not None else None
-    if release is None and common.live:
-        from kubectl_wasdra.cluster.live import server_release as live_release
-
-        release = live_release(common)
-    return dataclasses.replace(common, releases=(release,)) if release is not None else common
-
-
-def _check_snapshot(common: CommonOptions) -> tuple[Any, tuple[Any, ...]]:
-    """The cluster for check --snapshot/--live, read once, and the malformed snapshot objects left out of it (reported
-    as findings); a snapshot file that does not load at all is exit 2 with file:line:col."""
-    from types import SimpleNamespace
-
-    from kubectl_wasdra.explain.run import load_cluster_leaving_out
-
-    return load_cluster_leaving_out(SimpleNamespace(live=common.live, live_options=common, snapshot=common.snapshot))
 
 
 @cli.command("rules")
 @click.argument("rule_id", required=False, metavar="[ID|NAME|FAMILY]", shell_complete=complete_rules)
-@click.option("-o", "--output", type=click.Choice(("text", "json")), default="text", show_default=True, help="Output format.")
+@TEXT_OR_JSON_OPTION
 def rules_command(rule_id: str | None, output: str) -> int:
     """The rule catalogue: IDs, names, severities and each rule's documentation.
 
@@ -352,7 +242,7 @@ def rules_command(rule_id: str | None, output: str) -> int:
     """
     from kubectl_wasdra.report.catalog import render_rules
 
-    write(render_rules(rule_id, output))
+    write_report(render_rules(rule_id, output), output)
     return EXIT_OK
 
 
@@ -390,16 +280,16 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
     files = manifest_paths(paths, filenames, recursive)
     if not files:
         raise UsageError("no manifests given", where="PATH", hint="name files or directories, -f PATH, or - for stdin")
-    _require_cluster(common)
-    common = _live_namespace(_resolve_auto(common))
-    options = ExplainOptions(files=files, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
-                             feature_gates=common.feature_gates, runtime_config=common.runtime_config,
-                             suggestions=not no_suggestions, live_options=common, scheduler_config=scheduler_config,
-                             namespace=common.namespace if common.live else None, job_pod_cap=_job_pod_cap(),
+    common = cluster_options(common)
+    options = ExplainOptions(files=files, snapshot=common.snapshot, live=common if common.live else None,
+                             release=explain_release(common), feature_gates=common.feature_gates,
+                             runtime_config=common.runtime_config, suggestions=not no_suggestions,
+                             scheduler_config=scheduler_config,
+                             namespace=common.namespace if common.live else None, job_pod_cap=job_pod_cap(),
                              preemption=not no_preemption, numa_aware=numa_aware_scheduler)
     report = run_explain(options)
-    write(_render_explain(report, common.output))
-    return _explain_exit(report, fits_anyway=common.fail_on == "never")
+    write_report(render_explain(report, common.output), common.output)
+    return explain_exit(report, fits_anyway=common.fail_on == "never")
 
 
 @cli.command("explain-pending", cls=ConfiguredCommand)
@@ -424,82 +314,15 @@ def explain_pending_command(target: str | None, common: CommonOptions, scheduler
     """
     from kubectl_wasdra.explain.pending import PendingOptions, run_explain_pending
 
-    _require_cluster(common)
-    common = _live_namespace(_resolve_auto(common))
-    options = PendingOptions(target=target, snapshot=common.snapshot, live=common.live, release=_explain_release(common),
-                             feature_gates=common.feature_gates, runtime_config=common.runtime_config,
-                             namespace=None if common.all_namespaces else common.namespace, live_options=common,
+    common = cluster_options(common)
+    options = PendingOptions(target=target, snapshot=common.snapshot, live=common if common.live else None,
+                             release=explain_release(common), feature_gates=common.feature_gates,
+                             runtime_config=common.runtime_config,
+                             namespace=None if common.all_namespaces else common.namespace,
                              scheduler_config=scheduler_config, preemption=not no_preemption)
     report = run_explain_pending(options)
-    write(_render_explain(report, common.output))
-    return _explain_exit(report)
-
-
-def _job_pod_cap() -> int:
-    """WASDRA_MAX_JOB_PODS (a positive integer), else the default cap of pods materialised per Job."""
-    from kubectl_wasdra.explain.overlay import MAX_JOB_PODS
-
-    value = os.environ.get("WASDRA_MAX_JOB_PODS", "").strip()
-    if not value:
-        return MAX_JOB_PODS
-    if not value.isdigit() or int(value) < 1:
-        raise UsageError(f'WASDRA_MAX_JOB_PODS="{value}" is not a positive integer', where="WASDRA_MAX_JOB_PODS",
-                         hint=f"unset it for the default of {MAX_JOB_PODS}")
-    return int(value)
-
-
-def _explain_exit(report: Any, *, fits_anyway: bool = False) -> int:
-    """2 when a verdict is unknown (the cluster read has gaps it depends on) or an object was left out as malformed,
-    else 1 when a group does not fit, unless `fits_anyway` (explain --fail-on never)."""
-    if report.has_unknown or report.left_out:
-        return EXIT_ERROR
-    return EXIT_OK if report.all_fit or fits_anyway else EXIT_FINDINGS
-
-
-def _live_namespace(common: CommonOptions) -> CommonOptions:
-    """In live mode without -n or -A, the namespace of the kubeconfig's context ("default" when it names none), as
-    kubectl does."""
-    if not common.live or common.namespace is not None or common.all_namespaces:
-        return common
-    import dataclasses
-
-    from kubectl_wasdra.cluster.live import context_namespace
-
-    return dataclasses.replace(common, namespace=context_namespace(common.kubeconfig, common.context))
-
-
-def _require_cluster(common: CommonOptions) -> None:
-    if not common.snapshot and not common.live:
-        raise UsageError("no cluster given", where="--snapshot", hint="pass --snapshot PATH or --live")
-    if common.output not in ("text", "json"):
-        raise UsageError(f'output "{common.output}" is not available for explain', where="-o", hint="use -o text or -o json")
-    if common.releases is not None and len(common.releases) > 1 and _typed("k8s_version"):
-        raise UsageError("explain simulates one release at a time", where="--k8s-version",
-                         hint=f"give one release, e.g. --k8s-version {common.releases[-1]}")
-
-
-def _typed(param: str) -> bool:
-    """The flag was given on the command line (not taken from WASDRA_* or .wasdra.yaml, which serve check's release
-    lists too: explain then simulates the newest release of the list)."""
-    from click.core import ParameterSource
-
-    ctx = click.get_current_context(silent=True)
-    return ctx is None or ctx.get_parameter_source(param) is ParameterSource.COMMANDLINE
-
-
-def _explain_release(common: CommonOptions) -> Any:
-    """The one release to simulate; None for `--k8s-version auto` still open (explain reads the snapshot header)."""
-    return common.release if common.releases is not None else None
-
-
-def _render_explain(report: Any, output: str) -> str:
-    if output == "json":
-        from kubectl_wasdra.explain.render_json import render_json
-
-        return render_json(report)
-    from kubectl_wasdra.explain.render_text import render_text
-
-    return ci_safe(render_text(report, color=use_color()), output)
+    write_report(render_explain(report, common.output), common.output)
+    return explain_exit(report)
 
 
 @cli.command("snapshot")
@@ -542,9 +365,10 @@ def snapshot_command(output: str | None, output_file: str | None, anonymize: boo
                               namespace=None if all_namespaces else namespace, **cluster_timeouts(timeouts))
     with _progress_display(enabled=reads_cluster) as progress:
         result = export_snapshot(options, progress)
+    from kubectl_wasdra.explain.left_out import problem_line
+
     for problem in result.problems:
-        where = f"{problem.file}:{max(problem.line, 1)}:{max(problem.column, 1)}"
-        say_error(f"{PROG}: error: {where}: {problem.message}" + (f" — {problem.hint}" if problem.hint else ""))
+        say_error(f"{PROG}: error: {problem_line(problem)}")
     for kind, why in sorted(result.snapshot.header.gaps.items()):
         say_error(f"{PROG}: not read: {kind}: {why}")
     if anonymize:
@@ -619,14 +443,14 @@ def convert_command(paths: tuple[str, ...], to_release: str, runtime_config: tup
     outcome = convert_paths(paths, Release.parse(to_release), parse_runtime_config(items), mode=mode or "print",
                             output=output)
     if outcome.stdout:
-        write(outcome.stdout)
+        write(outcome.stdout, output if mode is None else "text")  # --diff prints a diff
     sys.stderr.write(outcome.stderr)
     return outcome.exit_code
 # ---- end of convert ------------------------------------------------------------------------------------------------
 
 
 @cli.command("version")
-@click.option("-o", "--output", type=click.Choice(("text", "json")), default="text", show_default=True, help="Output format.")
+@TEXT_OR_JSON_OPTION
 def version_command(output: str) -> int:
     """The tool's version, the Kubernetes releases it supports and the versions of its schema and gate data.
 
@@ -637,7 +461,7 @@ def version_command(output: str) -> int:
     """
     from kubectl_wasdra.report.version import render_version
 
-    write(render_version(output))
+    write_report(render_version(output), output)
     return EXIT_OK
 
 

@@ -17,14 +17,12 @@ import click
 from click.core import ParameterSource
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release, parse_release_list
+from kubectl_wasdra.config.keys import FAIL_ON, OUTPUT_FORMATS, PROFILES
 from kubectl_wasdra.errors import UsageError
 from kubectl_wasdra.kube.durations import parse_duration
 
 F = TypeVar("F", bound=Callable[..., Any])
-OUTPUT_FORMATS: Final = ("text", "json", "sarif", "junit", "github")
-EXPLAIN_FORMATS: Final = ("text", "json")
-FAIL_ON: Final = ("error", "warning", "info", "never")
-PROFILES: Final = ("default", "production", "experimental")
+TEXT_OR_JSON: Final = ("text", "json")
 # strconv.ParseBool, which component-base uses for --feature-gates values
 _TRUE: Final = frozenset({"1", "t", "T", "TRUE", "true", "True"})
 _FALSE: Final = frozenset({"0", "f", "F", "FALSE", "false", "False"})
@@ -168,8 +166,8 @@ PROFILE_OPTION: Final = click.option(
     "--profile", type=click.Choice(PROFILES), default="default", show_default=True, help="Severity profile.")
 OUTPUT_OPTION: Final = click.option(
     "-o", "--output", type=click.Choice(OUTPUT_FORMATS), default="text", show_default=True, help="Output format.")
-EXPLAIN_OUTPUT_OPTION: Final = click.option(
-    "-o", "--output", type=click.Choice(EXPLAIN_FORMATS), default="text", show_default=True, help="Output format.")
+TEXT_OR_JSON_OPTION: Final = click.option(  # explain, explain-pending and the catalogue commands (gates, rules ...)
+    "-o", "--output", type=click.Choice(TEXT_OR_JSON), default="text", show_default=True, help="Output format.")
 FAIL_ON_OPTION: Final = click.option(
     "--fail-on", type=click.Choice(FAIL_ON), default="error", show_default=True,
     help="Exit 1 when a finding has at least this severity.")
@@ -220,11 +218,16 @@ def cluster_timeouts(kwargs: dict[str, Any]) -> dict[str, float | None]:
             (("request_timeout", "--request-timeout"), ("read_deadline", "--read-deadline")) if name in kwargs}
 
 
-def cluster_timeout_options(fn: F) -> F:
-    """Add --request-timeout and --read-deadline to a command that declares its flags one by one (snapshot)."""
-    for option in reversed(CLUSTER_TIMEOUT_OPTIONS):
+def with_options(fn: F, options: tuple[Callable[[Any], Any], ...]) -> F:
+    """`fn` decorated with each of `options`, which then show in --help in the order given."""
+    for option in reversed(options):
         fn = option(fn)
     return fn
+
+
+def cluster_timeout_options(fn: F) -> F:
+    """Add --request-timeout and --read-deadline to a command that declares its flags one by one (snapshot)."""
+    return with_options(fn, CLUSTER_TIMEOUT_OPTIONS)
 
 
 SCHEDULER_CONFIG_OPTION: Final = click.option(
@@ -241,10 +244,10 @@ COMMON_OPTIONS: Final = (
     K8S_VERSION_OPTION, *TARGET_OPTIONS, PROFILE_OPTION, OUTPUT_OPTION, FAIL_ON_OPTION,
     SELECT_OPTION, IGNORE_OPTION, SCHEMA_LOCATION_OPTION, *LIVE_READ_OPTIONS,
 )
-EXPLAIN_OPTIONS: Final = (EXPLAIN_K8S_VERSION_OPTION, *TARGET_OPTIONS, EXPLAIN_OUTPUT_OPTION, EXPLAIN_FAIL_ON_OPTION,
+EXPLAIN_OPTIONS: Final = (EXPLAIN_K8S_VERSION_OPTION, *TARGET_OPTIONS, TEXT_OR_JSON_OPTION, EXPLAIN_FAIL_ON_OPTION,
                           *LIVE_READ_OPTIONS,
                           EXPLAIN_NAMESPACE_OPTION)
-PENDING_OPTIONS: Final = (EXPLAIN_K8S_VERSION_OPTION, *TARGET_OPTIONS, EXPLAIN_OUTPUT_OPTION, *LIVE_READ_OPTIONS,
+PENDING_OPTIONS: Final = (EXPLAIN_K8S_VERSION_OPTION, *TARGET_OPTIONS, TEXT_OR_JSON_OPTION, *LIVE_READ_OPTIONS,
                           PENDING_NAMESPACE_OPTION, PENDING_ALL_NAMESPACES_OPTION)
 
 
@@ -259,9 +262,7 @@ def option_set(options: tuple[Callable[[Any], Any], ...], live_only: Mapping[str
             require_live_for(live_only, common.live)
             return fn(*args, common=common, **kwargs)
 
-        for option in reversed(options):
-            wrapper = option(wrapper)
-        return wrapper  # type: ignore[return-value]
+        return with_options(wrapper, options)  # type: ignore[return-value]
 
     return decorate
 
@@ -331,9 +332,7 @@ CONFIG_OPTIONS: Final = (
 
 def config_options(fn: F) -> F:
     """Add --config, --no-config and --cluster (read by cli_config.ConfiguredCommand before parsing, not passed on)."""
-    for option in reversed(CONFIG_OPTIONS):
-        fn = option(fn)
-    return fn
+    return with_options(fn, CONFIG_OPTIONS)
 
 
 @dataclass(frozen=True)
@@ -411,6 +410,4 @@ def project_options(fn: F) -> F:
             helm=kwargs.pop("helm"), values=tuple(kwargs.pop("values")), set_values=tuple(kwargs.pop("set_values")))
         return fn(*args, project=project, **kwargs)
 
-    for option in reversed(PROJECT_OPTIONS):
-        wrapper = option(wrapper)
-    return wrapper  # type: ignore[return-value]
+    return with_options(wrapper, PROJECT_OPTIONS)  # type: ignore[return-value]

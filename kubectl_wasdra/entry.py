@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 
 
@@ -23,16 +22,17 @@ def main(argv: list[str] | None = None) -> None:
 def quick_answer(flag: str) -> str | None:
     """What click would print for `flag` alone, when it is known without click: the version, or the top-level help
     precomputed (kubectl_wasdra/help_text.py) for the width click would use; None otherwise."""
-    prog = "kubectl wasdra" if os.environ.get("KUBECTL_PATH") else "kubectl-wasdra"
+    from kubectl_wasdra.cli_output import PROG  # no click there
+
     if flag == "--version":
         from kubectl_wasdra import __version__
 
-        return f"{prog} {__version__}\n"
+        return f"{PROG} {__version__}\n"
     from kubectl_wasdra.help_text import HELP
 
     text = HELP.get(help_width())
     usage = "Usage: kubectl-wasdra "
-    return f"Usage: {prog} {text.removeprefix(usage)}" if text is not None and text.startswith(usage) else None
+    return f"Usage: {PROG} {text.removeprefix(usage)}" if text is not None and text.startswith(usage) else None
 
 
 def help_width() -> int:

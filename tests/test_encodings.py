@@ -94,8 +94,17 @@ def test_ascii_stand_ins() -> None:
     assert encodable("a \u2014 b", "cp1252") == "a \u2014 b"        # cp1252 has the em dash: kept
     assert encodable("\u25a3\u25a0\u25a1\u2717", "ascii") == "@#.x"    # the placement map's cells stay distinct
     assert ascii_stand_in("é") == "e" and ascii_stand_in("\u03b1") == "\\u03b1"
-    assert encodable('{"m": "caf\u00e9 \U0001f600"}', "ascii") == '{"m": "caf\\u00e9 \\ud83d\\ude00"}'
-    assert json.loads(encodable('{"m": "caf\u00e9 \U0001f600"}', "ascii")) == {"m": "caf\u00e9 \U0001f600"}
-    assert encodable('<?xml version="1.0"?><a>\u2014</a>', "ascii") == '<?xml version="1.0"?><a>&#8212;</a>'
+    assert encodable('{"m": "caf\u00e9 \U0001f600"}', "ascii", "json") == '{"m": "caf\\u00e9 \\ud83d\\ude00"}'
+    assert json.loads(encodable('{"m": "caf\u00e9 \U0001f600"}', "ascii", "sarif")) == {"m": "caf\u00e9 \U0001f600"}
+    assert encodable('<?xml version="1.0"?><a>\u2014</a>', "ascii", "junit") == '<?xml version="1.0"?><a>&#8212;</a>'
     assert encodable("x\u2014", "no-such-codec") == "x--" and encodable("x\u2014", None) == "x\u2014"
     assert len({GLYPHS[c] for c in "\u25a3\u25a0\u25a1\u2717"}) == 4
+
+
+def test_text_is_encoded_as_text_whatever_its_first_character(tmp_path: Path) -> None:
+    """The format is the one asked for with -o, not guessed from the text: a text report that starts with a file named
+    "[café].yaml" gets ASCII stand-ins, not JSON escapes."""
+    (tmp_path / "[caf\u00e9].yaml").write_text(MANIFEST, encoding="utf-8")
+    done = _run(["check", "[caf\u00e9].yaml"], "ascii", tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.decode("ascii").splitlines()[0] == "[cafe].yaml"

@@ -14,21 +14,16 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "cluster"))
+from cli_runner import run  # noqa: E402
 from fake_apiserver import FakeApiServer, serve  # noqa: E402
 
-from kubectl_wasdra.cli import cli, main  # noqa: E402
+from kubectl_wasdra.cli import cli  # noqa: E402
 
 CLUSTER = str(ROOT / "fixtures" / "clusters" / "two-racks")
 CHECK = ROOT / "fixtures" / "manifests" / "check"
 GATES = ["--feature-gates", "GenericWorkload=true,TopologyAwareWorkloadScheduling=true",
          "--runtime-config", "scheduling.k8s.io/v1beta1=true"]
 
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        main(argv)
-    out, err = capsys.readouterr()
-    return exit_info.value.code, out, err
 
 
 @pytest.fixture(scope="module")

@@ -81,6 +81,11 @@ def test_known_verdicts() -> None:
     removed = "kubernetes__kubernetes/test/e2e/dra/test-driver/deploy/example/pod-inline.yaml::ResourceClaimTemplate " \
               "default/test-inline-claim-template"
     assert all("API001" in v for v in verdicts[removed].values())         # resource.k8s.io/v1alpha2: gone since 1.31
+    tpu = "kubernetes-sigs__lws/config/samples/leaderworkerset_tpu.yaml::LeaderWorkerSet leaderworkerset-sample"
+    assert "REF013" not in verdicts[tpu]["1.37"]   # the fourth copy is in another folder: named by the REF013 above
+    binding = "kubernetes-sigs__kueue/site/static/examples/admin/cluster-role-and-binding.yaml::ClusterRoleBinding " \
+              "kueue-api-get"
+    assert verdicts[binding]["1.37"] == ["VALID011"]   # ServiceAccount subject without namespace (rbac validation)
 
 
 @pytest.mark.skipif(not UPSTREAM.is_dir(), reason=f"shared corpus not found at {UPSTREAM}")

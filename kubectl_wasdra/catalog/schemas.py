@@ -152,8 +152,19 @@ def validate_document(release: Release, data: Mapping[str, Any], schema_location
     if compiled is not None:
         yield from compiled.violations(data)
     elif not is_builtin_group(data["apiVersion"]):
-        yield Violation("skipped", ("kind",), f'no schema for {data["apiVersion"]} {data["kind"]}: schema validation skipped',
-                        _skipped_hint(data["apiVersion"]), at="value")
+        yield _skipped(data["apiVersion"], data["kind"])
+
+
+def _skipped(api_version: str, kind: str) -> Violation:
+    """No schema: a component's configuration file says what reads it; a custom resource points at its CRD."""
+    from kubectl_wasdra.catalog.component_configs import component_config
+
+    config = component_config(api_version)
+    if config is not None:
+        return Violation("skipped", ("kind",), f"{api_version} {kind} is {config.what}, not an object of the "
+                         "Kubernetes API: schema validation skipped", config.how, at="value")
+    return Violation("skipped", ("kind",), f"no schema for {api_version} {kind}: schema validation skipped",
+                     _skipped_hint(api_version), at="value")
 
 
 def _skipped_hint(api_version: str) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from kubectl_wasdra.catalog.spelling import did_you_mean
 from kubectl_wasdra.config.keys import BY_NAME, KEYS, TOP_LEVEL, Key
 from kubectl_wasdra.errors import UsageError
 
@@ -51,10 +52,9 @@ class ProjectConfig:
         if cluster is None:
             return result
         if cluster not in self.clusters:
-            close = difflib.get_close_matches(cluster, list(self.clusters), n=1)
             names = ", ".join(f'"{name}"' for name in self.clusters) or "none"
             raise UsageError(f'no cluster "{cluster}" in {self.path}', where="--cluster",
-                             hint=f'did you mean "{close[0]}"?' if close else f"clusters defined: {names}")
+                             hint=did_you_mean(cluster, self.clusters) or f"clusters defined: {names}")
         for name, setting in self.clusters[cluster].items():
             base = result.get(name)
             if base is not None and isinstance(setting.value, dict):
@@ -112,6 +112,11 @@ class _Reader:
 
     def __init__(self, path: str) -> None:
         self.path = path
+        self.directory = os.path.dirname(os.path.abspath(path))
+
+    def absolute(self, item: str) -> str:
+        """A path written in the file, made absolute: relative paths are relative to the file, `~` is the home."""
+        return os.path.normpath(os.path.join(self.directory, os.path.expanduser(item)))
 
     def error(self, node: yaml.Node, message: str, hint: str) -> UsageError:
         return UsageError(message, where=_where(self.path, node), hint=hint)
@@ -197,9 +202,8 @@ def _gates(reader: _Reader, key: Key, node: yaml.Node, what: str) -> dict[str, b
     for name_node, value_node in reader.mapping(node, what):
         name = reader.string(name_node, "a feature gate name")
         if name not in known:
-            close = difflib.get_close_matches(name, sorted(known), n=1)
             raise reader.error(name_node, f'{what}: unknown feature gate "{name}"',
-                               f'did you mean "{close[0]}"?' if close else "see `kubectl wasdra gates`")
+                               did_you_mean(name, known) or "see `kubectl wasdra gates`")
         value = reader.scalar(value_node, f"{what}.{name}")
         if not isinstance(value, bool):
             raise reader.error(value_node, f'{what}.{name} must be true or false, not "{value}"', "write true or false")
@@ -257,20 +261,18 @@ def _rules(reader: _Reader, key: Key, node: yaml.Node, what: str) -> list[str]:
 
 
 def _paths(reader: _Reader, key: Key, node: yaml.Node, what: str) -> list[str]:
-    base = os.path.dirname(os.path.abspath(reader.path))
     found = []
     for item, item_node in reader.strings(node, what):
-        path = os.path.normpath(os.path.join(base, os.path.expanduser(item)))
+        path = reader.absolute(item)
         if not os.path.exists(path):
-            raise reader.error(item_node, f'{what}: "{item}" does not exist (relative to {base})',
+            raise reader.error(item_node, f'{what}: "{item}" does not exist (relative to {reader.directory})',
                                "paths in the config file are relative to the file")
         found.append(path)
     return found
 
 
 def _path(reader: _Reader, key: Key, node: yaml.Node, what: str) -> str:
-    base = os.path.dirname(os.path.abspath(reader.path))
-    return os.path.normpath(os.path.join(base, os.path.expanduser(reader.string(node, what))))
+    return reader.absolute(reader.string(node, what))
 
 
 def _globs(reader: _Reader, key: Key, node: yaml.Node, what: str) -> list[str]:

@@ -21,17 +21,22 @@ class Key:
         self.choices, self.check_only, self.cluster = choices, check_only, cluster
 
 
+# The values of the choice flags, which the config file takes too (cli_options declares the flags with them).
+OUTPUT_FORMATS: Final = ("text", "json", "sarif", "junit", "github")
+FAIL_ON: Final = ("error", "warning", "info", "never")
+PROFILES: Final = ("default", "production", "experimental")
+
 KEYS: Final[tuple[Key, ...]] = (
     Key("k8sVersion", "k8s_version", "releases", "--k8s-version", cluster=True),
     Key("featureGates", "feature_gates", "gates", "--feature-gates", cluster=True),
     Key("runtimeConfig", "runtime_config", "runtime", "--runtime-config", cluster=True),
-    Key("profile", "profile", "choice", "--profile", ("default", "production", "experimental"), cluster=True),
+    Key("profile", "profile", "choice", "--profile", PROFILES, cluster=True),
     Key("select", "select", "rules", "--select", check_only=True),
     Key("ignore", "ignore", "rules", "--ignore", check_only=True),
-    Key("failOn", "fail_on", "choice", "--fail-on", ("error", "warning", "info", "never"), check_only=True),
+    Key("failOn", "fail_on", "choice", "--fail-on", FAIL_ON, check_only=True),
     Key("schemaLocations", "schema_location", "paths", "--schema-location", cluster=True),
     Key("snapshot", "snapshot", "paths", "--snapshot", cluster=True),
-    Key("output", "output", "choice", "-o", ("text", "json", "sarif", "junit", "github"), check_only=True),
+    Key("output", "output", "choice", "-o", OUTPUT_FORMATS, check_only=True),
     Key("exclude", "config_exclude", "globs", "--config-exclude", check_only=True),   # --exclude adds to it
     Key("perFileIgnores", "per_file_ignores", "globmap", "--per-file-ignores", check_only=True),
     Key("baseline", "baseline", "path", "--baseline", check_only=True),

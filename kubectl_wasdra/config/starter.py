@@ -48,10 +48,10 @@ def detect_needs(documents: Iterable[Document]) -> Needs:
 
 
 def _field_gates(needs: Needs, document: Document) -> None:
-    from kubectl_wasdra.catalog.field_gates import checked_fields, find_present
+    from kubectl_wasdra.catalog.field_gates import checked_fields, find_governed
 
     for gated in checked_fields(needs.release, document.api_version or "", document.kind or ""):
-        if next(find_present(document.data, gated.pattern), None) is not None:
+        if next(find_governed(document.data, gated), None) is not None:  # as GATE001 decides it
             for gate in gated.gates_all:
                 _need_gate(needs, gate)
 

@@ -52,17 +52,13 @@ def _rejector(release: Release, feature_gates: Mapping[str, bool],
     return rejections
 
 
-def _namespace(document: Document) -> str:
-    return document.namespace or "default"
-
-
-def _invalid(document: Document, findings: Sequence[Any]) -> GroupDiagnosis:
+def _invalid(document: Document, namespace: str, findings: Sequence[Any]) -> GroupDiagnosis:
     reasons = [ReasonItem(Reason.OBJECT_INVALID.value,
                           f"rejected by the API server: {f.path + ': ' if f.path else ''}{f.message} "
                           f"({f.rule} at {f.file}:{f.line}:{f.column})", None,
                           {"rule": f.rule, "path": f.path, "file": f.file, "line": f.line, "column": f.column})
                for f in sorted(findings, key=lambda f: (f.line, f.column, f.rule))]
-    return GroupDiagnosis(document.kind or "", _namespace(document), document.name or "", False, reasons=reasons,
+    return GroupDiagnosis(document.kind or "", namespace, document.name or "", False, reasons=reasons,
                           scheduler_record="nowhere: the API server rejects the object, so it is never created")
 
 
@@ -89,20 +85,25 @@ def _group_of(document: Document) -> str | None:
     return name if isinstance(name, str) and name else None
 
 
-def _other_scheduler(document: Document, scheduler: str, schedulers: frozenset[str]) -> GroupDiagnosis:
+def _other_scheduler(document: Document, namespace: str, scheduler: str, schedulers: frozenset[str]) -> GroupDiagnosis:
     message = NOT_SCHEDULED.format(name=scheduler, profiles=", ".join(f'"{name}"' for name in sorted(schedulers)))
     reason = ReasonItem(Reason.OTHER_SCHEDULER.value, message, None, {"schedulerName": scheduler})
-    return GroupDiagnosis(document.kind or "", _namespace(document), document.name or "", False, reasons=[reason],
+    return GroupDiagnosis(document.kind or "", namespace, document.name or "", False, reasons=[reason],
                           scheduler_record=f"nowhere: {scheduler} places these pods", simulated=False)
 
 
 def admit(documents: Sequence[Document], release: Release, feature_gates: Mapping[str, bool],
           runtime_config: Mapping[str, bool], kinds: Sequence[str],
-          schedulers: frozenset[str] = frozenset({DEFAULT_SCHEDULER})) -> Admitted:
+          schedulers: frozenset[str] = frozenset({DEFAULT_SCHEDULER}), namespace: str | None = None) -> Admitted:
     """Split the documents of `kinds` (those the simulator reads) into what kube-scheduler would see and what it
     would not; other documents pass through untouched. `schedulers` are the schedulerNames of the simulated profiles
-    (--scheduler-config, else kube-scheduler's "default-scheduler")."""
+    (--scheduler-config, else kube-scheduler's "default-scheduler"); objects that name no namespace are created in
+    `namespace` (as by `kubectl apply -n`; None: "default")."""
     rejections = _rejector(release, feature_gates, runtime_config)
+
+    def namespace_of(document: Document) -> str:
+        return document.namespace or namespace or "default"
+
     kept: list[Document] = []
     left_out: list[GroupDiagnosis] = []
     foreign_groups: dict[tuple[str, str], str] = {}
@@ -117,23 +118,23 @@ def admit(documents: Sequence[Document], release: Release, feature_gates: Mappin
         scheduler = scheduler_of(document, schedulers)
         group = _group_of(document)
         if findings:
-            left_out.append(_invalid(document, findings))
+            left_out.append(_invalid(document, namespace_of(document), findings))
         elif scheduler is not None:
-            left_out.append(_other_scheduler(document, scheduler, schedulers))
+            left_out.append(_other_scheduler(document, namespace_of(document), scheduler, schedulers))
             if group:
-                foreign_groups.setdefault((_namespace(document), group), scheduler)
+                foreign_groups.setdefault((namespace_of(document), group), scheduler)
         else:
             kept.append(document)
             if group and pod_spec(document) is not None:
-                default_groups.add((_namespace(document), group))
+                default_groups.add((namespace_of(document), group))
     # a PodGroup whose pods all belong to another scheduler is that scheduler's too: kube-scheduler never sees it
     only_foreign = {key: name for key, name in foreign_groups.items() if key not in default_groups}
     final: list[Document] = []
     for document in kept:
-        scheduler = only_foreign.get((_namespace(document), document.name or "")) \
+        scheduler = only_foreign.get((namespace_of(document), document.name or "")) \
             if document.kind in ("PodGroup", "CompositePodGroup") else None
         if scheduler is not None:
-            left_out.append(_other_scheduler(document, scheduler, schedulers))
+            left_out.append(_other_scheduler(document, namespace_of(document), scheduler, schedulers))
         else:
             final.append(document)
     return Admitted(tuple(final), tuple(left_out), tuple(notes))

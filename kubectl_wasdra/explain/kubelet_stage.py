@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_wasdra.cluster.numa_kinds import NRT_KIND
+from kubectl_wasdra.explain.placement_map import numa_attribute
 from kubectl_wasdra.kubelet.admission import Verdict, admit
 from kubectl_wasdra.kubelet.facts import NodeNuma, facts_of
 from kubectl_wasdra.kubelet.providers import Free, free_of
@@ -51,7 +52,7 @@ class _Nodes:
 
 
 def _pods(results: Iterable[Any]) -> dict[str, Any]:
-    return {p.key: p for r in results for c in [r, *r.children] for p in c.entry.pods}
+    return {p.key: p for r in results for p in r.pods}
 
 
 def run_stage(sim: Any, results: Iterable[Any]) -> KubeletStage:
@@ -126,17 +127,6 @@ def apply_stage(diagnosis: Any, result: Any, stage: KubeletStage) -> None:
             f"after kubelet admission {running} pod(s) run, fewer than minCount {diagnosis.min_count}: the gang is "
             "bound but cannot make progress (rejected pods end Failed and are not rescheduled)"), None,
             {"running": running, "minCount": diagnosis.min_count}))
-
-
-NUMA_ATTRIBUTE = "resource.kubernetes.io/numaNode"  # KEP-6072 standard attribute (int, or ints with DRAListTypeAttributes)
-
-
-def numa_attribute(device: Mapping[str, Any] | None) -> Any:
-    """The device's standard NUMA attribute value (int or list of ints), or None when it does not publish one."""
-    value = ((device or {}).get("attributes") or {}).get(NUMA_ATTRIBUTE)
-    if not isinstance(value, dict):
-        return None
-    return value.get("int", value.get("ints"))
 
 
 def claim_numa(snapshot: Any, claims: Mapping[str, Iterable[Mapping[str, Any]]]) -> dict[str, list[Any]]:

@@ -41,12 +41,11 @@ class PendingOptions:
 
     target: str | None = None
     snapshot: Sequence[str] = ()
-    live: bool = False
+    live: Any = None  # the cluster flags (cli_options.CommonOptions) when the cluster is read live, else None
     release: Release | None = NEWEST  # None: --k8s-version auto, the snapshot header's server version
     feature_gates: Mapping[str, bool] = field(default_factory=dict)
     runtime_config: Mapping[str, bool] = field(default_factory=dict)
     namespace: str | None = None
-    live_options: Any = None
     scheduler_config: str | None = None  # --scheduler-config FILE
     preemption: bool = True  # False: --no-preemption
 
@@ -82,7 +81,7 @@ def _matches(result: GroupResult, target: tuple[str, str] | None, namespace: str
         return True
     kind, name = target
     if kind == "Pod":
-        return any(p.name == name for c in [result, *result.children] for p in c.entry.pods)
+        return any(p.name == name for p in result.pods)
     if kind == "Workload":
         return _workload_of(result) == name
     return result.kind in ("PodGroup", "Workload", "CompositePodGroup") and result.name == name
@@ -139,7 +138,7 @@ def compare(ours: GroupDiagnosis, recorded: list[Recorded]) -> tuple[str, str]:
 def run_explain_pending(options: PendingOptions) -> ExplainReport:
     """Diagnoses of the pending entries selected by target and namespace, each with the cluster's own record."""
     target = parse_target(options.target)
-    snapshot, left_out = load_cluster_leaving_out(options)
+    snapshot, left_out = load_cluster_leaving_out(options.snapshot, options.live)
     release, assumed = resolve_release(options.release, snapshot)
     gates = make_gates(release, options.feature_gates, options.runtime_config)
     config = scheduler_config(options.scheduler_config)

@@ -14,7 +14,9 @@ from kubectl_wasdra.sched.result import GroupResult
 MAX_NODES: Final = 32
 THIS, USED, TAINTED, FREE = "▣", "■", "✗", "□"
 LEGEND: Final = f"{USED} used by others, {THIS} this group, {FREE} free, {TAINTED} tainted"
-NUMA_ATTRIBUTE: Final = "resource.kubernetes.io/numaNode"  # KEP-6072: when every device of a node has it, cells group by it
+# KEP-6072 standard attribute (int, or ints with DRAListTypeAttributes): when every device of a node has it, cells
+# group by it, and explain shows each allocated device's NUMA node (kubelet_stage.claim_numa)
+NUMA_ATTRIBUTE: Final = "resource.kubernetes.io/numaNode"
 _SCHEDULING_EFFECTS = ("NoSchedule", "NoExecute")
 
 
@@ -45,9 +47,16 @@ def _group_devices(result: GroupResult) -> tuple[set[tuple[str, str, str]], set[
     return mine, earlier
 
 
+def numa_attribute(device: Mapping[str, Any] | None) -> Any:
+    """The device's standard NUMA attribute value (int or list of ints), or None when it does not publish one."""
+    value = ((device or {}).get("attributes") or {}).get(NUMA_ATTRIBUTE)
+    if not isinstance(value, dict):
+        return None
+    return value.get("int", value.get("ints"))
+
+
 def _numa(device: Mapping[str, Any]) -> int | None:
-    value = ((device.get("attributes") or {}).get(NUMA_ATTRIBUTE) or {})
-    number = value.get("int") if isinstance(value, dict) else None
+    number = numa_attribute(device)
     return number if isinstance(number, int) and not isinstance(number, bool) else None
 
 

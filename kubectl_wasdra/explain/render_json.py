@@ -14,10 +14,11 @@ from kubectl_wasdra.report.safe import json_safe
 
 
 def group_json(group: GroupDiagnosis) -> dict[str, Any]:
-    """One group: kind, namespace, name, fits (null when another scheduler places it), placement {pods, claims,
-    domain}, reasons, suggestions (explain-pending adds "recorded" and "agree")."""
+    """One group: kind, namespace, name, fits (null when another scheduler places it or the verdict is unknown),
+    placement {pods, claims, domain}, reasons, suggestions (explain-pending adds "recorded" and "agree")."""
+    verdict = group.fits if group.simulated and group.unknown is None else None
     data = {
-        "kind": group.kind, "namespace": group.namespace, "name": group.name, "fits": group.fits if group.simulated else None,
+        "kind": group.kind, "namespace": group.namespace, "name": group.name, "fits": verdict,
         "placement": {"pods": dict(group.pods), "claims": {k: list(v) for k, v in group.claims.items()},
                       "domain": dict(group.domain) if group.domain else None},
         "reasons": [{"code": r.code, "message": r.message, "count": r.count, "details": dict(r.details)} for r in group.reasons],
@@ -29,7 +30,6 @@ def group_json(group: GroupDiagnosis) -> dict[str, Any]:
             data["preemption"]["recordedNominations"] = dict(group.nominations)
             data["preemption"]["nominationsAgree"] = nomination_verdict(group.nominations, group.preemption)
     if group.unknown is not None:
-        data["fits"] = None
         data["unknown"] = group.unknown
     if group.claim_node_selectors:  # where each allocation is usable (network-attached devices: several nodes)
         data["placement"]["nodeSelectors"] = dict(group.claim_node_selectors)

@@ -20,6 +20,15 @@ from kubectl_wasdra.report.safe import printable
 MAX_LINES = 16  # pods and claims listed per group in text; JSON lists all
 
 
+def _safe(text: str) -> str:
+    """Text from manifests, snapshots or Events as markup that shows it literally: controls escaped, then brackets."""
+    return escape(printable(text))
+
+
+def _title(group: GroupDiagnosis) -> str:
+    return _safe(f"{group.kind} {group.namespace}/{group.name}")
+
+
 def _verdict(group: GroupDiagnosis) -> str:
     if not group.simulated:
         return "not simulated"
@@ -30,8 +39,7 @@ def _verdict(group: GroupDiagnosis) -> str:
 
 def _summary(group: GroupDiagnosis) -> str:
     if group.unknown is not None:
-        title = printable(f"{group.kind} {group.namespace}/{group.name}")
-        return f"[bold]{escape(title)}[/] — [yellow]unknown[/]: {escape(printable(group.unknown))}"
+        return f"[bold]{_title(group)}[/] — [yellow]unknown[/]: {_safe(group.unknown)}"
     verdict = _verdict(group)
     facts = []
     if group.policy:
@@ -47,8 +55,7 @@ def _summary(group: GroupDiagnosis) -> str:
         facts.append(f"Pending for {group.pending_for}")
     suffix = f" ({', '.join(facts)})" if facts else ""
     color = "yellow" if not group.simulated else "green" if group.fits else "red"
-    title = printable(f"{group.kind} {group.namespace}/{group.name}")
-    return f"[bold]{escape(title)}[/] — [{color}]{verdict}[/]{escape(printable(suffix))}"
+    return f"[bold]{_title(group)}[/] — [{color}]{verdict}[/]{_safe(suffix)}"
 
 
 def _placement_lines(group: GroupDiagnosis) -> list[str]:
@@ -138,22 +145,22 @@ def group_markup(group: GroupDiagnosis) -> list[str]:
     """rich markup lines for one group."""
     body = _recorded_lines(group)
     if group.unknown is not None:
-        return [_summary(group), *(escape(printable(line)) for line in body)]
+        return [_summary(group), *(_safe(line) for line in body)]
     kubelet = any(r.code == Reason.KUBELET_REJECTED for r in group.reasons)  # bound, then rejected by a kubelet
     body += _placement_lines(group) if group.fits or kubelet else []
     body += [] if group.fits else _why_lines(group)
     if group.fits and group.pod_message:
         body += ["  the pods that stay pending, as kube-scheduler words it:", f"    {group.pod_message}"]
     body += _map_lines(group) + _suggestion_lines(group)
-    return [_summary(group), *(escape(printable(line)) for line in body)]
+    return [_summary(group), *(_safe(line) for line in body)]
 
 
 def render_text(report: ExplainReport, *, color: bool = False, width: int = 130) -> str:
     """The report as text (ANSI colour only when `color`). Without colour the markup is only stripped: rich's console
     costs tens of milliseconds per group, minutes for a Job of thousands of pods."""
-    lines = [escape(printable(f"not read from the cluster: {kind}: {why}")) for kind, why in unread_gaps(report.gaps).items()]
-    lines += [escape(printable(f"left out: {problem_line(problem)}")) for problem in report.left_out]
-    lines += [escape(printable(note)) for note in report.notes]
+    lines = [_safe(f"not read from the cluster: {kind}: {why}") for kind, why in unread_gaps(report.gaps).items()]
+    lines += [_safe(f"left out: {problem_line(problem)}") for problem in report.left_out]
+    lines += [_safe(note) for note in report.notes]
     for index, group in enumerate(report.groups):
         if index:
             lines.append("")

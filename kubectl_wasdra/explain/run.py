@@ -11,8 +11,8 @@ from kubectl_wasdra.catalog.releases import NEWEST, Release
 from kubectl_wasdra.cluster.gaps import unread_kinds
 from kubectl_wasdra.cluster.shape import shape_problem
 from kubectl_wasdra.cluster.snapshot import CLUSTER_SCOPED_KINDS, SNAPSHOT_KINDS, ClusterSnapshot
-from kubectl_wasdra.errors import LoadError
 from kubectl_wasdra.explain.diagnose import diagnose
+from kubectl_wasdra.explain.left_out import problem_error
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis, ReasonItem
 from kubectl_wasdra.explain.overlay import MAX_JOB_PODS, Overlay, build_overlay
 from kubectl_wasdra.explain.placement_map import build_map
@@ -38,12 +38,11 @@ class ExplainOptions:
 
     files: Sequence[str]
     snapshot: Sequence[str] = ()
-    live: bool = False
+    live: Any = None  # the cluster flags (cli_options.CommonOptions) when the cluster is read live, else None
     release: Release | None = NEWEST  # None: --k8s-version auto, the snapshot header's server version
     feature_gates: Mapping[str, bool] = field(default_factory=dict)
     runtime_config: Mapping[str, bool] = field(default_factory=dict)
     suggestions: bool = True
-    live_options: Any = None
     job_pod_cap: int = MAX_JOB_PODS  # pods materialised per Job (explain/overlay.py)
     scheduler_config: str | None = None  # --scheduler-config FILE (a KubeSchedulerConfiguration)
     preemption: bool = True  # False: --no-preemption
@@ -51,27 +50,19 @@ class ExplainOptions:
     namespace: str | None = None  # for manifests that name none (kubectl apply's -n / context namespace); None: "default"
 
 
-def load_cluster(options: Any) -> ClusterSnapshot:
-    """The snapshot from --snapshot files, or read live; problems in snapshot files stop the run (exit 2)."""
-    snapshot, problems = load_cluster_leaving_out(options)
-    if problems:
-        first = problems[0]
-        raise LoadError(first.message, where=f"{first.file}:{max(first.line, 1)}:{max(first.column, 1)}", hint=first.hint)
-    return snapshot
-
-
-def load_cluster_leaving_out(options: Any) -> tuple[ClusterSnapshot, tuple[LoadProblem, ...]]:
-    """The snapshot from --snapshot files (with the malformed objects left out of it, each reported), or read live."""
+def load_cluster_leaving_out(snapshot: Sequence[str], live: Any = None) -> tuple[ClusterSnapshot, tuple[LoadProblem, ...]]:
+    """The cluster read live with `live` (the parsed cluster flags) when given, else from the --snapshot files with
+    the malformed objects left out of it, each reported."""
     from kubectl_wasdra.dra.inventory import with_device_selectors
 
-    if getattr(options, "live", False):
+    if live is not None:
         from kubectl_wasdra.cluster.live import read_live
 
-        return with_device_selectors(read_live(options.live_options)), ()
+        return with_device_selectors(read_live(live)), ()
     from kubectl_wasdra.cluster.files import read_snapshot_leaving_out
 
-    snapshot, problems = read_snapshot_leaving_out(list(options.snapshot))
-    return with_device_selectors(snapshot), problems
+    cluster, problems = read_snapshot_leaving_out(list(snapshot))
+    return with_device_selectors(cluster), problems
 
 
 def resolve_release(release: Release | None, snapshot: ClusterSnapshot) -> tuple[Release, list[str]]:
@@ -89,7 +80,8 @@ def resolve_release(release: Release | None, snapshot: ClusterSnapshot) -> tuple
 
 
 def _check_document(doc: Any) -> LoadProblem | None:
-    """LoadError (file:line:col) for a manifest the simulator cannot read: no name, or requests that do not parse."""
+    """The problem (file:line:col) of a manifest the simulator cannot read: no name, or requests that do not parse;
+    None when it can be read."""
     data = doc.data
     meta = data.get("metadata")
     if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
@@ -118,18 +110,8 @@ def load_documents(files: Sequence[str]) -> list[Any]:
 
     loaded = load_paths(list(files))
     if loaded.problems:
-        first = loaded.problems[0]
-        raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
+        raise problem_error(loaded.problems[0])
     return [doc for doc in loaded.documents if isinstance(doc.data, dict)]
-
-
-def overlay_of(documents: Sequence[Any], namespace: str | None = None) -> Overlay:
-    """The documents as an overlay, after the checks that make a malformed object a clear error (exit 2)."""
-    overlay, problems = overlay_leaving_out(documents, namespace=namespace)
-    if problems:
-        first = problems[0]
-        raise LoadError(first.message, where=f"{first.file}:{first.line}:{first.column}", hint=first.hint)
-    return overlay
 
 
 def overlay_leaving_out(documents: Sequence[Any], job_pod_cap: int = MAX_JOB_PODS, *,
@@ -154,22 +136,25 @@ def _in_namespace(obj: dict[str, Any], namespace: str | None) -> dict[str, Any]:
     return {**obj, "metadata": {**meta, "namespace": namespace}}
 
 
-def load_manifests_leaving_out(files: Sequence[str], job_pod_cap: int = MAX_JOB_PODS) -> tuple[Overlay, list[LoadProblem]]:
+def load_manifests_leaving_out(files: Sequence[str]) -> tuple[Overlay, list[LoadProblem]]:
     """The manifests' objects as an overlay without the ones the simulator cannot read, and their problems."""
-    return overlay_leaving_out(load_documents(files), job_pod_cap)
+    return overlay_leaving_out(load_documents(files))
 
 
-def load_manifests(files: Sequence[str], namespace: str | None = None) -> Overlay:
-    """The manifests' objects as an overlay; a file that does not load stops the run with file:line:col. Namespaced
-    objects that name no namespace go to `namespace` when given, as `kubectl apply -n` would create them."""
-    return overlay_of(load_documents(files), namespace)
+def load_manifests(files: Sequence[str]) -> Overlay:
+    """The manifests' objects as an overlay; a file that does not load, or an object the simulator cannot read, stops
+    the run with file:line:col."""
+    overlay, problems = load_manifests_leaving_out(files)
+    if problems:
+        raise problem_error(problems[0])
+    return overlay
 
 
 def _is_ours(result: GroupResult, overlay: Overlay) -> bool:
     if result.kind == "Pod":
         return (result.namespace, result.name) in overlay.pods
-    pods = [p for c in [result, *result.children] for p in c.entry.pods]
-    return (result.namespace, result.name) in overlay.groups or any((p.namespace, p.name) in overlay.pods for p in pods)
+    in_groups = (result.namespace, result.name) in overlay.groups
+    return in_groups or any((p.namespace, p.name) in overlay.pods for p in result.pods)
 
 
 def _podless(sim: Simulation, overlay: Overlay, seen: set[tuple[str, str]]) -> list[GroupDiagnosis]:
@@ -220,7 +205,7 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
         diagnosis.claim_numa = claim_numa(snapshot, diagnosis.claims) if diagnosis.claims else {}
         key = result.entry.topology_key or (result.entry.group.topology_keys[0] if result.entry.group and
                                             result.entry.group.topology_keys else None)
-        wants_devices = any(p.claims_or_extended for c in [result, *result.children] for p in c.entry.pods)
+        wants_devices = any(p.claims_or_extended for p in result.pods)
         if wants_devices and (result.kind != "Pod" or not result.fits):
             diagnosis.placement_map = build_map(snapshot, result, key)
         if with_suggestions:
@@ -237,7 +222,7 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
     from kubectl_wasdra.explain.admitted import admit
 
     documents = load_documents(options.files)
-    cluster, skipped = load_cluster_leaving_out(options)
+    cluster, skipped = load_cluster_leaving_out(options.snapshot, options.live)
     release, assumed = resolve_release(options.release, cluster)
     config = scheduler_config(options.scheduler_config)
     if options.numa_aware:
@@ -245,7 +230,8 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
 
         config = enabled_in(config)
     schedulers = frozenset(profile.scheduler_name for profile in config.profiles)
-    admitted = admit(documents, release, options.feature_gates, options.runtime_config, SIMULATED_KINDS, schedulers)
+    admitted = admit(documents, release, options.feature_gates, options.runtime_config, SIMULATED_KINDS, schedulers,
+                     namespace=options.namespace)
     overlay, left_out = overlay_leaving_out(admitted.documents, options.job_pod_cap, namespace=options.namespace)
     gates = make_gates(release, options.feature_gates, options.runtime_config)
     snapshot = cluster.overlay(list(overlay.objects))

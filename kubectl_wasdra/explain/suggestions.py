@@ -143,11 +143,16 @@ def _template_node(result: GroupResult) -> str | None:
     return nodes[0] if nodes else None
 
 
+def _node_slices(snapshot: ClusterSnapshot, name: str) -> list[dict[str, Any]]:
+    """The ResourceSlices the node publishes itself (spec.nodeName), as a clone of it would."""
+    return [s for s in snapshot.of_kind("ResourceSlice") if (s.get("spec") or {}).get("nodeName") == name]
+
+
 def _clones(snapshot: ClusterSnapshot, name: str, count: int) -> list[dict[str, Any]]:
     node = snapshot.get("Node", name)
     if node is None:
         return []
-    slices = [s for s in snapshot.of_kind("ResourceSlice") if (s.get("spec") or {}).get("nodeName") == name]
+    slices = _node_slices(snapshot, name)
     out = []
     for index in range(1, count + 1):
         clone_name = f"{name}-like-{index}"
@@ -165,8 +170,7 @@ def _clones(snapshot: ClusterSnapshot, name: str, count: int) -> list[dict[str, 
 
 def _devices_on(snapshot: ClusterSnapshot, name: str) -> int:
     """How many devices the node's own slices publish (what each clone adds to every re-simulation)."""
-    return sum(len((s.get("spec") or {}).get("devices") or ()) for s in snapshot.of_kind("ResourceSlice")
-               if (s.get("spec") or {}).get("nodeName") == name)
+    return sum(len((s.get("spec") or {}).get("devices") or ()) for s in _node_slices(snapshot, name))
 
 
 def _clones_cannot_help(result: GroupResult, node: str) -> bool:

@@ -14,7 +14,7 @@ from kubectl_wasdra.sched.volumes import has_node_volumes
 def needed_kinds(result: GroupResult) -> tuple[str, ...]:
     """The kinds this group's verdict depends on: nodes and pods always, DRA kinds when a pod asks for devices, group
     kinds for a group, volume kinds when a pod has claims or CSI volumes, PriorityClasses when a pod names one."""
-    pods = [p for c in [result, *result.children] for p in c.entry.pods]
+    pods = result.pods
     kinds: list[str] = list(ALWAYS)
     if any(p.claims_or_extended for p in pods):
         kinds += DRA_KINDS

@@ -16,18 +16,10 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Final, TypeVar
+from typing import TypeVar
 
+from kubectl_wasdra.kube.scope import is_cluster_scoped
 from kubectl_wasdra.load import Document
-
-# built-in cluster-scoped kinds whose copies collide whatever namespace a manifest writes (custom kinds: as written)
-CLUSTER_SCOPED: Final = frozenset({
-    "DeviceClass", "PriorityClass", "Node", "Namespace", "ResourceSlice", "DeviceTaintRule", "ClusterRole",
-    "ClusterRoleBinding", "CustomResourceDefinition", "PersistentVolume", "StorageClass", "RuntimeClass",
-    "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "ValidatingAdmissionPolicy",
-    "ValidatingAdmissionPolicyBinding", "IngressClass", "APIService", "CSIDriver", "VolumeAttachment",
-    "ClusterTrainingRuntime", "ClusterQueue", "ResourceFlavor", "Cohort",
-})
 
 Identity = tuple[str, str, str, str]
 T = TypeVar("T")
@@ -38,7 +30,7 @@ def identity(document: Document) -> Identity | None:
     name, kind = document.name, document.kind
     if not name or not kind:
         return None
-    namespace = "" if kind in CLUSTER_SCOPED else (document.namespace or "")
+    namespace = "" if is_cluster_scoped(document.group or "", kind) else (document.namespace or "")
     return (document.group or "", kind, namespace, name)
 
 
@@ -111,13 +103,13 @@ def copies(documents: Sequence[Document]) -> Iterator[tuple[Document, ...]]:
 def collide(documents: Sequence[Document]) -> bool:
     """True when two different copies are in one folder: one `kubectl apply -f FOLDER` sends both and the second
     overwrites the first. Identical copies (demos that each carry the same DeviceClass) lose nothing."""
-    by_folder: dict[str, list[Document]] = {}
-    for document in documents:
-        by_folder.setdefault(folder(document.file), []).append(document)
-    return any(any(d.data != same[0].data for d in same[1:]) for same in by_folder.values())
+    return any(any(d.data != same[0].data for d in same[1:]) for same in by_folder(documents))
 
 
-def share_a_folder(documents: Sequence[Document]) -> bool:
-    """True when two of the copies are in one folder."""
-    folders = [folder(d.file) for d in documents]
-    return len(set(folders)) < len(folders)
+def by_folder(found: Sequence[Document]) -> list[tuple[Document, ...]]:
+    """The copies grouped by folder, each group and the groups in the order of `found` (position order)."""
+    groups: dict[str, list[Document]] = {}
+    for document in found:
+        groups.setdefault(folder(document.file), []).append(document)
+    return [tuple(group) for group in groups.values()]
+

@@ -34,8 +34,8 @@ class FileKind(StrEnum):
     PACKAGE_MANIFEST = "package-manifest"
     OPENAPI = "openapi"
     JSON_SCHEMA = "json-schema"
+    CLUSTER_CONFIG = "cluster-config"
     GO_TEMPLATE = "go-template"
-    COMPONENT_CONFIG = "component-config"
 
 
 @dataclass(frozen=True)
@@ -64,12 +64,10 @@ _DESCRIBED: Final[dict[FileKind, tuple[str, str]]] = {
     FileKind.PACKAGE_MANIFEST: ("a package manifest", "the package manager that reads it checks it"),
     FileKind.OPENAPI: ("an OpenAPI description", "check it with an OpenAPI linter; it describes an API, it is no object"),
     FileKind.JSON_SCHEMA: ("a JSON Schema", "pass schemas for custom resources with --schema-location DIR"),
+    FileKind.CLUSTER_CONFIG: ("a local cluster's configuration (kind, k3d, ctlptl)",
+                              "the tool that creates the cluster reads it; no API server stores it"),
     FileKind.GO_TEMPLATE: ("a Go template (its {{ }} actions are filled in by the program that reads it)",
                            "check what that program renders from it: `kubectl wasdra check RENDERED.yaml`"),
-    FileKind.COMPONENT_CONFIG: ("the configuration of a Kubernetes component or cluster tool (kubelet, kube-scheduler, "
-                                "kubeadm, kind ...), read at start-up rather than applied",
-                                "the component checks it when it starts; pass a KubeSchedulerConfiguration to "
-                                "`kubectl wasdra check --scheduler-config FILE` to simulate with it"),
 }
 
 # kind -> its exact base names (lower case)
@@ -105,16 +103,9 @@ _TOP_KEY = re.compile(r"^(\"?)([A-Za-z_$][\w.$-]*)\1\s*:", re.MULTILINE)
 _TOP_API_VERSION = re.compile(r"^(\"?)apiVersion\1\s*:", re.MULTILINE)
 _TOP_KIND = re.compile(r"^(\"?)kind\1\s*:", re.MULTILINE)
 _KUSTOMIZE_API = re.compile(r"^apiVersion:\s*[\"']?kustomize\.config\.k8s\.io/", re.MULTILINE)
-_TOP_API_GROUP = re.compile(r"^apiVersion:\s*[\"']?([^\s\"'#/]*)(/?)", re.MULTILINE)
-# API groups of component and cluster-tool configuration files: kube-apiserver serves none of them
-# (k8s.io/kubelet/config, k8s.io/kube-scheduler/config, k8s.io/kube-proxy/config, k8s.io/apiserver/pkg/apis/*,
-# cmd/kubeadm/app/apis/kubeadm, sigs.k8s.io/kind/pkg/apis/config)
-_COMPONENT_GROUPS: Final = frozenset({
-    "kubelet.config.k8s.io", "credentialprovider.kubelet.k8s.io", "kubescheduler.config.k8s.io",
-    "kubeproxy.config.k8s.io", "controllermanager.config.k8s.io", "kubecontrolplane.config.k8s.io",
-    "cloudcontrollermanager.config.k8s.io", "apiserver.config.k8s.io", "apiserver.k8s.io", "audit.k8s.io",
-    "podsecurity.admission.config.k8s.io", "eventratelimit.admission.k8s.io", "kubeadm.k8s.io", "kind.x-k8s.io",
-})
+# configuration of local-cluster tools: apiVersion and kind look like an object's, but no API server serves them
+_CLUSTER_TOOL_APIS: Final = ("kind.x-k8s.io/", "k3d.io/", "ctlptl.dev/")
+_CLUSTER_TOOL_API = re.compile(r"^apiVersion:\s*[\"']?(?:kind\.x-k8s\.io|k3d\.io|ctlptl\.dev)/", re.MULTILINE)
 
 
 def _described(kind: FileKind) -> NonManifest:
@@ -170,13 +161,16 @@ def _by_content(text: str, has_objects: bool) -> FileKind | None:
     many megabytes holds neither)."""
     if "kustomize.config.k8s.io/" in text and _KUSTOMIZE_API.search(text):
         return FileKind.KUSTOMIZATION
+    if any(api in text for api in _CLUSTER_TOOL_APIS) and _CLUSTER_TOOL_API.search(text) \
+            and not ("{{" in text and _HELM_ACTION.search(text)):
+        return FileKind.CLUSTER_CONFIG
     if "{{" in text:
         if _HELM_ACTION.search(text):
             return FileKind.HELM_TEMPLATE
         if (_STRUCTURAL_ACTION.search(text) and not _parses(text)) or has_plain_field_action(text):
             return FileKind.GO_TEMPLATE
     if has_objects:
-        return FileKind.COMPONENT_CONFIG if _only_component_configs(text) else None
+        return None
     keys = {m.group(2) for m in _TOP_KEY.finditer(text[:65536])}
     if {"suite", "tests"} <= keys:  # helm-unittest (charts/*/tests/*_test.yaml)
         return FileKind.HELM_TEST
@@ -185,17 +179,6 @@ def _by_content(text: str, has_objects: bool) -> FileKind | None:
     if "$schema" in keys and "json-schema.org" in text[:4096]:
         return FileKind.JSON_SCHEMA
     return None
-
-
-def _only_component_configs(text: str) -> bool:
-    """True when every top-level apiVersion is of a component's configuration group (stops at the first that is not:
-    a core `v1` or any served group)."""
-    found = False
-    for match in _TOP_API_GROUP.finditer(text):
-        if not match.group(2) or match.group(1) not in _COMPONENT_GROUPS:
-            return False
-        found = True
-    return found
 
 
 def _parses(text: str) -> bool:

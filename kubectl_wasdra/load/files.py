@@ -91,10 +91,9 @@ def load_paths(paths: Sequence[str], *, stdin: IO[bytes] | None = None, max_byte
     return LoadResult(tuple(documents), tuple(problems), tuple(files))
 
 
-def load_file(file: str, *, stdin: IO[bytes] | None = None, max_bytes: int = DEFAULT_MAX_BYTES,
-              classified: bool = True) -> tuple[list[Document], list[LoadProblem]]:
-    """Documents and problems of one file (or of stdin when `file` is "-"). With `classified` (the default) a file
-    that is not manifests is skipped with a note; without, it is read all the same (--scheduler-config's file)."""
+def load_file(file: str, *, stdin: IO[bytes] | None = None,
+              max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[list[Document], list[LoadProblem]]:
+    """Documents and problems of one file (or of stdin when `file` is "-")."""
     raw = _read(file, stdin, max_bytes)
     if isinstance(raw, LoadProblem):
         return [], [raw]
@@ -104,7 +103,7 @@ def load_file(file: str, *, stdin: IO[bytes] | None = None, max_bytes: int = DEF
     text = decode(file, raw)
     if isinstance(text, LoadProblem):
         return [], [text]
-    other = classify(file, text) if classified else None
+    other = classify(file, text)
     if other is not None:
         return [], [LoadProblem(file, 1, 1, f"{other.what}, not Kubernetes objects: skipped", other.how,
                                 ProblemKind.NOT_A_MANIFEST)]

@@ -60,9 +60,13 @@ def register() -> None:
     codecs.register_error("wasdra-json", _json_errors)
 
 
-def encodable(text: str, encoding: str | None) -> str:
-    """`text` unchanged when `encoding` can encode it; otherwise with what it cannot encode rewritten for the format
-    the text is in: JSON (starts with `{` or `[`), XML (starts with `<?xml`) or plain text."""
+# the error handler per output format (-o) whose text is not plain: JSON escapes, XML character references
+_FORMAT_ERRORS: Final = {"json": "wasdra-json", "sarif": "wasdra-json", "junit": "xmlcharrefreplace"}
+
+
+def encodable(text: str, encoding: str | None, output: str = "text") -> str:
+    """`text` unchanged when `encoding` can encode it; otherwise with what it cannot encode rewritten for `output`,
+    the format the text is in: JSON for json and sarif, XML for junit, plain text (ASCII stand-ins) for the others."""
     if not encoding:
         return text
     try:
@@ -73,10 +77,7 @@ def encodable(text: str, encoding: str | None) -> str:
     except LookupError:  # an encoding Python does not know: ASCII is safe everywhere
         encoding = "ascii"
     register()
-    stripped = text.lstrip()
-    errors = "wasdra-json" if stripped[:1] in ("{", "[") else "xmlcharrefreplace" if stripped.startswith("<?xml") \
-        else TEXT_ERRORS
-    return text.encode(encoding, errors).decode(encoding)
+    return text.encode(encoding, _FORMAT_ERRORS.get(output, TEXT_ERRORS)).decode(encoding)
 
 
 def configure_stream(stream: object) -> None:

@@ -80,13 +80,12 @@ def _result_marks(report: CheckReport) -> dict[int, dict[str, Any]]:
 def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") -> str:
     """The SARIF log as indented JSON."""
     from kubectl_wasdra.cluster.gaps import unread_kinds
+    from kubectl_wasdra.lint.baseline import SARIF_KEY, fingerprint
 
     rules = all_rules()
     index = {r.info.id: i for i, r in enumerate(rules)}
     root = source_root()
     results = []
-    from kubectl_wasdra.lint.baseline import SARIF_KEY, fingerprint
-
     marks = _result_marks(report)
     for f in (*report.findings, *report.baselined, *(s.finding for s in report.suppressed)):
         text = f"{f.path}: {f.message}" if f.path else f.message

@@ -87,7 +87,7 @@ def load_scheduler_config(file: str) -> SchedulerConfig:
     from kubectl_wasdra.errors import LoadError
     from kubectl_wasdra.load.files import load_file
 
-    loaded, problems = load_file(file, classified=False)   # a component's configuration: not a manifest
+    loaded, problems = load_file(file)
     if problems:
         problem = problems[0]
         raise LoadError(problem.message, where=f"{problem.file}:{problem.line}:{problem.column}",

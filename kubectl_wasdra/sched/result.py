@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_wasdra.sched.fiterror import FitError
+from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.queue import Entry, Notice
 from kubectl_wasdra.sched.state import SchedState
 from kubectl_wasdra.sched.topology import Outcome
@@ -47,3 +48,8 @@ class GroupResult:
     def name(self) -> str:
         """The entry's name."""
         return self.entry.name
+
+    @property
+    def pods(self) -> list[PodInfo]:
+        """The pods of the entry and, for a CompositePodGroup, of its child groups."""
+        return [pod for result in (self, *self.children) for pod in result.entry.pods]

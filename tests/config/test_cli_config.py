@@ -7,8 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from kubectl_wasdra.cli import main
+from cli_runner import run
 
 NEEDS = """\
 k8sVersion: "1.37"
@@ -19,12 +18,6 @@ runtimeConfig:
   scheduling.k8s.io/v1beta1: true
 """
 
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        main(argv)
-    out, err = capsys.readouterr()
-    return exit_info.value.code, out, err
 
 
 def settings(capsys: pytest.CaptureFixture[str], *args: str) -> dict:

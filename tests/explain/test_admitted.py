@@ -90,3 +90,17 @@ def test_real_manifests_of_other_schedulers(capsys: pytest.CaptureFixture[str]) 
     # a Volcano batch Job is not a Kubernetes Job: it is left out, not expanded into pods
     code, text = _explain(REALWORLD / "volcano-sh__volcano" / "example" / "openmpi-hello.yaml", capsys)
     assert code == 0 and 'Job "openmpi-hello" of batch.volcano.sh/v1alpha1 left out' in text
+
+
+def test_left_out_objects_are_named_in_the_namespace_they_would_be_created_in(tmp_path: Path) -> None:
+    """With a namespace for manifests that name none (--live -n, or the context's), the invalid and the other
+    scheduler's pods are named in it, as the simulated ones are."""
+    from kubectl_wasdra.explain.run import ExplainOptions, run_explain
+
+    pod = POD.replace(", namespace: ml", "")
+    manifest = tmp_path / "pods.yaml"
+    manifest.write_text("---\n".join([pod.format(name="bad", extra="bogusField: 1"),
+                                      pod.format(name="volc", extra="schedulerName: volcano"),
+                                      pod.format(name="plain", extra="priority: 0")]))
+    report = run_explain(ExplainOptions(files=[str(manifest)], snapshot=[CLUSTER], namespace="batch"))
+    assert sorted((g.name, g.namespace) for g in report.groups) == [("bad", "batch"), ("plain", "batch"), ("volc", "batch")]

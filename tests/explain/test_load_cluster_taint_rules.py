@@ -12,7 +12,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "dra"))
 from dra_objects import DRIVER, device, device_class, resource_slice
 
-from kubectl_wasdra.explain.run import load_cluster
+from kubectl_wasdra.explain.run import load_cluster_leaving_out
 
 SLICE = resource_slice("node-1-gpus", [device("gpu-0", attributes={"model": "a100"}),
                                        device("gpu-1", attributes={"model": "h100"})])
@@ -25,19 +25,20 @@ def test_class_selected_rule_taints_only_matching_devices(tmp_path: Path) -> Non
     dump = tmp_path / "dump.yaml"
     classes = [device_class("h100", f'device.attributes["{DRIVER}"].model == "h100"')]
     dump.write_text(yaml.safe_dump_all([SLICE, *classes, RULE]))
-    snapshot = load_cluster(SimpleNamespace(live=False, snapshot=[str(dump)]))
+    snapshot, left_out = load_cluster_leaving_out([str(dump)])
+    assert left_out == ()
     tainted = sorted(key[-1] if isinstance(key, tuple) else str(key) for key in snapshot.rule_taints)
     assert tainted == ["gpu-1"]
 
 
 def test_check_reads_the_cluster_the_same_way(tmp_path: Path) -> None:
     """check --snapshot sees the same rule taints as explain (one loader for the simulator's cluster)."""
-    from kubectl_wasdra.cli import _check_snapshot
+    from kubectl_wasdra.cli_check import check_snapshot
 
     dump = tmp_path / "dump.yaml"
     classes = [device_class("h100", f'device.attributes["{DRIVER}"].model == "h100"')]
     dump.write_text(yaml.safe_dump_all([SLICE, *classes, RULE]))
-    snapshot, left_out = _check_snapshot(SimpleNamespace(live=False, snapshot=[str(dump)]))
+    snapshot, left_out = check_snapshot(SimpleNamespace(live=False, snapshot=[str(dump)]))
     assert left_out == ()
     tainted = sorted(key[-1] if isinstance(key, tuple) else str(key) for key in snapshot.rule_taints)
     assert tainted == ["gpu-1"]

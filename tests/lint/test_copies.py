@@ -147,6 +147,21 @@ def test_identical_copies_in_one_folder_lose_nothing(tmp_path: Path) -> None:
     assert "defined 2 times, identical copies" in report.findings[0].message
 
 
+def test_a_collision_in_one_folder_names_only_that_folder(tmp_path: Path) -> None:
+    """Two differing copies in docs/ and one in config/ (LWS's samples): one REF013, at docs/'s first copy, counting
+    docs/'s copies and naming config/'s apart; never "defined 3 times in one folder" at the copy in config/."""
+    text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {k: %s}\n"
+    for name, value in (("config/a.yaml", "1"), ("docs/b.yaml", "2"), ("docs/c.yaml", "3")):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text % value)
+    report = run_check(CheckOptions(paths=(str(tmp_path),), jobs=1, select=("REF012", "REF013")))
+    found = {(Path(f.file).relative_to(tmp_path).as_posix(), f.rule): f.message for f in report.findings}
+    assert set(found) == {("docs/b.yaml", "REF013")}
+    same_folder, _, elsewhere = found["docs/b.yaml", "REF013"].partition("; also in other folders at ")
+    assert "defined 2 times in one folder: also at" in same_folder and "docs" in same_folder
+    assert "/config/" not in same_folder and elsewhere.endswith("/config/a.yaml:3:18")
+
+
 def test_unnamed_and_cluster_scoped_objects(tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
@@ -156,3 +171,11 @@ def test_unnamed_and_cluster_scoped_objects(tmp_path: Path) -> None:
     (tmp_path / "a" / "c.yaml").write_text(cls % "one")
     (tmp_path / "b" / "c.yaml").write_text(cls % "two")  # the namespace of a cluster-scoped kind does not count
     assert [[d.kind for d in found] for found in copies(_documents(tmp_path).documents)] == [["DeviceClass", "DeviceClass"]]
+
+
+def test_cluster_scoped_custom_resources_are_one_object_whatever_the_namespace(tmp_path: Path) -> None:
+    topology = "apiVersion: kueue.x-k8s.io/v1beta1\nkind: Topology\nmetadata: {name: default%s}\n"
+    queue = "apiVersion: kueue.x-k8s.io/v1alpha1\nkind: Queue\nmetadata: {name: main%s}\n"   # namespaced
+    (tmp_path / "t.yaml").write_text(topology % ", namespace: team-a" + "---\n" + queue % ", namespace: team-a")
+    (tmp_path / "u.yaml").write_text(topology % "" + "---\n" + queue % "")
+    assert [[d.kind for d in found] for found in copies(_documents(tmp_path).documents)] == [["Topology", "Topology"]]

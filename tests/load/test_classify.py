@@ -46,13 +46,10 @@ CASES = [
     ("perf/pod.yaml", "apiVersion: v1\nkind: Pod\nspec:\n  priority: {{ .priority }}\n", FileKind.GO_TEMPLATE),
     ("perf/cpg.yaml", "spec:\n  {{- if .gang }}\n  gang: {}\n  {{- end }}\n", FileKind.GO_TEMPLATE),
     ("chart/templates/pod.yaml", "metadata:\n  name: pod-{{ .index }}\n", FileKind.HELM_TEMPLATE),
-    # read by a component or a cluster tool at start-up, never applied
-    ("test/e2e/dra/kind.yaml", "kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nnodes: [{role: worker}]\n",
-     FileKind.COMPONENT_CONFIG),
-    ("kubeadm.yaml", "apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\n---\n"
-                     "apiVersion: \"kubelet.config.k8s.io/v1beta1\"\nkind: KubeletConfiguration\n", FileKind.COMPONENT_CONFIG),
-    ("sched.yaml", "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n",
-     FileKind.COMPONENT_CONFIG),
+    # Kueue's site/static/examples/multikueue/dev/worker-kind-config.yaml: a kind cluster, not an object
+    ("dev/worker-kind-config.yaml", "kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nnodes:\n- role: control-plane\n",
+     FileKind.CLUSTER_CONFIG),
+    ("k3d.yaml", "apiVersion: k3d.io/v1alpha5\nkind: Simple\nservers: 1\n", FileKind.CLUSTER_CONFIG),
 ]
 
 
@@ -80,11 +77,6 @@ def test_classify(tmp_path: Path, path: str, text: str, kind: FileKind | None) -
     ("quoted.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: q}\n"
                     "data: {title: '{{ .CommonLabels.alertname }}', b: \"{{.X}}\"}\n"),  # quoted: the object's data
     ("commented.yaml", JOB + "# name: job-{{.Index}}\n"),
-    ("mixed.yaml", "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n---\n" + JOB),
-    ("core.yaml", "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n---\n"
-                  "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"),
-    ("cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: s}\ndata:\n  config.yaml: |\n"
-                "    apiVersion: kubescheduler.config.k8s.io/v1\n    kind: KubeSchedulerConfiguration\n"),
     ("folded.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: f}\ndata:\n  t: >-\n"
                     "    {{.Status}}\n  u: plain\n"),
 ])
@@ -172,14 +164,3 @@ def test_flow_mapping_keys_without_values_become_strings() -> None:
         documents, _ = load_text("x.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  " + body + "\n")
         assert list(documents[0].data["data"]) == keys
 
-
-def test_a_scheduler_configuration_is_skipped_by_check_but_read_by_scheduler_config(tmp_path: Path) -> None:
-    from kubectl_wasdra.sched.config_file import load_scheduler_config
-
-    config = tmp_path / "sched.yaml"
-    config.write_text("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
-                      "profiles:\n- schedulerName: gpu-scheduler\n")
-    report = run_check(CheckOptions(paths=(str(tmp_path),)))
-    assert [f.rule for f in report.findings] == ["LOAD013"]
-    assert "kube-scheduler" in report.findings[0].message
-    assert [p.scheduler_name for p in load_scheduler_config(str(config)).profiles] == ["gpu-scheduler"]

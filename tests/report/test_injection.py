@@ -28,11 +28,11 @@ def _pending_snapshot(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _run(args: list[str], *, ci: bool) -> str:
+def _run(args: list[str], *, ci: bool, cwd: Path | None = None) -> str:
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "GITHUB_ACTIONS")}
     env.update({"PYTHONPATH": str(ROOT), **({"CI": "true", "GITHUB_ACTIONS": "true"} if ci else {})})
     done = subprocess.run([sys.executable, "-m", "kubectl_wasdra", *args], capture_output=True, text=True, env=env,
-                          timeout=120, check=False)
+                          timeout=120, check=False, cwd=cwd)
     assert done.returncode in (0, 1), done.stderr
     return done.stdout
 
@@ -57,6 +57,19 @@ def test_check_text_on_ci_neutralises_wrapped_workflow_commands(tmp_path: Path) 
     on_ci = _run(["check", str(manifest)], ci=True)
     assert [line for line in on_ci.splitlines() if line.lstrip().startswith("::")] == []
     assert on_ci.count("pwned") == plain.count("pwned")
+
+
+def test_check_upgrade_text_on_ci_neutralises_a_file_name(tmp_path: Path) -> None:
+    """--upgrade-from's text starts a line with each file name: on CI a file named like a workflow command is shown,
+    not run, as in check's own text."""
+    manifest = tmp_path / "::error::pwned.yaml"
+    manifest.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  workloadRef: {name: w, podGroup: g}\n"
+                        "  containers: [{name: c, image: i}]\n")
+    args = ["check", "--upgrade-from", "1.35", "--k8s-version", "1.37", "--", manifest.name]
+    assert [line for line in _run(args, ci=False, cwd=tmp_path).splitlines() if line.startswith("::error::pwned")]
+    on_ci = _run(args, ci=True, cwd=tmp_path)
+    assert "pwned" in on_ci
+    assert [line for line in on_ci.splitlines() if line.lstrip().startswith("::")] == []
 
 
 @pytest.mark.parametrize("char", ["\n", "\r", "\u202e", "\u2028", "\u2029", "\u200f", "\u2066", "\x1b"])

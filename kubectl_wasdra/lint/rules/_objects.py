@@ -14,7 +14,8 @@ from enum import Enum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from kubectl_wasdra.lint.copies import CLUSTER_SCOPED, nearest
+from kubectl_wasdra.kube.scope import BUILTIN_CLUSTER_SCOPED
+from kubectl_wasdra.lint.copies import nearest
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.rules._pods import is_builtin
 from kubectl_wasdra.load import Document
@@ -50,7 +51,7 @@ class ObjectIndex:
 
     def _visible(self, kind: str, name: str, namespace: str | None) -> tuple[Document, ...]:
         return tuple(d for d in self._by_name.get((kind, name), ())
-                     if kind in CLUSTER_SCOPED or namespace is None or d.namespace in (None, namespace))
+                     if kind in BUILTIN_CLUSTER_SCOPED or namespace is None or d.namespace in (None, namespace))
 
     def in_manifests(self, kind: str, name: str, namespace: str | None, near: Document | None = None) -> Document | None:
         """The manifest object of `kind` named `name` visible from `namespace` (see the module docstring); with
@@ -128,4 +129,4 @@ def object_index(docs: DocumentSet, ctx: CheckContext) -> ObjectIndex:
 
 def _cluster_namespace(kind: str, namespace: str | None) -> str:
     """The namespace the snapshot files an object under: "" for cluster-scoped kinds, "default" when none is given."""
-    return "" if kind in CLUSTER_SCOPED else namespace or "default"
+    return "" if kind in BUILTIN_CLUSTER_SCOPED else namespace or "default"

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 
 from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.context import CheckContext
-from kubectl_wasdra.lint.copies import collide, copies, share_a_folder
+from kubectl_wasdra.lint.copies import by_folder, collide, copies
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import SetProblem
 from kubectl_wasdra.lint.registry import rule
@@ -33,10 +33,11 @@ def _copies(docs: DocumentSet) -> tuple[tuple[tuple[Document, ...], bool], ...]:
     return tuple((found, collide(found)) for found in copies(docs.documents))
 
 
-def _problem(found: Sequence[Document], where: str, hint: str) -> SetProblem:
+def _problem(found: Sequence[Document], where: str, hint: str, elsewhere: Sequence[Document] = ()) -> SetProblem:
     others = ", ".join(_place(d) for d in found[1:])
-    return SetProblem(found[0], NAME_PATH, f"{_label(found[0])} is defined {len(found)} times{where}: also at {others}",
-                      hint, at="value")
+    more = f"; also in other folders at {', '.join(_place(d) for d in elsewhere)}" if elsewhere else ""
+    return SetProblem(found[0], NAME_PATH,
+                      f"{_label(found[0])} is defined {len(found)} times{where}: also at {others}{more}", hint, at="value")
 
 
 @rule(codes.REF_DUPLICATE_OBJECT, scope="set")
@@ -45,7 +46,7 @@ def object_defined_twice(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetPr
     ## What it does
     Notes an object (same API group, kind, namespace and name) defined in several folders of one check, or as
     identical copies in one folder, once, at the first copy (by file path), naming the other places. Every copy is
-    still checked on its own.
+    still checked on its own. When copies in one folder differ, REF013 reports the object instead.
 
     ## Why is this bad?
     Often it is not: per-environment folders (`dev/`, `prod/`) and overlays define the same object on purpose. But
@@ -62,11 +63,11 @@ def object_defined_twice(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetPr
     """
     for found, collides in _copies(docs):
         if collides:
-            continue
-        if share_a_folder(found):
-            yield _problem(found, ", identical copies", "nothing is lost when they are applied together; keep one copy")
-        else:
+            continue   # REF013 reports it, naming the copies in other folders too
+        if len(by_folder(found)) > 1:
             yield _problem(found, " in different folders", "check one environment's folder at a time, or rename one copy")
+        else:
+            yield _problem(found, ", identical copies", "nothing is lost when they are applied together; keep one copy")
 
 
 @rule(codes.REF_DUPLICATE_OBJECT_IN_FOLDER, scope="set")
@@ -74,7 +75,8 @@ def object_defined_twice_in_folder(docs: DocumentSet, ctx: CheckContext) -> Iter
     """
     ## What it does
     Flags an object (same API group, kind, namespace and name) defined twice, with different contents, in one file
-    or in two files of one folder, once, at the first copy, naming the other places. (Identical copies are REF012.)
+    or in two files of one folder, once per such folder, at that folder's first copy, naming the other copies of that
+    folder and then the copies in other folders. Identical copies are REF012.
 
     ## Why is this bad?
     `kubectl apply -f FOLDER` sends both copies: the second silently overwrites the first (or, for a changed
@@ -89,5 +91,10 @@ def object_defined_twice_in_folder(docs: DocumentSet, ctx: CheckContext) -> Iter
     Rename one of the copies or delete it; keep per-environment variants in separate folders.
     """
     for found, collides in _copies(docs):
-        if collides:
-            yield _problem(found, " in one folder", "rename or delete one of the copies: one apply would send both")
+        if not collides:
+            continue
+        for same in by_folder(found):
+            if len(same) > 1 and collide(same):
+                elsewhere = [d for d in found if d not in same]
+                yield _problem(same, " in one folder", "rename or delete one of the copies: one apply would send both",
+                               elsewhere)

@@ -14,6 +14,7 @@ from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import SetProblem
 from kubectl_wasdra.lint.registry import rule
+from kubectl_wasdra.lint.rules._generated import without_generated
 from kubectl_wasdra.lint.rules._objects import Found, ObjectIndex, object_index
 from kubectl_wasdra.lint.rules._pods import containers, pod_claims, pod_sources
 from kubectl_wasdra.lint.rules._priority import differ, resolve_priority
@@ -61,7 +62,9 @@ def claim_template_not_found(docs: DocumentSet, ctx: CheckContext) -> Iterator[S
     ## What it does
     Flags a `resourceClaimTemplateName` (in a pod, a pod template, a PodGroup, a Workload template or a Job's
     `spec.scheduling`) that names no ResourceClaimTemplate of the manifests. Without a snapshot the template may
-    still exist in the cluster, hence a warning; with `--snapshot`/`--live` REF010 takes over.
+    still exist in the cluster, hence a warning; with `--snapshot`/`--live` REF010 takes over. A template that a
+    ComputeDomain of the set makes NVIDIA's DRA driver generate (`spec.channel.resourceClaimTemplate.name`) counts as
+    defined.
 
     ## Why is this bad?
     The ResourceClaim controller cannot create the claim, so the pod stays Pending with
@@ -74,7 +77,8 @@ def claim_template_not_found(docs: DocumentSet, ctx: CheckContext) -> Iterator[S
     Fix the name (the hint suggests the closest template name in the manifests or the snapshot), add the
     ResourceClaimTemplate to the manifests, or check against the cluster with `--snapshot`.
     """
-    yield from _check(docs, ctx, claim_references(docs), ("ResourceClaimTemplate",), Found.UNCHECKED)
+    references = without_generated(docs, claim_references(docs))  # a ComputeDomain's template is the manifests'
+    yield from _check(docs, ctx, references, ("ResourceClaimTemplate",), Found.UNCHECKED)
 
 
 @rule(codes.REF_CLAIM_NOT_FOUND, scope="set")
@@ -334,5 +338,6 @@ def reference_not_in_cluster(docs: DocumentSet, ctx: CheckContext) -> Iterator[S
         return
     kinds = ("ResourceClaimTemplate", "ResourceClaim", "DeviceClass", "PodGroup", "Workload")
     workloads = (ref for ref, _, _ in workload_references(docs) if ref.document.kind != "Pod")
-    for references in (claim_references(docs), class_references(docs), group_references(docs), workloads):
+    claims = without_generated(docs, claim_references(docs))
+    for references in (claims, class_references(docs), group_references(docs), workloads):
         yield from _check(docs, ctx, references, kinds, Found.NOWHERE)

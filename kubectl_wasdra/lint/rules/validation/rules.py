@@ -1,5 +1,6 @@
 """VALID rules: what the target release's kube-apiserver validation rejects in Workload, PodGroup,
-CompositePodGroup, DeviceClass, ResourceClaim(Template), ResourceSlice, DeviceTaintRule and the Pod fields linking them.
+CompositePodGroup, DeviceClass, ResourceClaim(Template), ResourceSlice, DeviceTaintRule, the Pod fields linking them
+and the RBAC objects around them (rbac.py).
 
 One rule per kind of failure; the per-kind validators (workload.py, podgroup.py, dra_*.py, taint_rules.py, pod.py)
 yield Violations tagged with a Check, computed once per document and release.
@@ -18,7 +19,15 @@ from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.problem import Problem
 from kubectl_wasdra.lint.registry import rule
-from kubectl_wasdra.lint.rules.validation import dra_claims, dra_classes, dra_slices, podgroup, taint_rules, workload
+from kubectl_wasdra.lint.rules.validation import (
+    dra_claims,
+    dra_classes,
+    dra_slices,
+    podgroup,
+    rbac,
+    taint_rules,
+    workload,
+)
 from kubectl_wasdra.lint.rules.validation._base import Check, Violation
 from kubectl_wasdra.lint.rules.validation.metadata import validate_metadata
 from kubectl_wasdra.lint.rules.validation.pod import pod_spec_path, validate_pod_spec
@@ -35,6 +44,10 @@ VALIDATORS: dict[tuple[str, str], Validator] = {
     ("resource.k8s.io", "ResourceSlice"): dra_slices.validate_slice,
     ("resource.k8s.io", "DeviceClass"): dra_classes.validate_class,
     ("resource.k8s.io", "DeviceTaintRule"): taint_rules.validate_taint_rule,
+    ("rbac.authorization.k8s.io", "Role"): rbac.validate_role,
+    ("rbac.authorization.k8s.io", "ClusterRole"): rbac.validate_cluster_role,
+    ("rbac.authorization.k8s.io", "RoleBinding"): rbac.validate_role_binding,
+    ("rbac.authorization.k8s.io", "ClusterRoleBinding"): rbac.validate_cluster_role_binding,
 }
 
 
@@ -335,7 +348,8 @@ def required_value_missing(doc: Document, ctx: CheckContext) -> Iterator[Problem
     Flags values validation requires: `deviceClassName`, `cel.expression`, `opaque` with its `driver` and
     `parameters` in a DeviceClass or claim config, `gang.minCount`, `workloadRef` of a
     CompositePodGroup, taint key and effect, pool name, `podGroupName`, the template list of a Workload,
-    `metadata.name` (unless `generateName` is set). A value the schema already requires is reported once, as
+    `metadata.name` (unless `generateName` is set), RBAC rule verbs, apiGroups and resources, the namespace of a
+    ServiceAccount subject of a ClusterRoleBinding. A value the schema already requires is reported once, as
     SCHEMA003.
 
     ## Why is this bad?
@@ -380,7 +394,8 @@ def unsupported_value(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     """
     ## What it does
     Flags values outside their set: `allocationMode` (ExactCount, All), toleration `operator` and `effect`,
-    taint `effect`, `preemptionPolicy`, the 1.36 string `disruptionMode`.
+    taint `effect`, `preemptionPolicy`, the 1.36 string `disruptionMode`, RBAC `roleRef` kind and apiGroup and subject
+    kind and apiGroup.
 
     ## Why is this bad?
     kube-apiserver rejects the object ("Unsupported value").
