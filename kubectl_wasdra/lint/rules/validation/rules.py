@@ -22,6 +22,7 @@ from kubectl_wasdra.lint.rules.validation import dra_claims, dra_classes, dra_sl
 from kubectl_wasdra.lint.rules.validation._base import Check, Violation
 from kubectl_wasdra.lint.rules.validation.metadata import validate_metadata
 from kubectl_wasdra.lint.rules.validation.pod import pod_spec_path, validate_pod_spec
+from kubectl_wasdra.lint.rules.validation.restart_policy import validate_restart_policy
 from kubectl_wasdra.load import Document
 
 Validator = Callable[[dict[str, Any], str, Release], Iterator[Violation]]
@@ -56,6 +57,7 @@ def _validate_kind(data: dict[str, Any], group: str, version: str, kind: str, re
     for step in spec_path:
         spec = spec.get(step) if isinstance(spec, dict) else None
     found = tuple(validate_pod_spec(spec, spec_path, release)) if isinstance(spec, dict) else ()
+    found += tuple(validate_restart_policy(data, group, kind, spec_path))
     if (group, kind) == ("batch", "Job"):
         found += tuple(workload.validate_job_scheduling(data, release))
     return found
@@ -335,8 +337,8 @@ def required_value_missing(doc: Document, ctx: CheckContext) -> Iterator[Problem
     Flags values validation requires: `deviceClassName`, `cel.expression`, `opaque` with its `driver` and
     `parameters` in a DeviceClass or claim config, `gang.minCount`, `workloadRef` of a
     CompositePodGroup, taint key and effect, pool name, `podGroupName`, the template list of a Workload,
-    `metadata.name` (unless `generateName` is set). A value the schema already requires is reported once, as
-    SCHEMA003.
+    `metadata.name` (unless `generateName` is set), a Job's (or CronJob job template's) pod `restartPolicy` (it
+    defaults to Always, which a Job rejects). A value the schema already requires is reported once, as SCHEMA003.
 
     ## Why is this bad?
     kube-apiserver rejects the object ("Required value").
@@ -380,7 +382,8 @@ def unsupported_value(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     """
     ## What it does
     Flags values outside their set: `allocationMode` (ExactCount, All), toleration `operator` and `effect`,
-    taint `effect`, `preemptionPolicy`, the 1.36 string `disruptionMode`.
+    taint `effect`, `preemptionPolicy`, the 1.36 string `disruptionMode`, a pod's `restartPolicy` (Always,
+    OnFailure, Never; only Always in a Deployment, ReplicaSet, StatefulSet, DaemonSet or ReplicationController).
 
     ## Why is this bad?
     kube-apiserver rejects the object ("Unsupported value").
@@ -392,7 +395,8 @@ def unsupported_value(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     Use one of the values listed in the hint.
 
     ## References
-    kubernetes/kubernetes pkg/apis/resource/validation/validation.go
+    kubernetes/kubernetes pkg/apis/resource/validation/validation.go, pkg/apis/core/validation/validation.go
+    (validateRestartPolicy), pkg/apis/apps/validation/validation.go
     """
     yield from problems(doc, ctx, Check.ENUM)
 
