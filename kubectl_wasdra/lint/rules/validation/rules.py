@@ -22,6 +22,7 @@ from kubectl_wasdra.lint.rules.validation import dra_claims, dra_classes, dra_sl
 from kubectl_wasdra.lint.rules.validation._base import Check, Violation
 from kubectl_wasdra.lint.rules.validation.metadata import validate_metadata
 from kubectl_wasdra.lint.rules.validation.pod import pod_spec_path, validate_pod_spec
+from kubectl_wasdra.lint.rules.validation.pod_tolerations import validate_pod_tolerations
 from kubectl_wasdra.lint.rules.validation.restart_policy import validate_restart_policy
 from kubectl_wasdra.load import Document
 
@@ -57,6 +58,7 @@ def _validate_kind(data: dict[str, Any], group: str, version: str, kind: str, re
     for step in spec_path:
         spec = spec.get(step) if isinstance(spec, dict) else None
     found = tuple(validate_pod_spec(spec, spec_path, release)) if isinstance(spec, dict) else ()
+    found += tuple(validate_pod_tolerations(spec, spec_path, release)) if isinstance(spec, dict) else ()
     found += tuple(validate_restart_policy(data, group, kind, spec_path))
     if (group, kind) == ("batch", "Job"):
         found += tuple(workload.validate_job_scheduling(data, release))
@@ -383,7 +385,8 @@ def unsupported_value(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     ## What it does
     Flags values outside their set: `allocationMode` (ExactCount, All), toleration `operator` and `effect`,
     taint `effect`, `preemptionPolicy`, the 1.36 string `disruptionMode`, a pod's `restartPolicy` (Always,
-    OnFailure, Never; only Always in a Deployment, ReplicaSet, StatefulSet, DaemonSet or ReplicationController).
+    OnFailure, Never; only Always in a Deployment, ReplicaSet, StatefulSet, DaemonSet or ReplicationController),
+    a pod toleration's `operator` (Equal, Exists; Lt and Gt from 1.35, where GATE001 reports their gate).
 
     ## Why is this bad?
     kube-apiserver rejects the object ("Unsupported value").
