@@ -156,3 +156,12 @@ def test_unnamed_and_cluster_scoped_objects(tmp_path: Path) -> None:
     (tmp_path / "a" / "c.yaml").write_text(cls % "one")
     (tmp_path / "b" / "c.yaml").write_text(cls % "two")  # the namespace of a cluster-scoped kind does not count
     assert [[d.kind for d in found] for found in copies(_documents(tmp_path).documents)] == [["DeviceClass", "DeviceClass"]]
+
+
+def test_cluster_scoped_copies_are_named_without_the_namespace_the_server_clears(tmp_path: Path) -> None:
+    """The website's DRA driver all.yaml gives its ClusterRole `namespace: default`; clusterrole.yaml does not."""
+    role = "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: driver%s}\nrules: []\n"
+    (tmp_path / "all.yaml").write_text(role % ", namespace: default")
+    (tmp_path / "clusterrole.yaml").write_text(role % "")
+    report = run_check(CheckOptions(paths=(str(tmp_path),), jobs=1, select=("REF013",)))
+    assert [f.message.split(" is defined")[0] for f in report.findings] == ['ClusterRole "driver"']

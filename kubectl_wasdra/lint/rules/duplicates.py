@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 
 from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.context import CheckContext
-from kubectl_wasdra.lint.copies import collide, copies, share_a_folder
+from kubectl_wasdra.lint.copies import CLUSTER_SCOPED, collide, copies, share_a_folder
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import SetProblem
 from kubectl_wasdra.lint.registry import rule
@@ -16,7 +16,8 @@ NAME_PATH = ("metadata", "name")
 
 
 def _label(document: Document) -> str:
-    namespace = f"{document.namespace}/" if document.namespace else ""
+    # a cluster-scoped object's namespace is cleared by kube-apiserver (rest.BeforeCreate), so it is not named
+    namespace = f"{document.namespace}/" if document.namespace and document.kind not in CLUSTER_SCOPED else ""
     return f'{document.kind} "{namespace}{document.name}"'
 
 
