@@ -13,14 +13,13 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from kubectl_wasdra.catalog.data import read_yaml
+from kubectl_wasdra.catalog.lifecycle import KindLifecycle, kind_lifecycle, lifecycle_groups, successor
 from kubectl_wasdra.catalog.releases import SUPPORTED, Release, minor_key
+from kubectl_wasdra.catalog.spelling import closest_name
 from kubectl_wasdra.errors import UsageError
-
-if TYPE_CHECKING:
-    from kubectl_wasdra.catalog.lifecycle import KindLifecycle
 
 # strconv.ParseBool, as used for --runtime-config values
 _TRUE: Final = frozenset({"1", "t", "T", "TRUE", "true", "True"})
@@ -80,14 +79,14 @@ def api_table() -> Mapping[Release, Mapping[str, ApiVersionInfo]]:
 def builtin_groups() -> frozenset[str]:
     """Every API group Kubernetes itself serves in some supported release ("" is the core group), or served in an
     earlier release (extensions, settings.k8s.io ...: objects of those groups are built-ins that were removed)."""
-    from kubectl_wasdra.catalog.lifecycle import lifecycle_groups
-
     served = frozenset(info.group for versions in api_table().values() for info in versions.values())
     return served | lifecycle_groups()
 
 
+@functools.cache
 def served_kinds(release: Release) -> frozenset[tuple[str, str]]:
-    """(apiVersion, kind) pairs the release serves (enabled or not)."""
+    """(apiVersion, kind) pairs the release serves (enabled or not); built once per release (lifecycle.successor
+    asks for every object of a removed API)."""
     return frozenset((info.api_version, kind) for info in api_table().get(release, {}).values() for kind in info.kinds)
 
 
@@ -144,8 +143,6 @@ class ApiStatus:
         return f"{self.api_version} {self.kind} is not served by Kubernetes {self.release} ({where})"
 
     def instead_hint(self) -> str:
-        from kubectl_wasdra.catalog.lifecycle import successor
-
         replacement = successor(self.api_version, self.kind, self.release)
         if replacement is not None and not any(a.api_version == replacement for a in self.alternatives):
             info = api_table()[self.release][replacement]
@@ -193,7 +190,6 @@ class ApiStatus:
 
 def _closest_kind(release: Release, api_version: str, kind: str) -> tuple[str, str] | None:
     """(apiVersion, kind) the release serves in the same group whose kind is closest to a misspelt `kind`."""
-    import difflib
 
     group = api_version.rpartition("/")[0]
     versions = sorted((info for info in api_table().get(release, {}).values() if info.group == group),
@@ -202,10 +198,8 @@ def _closest_kind(release: Release, api_version: str, kind: str) -> tuple[str, s
     for info in versions:
         for name in info.kinds:
             candidates.setdefault(name, info.api_version)
-    match = difflib.get_close_matches(kind, list(candidates), n=1, cutoff=0.7)
-    if match:
-        return candidates[match[0]], match[0]
-    return None
+    match = closest_name(kind, candidates, cutoff=0.7)
+    return (candidates[match], match) if match is not None else None
 
 
 def _newest_first(version: str) -> tuple[int, ...]:
@@ -232,8 +226,6 @@ def api_status(release: Release, api_version: str, kind: str, runtime_config: Ma
         lookup = gate_enabled or (lambda _name: None)
         gates_off = tuple(g for g in info.gates_for(kind) if lookup(g) is False)
         enabled = not missing_config and not gates_off
-    from kubectl_wasdra.catalog.lifecycle import kind_lifecycle
-
     return ApiStatus(release, api_version, kind, known_group, info, enabled, missing_config, gates_off, served_in,
                      alternatives, kind_lifecycle(api_version, kind))
 

@@ -8,7 +8,6 @@ and pkg/features/kube_features.go (versioned specs, defaultKubernetesFeatureGate
 
 from __future__ import annotations
 
-import difflib
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from typing import Final
 
 from kubectl_wasdra.catalog.data import read_yaml
 from kubectl_wasdra.catalog.releases import Release, minor_key
+from kubectl_wasdra.catalog.spelling import did_you_mean
 from kubectl_wasdra.errors import UsageError
 
 DATA_FILE: Final = "rules/feature-gates.yaml"
@@ -184,9 +184,8 @@ def _unknown_gate_error(name: str, table: GateTable) -> UsageError:
     if replacement and replacement in table:
         hint = f"use {replacement}=true instead"
     else:
-        close = difflib.get_close_matches(name, list(table.gates) + list(META_GATES), n=1)
         listing = f"list the gates of {release} with: kubectl wasdra gates --k8s-version {release}"
-        hint = f'did you mean "{close[0]}"?' if close else listing
+        hint = did_you_mean(name, [*table.gates, *META_GATES]) or listing
     detail = f" ({why})" if why else ""
     return UsageError(f'unrecognized feature gate "{name}" for Kubernetes {release}{detail}', where="--feature-gates", hint=hint)
 

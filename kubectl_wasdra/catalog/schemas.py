@@ -7,7 +7,6 @@ path points at the offending key (unknown and missing fields) or value (types, e
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import math
@@ -17,7 +16,7 @@ from typing import Any, Final
 
 from kubectl_wasdra.catalog.data import read_data
 from kubectl_wasdra.catalog.releases import Release
-from kubectl_wasdra.catalog.spelling import did_you_mean
+from kubectl_wasdra.catalog.spelling import closest_name, did_you_mean
 from kubectl_wasdra.load.document import value_at
 
 _DRAFT: Final = "https://json-schema.org/draft/2020-12/schema"
@@ -162,9 +161,9 @@ def _skipped_hint(api_version: str) -> str:
     from kubectl_wasdra.catalog.apis import builtin_groups
 
     group = api_version.rpartition("/")[0]
-    close = difflib.get_close_matches(group, [g for g in builtin_groups() if g], n=1, cutoff=0.85) if group else []
-    if close:
-        return f'did you mean the built-in group "{close[0]}"?'
+    close = closest_name(group, (g for g in builtin_groups() if g), cutoff=0.85) if group else None
+    if close is not None:
+        return f'did you mean the built-in group "{close}"?'
     return "pass its CRD or JSON schema with --schema-location DIR"
 
 

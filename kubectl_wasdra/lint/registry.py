@@ -6,13 +6,13 @@ named in `kubectl_wasdra.lint.rules.FAMILIES` and collects the tagged functions,
 
 from __future__ import annotations
 
-import difflib
 import functools
 import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
+from kubectl_wasdra.catalog.spelling import closest_name
 from kubectl_wasdra.errors import UsageError
 from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.codes import RuleInfo
@@ -98,17 +98,10 @@ def _expand(item: str, flag: str) -> set[str]:
 def _unknown(key: str, flag: str) -> UsageError:
     infos = rule_infos()
     candidates = sorted({i.id for i in infos} | {i.name for i in infos} | {i.family for i in infos} | {"ALL"})
-    close = _closest(key.upper() if key[:1].isupper() else key.lower(), candidates) or _closest(key, candidates)
+    close = closest_name(key.upper() if key[:1].isupper() else key.lower(), candidates, cutoff=0.5) or \
+        closest_name(key, candidates, cutoff=0.5)
     hint = f'did you mean "{close}"?' if close else "see `kubectl wasdra rules` for the rule IDs"
     return UsageError(f'unknown rule or family "{key}"', where=flag, hint=hint)
-
-
-def _closest(word: str, candidates: list[str], cutoff: float = 0.5) -> str | None:
-    """The candidate most like `word` (difflib ratio at least `cutoff`); on a tie the first in sorted order, so "REF03"
-    suggests REF003 rather than REF013."""
-    scored = [(difflib.SequenceMatcher(None, word, candidate).ratio(), candidate) for candidate in candidates]
-    best = max((score for score, _ in scored), default=0.0)
-    return min(candidate for score, candidate in scored if score == best) if best >= cutoff else None
 
 
 def _dedent(text: str) -> str:

@@ -8,6 +8,7 @@ Directives naming no known rule, malformed ones and (on request) unused ones bec
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -123,12 +124,13 @@ def config_directives(per_file_ignores: Sequence[tuple[str, tuple[str, ...]]], f
 
 
 def _sources(documents: Iterable[Document]) -> list[tuple[str, list[Document]]]:
-    """Each source text that mentions "wasdra", with its documents."""
+    """Each source text that mentions "wasdra", with its documents (the text is searched once, not once per
+    document: a file of many documents without the word was searched whole for each of them)."""
     grouped: dict[int, tuple[str, list[Document]]] = {}
     for document in documents:
-        if document.source is not None and "wasdra" in document.source.text:
+        if document.source is not None:
             grouped.setdefault(id(document.source), (document.source.text, []))[1].append(document)
-    return list(grouped.values())
+    return [(text, owners) for text, owners in grouped.values() if "wasdra" in text]
 
 
 def _file_at(documents: list[Document]) -> Callable[[int], str]:
@@ -151,14 +153,19 @@ def _split(text: str) -> tuple[str, ...]:
     return tuple(item.strip() for item in text.split(",") if item.strip())
 
 
-def _expand(key: str) -> set[str] | None:
-    """Rule IDs a directive item stands for (an ID, a name, a family or ALL); None when it names nothing."""
+@functools.lru_cache(maxsize=256)
+def _expand(key: str) -> frozenset[str] | None:
+    """Rule IDs a directive item stands for (an ID, a name, a family or ALL); None when it names nothing. Cached:
+    per-file ignores repeat the same keys for every file they cover."""
     from kubectl_wasdra.lint.registry import select_rules
 
     try:
-        return set(select_rules([key]))
+        return select_rules([key])
     except UsageError:
         return None
+
+
+_Expanded = tuple[Directive, list[tuple[str, frozenset[str] | None]]]   # a directive with each key's rule IDs
 
 
 @dataclass(frozen=True)
@@ -183,10 +190,13 @@ def apply_suppressions(findings: Sequence[Finding], documents: Sequence[Document
         comment_directives(_file_at(owners), text, index)
     directives = index.directives + config_directives(per_file_ignores, sorted({f.file for f in findings}))
     expanded = [(d, [(key, _expand(key)) for key in d.rules]) for d in directives]
+    by_file: dict[str, list[int]] = {}
+    for number, directive in enumerate(directives):
+        by_file.setdefault(directive.file, []).append(number)
     used: set[tuple[int, str]] = set()
     kept, suppressed = [], []
     for finding in findings:
-        hit = _first_match(finding, expanded)
+        hit = _first_match(finding, expanded, by_file.get(finding.file, ()))
         if hit is None:
             kept.append(finding)
             continue
@@ -198,7 +208,7 @@ def apply_suppressions(findings: Sequence[Finding], documents: Sequence[Document
     return SuppressionResult(tuple(kept), tuple(suppressed), tuple(problems))
 
 
-def _directive_problems(expanded: list[tuple[Directive, list[tuple[str, set[str] | None]]]],
+def _directive_problems(expanded: list[_Expanded],
                         used: set[tuple[int, str]] | None, selected: frozenset[str] | None) -> list[SuppressionProblem]:
     """Rule keys of in-source directives that name no rule, and (when `used` is given) those that matched nothing."""
     problems = []
@@ -217,10 +227,11 @@ def _directive_problems(expanded: list[tuple[Directive, list[tuple[str, set[str]
     return problems
 
 
-def _first_match(finding: Finding, expanded: list[tuple[Directive, list[tuple[str, set[str] | None]]]]) -> tuple[int, str] | None:
-    for number, (directive, keys) in enumerate(expanded):
-        if directive.file != finding.file:
-            continue
+def _first_match(finding: Finding, expanded: list[_Expanded], numbers: Sequence[int]) -> tuple[int, str] | None:
+    """(directive number, rule key) of the first directive among `numbers` (those of the finding's file) that
+    silences `finding`, or None."""
+    for number in numbers:
+        directive, keys = expanded[number]
         if directive.lines and finding.line not in directive.lines:
             continue
         if directive.objects and finding.object not in directive.objects:

@@ -62,35 +62,28 @@ _DESCRIBED: Final[dict[FileKind, tuple[str, str]]] = {
     FileKind.JSON_SCHEMA: ("a JSON Schema", "pass schemas for custom resources with --schema-location DIR"),
 }
 
-# exact base names (lower case) -> kind
-_NAMES: Final[dict[str, FileKind]] = {
-    "chart.yaml": FileKind.HELM_CHART, "chart.lock": FileKind.HELM_CHART,
-    "kustomization.yaml": FileKind.KUSTOMIZATION, "kustomization.yml": FileKind.KUSTOMIZATION,
-    "kustomization": FileKind.KUSTOMIZATION,
-    ".pre-commit-config.yaml": FileKind.PRE_COMMIT, ".pre-commit-config.yml": FileKind.PRE_COMMIT,
-    ".pre-commit-hooks.yaml": FileKind.PRE_COMMIT,
-    ".gitlab-ci.yml": FileKind.CI_CONFIG, ".gitlab-ci.yaml": FileKind.CI_CONFIG, ".travis.yml": FileKind.CI_CONFIG,
-    "azure-pipelines.yml": FileKind.CI_CONFIG, "azure-pipelines.yaml": FileKind.CI_CONFIG,
-    "bitbucket-pipelines.yml": FileKind.CI_CONFIG, "appveyor.yml": FileKind.CI_CONFIG, ".drone.yml": FileKind.CI_CONFIG,
-    "cloudbuild.yaml": FileKind.CI_CONFIG, "cloudbuild.yml": FileKind.CI_CONFIG, "codecov.yml": FileKind.CI_CONFIG,
-    ".codecov.yml": FileKind.CI_CONFIG, ".prow.yaml": FileKind.CI_CONFIG, "netlify.toml": FileKind.CI_CONFIG,
-    "mkdocs.yml": FileKind.TOOL_CONFIG, "mkdocs.yaml": FileKind.TOOL_CONFIG, ".readthedocs.yaml": FileKind.TOOL_CONFIG,
-    ".readthedocs.yml": FileKind.TOOL_CONFIG, "_config.yml": FileKind.TOOL_CONFIG, ".goreleaser.yml": FileKind.TOOL_CONFIG,
-    ".goreleaser.yaml": FileKind.TOOL_CONFIG, ".golangci.yml": FileKind.TOOL_CONFIG, ".golangci.yaml": FileKind.TOOL_CONFIG,
-    ".yamllint": FileKind.TOOL_CONFIG, ".yamllint.yaml": FileKind.TOOL_CONFIG, ".yamllint.yml": FileKind.TOOL_CONFIG,
-    ".markdownlint.yaml": FileKind.TOOL_CONFIG, ".markdownlint.yml": FileKind.TOOL_CONFIG,
-    ".markdownlint.json": FileKind.TOOL_CONFIG, "buf.yaml": FileKind.TOOL_CONFIG, "buf.gen.yaml": FileKind.TOOL_CONFIG,
-    "buf.work.yaml": FileKind.TOOL_CONFIG, "taskfile.yml": FileKind.TOOL_CONFIG, "taskfile.yaml": FileKind.TOOL_CONFIG,
-    "environment.yml": FileKind.TOOL_CONFIG, "environment.yaml": FileKind.TOOL_CONFIG, "renovate.json": FileKind.TOOL_CONFIG,
-    ".renovaterc.json": FileKind.TOOL_CONFIG, "tsconfig.json": FileKind.TOOL_CONFIG, "jsconfig.json": FileKind.TOOL_CONFIG,
-    ".eslintrc.json": FileKind.TOOL_CONFIG, ".prettierrc.json": FileKind.TOOL_CONFIG, "cspell.json": FileKind.TOOL_CONFIG,
-    "devcontainer.json": FileKind.TOOL_CONFIG, ".devcontainer.json": FileKind.TOOL_CONFIG, "tslint.json": FileKind.TOOL_CONFIG,
-    ".wasdra.yaml": FileKind.TOOL_CONFIG, "owners": FileKind.GITHUB_CONFIG, "owners_aliases": FileKind.GITHUB_CONFIG,
-    "package.json": FileKind.PACKAGE_MANIFEST, "package-lock.json": FileKind.PACKAGE_MANIFEST,
-    "composer.json": FileKind.PACKAGE_MANIFEST, "pnpm-lock.yaml": FileKind.PACKAGE_MANIFEST,
-    "pnpm-workspace.yaml": FileKind.PACKAGE_MANIFEST, "bower.json": FileKind.PACKAGE_MANIFEST,
-    "pubspec.yaml": FileKind.PACKAGE_MANIFEST, "action.yml": FileKind.GITHUB_CONFIG, "action.yaml": FileKind.GITHUB_CONFIG,
+# kind -> its exact base names (lower case)
+_NAMED: Final[dict[FileKind, tuple[str, ...]]] = {
+    FileKind.HELM_CHART: ("chart.yaml", "chart.lock"),
+    FileKind.KUSTOMIZATION: ("kustomization.yaml", "kustomization.yml", "kustomization"),
+    FileKind.PRE_COMMIT: (".pre-commit-config.yaml", ".pre-commit-config.yml", ".pre-commit-hooks.yaml"),
+    FileKind.CI_CONFIG: (
+        ".gitlab-ci.yml", ".gitlab-ci.yaml", ".travis.yml", "azure-pipelines.yml", "azure-pipelines.yaml",
+        "bitbucket-pipelines.yml", "appveyor.yml", ".drone.yml", "cloudbuild.yaml", "cloudbuild.yml", "codecov.yml",
+        ".codecov.yml", ".prow.yaml", "netlify.toml"),
+    FileKind.TOOL_CONFIG: (
+        "mkdocs.yml", "mkdocs.yaml", ".readthedocs.yaml", ".readthedocs.yml", "_config.yml", ".goreleaser.yml",
+        ".goreleaser.yaml", ".golangci.yml", ".golangci.yaml", ".yamllint", ".yamllint.yaml", ".yamllint.yml",
+        ".markdownlint.yaml", ".markdownlint.yml", ".markdownlint.json", "buf.yaml", "buf.gen.yaml", "buf.work.yaml",
+        "taskfile.yml", "taskfile.yaml", "environment.yml", "environment.yaml", "renovate.json", ".renovaterc.json",
+        "tsconfig.json", "jsconfig.json", ".eslintrc.json", ".prettierrc.json", "cspell.json", "devcontainer.json",
+        ".devcontainer.json", "tslint.json", ".wasdra.yaml"),
+    FileKind.GITHUB_CONFIG: ("owners", "owners_aliases", "action.yml", "action.yaml"),
+    FileKind.PACKAGE_MANIFEST: (
+        "package.json", "package-lock.json", "composer.json", "pnpm-lock.yaml", "pnpm-workspace.yaml", "bower.json",
+        "pubspec.yaml"),
 }
+_NAMES: Final[dict[str, FileKind]] = {name: kind for kind, names in _NAMED.items() for name in names}
 _COMPOSE = re.compile(r"^(docker-)?compose([.-][^/]*)?\.ya?ml$")
 _VALUES = re.compile(r"^(values([._-][^/]*)?|[^/]*[.-]values)\.ya?ml$")
 # Helm's built-in objects and functions inside an action: `{{ .Values.x }}`, `{{- include "n" . }}`, `{{ toYaml ... }}`
@@ -99,6 +92,8 @@ _HELM_ACTION = re.compile(r"\{\{-?\s*(?:[^}]*?\s)?(?:\$?\.(?:Values|Release|Char
 # an action that is YAML structure (a line starting with `{{`, or an unquoted value starting with it)
 _STRUCTURAL_ACTION = re.compile(r"^\s*\{\{(?![{}])|:\s+\{\{(?![{}])", re.MULTILINE)
 _TOP_KEY = re.compile(r"^(\"?)([A-Za-z_$][\w.$-]*)\1\s*:", re.MULTILINE)
+_TOP_API_VERSION = re.compile(r"^(\"?)apiVersion\1\s*:", re.MULTILINE)
+_TOP_KIND = re.compile(r"^(\"?)kind\1\s*:", re.MULTILINE)
 _KUSTOMIZE_API = re.compile(r"^apiVersion:\s*[\"']?kustomize\.config\.k8s\.io/", re.MULTILINE)
 
 
@@ -145,16 +140,19 @@ def classify_name(path: str) -> NonManifest | None:
 
 def _has_objects(text: str) -> bool:
     """True when some document has top-level apiVersion and kind (a Kubernetes object, or a List of them)."""
-    keys = {m.group(2) for m in _TOP_KEY.finditer(text)}
-    return ("apiVersion" in keys and "kind" in keys) or ('"apiVersion"' in text and '"kind"' in text)
+    if _TOP_API_VERSION.search(text) and _TOP_KIND.search(text):  # each stops at its first match
+        return True
+    return '"apiVersion"' in text and '"kind"' in text
 
 
-def _by_content(text: str) -> FileKind | None:
-    if _KUSTOMIZE_API.search(text):
+def _by_content(text: str, has_objects: bool) -> FileKind | None:
+    """The kind the content says; the pattern scans run only on text holding their literal part (a manifest of
+    many megabytes holds neither)."""
+    if "kustomize.config.k8s.io/" in text and _KUSTOMIZE_API.search(text):
         return FileKind.KUSTOMIZATION
-    if _HELM_ACTION.search(text) or (_STRUCTURAL_ACTION.search(text) and not _parses(text)):
+    if "{{" in text and (_HELM_ACTION.search(text) or (_STRUCTURAL_ACTION.search(text) and not _parses(text))):
         return FileKind.HELM_TEMPLATE
-    if _has_objects(text):
+    if has_objects:
         return None
     keys = {m.group(2) for m in _TOP_KEY.finditer(text[:65536])}
     if {"suite", "tests"} <= keys:  # helm-unittest (charts/*/tests/*_test.yaml)
@@ -176,10 +174,11 @@ def classify(path: str, text: str) -> NonManifest | None:
     """What the file is when it is not Kubernetes manifests, from its path and decoded text; None for manifests.
     Helm templates are recognised by their actions wherever they are (stdin too); a name that says "values",
     "compose" ... counts only when the file holds no Kubernetes object."""
-    by_content = _by_content(text)
+    has_objects = _has_objects(text)
+    by_content = _by_content(text, has_objects)
     if by_content is not None:
         return _described(by_content)
     by_name = classify_name(path)
-    if by_name is None or (by_name.kind is not FileKind.HELM_TEMPLATE and _has_objects(text)):
+    if by_name is None or (by_name.kind is not FileKind.HELM_TEMPLATE and has_objects):
         return None
     return by_name

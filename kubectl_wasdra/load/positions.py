@@ -15,9 +15,8 @@ import re
 import threading
 from typing import Any, Final, Literal
 
-from kubectl_wasdra.load.stream import _content_lines, walk
+from kubectl_wasdra.load.stream import document_starts, walk
 
-_MARKER_RE: Final = re.compile(r"^---(?:[ \t]|$)", re.MULTILINE)
 _UNSPLITTABLE_RE: Final = re.compile(r"^(?:%|\.\.\.(?:[ \t]|$))", re.MULTILINE)  # directives, document end markers
 
 
@@ -105,11 +104,7 @@ def _compose(text: str, is_json: bool) -> list[tuple[Any, int]]:
 
 def _part_starts(text: str) -> list[int]:
     """Where each document of `text` starts, by its `---` lines; [] when directives or `...` markers make that unsure."""
-    if _UNSPLITTABLE_RE.search(text):
-        return []
-    starts = [match.start() for match in _MARKER_RE.finditer(text)]
-    # blank lines and comments before the first `---` belong to the first document; other content is one of its own
-    return [0, *starts] if starts and _content_lines(text[: starts[0]]) else [0, *starts[1:]]
+    return [] if _UNSPLITTABLE_RE.search(text) else document_starts(text)
 
 
 def _compose_part(text: str, starts: list[int], index: int) -> tuple[Any, int] | None:

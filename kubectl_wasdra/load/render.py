@@ -18,6 +18,7 @@ from typing import Any, Final
 from kubectl_wasdra.errors import UsageError
 from kubectl_wasdra.load.document import Document, LoadProblem
 from kubectl_wasdra.load.files import load_text
+from kubectl_wasdra.load.stream import document_starts
 
 ORIGIN_ANNOTATION: Final = "config.kubernetes.io/origin"
 _SOURCE: Final = re.compile(r"^# Source: (?P<path>\S.*?)\s*$", re.MULTILINE)
@@ -118,26 +119,29 @@ def load_rendered(rendered: Rendered) -> tuple[list[Document], list[LoadProblem]
     """The rendered documents, each named after its source file (relative to the working directory when below it);
     problems of the output itself keep the renderer's label as their file."""
     documents, problems = load_text(rendered.label, rendered.text)
-    named = [_with_origin(document, rendered) for document in documents]
+    starts = document_starts(rendered.text) if rendered.tool == "helm" else []
+    named = [_with_origin(document, rendered, starts) for document in documents]
     return named, problems
 
 
-def _with_origin(document: Document, rendered: Rendered) -> Document:
-    origin = _helm_origin(document, rendered) if rendered.tool == "helm" else _kustomize_origin(document, rendered)
+def _with_origin(document: Document, rendered: Rendered, starts: list[int]) -> Document:
+    origin = _helm_origin(document, rendered, starts) if rendered.tool == "helm" else _kustomize_origin(document, rendered)
     if origin is None:
         return document
     return Document(origin, document.index, document.data, document.item, document.source)
 
 
-def _helm_origin(document: Document, rendered: Rendered) -> str | None:
-    """The `# Source: chart/templates/x.yaml` comment above the document, as a path inside the chart directory."""
-    line, _ = document.position()
-    text = rendered.text
-    offset = _line_offset(text, line)
-    matches = list(_SOURCE.finditer(text, 0, offset))
-    if not matches:
+def _helm_origin(document: Document, rendered: Rendered, starts: list[int]) -> str | None:
+    """The `# Source: chart/templates/x.yaml` comment that opens the document (helm writes it after the `---`), else
+    the nearest one before, as a path inside the chart directory. `starts`: where each document of the output starts
+    (load/stream.py), so no document is composed for its position."""
+    text, index = rendered.text, document.index
+    start = starts[index] if index < len(starts) else len(text)
+    end = starts[index + 1] if index + 1 < len(starts) else len(text)
+    match = _SOURCE.search(text, start, end) or next(reversed(list(_SOURCE.finditer(text, 0, start))), None)
+    if match is None:
         return None
-    inside = matches[-1].group("path").split("/", 1)[-1]   # drop the chart name helm puts first
+    inside = match.group("path").split("/", 1)[-1]   # drop the chart name helm puts first
     return _display(os.path.join(rendered.base, inside))
 
 
@@ -153,16 +157,6 @@ def _kustomize_origin(document: Document, rendered: Rendered) -> str | None:
     if match is None:
         return None
     return _display(os.path.normpath(os.path.join(rendered.base, match.group("path"))))
-
-
-def _line_offset(text: str, line: int) -> int:
-    offset = 0
-    for _ in range(line - 1):
-        found = text.find("\n", offset)
-        if found < 0:
-            return len(text)
-        offset = found + 1
-    return offset
 
 
 def _display(path: str) -> str:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Final
 if TYPE_CHECKING:
     import yaml
 
-_SEPARATOR_RE: Final = re.compile(r"^---(?:[ \t]|$)", re.MULTILINE)
+SEPARATOR_RE: Final = re.compile(r"^---(?:[ \t]|$)", re.MULTILINE)  # a `---` line: the start of a document
 TOO_DEEP: Final = "document is nested too deeply"
 
 
@@ -77,15 +77,23 @@ def walk(text: str, parse: Callable[[str], Iterator[Any]]) -> Iterator[Segment]:
 def document_span(text: str, number: int) -> tuple[int, int | None]:
     """(0-based line where document `number` of `text` starts — its `---`, or the first content line of an implicit
     first document — and the character offset where the next document starts, or None)."""
-    separators = [match.start() for match in _SEPARATOR_RE.finditer(text)]
-    explicit_first = bool(separators) and not _content_lines(text[: separators[0]])
-    starts = separators if explicit_first else [0, *separators]
+    starts = document_starts(text)
     start = starts[min(number, len(starts) - 1)]
     following = starts[number + 1] if number + 1 < len(starts) else None
     line = text.count("\n", 0, start)
-    if start == 0 and not explicit_first:
+    if start == 0:  # an implicit first document starts at its first content line (a `---` at 0 is one)
         line = min(_content_lines(text[: following if following is not None else len(text)]), default=0)
     return line, following
+
+
+def document_starts(text: str) -> list[int]:
+    """Character offset where each document of `text` starts, by its `---` lines: the `---`, or 0 for a first
+    document without one (content before the first `---`). Comments and blank lines before an explicit first `---`
+    belong to no document."""
+    separators = [match.start() for match in SEPARATOR_RE.finditer(text)]
+    if separators and not _content_lines(text[: separators[0]]):
+        return separators
+    return [0, *separators]
 
 
 def _content_lines(text: str) -> list[int]:
@@ -101,5 +109,5 @@ def _next_separator(text: str, after_line: int) -> int | None:
         start = text.find("\n", start) + 1
         if start == 0:
             return None
-    match = _SEPARATOR_RE.search(text, start)
+    match = SEPARATOR_RE.search(text, start)
     return match.start() if match else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kubectl_wasdra.errors import UsageError
-from kubectl_wasdra.kube.durations import parse_duration, go_duration
+from kubectl_wasdra.kube.durations import go_duration, parse_duration
 
 
 @pytest.mark.parametrize(("text", "parsed"), [("0", None), ("30", 30.0), ("30s", 30.0), ("1m", 60.0), ("1h2m3.5s", 3723.5),

@@ -132,3 +132,14 @@ def test_comment_suppressions_in_templates_belong_to_their_template(tmp_path: Pa
     assert report["summary"]["suppressed"] == 1
     (unused,) = report["findings"]                    # reported once, for the template the comment is in
     assert (unused["rule"], unused["file"]) == ("CONF002", "chart/templates/claim.yaml") and "GANG001" in unused["message"]
+
+
+def test_each_helm_document_is_named_after_the_source_comment_that_opens_it() -> None:
+    text = ("---\n# Source: gang/templates/a.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"
+            "---\n# Source: gang/templates/b.yaml\n# another comment\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n"
+            "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n")   # no comment: the one before
+    documents, problems = render.load_rendered(render.Rendered("helm template charts/gang", text, "helm", "charts/gang"))
+    assert problems == []
+    assert [d.file for d in documents] == ["charts/gang/templates/a.yaml", "charts/gang/templates/b.yaml",
+                                           "charts/gang/templates/b.yaml"]
+    assert [d.position() for d in documents] == [(3, 1), (9, 1), (13, 1)]   # lines of the rendered output

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 # device.attributes["domain"].name / ["domain"]["name"], optionally compared with a string literal
 _REFERENCE: Final = re.compile(
     r'device\.(attributes|capacity)\[\s*"([^"]+)"\s*\](?:\.([A-Za-z_]\w*)|\[\s*"([^"]+)"\s*\])(?:\s*==\s*"([^"]*)")?')
-_DRIVER: Final = re.compile(r'device\.driver\s*==\s*"([^"]*)"')
+DRIVER_EQUALS: Final = re.compile(r'device\.driver\s*==\s*"([^"]*)"')   # a selector pinning one driver
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ class ClusterDevices:
 
     def suggestion(self, expression: str) -> str | None:
         """"did you mean ..." for the first attribute name, value or driver in `expression` no driver publishes."""
-        for match in _DRIVER.finditer(expression):
+        for match in DRIVER_EQUALS.finditer(expression):
             close = _close(match.group(1), self.drivers)
             if match.group(1) not in self.drivers and close:
                 return f'no driver "{match.group(1)}" publishes devices; did you mean "{close}"?'

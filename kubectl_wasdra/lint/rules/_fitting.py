@@ -252,15 +252,28 @@ def constraint_problems(kind: str | None, data: Mapping[str, Any], devices: Clus
             name = as_dict(value_at(data, path[:-1])).get("name") if path[-1] == "exactly" else request.get("name")
             if isinstance(name, str):
                 matched[name] = request_matches(devices, index, request, release)
-    base: Path = ("spec", "devices") if kind == "ResourceClaim" else ("spec", "spec", "devices")
-    constraints = value_at(data, (*base, "constraints"))
-    for position, constraint in enumerate(constraints if isinstance(constraints, list) else []):
-        attribute = constraint.get("matchAttribute") if isinstance(constraint, dict) else None
-        if not isinstance(attribute, str) or "/" not in attribute or attribute in derived_names(kind, data):
-            continue  # a derived attribute (KEP-6080) is computed per request, no device publishes it
+    for path, attribute, constraint in published_attribute_constraints(kind, data):
+        if "/" not in attribute:
+            continue
         names = constraint.get("requests") or list(matched)
         for name in names if isinstance(names, list) else []:
             found = matched.get(name) if isinstance(name, str) else None
             if found and not any(_has_attribute(device, attribute) for device in found):
-                yield ConstraintProblem((*base, "constraints", position, "matchAttribute"), attribute, name)
+                yield ConstraintProblem((*path, "matchAttribute"), attribute, name)
                 break
+
+
+def published_attribute_constraints(kind: str | None, data: Mapping[str, Any]
+                                    ) -> Iterator[tuple[Path, str, Mapping[str, Any]]]:
+    """(path, attribute, constraint) of each `matchAttribute` constraint of a claim (or template) whose attribute the
+    devices must publish. A derived attribute (KEP-6080, a request's derivedAttributes) is computed per request and
+    no device publishes it, so its constraints are left out here, for every rule."""
+    base: Path = ("spec", "devices") if kind == "ResourceClaim" else ("spec", "spec", "devices")
+    constraints = value_at(data, (*base, "constraints"))
+    if not isinstance(constraints, list) or not constraints:
+        return
+    derived = derived_names(kind, data)
+    for position, constraint in enumerate(constraints):
+        attribute = constraint.get("matchAttribute") if isinstance(constraint, dict) else None
+        if isinstance(attribute, str) and attribute not in derived:
+            yield (*base, "constraints", position), attribute, constraint

@@ -16,9 +16,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kubectl_wasdra.lint.copies import nearest, one_per_identity, position_key
+from kubectl_wasdra.lint.copies import nearest, one_per_identity
 from kubectl_wasdra.lint.docset import DocumentSet
-from kubectl_wasdra.lint.rules._pods import PodSource, document_pod_sources, is_builtin, is_volcano_job, of_kind, pod_sources
+from kubectl_wasdra.lint.rules._pods import PodSource, builtin_documents, document_pod_sources, of_kind, pod_sources
 from kubectl_wasdra.lint.rules.validation._base import as_dict
 from kubectl_wasdra.load import Document, Path
 
@@ -128,7 +128,7 @@ def groups(docs: DocumentSet) -> tuple[GangGroup, ...]:
     for pod_group in of_kind(docs, "PodGroup"):
         pod_groups.setdefault(pod_group.name, []).append(pod_group)
     found: list[GangGroup] = []
-    for document in sorted((d for d in docs if is_builtin(d) or is_volcano_job(d)), key=position_key):
+    for document in builtin_documents(docs):
         spec = document.get(("spec",))
         if not isinstance(spec, dict):
             continue

@@ -14,7 +14,7 @@ from enum import Enum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from kubectl_wasdra.lint.copies import nearest
+from kubectl_wasdra.lint.copies import CLUSTER_SCOPED, nearest
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.rules._pods import is_builtin
 from kubectl_wasdra.load import Document
@@ -22,8 +22,6 @@ from kubectl_wasdra.load import Document
 if TYPE_CHECKING:
     from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
     from kubectl_wasdra.lint.context import CheckContext
-
-CLUSTER_SCOPED = frozenset({"DeviceClass", "PriorityClass", "Node", "Namespace", "ResourceSlice", "DeviceTaintRule"})
 
 
 class Found(Enum):
@@ -64,8 +62,8 @@ class ObjectIndex:
         """Every definition of the object: the copy nearest to `near` when given, else all matching manifest documents
         (a set may hold alternatives), else the snapshot's object, else nothing."""
         visible = self._visible(kind, name, namespace)
-        if near is not None and visible:
-            visible = visible[:0] + tuple(d for d in (nearest(visible, near),) if d is not None)
+        if near is not None and len(visible) > 1:
+            visible = (nearest(visible, near),)
         if visible:
             return tuple(d.data for d in visible)
         obj = self.in_cluster(kind, name, namespace)
@@ -84,9 +82,8 @@ class ObjectIndex:
         return memo[(kind, namespace)]
 
     def _names(self, kind: str, namespace: str | None) -> frozenset[str]:
-        found = {name for (of_kind, name), documents in self._by_name.items() if of_kind == kind
-                 and any(kind in CLUSTER_SCOPED or namespace is None or d.namespace in (None, namespace) for d in documents)}
-        wanted = "" if kind in CLUSTER_SCOPED else namespace or "default"
+        found = {name for of_kind, name in self._by_name if of_kind == kind and self._visible(kind, name, namespace)}
+        wanted = _cluster_namespace(kind, namespace)
         for obj in self.snapshot.of_kind(kind) if self.snapshot is not None else ():
             meta = obj.get("metadata")
             if isinstance(meta, dict) and isinstance(meta.get("name"), str) and (meta.get("namespace") or "") == wanted:
@@ -97,7 +94,7 @@ class ObjectIndex:
         """The snapshot object, or None (also when there is no snapshot)."""
         if self.snapshot is None:
             return None
-        return self.snapshot.get(kind, name, "" if kind in CLUSTER_SCOPED else namespace or "default")
+        return self.snapshot.get(kind, name, _cluster_namespace(kind, namespace))
 
     def cluster_read(self, kind: str) -> bool:
         """True when the snapshot can vouch for the absence of an object of `kind`: the kind was read (a header
@@ -127,3 +124,8 @@ class ObjectIndex:
 def object_index(docs: DocumentSet, ctx: CheckContext) -> ObjectIndex:
     """The ObjectIndex of a check's documents and snapshot, built once and shared by all its set rules."""
     return ObjectIndex(docs, ctx.snapshot)
+
+
+def _cluster_namespace(kind: str, namespace: str | None) -> str:
+    """The namespace the snapshot files an object under: "" for cluster-scoped kinds, "default" when none is given."""
+    return "" if kind in CLUSTER_SCOPED else namespace or "default"

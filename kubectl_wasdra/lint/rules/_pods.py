@@ -204,19 +204,25 @@ def document_pod_sources(document: Document) -> Iterator[PodSource]:
 
 
 @functools.lru_cache(maxsize=8)
+def builtin_documents(docs: DocumentSet) -> tuple[Document, ...]:
+    """The built-in (and Volcano) documents in position order (lint/copies.py), every copy of a redefined object
+    included; computed once per DocumentSet."""
+    return tuple(sorted((d for d in docs if is_builtin(d) or is_volcano_job(d)), key=position_key))
+
+
+@functools.lru_cache(maxsize=8)
 def latest_documents(docs: DocumentSet) -> tuple[Document, ...]:
     """The built-in (and Volcano) documents with one copy per object: where several define the same object, the one
     whose (file, position) sorts last, as `kubectl apply -R` over the sorted tree would leave it, whatever the input
     order (lint/copies.py); documents without a name are all kept. For rules that must count an object once."""
-    return one_per_identity(d for d in docs if is_builtin(d) or is_volcano_job(d))
+    return one_per_identity(builtin_documents(docs))
 
 
 @functools.lru_cache(maxsize=8)
 def pod_sources(docs: DocumentSet) -> tuple[PodSource, ...]:
     """Every pod source of the set, every copy of a redefined object included (each is checked on its own), in
     position order; computed once per DocumentSet (hashed by identity) and shared by every set rule of the run."""
-    documents = sorted((d for d in docs if is_builtin(d) or is_volcano_job(d)), key=position_key)
-    return tuple(source for document in documents for source in document_pod_sources(document))
+    return tuple(source for document in builtin_documents(docs) for source in document_pod_sources(document))
 
 
 def containers(spec: Mapping[str, Any]) -> Iterator[tuple[str, int, Mapping[str, Any]]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 
 from kubectl_wasdra.lint import codes
@@ -24,6 +25,13 @@ def _label(document: Document) -> str:
 def _place(document: Document) -> str:
     line, column = document.position(NAME_PATH, "value")
     return f"{document.file}:{line}:{column}"
+
+
+@functools.lru_cache(maxsize=8)
+def _copies(docs: DocumentSet) -> tuple[tuple[tuple[Document, ...], bool], ...]:
+    """Each object defined more than once, with whether two different copies share a folder; computed once per
+    DocumentSet (hashed by identity) for both rules, which split the objects between them."""
+    return tuple((found, collide(found)) for found in copies(docs.documents))
 
 
 def _problem(found: Sequence[Document], where: str, hint: str) -> SetProblem:
@@ -53,8 +61,8 @@ def object_defined_twice(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetPr
     Nothing, when the folders are alternatives (ignore the rule with `--ignore REF012`); otherwise rename one copy
     or remove it.
     """
-    for found in copies(docs.documents):
-        if collide(found):
+    for found, collides in _copies(docs):
+        if collides:
             continue
         if share_a_folder(found):
             yield _problem(found, ", identical copies", "nothing is lost when they are applied together; keep one copy")
@@ -81,6 +89,6 @@ def object_defined_twice_in_folder(docs: DocumentSet, ctx: CheckContext) -> Iter
     ## Fix
     Rename one of the copies or delete it; keep per-environment variants in separate folders.
     """
-    for found in copies(docs.documents):
-        if collide(found):
+    for found, collides in _copies(docs):
+        if collides:
             yield _problem(found, " in one folder", "rename or delete one of the copies: one apply would send both")

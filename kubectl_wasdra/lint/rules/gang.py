@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
+from kubectl_wasdra.catalog.spelling import closest_name
 from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.docset import DocumentSet
@@ -220,17 +221,10 @@ def topology_key_not_on_nodes(docs: DocumentSet, ctx: CheckContext) -> Iterator[
     for group in groups(docs):
         for path, key in group.topology_keys():
             if key not in known:
-                close = _close_label(key, known)
+                close = closest_name(key, known, cutoff=0.7)
                 yield SetProblem(group.document, path,
                                  f'no node of the cluster carries label "{key}": {group.label} has no placement',
                                  f'did you mean "{close}"?' if close else "use a label key the nodes carry", at="value")
-
-
-def _close_label(key: str, known: Mapping[str, Any]) -> str | None:
-    import difflib
-
-    found = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.7)
-    return found[0] if found else None
 
 
 @rule(codes.GANG_SCHEDULER_NAME_MISMATCH, scope="set")

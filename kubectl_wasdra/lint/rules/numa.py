@@ -10,23 +10,22 @@ from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import SetProblem
 from kubectl_wasdra.lint.registry import rule
-from kubectl_wasdra.lint.rules._fitting import derived_names, request_alternatives, selector_expressions
+from kubectl_wasdra.lint.rules._devices import DRIVER_EQUALS
+from kubectl_wasdra.lint.rules._fitting import published_attribute_constraints, request_alternatives, selector_expressions
 from kubectl_wasdra.lint.rules._objects import ObjectIndex, object_index
 from kubectl_wasdra.load.document import value_at
 
 STANDARD_DOMAIN: Final = "resource.kubernetes.io"
 STANDARD_NUMA: Final = f"{STANDARD_DOMAIN}/numaNode"
-_DRIVER_PREFIX: Final = 'device.driver == "'
 
 
 def _class_driver(index: ObjectIndex, class_name: Any, near: Any) -> str | None:
     """The driver a DeviceClass pins with `device.driver == "X"`, else None."""
     device_class = index.get("DeviceClass", class_name, None, near) if isinstance(class_name, str) else None
     for expression in selector_expressions((device_class or {}).get("spec") or {}):
-        start = expression.find(_DRIVER_PREFIX)
-        if start >= 0:
-            end = expression.find('"', start + len(_DRIVER_PREFIX))
-            return expression[start + len(_DRIVER_PREFIX):end] if end > 0 else None
+        match = DRIVER_EQUALS.search(expression)
+        if match is not None:
+            return match.group(1)
     return None
 
 
@@ -86,23 +85,16 @@ def driver_numa_attribute_across_drivers(docs: DocumentSet, ctx: CheckContext) -
     """
     index = object_index(docs, ctx)
     for document in [*docs.of_kind("ResourceClaim"), *docs.of_kind("ResourceClaimTemplate")]:
-        base = ("spec", "devices") if document.kind == "ResourceClaim" else ("spec", "spec", "devices")
-        constraints = value_at(document.data, (*base, "constraints"))
-        if not isinstance(constraints, list):
-            continue
-        drivers = _request_drivers(document, index)
-        derived = derived_names(document.kind, document.data)  # computed per request (KEP-6080): not driver-bound
-        for position, constraint in enumerate(constraints):
-            if isinstance(constraint, dict) and str(constraint.get("matchAttribute")) in derived:
-                continue
-            yield from _check(document, ctx, (*base, "constraints", position), constraint, drivers)
+        constraints = [found for found in published_attribute_constraints(document.kind, document.data)
+                       if _numa_like(found[1])]
+        if constraints:
+            drivers = _request_drivers(document, index)
+            for path, attribute, constraint in constraints:
+                yield from _check(document, ctx, path, attribute, constraint, drivers)
 
 
-def _check(document: Any, ctx: CheckContext, path: tuple[Any, ...], constraint: Any,
+def _check(document: Any, ctx: CheckContext, path: tuple[Any, ...], attribute: str, constraint: Mapping[str, Any],
            drivers: Mapping[str, set[str]]) -> Iterator[SetProblem]:
-    attribute = constraint.get("matchAttribute") if isinstance(constraint, dict) else None
-    if not isinstance(attribute, str) or not _numa_like(attribute):
-        return
     names = constraint.get("requests") if isinstance(constraint.get("requests"), list) else []
     bases = [str(n).split("/")[0] for n in names or list(drivers)]
     covered = {base: drivers[base] for base in bases if base in drivers}

@@ -45,3 +45,11 @@ def test_snapshot_names_are_suggested_too() -> None:
 ])
 def test_closest_name(word: str, known: set[str], expected: str | None) -> None:
     assert closest_name(word, known) == expected
+
+
+@pytest.mark.parametrize(("word", "known", "expected"), [
+    ("gpu-1", {"gpu-2", "gpu-0"}, "gpu-0"),
+    ("REF03", {"REF013", "REF003"}, "REF003"),
+], ids=["names", "rule-ids"])
+def test_closest_name_breaks_ties_alphabetically(word: str, known: set[str], expected: str) -> None:
+    assert closest_name(word, known, cutoff=0.5) == expected

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from kubectl_wasdra.kube.labels import label_value_errors
+
 DNS1123_LABEL_MAX: Final = 63
 DNS1123_SUBDOMAIN_MAX: Final = 253
 DEVICE_MAX_ID_LENGTH: Final = 32        # resource.DeviceMaxIDLength
@@ -17,7 +19,6 @@ _LABEL_RE: Final = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _SUBDOMAIN_RE: Final = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 _C_IDENTIFIER_RE: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _QUALIFIED_NAME_PART_RE: Final = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
-_LABEL_VALUE_RE: Final = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
 
 
 def dns_label_error(value: str) -> str | None:
@@ -122,10 +123,6 @@ def extended_resource_name_error(value: str) -> str | None:
 
 
 def label_value_error(value: str) -> str | None:
-    """apimachinery IsValidLabelValue message (empty is valid), or None when valid."""
-    if len(value) > 63:
-        return "must be no more than 63 characters"
-    if not _LABEL_VALUE_RE.match(value):
-        return ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
-                "must start and end with an alphanumeric character")
-    return None
+    """apimachinery IsValidLabelValue (kube/labels.py): its first message without the examples, or None when valid."""
+    errors = label_value_errors(value)
+    return errors[0].split(" (e.g. ")[0] if errors else None

@@ -11,43 +11,35 @@ generateName itself is checked as a prefix (a trailing '-' is allowed).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any, Final
 
 from kubectl_wasdra.lint.rules.validation._base import Check, Violation, as_dict
 from kubectl_wasdra.lint.rules.validation._names import dns_subdomain_error
 
-NameCheck = Callable[[str], "str | None"]
-
-# (group, kind) -> the name validator kube-apiserver applies to metadata.name; every one is a DNS subdomain (<= 253)
-NAME_FORMATS: Final[dict[tuple[str, str], NameCheck]] = {
-    ("", "Pod"): dns_subdomain_error,
-    ("batch", "Job"): dns_subdomain_error,
-    ("resource.k8s.io", "ResourceClaim"): dns_subdomain_error,
-    ("resource.k8s.io", "ResourceClaimTemplate"): dns_subdomain_error,
-    ("resource.k8s.io", "DeviceClass"): dns_subdomain_error,
-    ("resource.k8s.io", "ResourceSlice"): dns_subdomain_error,
-    ("resource.k8s.io", "DeviceTaintRule"): dns_subdomain_error,
-    ("scheduling.k8s.io", "Workload"): dns_subdomain_error,
-    ("scheduling.k8s.io", "PodGroup"): dns_subdomain_error,
-    ("scheduling.k8s.io", "CompositePodGroup"): dns_subdomain_error,
-}
+# (group, kind) whose metadata.name kube-apiserver validates: each Validate<Kind> hands ValidateObjectMeta a
+# DNS-subdomain name validator (<= 253 characters)
+DNS_SUBDOMAIN_NAMED: Final = frozenset({
+    ("", "Pod"), ("batch", "Job"),
+    ("resource.k8s.io", "ResourceClaim"), ("resource.k8s.io", "ResourceClaimTemplate"),
+    ("resource.k8s.io", "DeviceClass"), ("resource.k8s.io", "ResourceSlice"), ("resource.k8s.io", "DeviceTaintRule"),
+    ("scheduling.k8s.io", "Workload"), ("scheduling.k8s.io", "PodGroup"), ("scheduling.k8s.io", "CompositePodGroup"),
+})
 
 
 def validate_metadata(data: dict[str, Any], group: str, kind: str) -> Iterator[Violation]:
     """metadata.name (or generateName) of one object in the format its kind requires."""
-    check = NAME_FORMATS.get((group, kind))
-    if check is None:
+    if (group, kind) not in DNS_SUBDOMAIN_NAMED:
         return
     metadata = as_dict(data.get("metadata"))
     name, generate = metadata.get("name"), metadata.get("generateName")
-    if isinstance(generate, str) and generate and (error := check(generate.removesuffix("-") or "a")):
+    if isinstance(generate, str) and generate and (error := dns_subdomain_error(generate.removesuffix("-") or "a")):
         yield Violation(Check.NAME, ("metadata", "generateName"), f'invalid generateName "{generate}": {error}',
                         hint=_hint(kind), at="value")
     if not name and not generate:
         yield Violation(Check.REQUIRED, ("metadata", "name"), "name or generateName is required",
                         hint=f"give the {kind} a name in metadata.name")
-    elif isinstance(name, str) and name and (error := check(name)):
+    elif isinstance(name, str) and name and (error := dns_subdomain_error(name)):
         yield Violation(Check.NAME, ("metadata", "name"), f'invalid {kind} name "{name}": {error}',
                         hint=_hint(kind), at="value")
 

@@ -11,12 +11,12 @@ pkg/apis/resource/validation/validation.go (1.35: sharedCounters and devices in 
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.catalog.spelling import did_you_mean
 from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.docset import DocumentSet
@@ -139,7 +139,7 @@ def _check(document: Document, path: tuple[str | int, ...], consumption: Mapping
         yield SetProblem(document, (*path, "counterSet"),
                          f'counter set "{name}" is defined by no ResourceSlice of {pool} (defined: {known}): the '
                          "scheduler treats the whole pool as invalid",
-                         _did_you_mean(name, sets) or
+                         did_you_mean(name, sets, cutoff=0.7) or
                          f'define counter set "{name}" in spec.sharedCounters of a ResourceSlice of the pool, or fix the name',
                          at="value")
         return
@@ -149,10 +149,6 @@ def _check(document: Document, path: tuple[str | int, ...], consumption: Mapping
             yield SetProblem(document, (*path, "counters", str(counter)),
                              f'counter "{counter}" is not defined in counter set "{name}" of {pool} (defined: {defined}): '
                              "the scheduler treats the whole pool as invalid",
-                             _did_you_mean(str(counter), sets[name]) or
+                             did_you_mean(str(counter), sets[name], cutoff=0.7) or
                              f'add counter "{counter}" to counter set "{name}", or fix the name')
 
-
-def _did_you_mean(name: str, known: Iterable[str]) -> str | None:
-    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.7)
-    return f'did you mean "{close[0]}"?' if close else None

@@ -131,7 +131,7 @@ def _same_priority(spec: dict[str, Any]) -> Iterator[Violation]:
     for field, message in (("podGroupTemplates", "detected multiple priority configurations"),
                            ("compositePodGroupTemplates", "all priority and priorityClassName values must be identical, "
                                                           "detected multiple values")):
-        for template in _tree_templates({field: spec.get(field)}):
+        for _, template in _tree({field: spec.get(field)}):
             seen.add((str(template.get("priorityClassName") or ""),
                       template["priority"] if is_int(template.get("priority")) else None))
             if len(seen) > 1:
@@ -140,24 +140,19 @@ def _same_priority(spec: dict[str, Any]) -> Iterator[Violation]:
                 return
 
 
-def _tree_templates(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    for field in ("podGroupTemplates", "compositePodGroupTemplates"):
-        for template in as_list(node.get(field)):
-            template = as_dict(template)
-            yield template
-            if field == "compositePodGroupTemplates":
-                yield from _tree_templates(template)
-
-
-def _tree_names(node: dict[str, Any], path: Path = ("spec",)) -> Iterator[tuple[Path, str]]:
-    """(path, name) of every template in the tree, for the names-unique-in-the-tree rule."""
+def _tree(node: dict[str, Any], path: Path = ("spec",)) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """(path, template) of every pod group and composite template in the tree below `node`, depth first."""
     for field in ("podGroupTemplates", "compositePodGroupTemplates"):
         for index, template in enumerate(as_list(node.get(field))):
             template = as_dict(template)
-            if isinstance(template.get("name"), str):
-                yield (*path, field, index), template["name"]
+            yield (*path, field, index), template
             if field == "compositePodGroupTemplates":
-                yield from _tree_names(template, (*path, field, index))
+                yield from _tree(template, (*path, field, index))
+
+
+def _tree_names(spec: dict[str, Any]) -> Iterator[tuple[Path, str]]:
+    """(path, name) of every template in the tree, for the names-unique-in-the-tree rule."""
+    return ((path, template["name"]) for path, template in _tree(spec) if isinstance(template.get("name"), str))
 
 
 def validate_job_scheduling(data: dict[str, Any], release: Release) -> Iterator[Violation]:
