@@ -27,7 +27,9 @@ def validate_restart_policy(data: dict[str, Any], group: str, kind: str, spec_pa
     spec: Any = data
     for step in spec_path:
         spec = as_dict(spec).get(step)
-    policy = as_dict(spec).get("restartPolicy") or None   # SetDefaults_PodSpec turns "" into Always too
+    if not isinstance(spec, dict):
+        return   # no pod template: the schema reports what is missing
+    policy = spec.get("restartPolicy") or None   # SetDefaults_PodSpec turns "" into Always too
     if policy is not None and not isinstance(policy, str):
         return   # a wrong type is the schema's finding
     path = (*spec_path, "restartPolicy")

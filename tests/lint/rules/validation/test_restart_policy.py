@@ -83,3 +83,7 @@ def test_website_jobs_with_restart_policy_pass() -> None:
     for name in ("job-backoff-limit-per-index-failindex.yaml", "job-pod-failure-policy-config-issue.yaml"):
         data = yaml.safe_load((WEBSITE / "controllers" / name).read_text())
         assert _found(data, "batch/v1", "Job") == [], name
+
+
+def test_a_job_without_a_pod_template_is_left_to_the_schema() -> None:
+    assert _found({"metadata": {"name": "j"}, "spec": {}}, "batch/v1", "Job") == []
