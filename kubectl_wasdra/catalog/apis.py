@@ -19,6 +19,7 @@ from kubectl_wasdra.catalog.data import read_yaml
 from kubectl_wasdra.catalog.lifecycle import KindLifecycle, kind_lifecycle, lifecycle_groups, successor
 from kubectl_wasdra.catalog.releases import SUPPORTED, Release, minor_key
 from kubectl_wasdra.catalog.spelling import closest_name
+from kubectl_wasdra.catalog.successors import function_successor
 from kubectl_wasdra.errors import UsageError
 
 # strconv.ParseBool, as used for --runtime-config values
@@ -152,7 +153,10 @@ class ApiStatus:
         if self.served_in:
             return f"check against a release that serves it (--k8s-version {self.served_in[-1]})"
         if self.lifecycle is not None and self.lifecycle.removed_by(self.release):
-            return f"Kubernetes removed {self.kind} from {self.lifecycle.group or 'the core group'} without a successor " \
+            group = self.lifecycle.group or "the core group"
+            if (took_over := function_successor(self.lifecycle.group, self.kind)) is not None:
+                return f"Kubernetes removed {self.kind} from {group} without a successor API: use {took_over} instead"
+            return f"Kubernetes removed {self.kind} from {group} without a successor " \
                    "API: remove the object, or migrate to what replaced its function"
         close = _closest_kind(self.release, self.api_version, self.kind)
         if close is not None:

@@ -179,3 +179,12 @@ def test_cluster_scoped_custom_resources_are_one_object_whatever_the_namespace(t
     (tmp_path / "t.yaml").write_text(topology % ", namespace: team-a" + "---\n" + queue % ", namespace: team-a")
     (tmp_path / "u.yaml").write_text(topology % "" + "---\n" + queue % "")
     assert [[d.kind for d in found] for found in copies(_documents(tmp_path).documents)] == [["Topology", "Topology"]]
+
+
+def test_cluster_scoped_copies_are_named_without_the_namespace_the_server_clears(tmp_path: Path) -> None:
+    """The website's DRA driver all.yaml gives its ClusterRole `namespace: default`; clusterrole.yaml does not."""
+    role = "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: driver%s}\nrules: []\n"
+    (tmp_path / "all.yaml").write_text(role % ", namespace: default")
+    (tmp_path / "clusterrole.yaml").write_text(role % "")
+    report = run_check(CheckOptions(paths=(str(tmp_path),), jobs=1, select=("REF013",)))
+    assert [f.message.split(" is defined")[0] for f in report.findings] == ['ClusterRole "driver"']

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
 from kubectl_wasdra.load.classify import FileKind, classify, classify_name
 
-JOB = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: train}\nspec: {template: {spec: {containers: []}}}\n"
+JOB = ("apiVersion: batch/v1\nkind: Job\nmetadata: {name: train}\n"
+       "spec: {template: {spec: {restartPolicy: Never, containers: []}}}\n")
 HELM = 'metadata:\n  name: {{ .Release.Name }}\n  labels:\n    {{- include "x.labels" . | nindent 4 }}\n'
 
 CASES = [

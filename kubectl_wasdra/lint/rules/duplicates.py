@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Sequence
 
+from kubectl_wasdra.kube.scope import is_cluster_scoped
 from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.copies import by_folder, collide, copies
@@ -17,7 +18,9 @@ NAME_PATH = ("metadata", "name")
 
 
 def _label(document: Document) -> str:
-    namespace = f"{document.namespace}/" if document.namespace else ""
+    # a cluster-scoped object's namespace is cleared by kube-apiserver (rest.BeforeCreate), so it is not named
+    scoped = document.namespace and not is_cluster_scoped(document.group or "", document.kind or "")
+    namespace = f"{document.namespace}/" if scoped else ""
     return f'{document.kind} "{namespace}{document.name}"'
 
 

@@ -31,6 +31,8 @@ from kubectl_wasdra.lint.rules.validation import (
 from kubectl_wasdra.lint.rules.validation._base import Check, Violation
 from kubectl_wasdra.lint.rules.validation.metadata import validate_metadata
 from kubectl_wasdra.lint.rules.validation.pod import pod_spec_path, validate_pod_spec
+from kubectl_wasdra.lint.rules.validation.pod_tolerations import validate_pod_tolerations
+from kubectl_wasdra.lint.rules.validation.restart_policy import validate_restart_policy
 from kubectl_wasdra.load import Document
 
 Validator = Callable[[dict[str, Any], str, Release], Iterator[Violation]]
@@ -69,6 +71,8 @@ def _validate_kind(data: dict[str, Any], group: str, version: str, kind: str, re
     for step in spec_path:
         spec = spec.get(step) if isinstance(spec, dict) else None
     found = tuple(validate_pod_spec(spec, spec_path, release)) if isinstance(spec, dict) else ()
+    found += tuple(validate_pod_tolerations(spec, spec_path, release)) if isinstance(spec, dict) else ()
+    found += tuple(validate_restart_policy(data, group, kind, spec_path))
     if (group, kind) == ("batch", "Job"):
         found += tuple(workload.validate_job_scheduling(data, release))
     return found
@@ -349,8 +353,8 @@ def required_value_missing(doc: Document, ctx: CheckContext) -> Iterator[Problem
     `parameters` in a DeviceClass or claim config, `gang.minCount`, `workloadRef` of a
     CompositePodGroup, taint key and effect, pool name, `podGroupName`, the template list of a Workload,
     `metadata.name` (unless `generateName` is set), RBAC rule verbs, apiGroups and resources, the namespace of a
-    ServiceAccount subject of a ClusterRoleBinding. A value the schema already requires is reported once, as
-    SCHEMA003.
+    ServiceAccount subject of a ClusterRoleBinding, a Job's (or CronJob job template's) pod `restartPolicy` (it
+    defaults to Always, which a Job rejects). A value the schema already requires is reported once, as SCHEMA003.
 
     ## Why is this bad?
     kube-apiserver rejects the object ("Required value").
@@ -395,7 +399,9 @@ def unsupported_value(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     ## What it does
     Flags values outside their set: `allocationMode` (ExactCount, All), toleration `operator` and `effect`,
     taint `effect`, `preemptionPolicy`, the 1.36 string `disruptionMode`, RBAC `roleRef` kind and apiGroup and subject
-    kind and apiGroup.
+    kind and apiGroup, a pod's `restartPolicy` (Always, OnFailure, Never; only Always in a Deployment, ReplicaSet,
+    StatefulSet, DaemonSet or ReplicationController), a pod toleration's `operator` (Equal, Exists; Lt and Gt from
+    1.35, where GATE001 reports their gate).
 
     ## Why is this bad?
     kube-apiserver rejects the object ("Unsupported value").
@@ -407,7 +413,8 @@ def unsupported_value(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     Use one of the values listed in the hint.
 
     ## References
-    kubernetes/kubernetes pkg/apis/resource/validation/validation.go
+    kubernetes/kubernetes pkg/apis/resource/validation/validation.go, pkg/apis/core/validation/validation.go
+    (validateRestartPolicy), pkg/apis/apps/validation/validation.go
     """
     yield from problems(doc, ctx, Check.ENUM)
 

@@ -27,7 +27,8 @@ def invalid_field_value(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     with operator `Exists` ("must be empty for operator `Exists`"), and with operator `Equal` a value that is not a
     label value (<= 63 alphanumerics, '-', '_' or '.'); `opaque.parameters` of a DeviceClass or claim config that is
     not a JSON object ("must be a valid JSON object"); from 1.37, pod group templates of one Workload with different
-    `priorityClassName` or `priority` ("all priority and priorityClassName values must be identical").
+    `priorityClassName` or `priority` ("all priority and priorityClassName values must be identical"); a Job
+    with a `podFailurePolicy` whose pods restart `OnFailure` ("only Never is supported").
 
     ## Why is this bad?
     kube-apiserver rejects the object.
@@ -40,7 +41,8 @@ def invalid_field_value(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
 
     ## References
     kubernetes/kubernetes pkg/apis/resource/validation/validation.go (validateDeviceToleration, validateRawExtension),
-    pkg/apis/scheduling/validation/validation.go (release-1.37 validateWorkloadPriority)
+    pkg/apis/scheduling/validation/validation.go (release-1.37 validateWorkloadPriority),
+    pkg/apis/batch/validation/validation.go (validateJobSpec)
     """
     yield from problems(doc, ctx, Check.INVALID_VALUE)
 
