@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from kubectl_wasdra.load.gotemplate import has_plain_field_action
+
 
 class FileKind(StrEnum):
     """Kinds of files that are not Kubernetes manifests (stable: a later config may name them in excludes)."""
@@ -33,6 +35,7 @@ class FileKind(StrEnum):
     OPENAPI = "openapi"
     JSON_SCHEMA = "json-schema"
     CLUSTER_CONFIG = "cluster-config"
+    GO_TEMPLATE = "go-template"
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,8 @@ _DESCRIBED: Final[dict[FileKind, tuple[str, str]]] = {
     FileKind.JSON_SCHEMA: ("a JSON Schema", "pass schemas for custom resources with --schema-location DIR"),
     FileKind.CLUSTER_CONFIG: ("a local cluster's configuration (kind, k3d, ctlptl)",
                               "the tool that creates the cluster reads it; no API server stores it"),
+    FileKind.GO_TEMPLATE: ("a Go template (its {{ }} actions are filled in by the program that reads it)",
+                           "check what that program renders from it: `kubectl wasdra check RENDERED.yaml`"),
 }
 
 # kind -> its exact base names (lower case)
@@ -159,8 +164,11 @@ def _by_content(text: str, has_objects: bool) -> FileKind | None:
     if any(api in text for api in _CLUSTER_TOOL_APIS) and _CLUSTER_TOOL_API.search(text) \
             and not ("{{" in text and _HELM_ACTION.search(text)):
         return FileKind.CLUSTER_CONFIG
-    if "{{" in text and (_HELM_ACTION.search(text) or (_STRUCTURAL_ACTION.search(text) and not _parses(text))):
-        return FileKind.HELM_TEMPLATE
+    if "{{" in text:
+        if _HELM_ACTION.search(text):
+            return FileKind.HELM_TEMPLATE
+        if (_STRUCTURAL_ACTION.search(text) and not _parses(text)) or has_plain_field_action(text):
+            return FileKind.GO_TEMPLATE
     if has_objects:
         return None
     keys = {m.group(2) for m in _TOP_KEY.finditer(text[:65536])}
@@ -185,9 +193,11 @@ def classify(path: str, text: str) -> NonManifest | None:
     "compose" ... counts only when the file holds no Kubernetes object."""
     has_objects = _has_objects(text)
     by_content = _by_content(text, has_objects)
+    by_name = classify_name(path)
+    if by_content is FileKind.GO_TEMPLATE and by_name is not None and by_name.kind is FileKind.HELM_TEMPLATE:
+        return by_name   # a chart's template that happens to use no Helm built-in
     if by_content is not None:
         return _described(by_content)
-    by_name = classify_name(path)
     if by_name is None or (by_name.kind is not FileKind.HELM_TEMPLATE and has_objects):
         return None
     return by_name

@@ -41,6 +41,12 @@ CASES = [
     ("api/spec.yaml", "openapi: 3.0.0\ninfo: {title: x}\n", FileKind.OPENAPI),
     ("api/swagger.json", '{"swagger": "2.0"}\n', None),  # JSON keys are not at the start of a line: left as is
     ("schema/thing.yaml", "$schema: http://json-schema.org/draft-07/schema#\ntype: object\n", FileKind.JSON_SCHEMA),
+    # scheduler_perf's templates: valid YAML whose plain values are placeholders, or YAML only once rendered
+    ("perf/class.yaml", "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: test-class-{{.Index}}\n",
+     FileKind.GO_TEMPLATE),
+    ("perf/pod.yaml", "apiVersion: v1\nkind: Pod\nspec:\n  priority: {{ .priority }}\n", FileKind.GO_TEMPLATE),
+    ("perf/cpg.yaml", "spec:\n  {{- if .gang }}\n  gang: {}\n  {{- end }}\n", FileKind.GO_TEMPLATE),
+    ("chart/templates/pod.yaml", "metadata:\n  name: pod-{{ .index }}\n", FileKind.HELM_TEMPLATE),
     # Kueue's site/static/examples/multikueue/dev/worker-kind-config.yaml: a kind cluster, not an object
     ("dev/worker-kind-config.yaml", "kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nnodes:\n- role: control-plane\n",
      FileKind.CLUSTER_CONFIG),
@@ -67,6 +73,13 @@ def test_classify(tmp_path: Path, path: str, text: str, kind: FileKind | None) -
     ("wf.yaml", "apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: w}\nspec:\n"
                 "  arguments: {parameters: [{name: m, value: '{{workflow.name}}'}]}\n"),
     ("-", JOB),
+    ("rules.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: r}\ndata:\n"
+                   "  summary: Instance {{ $labels.instance }} down\n"),   # Prometheus' template variables
+    ("quoted.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: q}\n"
+                    "data: {title: '{{ .CommonLabels.alertname }}', b: \"{{.X}}\"}\n"),  # quoted: the object's data
+    ("commented.yaml", JOB + "# name: job-{{.Index}}\n"),
+    ("folded.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: f}\ndata:\n  t: >-\n"
+                    "    {{.Status}}\n  u: plain\n"),
 ])
 def test_manifests_stay_manifests(path: str, text: str) -> None:
     assert classify(path, text) is None
@@ -151,3 +164,4 @@ def test_flow_mapping_keys_without_values_become_strings() -> None:
     for body, keys in (("{0}", ["0"]), ("{a, 1}", ["a", "1"]), ("{true}", ["true"])):
         documents, _ = load_text("x.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  " + body + "\n")
         assert list(documents[0].data["data"]) == keys
+
