@@ -85,11 +85,12 @@ def claim_reference(claim: dict[str, Any], path: Path) -> Iterator[Violation]:
         yield Violation(Check.NAME, (*path, "name"), f'invalid name "{name}": {error}', at="value")
     source = claim.get("source")
     if isinstance(source, dict) and not any(claim.get(f) for f in ("resourceClaimName", "resourceClaimTemplateName")):
-        # the 1.26-1.30 core/v1 ClaimSource wrapper (gone from PodResourceClaim in 1.31): SCHEMA002 flags `source`
+        # the 1.26-1.30 core/v1 ClaimSource wrapper (gone from PodResourceClaim in 1.31): one cause, so this finding
+        # covers the unknown field `source` that SCHEMA002 would report beside it
         moved = next((f for f in ("resourceClaimName", "resourceClaimTemplateName") if source.get(f)), "resourceClaimName")
         yield Violation(Check.ONE_OF, path, "exactly one of `resourceClaimName`, `resourceClaimTemplateName` is required, "
                         f"but none is set (`source.{moved}` is the pre-1.31 form)",
-                        hint=f"move {moved} out of `source:` up one level, next to name")
+                        hint=f"move {moved} out of `source:` up one level, next to name", covers=((*path, "source"),))
     else:
         yield from one_of(claim, ("resourceClaimName", "resourceClaimTemplateName"), path, present=lambda _n, v: bool(v))
     for field in ("resourceClaimName", "resourceClaimTemplateName"):

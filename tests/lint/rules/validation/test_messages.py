@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.cli import main
 from kubectl_wasdra.lint.rules.validation._base import Check
 from kubectl_wasdra.lint.rules.validation.rules import validate
 
@@ -68,3 +73,14 @@ def test_pre_131_claim_source_wrapper_named() -> None:
     [violation] = validate(pod, "v1", "Pod", Release(1, 37))
     assert violation.message.endswith("but none is set (`source.resourceClaimTemplateName` is the pre-1.31 form)")
     assert violation.hint == "move resourceClaimTemplateName out of `source:` up one level, next to name"
+
+
+def test_pre_131_claim_source_wrapper_is_one_finding(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """kube-apiserver's strict decoding stops at the unknown `source`; moving its field up fixes both: one finding."""
+    manifest = tmp_path / "pod.yaml"
+    manifest.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: i}]\n"
+                        "  resourceClaims: [{name: gpu, source: {resourceClaimTemplateName: t}}]\n")
+    with pytest.raises(SystemExit):
+        main(["check", str(manifest), "-o", "json", "--no-config", "--select", "SCHEMA,VALID"])
+    rules = [f["rule"] for f in json.loads(capsys.readouterr().out)["findings"]]
+    assert rules == ["VALID001"]
