@@ -28,7 +28,7 @@ def _crashing_rules(monkeypatch: pytest.MonkeyPatch, scope: str) -> None:
         yield from victim.check(subject, ctx)
 
     patched = tuple(Rule(r.info, r.scope, check) if r is victim else r for r in rules)
-    monkeypatch.setattr("kubectl_wasdra.lint.pipeline.all_rules", lambda: patched)
+    monkeypatch.setattr("kubectl_wasdra.lint.pipeline.rules_for", lambda kinds, cluster: patched)
 
 
 @pytest.mark.parametrize("scope", ["document", "set"])

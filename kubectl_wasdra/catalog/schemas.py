@@ -17,6 +17,7 @@ from typing import Any, Final
 from kubectl_wasdra.catalog.data import read_data
 from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.catalog.spelling import closest_name, did_you_mean
+from kubectl_wasdra.errors import WasdraError
 from kubectl_wasdra.load.document import value_at
 
 _DRAFT: Final = "https://json-schema.org/draft/2020-12/schema"
@@ -47,9 +48,19 @@ class SchemaSet:
 
 @functools.cache
 def schema_set(release: Release) -> SchemaSet:
-    """The release's schema file, parsed once."""
-    raw = json.loads(read_data(f"schemas/k8s-{release}.json"))
-    return SchemaSet(release, raw["kinds"], raw["$defs"])
+    """The release's schema file; through its index (catalog/schema_index.py) only the definitions the checked kinds
+    reach are parsed. Without an index that matches the file, the whole file is parsed."""
+    from kubectl_wasdra.catalog.schema_index import Definitions
+
+    data = read_data(f"schemas/k8s-{release}.json")
+    try:
+        index = json.loads(read_data(f"schemas/k8s-{release}.index.json"))
+    except WasdraError:
+        index = None
+    if index is None or index["size"] != len(data):
+        raw = json.loads(data)
+        return SchemaSet(release, raw["kinds"], raw["$defs"])
+    return SchemaSet(release, index["kinds"], Definitions(data, index["spans"]))
 
 
 def type_key(data: Mapping[str, Any]) -> str | None:

@@ -21,7 +21,7 @@ from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.overlap import drop_repeated_causes
 from kubectl_wasdra.lint.problem import Finding, Problem, format_path
 from kubectl_wasdra.lint.profiles import severity_for
-from kubectl_wasdra.lint.registry import Rule, all_rules, select_rules
+from kubectl_wasdra.lint.registry import Rule, rules_for, select_rules
 from kubectl_wasdra.load import DEFAULT_MAX_BYTES, Document, LoadProblem, load_paths
 
 if TYPE_CHECKING:
@@ -173,11 +173,12 @@ def _run_check(options: CheckOptions) -> CheckReport:
 
     gaps, options = _without_unread_cluster(options)
     selected = select_rules(options.select, options.ignore)
-    rules = tuple(r for r in all_rules() if r.info.id in selected)
     contexts = [options.context(release) for release in options.releases]
     for ctx in contexts:
         _ = ctx.gates  # bad --feature-gates fail here, before any work (UsageError)
     loaded = _load(options)
+    kinds = {(document.group, document.kind) for document in loaded.documents}
+    rules = tuple(r for r in rules_for(kinds, cluster=options.snapshot is not None) if r.info.id in selected)
     per_release = [document_findings_parallel(loaded.documents, rules, ctx, options.jobs) for ctx in contexts]
     for findings, ctx in zip(per_release, contexts, strict=True):
         findings.extend(set_findings(loaded.documents, rules, ctx))

@@ -1,7 +1,8 @@
 """Rules: the `rule` decorator and the explicit list of implementations (lint/rules/FAMILIES).
 
 The decorator only tags the function; nothing registers itself on import. `all_rules()` imports the family modules
-named in `kubectl_wasdra.lint.rules.FAMILIES` and collects the tagged functions, in that order.
+named in `kubectl_wasdra.lint.rules.FAMILIES` and collects the tagged functions, in that order; `rules_for()` leaves
+out the families a check's kinds cannot need.
 """
 
 from __future__ import annotations
@@ -51,11 +52,24 @@ def all_rules() -> tuple[Rule, ...]:
     """Every implemented rule, family by family in FAMILIES order, each family in definition order."""
     from kubectl_wasdra.lint.rules import FAMILIES
 
-    found: list[Rule] = []
-    for family in FAMILIES:
-        module = importlib.import_module(f"kubectl_wasdra.lint.rules.{family}")
-        found.extend(getattr(value, _ATTRIBUTE) for value in vars(module).values() if hasattr(value, _ATTRIBUTE))
-    return tuple(found)
+    return tuple(implemented for family in FAMILIES for implemented in family_rules(family))
+
+
+def rules_for(kinds: Iterable[tuple[str, str | None]], *, cluster: bool) -> tuple[Rule, ...]:
+    """The rules a check of documents of these (API group, kind)s needs, in all_rules() order: without a cluster, the
+    workload families are left out (and not imported) when every kind is one they never report on."""
+    from kubectl_wasdra.lint.rules import FAMILIES, UNRELATED_KINDS, WORKLOAD_FAMILIES
+
+    unrelated = not cluster and all(kind in UNRELATED_KINDS for kind in kinds)
+    return tuple(implemented for family in FAMILIES if not (unrelated and family in WORKLOAD_FAMILIES)
+                 for implemented in family_rules(family))
+
+
+@functools.cache
+def family_rules(family: str) -> tuple[Rule, ...]:
+    """The rules of one family module (lint/rules/FAMILY.py), in definition order; imports it on first use."""
+    module = importlib.import_module(f"kubectl_wasdra.lint.rules.{family}")
+    return tuple(getattr(value, _ATTRIBUTE) for value in vars(module).values() if hasattr(value, _ATTRIBUTE))
 
 
 @functools.cache
