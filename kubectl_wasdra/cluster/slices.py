@@ -113,9 +113,11 @@ def _parts(text: str, start: int, end: int, boundary: str, slice_chars: int) -> 
 
 def _yaml_list_end(text: str, start: int, indent: str) -> int:
     """Where the block sequence at `indent` starting at `start` ends: at the first line at column 0 that is neither
-    blank nor a comment (nor, at indent 0, another entry). A line indented less than `indent` but not at column 0 is
-    left in the last slice, where it fails to decode."""
-    found = (_LIST_ENDS if indent else _FLUSH_LIST_ENDS).search(text, start)
+    blank nor a comment (nor, at indent 0, another entry) after its last entry. Searched from the last `<indent>- `
+    line, so only the last entry and the rest are scanned: a column-0 line before it lands inside a slice, which then
+    fails to decode (and so does a line indented less than `indent` but not at column 0)."""
+    last = text.rfind("\n" + indent + "- ", start) + 1 or start
+    found = (_LIST_ENDS if indent else _FLUSH_LIST_ENDS).search(text, last)
     return found.start() + 1 if found else len(text)
 
 

@@ -138,9 +138,17 @@ def test_json_shapes_not_proven_are_decoded_whole(text: str) -> None:
     "%YAML 1.2\n---\nitems:\n- a: 1\n- b: 2\n",  # a directive
     "items:\n- a: 1\n- b: [1,\n- c: 3\n",  # a syntax error
     "items:\n- a: 1\n- b: 'x\n- y'\n",  # a quoted scalar cut by the layout
+    "items:\n- a: 1\nkind: List\nextra:\n- z\n",  # entries of another key after the list
+    "items:\n  - a: 1\nkind: List\nextra:\n  - z\n",
 ])
 def test_yaml_shapes_not_proven_are_decoded_whole(text: str) -> None:
     assert decode_yaml_list(text, 4) is None
+
+
+def test_several_documents_are_decoded_whole(monkeypatch) -> None:
+    monkeypatch.setattr(decode, "SLICE_CHARS", 4)
+    text = "items:\n- a: 1\n- b: 2\n---\nitems:\n- c: 3\n"
+    assert decode_yaml(text) == [{"items": [{"a": 1}, {"b": 2}]}, {"items": [{"c": 3}]}]
 
 
 def test_small_texts_are_not_sliced() -> None:
