@@ -35,9 +35,10 @@ class SnapshotBuilder:
             self.converted[obj["apiVersion"]] += 1
             obj = to_v1(obj)
         obj = with_default_namespace(obj)
-        self.objects.setdefault(obj["kind"], {})[object_key(obj)] = obj
+        key = object_key(obj)
+        self.objects.setdefault(obj["kind"], {})[key] = obj
         self.read_count += 1
-        self.read_order[(obj["kind"], *object_key(obj))] = self.read_count
+        self.read_order[(obj["kind"], *key)] = self.read_count
         return None
 
     def add_header(self, header: SnapshotHeader) -> None:

@@ -18,6 +18,7 @@ from typing import Any, Final
 
 import yaml
 
+from kubectl_wasdra.cluster.slices import SLICE_CHARS, decode_json_list, decode_yaml_list
 from kubectl_wasdra.load.parse import needs_yaml11, without_surrogates
 from kubectl_wasdra.load.yaml11 import KubeLoader
 
@@ -54,7 +55,9 @@ def is_json_text(name: str, text: str) -> bool:
 
 def decode_json(data: bytes | str) -> list[Any]:
     """The JSON values of a file: one value, or several concatenated (`kubectl get a -o json; kubectl get b -o json`).
-    Bytes (UTF-8) decode fastest."""
+    Bytes (UTF-8) decode fastest; a big List in text is decoded a slice of items at a time (slices.py)."""
+    if isinstance(data, str) and (listed := decode_json_list(data, SLICE_CHARS)) is not None:
+        return listed
     try:
         return [_json_loads(data)]
     except _JSON_ERRORS:
@@ -78,9 +81,12 @@ def decode_json(data: bytes | str) -> list[Any]:
 
 
 def decode_yaml(text: str) -> list[Any]:
-    """The documents of a YAML stream (None for empty ones), scalars resolved as go-yaml v2 does."""
+    """The documents of a YAML stream (None for empty ones), scalars resolved as go-yaml v2 does; one big List is
+    decoded a slice of items at a time (slices.py)."""
     if needs_yaml11(text):
         return _decode_yaml11(text)
+    if len(text) > SLICE_CHARS and not _is_multi_document(text) and (listed := decode_yaml_list(text, SLICE_CHARS)) is not None:
+        return listed
     import yaml_rs
 
     try:
@@ -97,7 +103,19 @@ def decode_yaml(text: str) -> list[Any]:
 def _is_multi_document(text: str) -> bool:
     """yaml-rs returns a list both for several documents and for one top-level sequence: look for a second marker."""
     start = _LEADING.match(text)
-    return _DOCUMENT_MARKER.search(text, start.end() if start else 0) is not None
+    at = start.end() if start else 0
+    return _DOCUMENT_MARKER.match(text, at) is not None or _marker_line(text, "\n---", at) or _marker_line(text, "\n...", at)
+
+
+def _marker_line(text: str, marker: str, at: int) -> bool:
+    """Whether a line after `at` is `marker` (a newline first) alone or followed by a blank: str.find goes through a big
+    snapshot in half the time of a multi-line regex."""
+    found = text.find(marker, at)
+    while found >= 0:
+        if text[found + len(marker):found + len(marker) + 1] in ("", " ", "\t", "\n"):
+            return True
+        found = text.find(marker, found + 1)
+    return False
 
 
 _ERROR_AT: Final = re.compile(r"line (\d+), column (\d+)")

@@ -2,12 +2,14 @@
 
 An object failing a check is reported (with the path of the offending field) and left out of the snapshot, so the
 simulator never meets a malformed object. Only what is read is checked; full schema validation is `check`'s job.
+Each check returns the first problem it finds (or None) and stops there: a snapshot has tens of thousands of objects,
+nearly all of them sound.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
@@ -20,35 +22,30 @@ def shape_problem(obj: Any) -> Problem | None:
     """(path, what is wrong) for the first malformed field the snapshot relies on, or None when the object is usable."""
     if not isinstance(obj, dict):
         return (), f"expected an object, got {_type(obj)}"
-    for path, message in _problems(obj):
-        return path, message
-    return None
-
-
-def _problems(obj: dict[str, Any]) -> Iterator[Problem]:
     for key in ("kind", "apiVersion"):
         if not isinstance(obj.get(key), str) or not obj[key]:
-            yield (key,), _missing_string(key, obj.get(key))
-            return
+            return (key,), _missing_string(key, obj.get(key))
     meta = obj.get("metadata")
     if not isinstance(meta, dict):
-        yield ("metadata",), "metadata is missing" if meta is None else f"metadata must be an object, got {_type(meta)}"
-        return
-    if not isinstance(meta.get("name"), str) or not meta["name"]:
-        yield ("metadata", "name"), _missing_string("metadata.name", meta.get("name"))
-    if meta.get("namespace") is not None and not isinstance(meta["namespace"], str):
-        yield ("metadata", "namespace"), "metadata.namespace must be a string"
-    labels = meta.get("labels")
-    if labels is not None and not isinstance(labels, dict):
-        yield ("metadata", "labels"), f"metadata.labels must be a map of strings, got {_type(labels)}"
-
+        return ("metadata",), "metadata is missing" if meta is None else f"metadata must be an object, got {_type(meta)}"
+    if problem := _meta_problem(meta):
+        return problem
     for part in ("spec", "status"):
         if obj.get(part) is not None and not isinstance(obj[part], dict):
-            yield (part,), f"{part} must be an object, got {_type(obj[part])}"
-            return
-    check = _KIND_CHECKS.get(obj["kind"]) if isinstance(obj.get("kind"), str) else None
-    if check is not None:
-        yield from check(obj.get("spec") or {}, obj.get("status") or {})
+            return (part,), f"{part} must be an object, got {_type(obj[part])}"
+    check = _KIND_CHECKS.get(obj["kind"])
+    return check(obj.get("spec") or {}, obj.get("status") or {}) if check is not None else None
+
+
+def _meta_problem(meta: dict[str, Any]) -> Problem | None:
+    if not isinstance(meta.get("name"), str) or not meta["name"]:
+        return ("metadata", "name"), _missing_string("metadata.name", meta.get("name"))
+    if meta.get("namespace") is not None and not isinstance(meta["namespace"], str):
+        return ("metadata", "namespace"), "metadata.namespace must be a string"
+    labels = meta.get("labels")
+    if labels is not None and not isinstance(labels, dict):
+        return ("metadata", "labels"), f"metadata.labels must be a map of strings, got {_type(labels)}"
+    return None
 
 
 def _missing_string(field: str, value: Any) -> str:
@@ -62,37 +59,34 @@ def _type(value: Any) -> str:
         type(value), "a number")
 
 
-def _mapping(value: Any, path: Path) -> Iterator[Problem]:
+def _mapping(value: Any, path: Path) -> Problem | None:
     if value is not None and not isinstance(value, dict):
-        yield path, f"expected an object, got {_type(value)}"
+        return path, f"expected an object, got {_type(value)}"
+    return None
 
 
-def _items(value: Any, path: Path) -> tuple[list[tuple[Path, dict[str, Any]]], list[Problem]]:
-    """(path, item) for every object in a list, and a problem for anything malformed (the list itself or an item)."""
+def _objects(value: Any, path: Path) -> Problem | None:
+    """The problem of a list of objects: not a list, or its first item that is no object; None for None."""
     if value is None:
-        return [], []
+        return None
     if not isinstance(value, list):
-        return [], [(path, f"expected a list, got {_type(value)}")]
-    good: list[tuple[Path, dict[str, Any]]] = []
-    bad: list[Problem] = []
+        return path, f"expected a list, got {_type(value)}"
     for index, item in enumerate(value):
-        if isinstance(item, dict):
-            good.append(((*path, index), item))
-        else:
-            bad.append(((*path, index), f"expected an object, got {_type(item)}"))
-    return good, bad
+        if not isinstance(item, dict):
+            return (*path, index), f"expected an object, got {_type(item)}"
+    return None
 
 
-def _quantities(value: Any, path: Path) -> Iterator[Problem]:
+def _quantities(value: Any, path: Path) -> Problem | None:
     if value is None:
-        return
+        return None
     if not isinstance(value, dict):
-        yield path, f"expected a map of quantities, got {_type(value)}"
-        return
+        return path, f"expected a map of quantities, got {_type(value)}"
     for name, quantity in value.items():
-        error = _quantity_error(quantity) if isinstance(quantity, str | int | float) else f"{quantity!r} is not a quantity"
+        error = _quantity_error(quantity) if isinstance(quantity, (str, int, float)) else f"{quantity!r} is not a quantity"
         if error:
-            yield (*path, name), error
+            return (*path, name), error
+    return None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -105,100 +99,116 @@ def _quantity_error(quantity: str | int | float) -> str | None:
     return None
 
 
-def _string(container: Mapping[str, Any], key: str, path: Path, *, required: bool = True) -> Iterator[Problem]:
+def _string(container: Mapping[str, Any], key: str, path: Path, *, required: bool = True) -> Problem | None:
     value = container.get(key)
     if (value is None and required) or (value is not None and not isinstance(value, str)):
-        yield (*path, key), f"{key} must be a string"
+        return (*path, key), f"{key} must be a string"
+    return None
 
 
-def _node(spec: dict[str, Any], status: dict[str, Any]) -> Iterator[Problem]:
-    yield from _quantities(status.get("allocatable"), ("status", "allocatable"))
-    yield from _items(spec.get("taints"), ("spec", "taints"))[1]
+def _node(spec: dict[str, Any], status: dict[str, Any]) -> Problem | None:
+    return _quantities(status.get("allocatable"), ("status", "allocatable")) or _objects(spec.get("taints"),
+                                                                                           ("spec", "taints"))
 
 
-def _containers(spec: dict[str, Any], field: str) -> Iterator[Problem]:
-    containers, bad = _items(spec.get(field), ("spec", field))
-    yield from bad
-    for path, container in containers:
-        resources = container.get("resources")
-        yield from _mapping(resources, (*path, "resources"))
-        if isinstance(resources, dict):
-            for part in ("requests", "limits"):
-                yield from _quantities(resources.get(part), (*path, "resources", part))
+def _resources(resources: Any, path: Path) -> Problem | None:
+    """`resources` of a container or a pod: requests and limits are maps of quantities."""
+    if problem := _mapping(resources, (*path, "resources")):
+        return problem
+    if not isinstance(resources, dict):
+        return None
+    return (_quantities(resources.get("requests"), (*path, "resources", "requests"))
+            or _quantities(resources.get("limits"), (*path, "resources", "limits")))
 
 
-def _pod(spec: dict[str, Any], status: dict[str, Any]) -> Iterator[Problem]:
+def _containers(spec: dict[str, Any], field: str) -> Problem | None:
+    containers = spec.get(field)
+    if (problem := _objects(containers, ("spec", field))) or not containers:
+        return problem
+    for index, container in enumerate(containers):
+        if problem := _resources(container.get("resources"), ("spec", field, index)):
+            return problem
+    return None
+
+
+def _pod(spec: dict[str, Any], status: dict[str, Any]) -> Problem | None:
     if not isinstance(spec.get("containers"), list):
-        yield ("spec", "containers"), "spec.containers must be a list"
-        return
-    yield from _containers(spec, "containers")
-    yield from _containers(spec, "initContainers")
-    yield from _quantities(spec.get("overhead"), ("spec", "overhead"))
-    resources = spec.get("resources")
-    yield from _mapping(resources, ("spec", "resources"))
-    if isinstance(resources, dict):
-        for part in ("requests", "limits"):
-            yield from _quantities(resources.get(part), ("spec", "resources", part))
-    yield from _string(spec, "nodeName", ("spec",), required=False)
-    yield from _string(status, "phase", ("status",), required=False)
+        return ("spec", "containers"), "spec.containers must be a list"
+    return (_containers(spec, "containers") or _containers(spec, "initContainers")
+            or _quantities(spec.get("overhead"), ("spec", "overhead")) or _resources(spec.get("resources"), ("spec",))
+            or _string(spec, "nodeName", ("spec",), required=False)
+            or _string(status, "phase", ("status",), required=False))
 
 
-def _slice(spec: dict[str, Any], _status: dict[str, Any]) -> Iterator[Problem]:
-    yield from _string(spec, "driver", ("spec",))
+def _slice(spec: dict[str, Any], _status: dict[str, Any]) -> Problem | None:
+    if problem := _string(spec, "driver", ("spec",)):
+        return problem
     pool = spec.get("pool")
     if not isinstance(pool, dict) or not isinstance(pool.get("name"), str):
-        yield ("spec", "pool"), "spec.pool.name must be a string"
-    devices, bad = _items(spec.get("devices"), ("spec", "devices"))
-    yield from bad
-    for path, device in devices:
-        yield from _string(device, "name", path)
-        capacity = device.get("capacity")
-        yield from _mapping(capacity, (*path, "capacity"))
-        for name, value in (capacity or {}).items() if isinstance(capacity, dict) else ():
-            if not isinstance(value, dict):
-                yield (*path, "capacity", name), "capacity must be {value: quantity}"
-            else:
-                yield from _quantities({"value": value.get("value")}, (*path, "capacity", name))
-        yield from _counter_sets(device.get("consumesCounters"), (*path, "consumesCounters"))
-    yield from _counter_sets(spec.get("sharedCounters"), ("spec", "sharedCounters"))
+        return ("spec", "pool"), "spec.pool.name must be a string"
+    devices = spec.get("devices")
+    if problem := _objects(devices, ("spec", "devices")):
+        return problem
+    for index, device in enumerate(devices or ()):
+        if problem := _device(device, ("spec", "devices", index)):
+            return problem
+    return _counter_sets(spec.get("sharedCounters"), ("spec", "sharedCounters"))
 
 
-def _counter_sets(value: Any, path: Path) -> Iterator[Problem]:
+def _device(device: dict[str, Any], path: Path) -> Problem | None:
+    capacity = device.get("capacity")
+    if problem := _string(device, "name", path) or _mapping(capacity, (*path, "capacity")):
+        return problem
+    for name, value in capacity.items() if isinstance(capacity, dict) else ():
+        if not isinstance(value, dict):
+            return (*path, "capacity", name), "capacity must be {value: quantity}"
+        if problem := _quantities({"value": value.get("value")}, (*path, "capacity", name)):
+            return problem
+    return _counter_sets(device.get("consumesCounters"), (*path, "consumesCounters"))
+
+
+def _counter_sets(value: Any, path: Path) -> Problem | None:
     """[{name|counterSet, counters: {name: {value: quantity}}}] as in sharedCounters and consumesCounters."""
-    entries, bad = _items(value, path)
-    yield from bad
-    for entry_path, entry in entries:
+    if (problem := _objects(value, path)) or not value:
+        return problem
+    for index, entry in enumerate(value):
         counters = entry.get("counters")
-        yield from _mapping(counters, (*entry_path, "counters"))
-        for name, counter in (counters or {}).items() if isinstance(counters, dict) else ():
+        if problem := _mapping(counters, (*path, index, "counters")):
+            return problem
+        for name, counter in counters.items() if isinstance(counters, dict) else ():
             if not isinstance(counter, dict):
-                yield (*entry_path, "counters", name), "a counter must be {value: quantity}"
-            else:
-                yield from _quantities({"value": counter.get("value")}, (*entry_path, "counters", name))
+                return (*path, index, "counters", name), "a counter must be {value: quantity}"
+            if problem := _quantities({"value": counter.get("value")}, (*path, index, "counters", name)):
+                return problem
+    return None
 
 
-def _claim(spec: dict[str, Any], status: dict[str, Any]) -> Iterator[Problem]:
+def _claim(spec: dict[str, Any], status: dict[str, Any]) -> Problem | None:
     allocation = status.get("allocation")
-    yield from _mapping(allocation, ("status", "allocation"))
-    devices = (allocation or {}).get("devices") if isinstance(allocation, dict) else None
-    yield from _mapping(devices, ("status", "allocation", "devices"))
+    devices = allocation.get("devices") if isinstance(allocation, dict) else None
     results = devices.get("results") if isinstance(devices, dict) else None
-    entries, bad = _items(results, ("status", "allocation", "devices", "results"))
-    yield from bad
-    for path, result in entries:
+    path = ("status", "allocation", "devices", "results")
+    if problem := (_mapping(allocation, ("status", "allocation")) or _mapping(devices, path[:3])
+                   or _objects(results, path)):
+        return problem
+    for index, result in enumerate(results or ()):
         for key in ("driver", "pool", "device"):
-            yield from _string(result, key, path)
-        yield from _quantities(result.get("consumedCapacity"), (*path, "consumedCapacity"))
-    yield from _items(status.get("reservedFor"), ("status", "reservedFor"))[1]
+            if problem := _string(result, key, (*path, index)):
+                return problem
+        if problem := _quantities(result.get("consumedCapacity"), (*path, index, "consumedCapacity")):
+            return problem
+    return _objects(status.get("reservedFor"), ("status", "reservedFor"))
 
 
-def _taint_rule(spec: dict[str, Any], _status: dict[str, Any]) -> Iterator[Problem]:
-    yield from _mapping(spec.get("deviceSelector"), ("spec", "deviceSelector"))
+def _taint_rule(spec: dict[str, Any], _status: dict[str, Any]) -> Problem | None:
+    if problem := _mapping(spec.get("deviceSelector"), ("spec", "deviceSelector")):
+        return problem
     if not isinstance(spec.get("taint"), dict):
-        yield ("spec", "taint"), "spec.taint must be an object"
+        return ("spec", "taint"), "spec.taint must be an object"
+    return None
 
 
-_KIND_CHECKS: Final[Mapping[str, Callable[[dict[str, Any], dict[str, Any]], Iterator[Problem]]]] = {
+_KIND_CHECKS: Final[Mapping[str, Callable[[dict[str, Any], dict[str, Any]], Problem | None]]] = {
     "Node": _node,
     "Pod": _pod,
     "ResourceSlice": _slice,
