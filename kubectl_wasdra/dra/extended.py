@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from kubectl_wasdra.dra.inventory import Inventory
 from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
+from kubectl_wasdra.kube.resources import is_extended_resource_name
 
 IMPLICIT_PREFIX: Final = "deviceclass.resource.kubernetes.io/"  # resource/v1 types.go ResourceDeviceClassPrefix
 SPECIAL_CLAIM_NAME: Final = "<extended-resources>"  # extendeddynamicresources.go specialClaimInMemName
@@ -36,12 +37,10 @@ class ExtendedResources:
     unfit: str | None = None
 
 
-def is_extended_resource_name(name: str) -> bool:
-    """Extended resource names (helper IsExtendedResourceName): domain-qualified, not kubernetes.io, not requests.*."""
-    if name.startswith("requests.") or "/" not in name:
-        return False
-    domain = name.split("/", 1)[0]
-    return not (domain == "kubernetes.io" or domain.endswith(".kubernetes.io")) or name.startswith(IMPLICIT_PREFIX)
+def is_dra_extended_resource(name: str) -> bool:
+    """A container request DRA may satisfy: an extended resource name (v1helper.IsExtendedResourceName) or a
+    DeviceClass's implicit name under deviceclass.resource.kubernetes.io/."""
+    return name.startswith(IMPLICIT_PREFIX) or is_extended_resource_name(name)
 
 
 def device_class_for(resource: str, inventory: Inventory) -> str | None:
@@ -119,7 +118,7 @@ def extended_resource_claim(pod: Mapping[str, Any], node_allocatable: Mapping[st
     """The special claim for `pod` on a node with `node_allocatable` (resource name -> quantity)."""
     spec = pod.get("spec") or {}
     resources = sorted({name for c in (*(spec.get("initContainers") or ()), *(spec.get("containers") or ()))
-                        for name in ((c.get("resources") or {}).get("requests") or {}) if is_extended_resource_name(name)})
+                        for name in ((c.get("resources") or {}).get("requests") or {}) if is_dra_extended_resource(name)})
     requests: list[dict[str, Any]] = []
     mappings: list[dict[str, str]] = []
     for resource in resources:

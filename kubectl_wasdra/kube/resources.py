@@ -20,12 +20,23 @@ from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any, Final
 
+from kubectl_wasdra.kube.labels import qualified_name_errors
 from kubectl_wasdra.kube.quantity import parse_quantity
 
 Resources = dict[str, Decimal]
 POD_LEVEL_RESOURCES: Final = frozenset({"cpu", "memory"})  # plus every hugepages-* (IsSupportedPodLevelResource)
 HUGEPAGES_PREFIX: Final = "hugepages-"
 TERMINAL_PHASES: Final = frozenset({"Succeeded", "Failed"})
+
+
+@functools.lru_cache(maxsize=1024)
+def is_extended_resource_name(name: str) -> bool:
+    """v1helper.IsExtendedResourceName (pkg/apis/core/v1/helper/helpers.go): not native (it has a "/" and no
+    "kubernetes.io/" anywhere: IsNativeResource, IsPrefixedNativeResource), not "requests.*", and "requests." + name
+    is a qualified name (so the domain has at most 244 characters)."""
+    if "/" not in name or "kubernetes.io/" in name or name.startswith("requests."):
+        return False
+    return not qualified_name_errors(f"requests.{name}")
 
 
 def is_pod_level_resource(name: str) -> bool:

@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from kubectl_wasdra.kube.resources import is_extended_resource_name
+
 DEFAULT_SCHEDULER: Final = "default-scheduler"
 NOT_SCHEDULED: Final = 'scheduled by "{name}", not simulated: the simulated kube-scheduler profiles are {profiles}'
 
@@ -40,11 +42,6 @@ KNOWN_PLUGINS: Final = frozenset(DEFAULT_FILTERS) | {name for name, _ in DEFAULT
 DRA_STEPS_PER_SECOND: Final = 10_000  # the search's stand-in for the 10 s filter timeout is 100,000 steps
 
 
-def is_extended_resource(name: str) -> bool:
-    """v1helper.IsExtendedResourceName: not a native resource (no "/" or a kubernetes.io/ name), not "requests.*"."""
-    return "/" in name and "kubernetes.io/" not in name and not name.startswith("requests.")
-
-
 @dataclass(frozen=True)
 class FitArgs:
     """NodeResourcesFitArgs: extended resources the filter ignores, and the scoring strategy."""
@@ -57,7 +54,7 @@ class FitArgs:
 
     def ignores(self, resource: str) -> bool:
         """fit.go fitsRequest: only extended resources are ignored, by name or by the prefix before "/"."""
-        if not (self.ignored_resources or self.ignored_resource_groups) or not is_extended_resource(resource):
+        if not (self.ignored_resources or self.ignored_resource_groups) or not is_extended_resource_name(resource):
             return False
         return resource in self.ignored_resources or resource.split("/", 1)[0] in self.ignored_resource_groups
 

@@ -8,7 +8,8 @@ import pytest
 from dra_objects import DRIVER, device, device_class, node, resource_slice
 
 from kubectl_wasdra.dra import Allocation, AllocationFailure, DeviceUsage, Inventory, allocate_claims
-from kubectl_wasdra.dra.extended import SPECIAL_CLAIM_NAME, extended_resource_claim, is_extended_resource_name
+from kubectl_wasdra.dra.extended import SPECIAL_CLAIM_NAME, extended_resource_claim, is_dra_extended_resource
+from kubectl_wasdra.kube.resources import is_extended_resource_name
 
 GPU = device_class("gpu", f'device.driver == "{DRIVER}"', extendedResourceName="example.com/gpu")
 INVENTORY = Inventory(slices=[resource_slice("s", [device(f"gpu-{i}") for i in range(2)])], classes=[GPU])
@@ -26,9 +27,13 @@ def pod(*containers: dict, init: tuple = ()) -> dict[str, Any]:
 @pytest.mark.parametrize(("name", "expected"), [
     ("example.com/gpu", True), ("deviceclass.resource.kubernetes.io/gpu", True), ("cpu", False),
     ("kubernetes.io/batch", False), ("requests.example.com/gpu", False), ("hugepages-2Mi", False),
+    ("node.kubernetes.io/x", False), ("xkubernetes.io/gpu", False),      # any "kubernetes.io/" is native
+    ("example.com/" + "g" * 64, False), ("Example_.com/gpu", False),      # "requests." + name must be qualified
 ])
 def test_extended_resource_names(name: str, expected: bool) -> None:
-    assert is_extended_resource_name(name) is expected
+    """DRA's names are v1helper.IsExtendedResourceName's plus the DeviceClass implicit names."""
+    assert is_dra_extended_resource(name) is expected
+    assert is_extended_resource_name(name) is (expected and not name.startswith("deviceclass.resource.kubernetes.io/"))
 
 
 def test_node_without_the_resource_gets_a_dra_claim() -> None:

@@ -10,6 +10,7 @@ import re
 from typing import Final
 
 from kubectl_wasdra.kube.labels import label_value_errors
+from kubectl_wasdra.kube.resources import is_extended_resource_name
 
 DNS1123_LABEL_MAX: Final = 63
 DNS1123_SUBDOMAIN_MAX: Final = 253
@@ -114,13 +115,8 @@ def label_key_error(value: str) -> str | None:
 
 
 def extended_resource_name_error(value: str) -> str | None:
-    """core/v1 helper IsExtendedResourceName: not native (it has a '/' and no "kubernetes.io/" anywhere), does not start
-    with "requests.", and "requests." + name is a qualified name (so the domain may have at most 244 characters)."""
-    # pkg/apis/core/v1/helper/helpers.go IsExtendedResourceName, IsNativeResource, IsPrefixedNativeResource
-    native = "/" not in value or "kubernetes.io/" in value
-    if native or value.startswith("requests.") or label_key_error(f"requests.{value}"):
-        return "must be a valid extended resource name"
-    return None
+    """The message of a name core/v1 helper IsExtendedResourceName rejects (kube/resources.py), or None."""
+    return None if is_extended_resource_name(value) else "must be a valid extended resource name"
 
 
 def label_value_error(value: str) -> str | None:
