@@ -28,8 +28,7 @@ def test_interrupt_exits_130_with_one_line(capsys: pytest.CaptureFixture[str], m
 def test_workers_ignore_ctrl_c() -> None:
     before = signal.getsignal(signal.SIGINT)
     try:
-        parallel._init_worker((), (), None)  # type: ignore[arg-type]
+        parallel.ignore_ctrl_c()
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, before)
-        parallel._WORKER_STATE.clear()

@@ -256,15 +256,17 @@ def document_findings(documents: Sequence[Document], rules: Sequence[Rule], ctx:
             if unavailable and implemented.info.family in NEEDS_SERVED_API:
                 continue
             try:
-                found.extend((implemented.info, severity, problem) for problem in implemented.check(document, ctx))
+                for problem in implemented.check(document, ctx):  # a loop, not extend(generator): 30+ rules a document
+                    found.append((implemented.info, severity, problem))
             except WasdraError:
                 raise  # the tool cannot do its job (a bad --schema-location file ...): exit 2 with its one line
             except Exception as exc:  # one rule failing on one object never loses the other findings
                 if f"{type(exc).__name__}: {exc}" not in crashed:
                     crashed.add(f"{type(exc).__name__}: {exc}")
                     findings.append(_internal_error(implemented.info, document, exc))
-        findings.extend(_stamp(info, severity, document, problem.path, problem.message, problem.hint, problem.at,
-                               problem.position) for info, severity, problem in drop_repeated_causes(found))
+        if found:
+            findings.extend(_stamp(info, severity, document, problem.path, problem.message, problem.hint, problem.at,
+                                   problem.position) for info, severity, problem in drop_repeated_causes(found))
     return findings
 
 

@@ -17,7 +17,8 @@ from typing import Any, Final, Literal
 
 from kubectl_wasdra.load.stream import document_starts, walk
 
-_UNSPLITTABLE_RE: Final = re.compile(r"^(?:%|\.\.\.(?:[ \t]|$))", re.MULTILINE)  # directives, document end markers
+# directives, document end markers; searched in "\n" + text, so that the pattern starts with a literal (see SEPARATOR_RE)
+_UNSPLITTABLE_RE: Final = re.compile(r"\n(?:%|\.\.\.(?:[ \t]|$))", re.MULTILINE)
 
 
 @functools.cache
@@ -104,7 +105,7 @@ def _compose(text: str, is_json: bool) -> list[tuple[Any, int]]:
 
 def _part_starts(text: str) -> list[int]:
     """Where each document of `text` starts, by its `---` lines; [] when directives or `...` markers make that unsure."""
-    return [] if _UNSPLITTABLE_RE.search(text) else document_starts(text)
+    return [] if _UNSPLITTABLE_RE.search("\n" + text) else document_starts(text)
 
 
 def _compose_part(text: str, starts: list[int], index: int) -> tuple[Any, int] | None:

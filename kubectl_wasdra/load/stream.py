@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any, Final
 if TYPE_CHECKING:
     import yaml
 
-SEPARATOR_RE: Final = re.compile(r"^---(?:[ \t]|$)", re.MULTILINE)  # a `---` line: the start of a document
+# a `---` line: the start of a document. `^---` as written, but starting with the literal and checking the line start
+# behind it: a pattern that starts with `^` is tried at every character (7x as long on the bench corpus)
+SEPARATOR_RE: Final = re.compile(r"---(?<=^---)(?:[ \t]|$)", re.MULTILINE)
 TOO_DEEP: Final = "document is nested too deeply"
 
 

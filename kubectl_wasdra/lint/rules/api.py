@@ -20,14 +20,18 @@ if TYPE_CHECKING:
     from kubectl_wasdra.catalog.apis import ApiStatus
 
 
-@functools.lru_cache(maxsize=256)
 def _status(doc: Document, ctx: CheckContext) -> ApiStatus | None:
-    """The document's API status, computed once and shared by the three API rules."""
-    from kubectl_wasdra.catalog.apis import api_status
-
+    """The document's API status, shared by the three API rules and by every document of its apiVersion/kind."""
     if not doc.api_version or not doc.kind:
         return None
-    return api_status(ctx.release, doc.api_version, doc.kind, ctx.runtime_config, ctx.gate_enabled)
+    return _kind_status(doc.api_version, doc.kind, ctx)
+
+
+@functools.lru_cache(maxsize=256)
+def _kind_status(api_version: str, kind: str, ctx: CheckContext) -> ApiStatus:
+    from kubectl_wasdra.catalog.apis import api_status
+
+    return api_status(ctx.release, api_version, kind, ctx.runtime_config, ctx.gate_enabled)
 
 
 @rule(codes.API_NOT_SERVED)

@@ -50,10 +50,13 @@ def _missing_hint(ref: Reference, found: Found, index: ObjectIndex) -> str:
 def _check(docs: DocumentSet, ctx: CheckContext, references: Iterable[Reference], kinds: tuple[str, ...],
            wanted: Found) -> Iterator[SetProblem]:
     index = object_index(docs, ctx)
+    hints: dict[tuple[str, str, str | None], str] = {}  # many references often name the same missing object
     for ref in references:
         if ref.kind in kinds and index.find(ref.kind, ref.name, ref.namespace) is wanted:
-            yield SetProblem(ref.document, ref.path, _missing_message(ref, wanted), _missing_hint(ref, wanted, index),
-                             at="value")
+            key = (ref.kind, ref.name, ref.namespace)
+            if key not in hints:
+                hints[key] = _missing_hint(ref, wanted, index)
+            yield SetProblem(ref.document, ref.path, _missing_message(ref, wanted), hints[key], at="value")
 
 
 @rule(codes.REF_CLAIM_TEMPLATE_NOT_FOUND, scope="set")

@@ -7,7 +7,7 @@ tools/gen_schemas.py from the kubernetes-validate 1.37.0 package) and `--schema-
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from kubectl_wasdra.lint import codes
@@ -17,22 +17,24 @@ from kubectl_wasdra.lint.registry import rule
 from kubectl_wasdra.load import Document
 
 if TYPE_CHECKING:
-    from kubectl_wasdra.catalog.releases import Release
     from kubectl_wasdra.catalog.schemas import Violation
 
 
 @functools.lru_cache(maxsize=64)
-def _validate(doc: Document, release: Release, locations: tuple[str, ...]) -> tuple[Violation, ...]:
-    """All violations of one document, computed once and shared by the six SCHEMA rules."""
+def _validate(doc: Document, ctx: CheckContext) -> Mapping[str, list[Violation]]:
+    """All violations of one document by category, computed once and shared by the six SCHEMA rules (keyed on the
+    context, hashed by identity, rather than on the release, whose hash is computed each time)."""
     from kubectl_wasdra.catalog.schemas import validate_document
 
-    return tuple(validate_document(release, doc.data, locations))
+    grouped: dict[str, list[Violation]] = {}
+    for violation in validate_document(ctx.release, doc.data, ctx.schema_locations):
+        grouped.setdefault(violation.category, []).append(violation)
+    return grouped
 
 
 def _violations(doc: Document, ctx: CheckContext, category: str) -> Iterator[Problem]:
-    for violation in _validate(doc, ctx.release, ctx.schema_locations):
-        if violation.category == category:
-            yield Problem(violation.path, violation.message, violation.hint, at=violation.at, subject=violation.subject)
+    for violation in _validate(doc, ctx).get(category, ()):
+        yield Problem(violation.path, violation.message, violation.hint, at=violation.at, subject=violation.subject)
 
 
 @rule(codes.SCHEMA_WRONG_TYPE)

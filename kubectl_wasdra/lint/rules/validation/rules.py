@@ -11,7 +11,8 @@ pkg/apis/core/validation/validation.go (release-1.33 .. release-1.37).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from kubectl_wasdra.catalog.releases import Release
@@ -84,10 +85,18 @@ def is_validated(group: str, kind: str) -> bool:
 
 
 @functools.lru_cache(maxsize=64)
-def _document_violations(doc: Document, release: Release) -> tuple[Violation, ...]:
-    if not doc.api_version or not doc.kind:
-        return ()
-    return validate(doc.data, doc.api_version, doc.kind, release)
+def _violations_by_check(doc: Document, ctx: CheckContext) -> Mapping[Check, list[Violation]]:
+    """The violations of one document, validated once and grouped by Check for the sixteen rules that each read one
+    group (keyed on the context, hashed by identity, rather than on the release, whose hash is computed each time)."""
+    if not doc.api_version or not doc.kind or not is_validated(doc.group, doc.kind):
+        return _NO_VIOLATIONS
+    grouped: dict[Check, list[Violation]] = {}
+    for violation in validate(doc.data, doc.api_version, doc.kind, ctx.release):
+        grouped.setdefault(violation.check, []).append(violation)
+    return grouped
+
+
+_NO_VIOLATIONS: Mapping[Check, list[Violation]] = MappingProxyType({})
 
 
 @functools.lru_cache(maxsize=64)
@@ -99,10 +108,10 @@ def _dropped_paths(doc: Document, ctx: CheckContext) -> tuple[tuple[str | int, .
 
 
 def problems(doc: Document, ctx: CheckContext, check: Check) -> Iterator[Problem]:
-    if not is_validated(doc.group, doc.kind or ""):
+    found = _violations_by_check(doc, ctx).get(check)
+    if not found:
         return
-    found = [v for v in _document_violations(doc, ctx.release) if v.check is check]
-    dropped = _dropped_paths(doc, ctx) if found else ()
+    dropped = _dropped_paths(doc, ctx)
     for violation in found:
         if not any(violation.path[:len(path)] == path for path in dropped):
             yield Problem(violation.path, violation.message, violation.hint, violation.at, covers=violation.covers)
