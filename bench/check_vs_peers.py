@@ -122,9 +122,19 @@ def corpora(quick: bool) -> list[tuple[str, list[Path], Path, tuple[str, ...]]]:
     return [*cases, ("one 10-document file", [ten], ten, ()), ("one ConfigMap", [small], small, ())]
 
 
+def console_script(name: str) -> str | None:
+    """The command as pip installed it for this interpreter (bin/ beside sys.executable), else the one on PATH.
+    A version manager's shim on PATH (pyenv's is a bash script) would add its own start-up to every run."""
+    beside = os.path.join(os.path.dirname(sys.executable), name)
+    return beside if os.access(beside, os.X_OK) else shutil.which(name)
+
+
 def make_plan(args: argparse.Namespace) -> Plan:
     plan = Plan()
-    wasdra, kubeconform = args.wasdra.split(), shutil.which("kubeconform")
+    words = args.wasdra.split()
+    wasdra = [console_script(words[0]) or words[0], *words[1:]]
+    kubeconform = shutil.which("kubeconform")
+    print(f"measuring: {' '.join(wasdra)}", flush=True)
     cases = corpora(args.quick)
     for label, paths, target, extra in cases:
         documents = len(paths) * DOCS_PER_FILE if label != "one ConfigMap" else 1
@@ -140,7 +150,7 @@ def make_plan(args: argparse.Namespace) -> Plan:
     plan.rows.append((floor, None))
     for flag in ("--version", "--help"):
         plan.rows.append((plan.child(f"kubectl-wasdra {flag}", 0, [*wasdra, flag], ok=(0,)), None))
-    kv = None if args.quick else shutil.which("kubernetes-validate")
+    kv = None if args.quick else console_script("kubernetes-validate")
     if kv:
         subset = clean[: args.kv_files]
         documents = len(subset) * DOCS_PER_FILE
