@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kubectl_wasdra.catalog.schema_index import render_index  # noqa: E402
+from tools.generated import write_or_check  # noqa: E402
 
 
 def schema_files(directory: Path) -> list[Path]:
@@ -32,20 +33,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only compare with the index files in schemas/")
     args = parser.parse_args()
-    stale = []
-    for schema in schema_files(ROOT / "schemas"):
-        target, text = index_path(schema), render_index(schema.read_bytes())
-        if args.check:
-            if not target.exists() or target.read_text() != text:
-                stale.append(str(target))
-            continue
-        target.write_text(text)
-        print(f"{target}: {len(text) // 1024} KiB")
-    if stale:
-        print("out of date: " + ", ".join(stale) + " (run python tools/gen_schema_index.py)", file=sys.stderr)
-        return 1
-    return 0
-
+    outputs = ((index_path(schema), text, f"{len(text) // 1024} KiB")
+               for schema, text in ((schema, render_index(schema.read_bytes())) for schema in schema_files(ROOT / "schemas")))
+    return write_or_check(outputs, args.check, "python tools/gen_schema_index.py")
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -20,6 +20,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tools.generated import write_or_check
+
 RELEASES = ("1.33", "1.34", "1.35", "1.36", "1.37")
 SOURCE_PACKAGE = "kubernetes-validate 1.37.0"
 REF_PREFIXES = ("/api/_definitions.json#/$defs/", "_definitions.json#/$defs/", "#/$defs/")
@@ -141,22 +145,9 @@ def main() -> int:
     parser.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "schemas"))
     args = parser.parse_args()
     out = Path(args.out)
-    stale = []
-    for release in RELEASES:
-        target = out / f"k8s-{release}.json"
-        text = render(release)
-        if args.check:
-            if not target.exists() or target.read_text() != text:
-                stale.append(str(target))
-            continue
-        out.mkdir(parents=True, exist_ok=True)
-        target.write_text(text)
-        print(f"{target}: {len(json.loads(text)['kinds'])} kinds, {len(text) // 1024} KiB")
-    if stale:
-        print("out of date: " + ", ".join(stale) + " (run python tools/gen_schemas.py)", file=sys.stderr)
-        return 1
-    return 0
-
+    outputs = ((out / f"k8s-{release}.json", text, f"{len(json.loads(text)['kinds'])} kinds, {len(text) // 1024} KiB")
+               for release, text in ((release, render(release)) for release in RELEASES))
+    return write_or_check(outputs, args.check, "python tools/gen_schemas.py")
 
 if __name__ == "__main__":
     sys.exit(main())
