@@ -18,24 +18,30 @@ DRA_KINDS: Final = ("ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "
 GROUP_KINDS: Final = ("PodGroup", "Workload", "CompositePodGroup")
 # what the volume filters read for a pod with claims or CSI volumes (sched/volumes.py; CSIDriver is read by none)
 VOLUME_KINDS: Final = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode")
-# kinds whose absence changes no verdict: Events only feed explain-pending's "cluster says", Jobs and Namespaces are
-# not simulated; non-kind gaps ("feature gates", "credentials") are notes
+# what the kubelet stage (kubelet/admission.py) reads for a pod the Topology Manager aligns: without a node's
+# NodeResourceTopology the stage admits everything there; KubeletConfigz only refines its policies (kubelet/facts.py)
+NUMA_KINDS: Final = ("NodeResourceTopology",)
+# the kinds check's cluster checks (FIT, REF010, GANG004) depend on. Kinds whose absence changes no verdict: Events
+# only feed explain-pending's "cluster says", Jobs and Namespaces are not simulated, PodDisruptionBudgets change which
+# victims preemption names but not whether a group fits; non-kind gaps ("feature gates", "credentials") are notes
 VERDICT_KINDS: Final = frozenset((*ALWAYS, *DRA_KINDS, *GROUP_KINDS, *VOLUME_KINDS, "PriorityClass"))
+# explain's verdicts also run the kubelet stage after binding
+EXPLAIN_KINDS: Final = VERDICT_KINDS | frozenset(NUMA_KINDS)
 
 
-def _blocks_verdicts(kind: str, why: object) -> bool:
+def _blocks_verdicts(kind: str, why: object, kinds: frozenset[str]) -> bool:
     """A verdict may depend on the kind, and its objects may exist unread (anything but "not served")."""
-    return kind in VERDICT_KINDS and not str(why).startswith(NOT_SERVED)
+    return kind in kinds and not str(why).startswith(NOT_SERVED)
 
 
-def unread_kinds(gaps: Mapping[str, str]) -> dict[str, str]:
-    """{kind: why} for the kinds a verdict may depend on that were not (completely) read, in a fixed order."""
-    return {kind: str(why) for kind, why in sorted(gaps.items()) if _blocks_verdicts(kind, why)}
+def unread_kinds(gaps: Mapping[str, str], kinds: frozenset[str] = VERDICT_KINDS) -> dict[str, str]:
+    """{kind: why} for the `kinds` a verdict may depend on that were not (completely) read, in a fixed order."""
+    return {kind: str(why) for kind, why in sorted(gaps.items()) if _blocks_verdicts(kind, why, kinds)}
 
 
-def gap_list(gaps: Mapping[str, str]) -> list[dict[str, Any]]:
+def gap_list(gaps: Mapping[str, str], kinds: frozenset[str] = VERDICT_KINDS) -> list[dict[str, Any]]:
     """Every header gap as JSON data: [{"kind", "reason", "blocksVerdicts"}], sorted by kind."""
-    return [{"kind": kind, "reason": str(why), "blocksVerdicts": _blocks_verdicts(kind, why)}
+    return [{"kind": kind, "reason": str(why), "blocksVerdicts": _blocks_verdicts(kind, why, kinds)}
             for kind, why in sorted(gaps.items())]
 
 

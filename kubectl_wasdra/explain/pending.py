@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
-from kubectl_wasdra.cluster.gaps import unread_kinds
+from kubectl_wasdra.cluster.gaps import EXPLAIN_KINDS, unread_kinds
 from kubectl_wasdra.errors import ClusterReadError, UsageError
 from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
@@ -143,7 +143,7 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
     gates = make_gates(release, options.feature_gates, options.runtime_config)
     config = scheduler_config(options.scheduler_config)
     events = latest_failed_scheduling(snapshot.of_kind("Event"))  # files and live reads both keep Events (cluster/snapshot.py)
-    unread = unread_kinds(snapshot.header.gaps)
+    unread = unread_kinds(snapshot.header.gaps, EXPLAIN_KINDS)
     if "Pod" in unread:
         raise ClusterReadError(f"cannot tell what is Pending: Pods could not be read from the cluster ({unread['Pod']})",
                                hint="read with a user that may list pods in every namespace (kubectl auth can-i list pods -A)")

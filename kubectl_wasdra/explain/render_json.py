@@ -6,7 +6,7 @@ from typing import Any
 
 import orjson
 
-from kubectl_wasdra.cluster.gaps import gap_list
+from kubectl_wasdra.cluster.gaps import EXPLAIN_KINDS, gap_list
 from kubectl_wasdra.explain.left_out import problem_json
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.nominations import nomination_verdict
@@ -46,7 +46,7 @@ def render_json(report: ExplainReport) -> str:
     """The report as indented JSON text ending with a newline."""
     data: dict[str, Any] = {"k8sVersion": report.k8s_version, "groups": [group_json(g) for g in report.groups]}
     if report.gaps:  # only then: a complete read keeps DESIGN's shape exactly
-        data["gaps"] = gap_list(report.gaps)
+        data["gaps"] = gap_list(report.gaps, EXPLAIN_KINDS)
     if report.left_out:
         data["leftOut"] = [problem_json(problem) for problem in report.left_out]
     if report.notes:  # what the simulation left out or does not model (the text output prints the same lines)

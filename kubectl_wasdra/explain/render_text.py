@@ -8,6 +8,7 @@ import io
 
 from rich.markup import escape
 
+from kubectl_wasdra.cluster.gaps import EXPLAIN_KINDS
 from kubectl_wasdra.cluster.gaps import unread_kinds as unread_gaps
 from kubectl_wasdra.explain.left_out import problem_line
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
@@ -158,7 +159,7 @@ def group_markup(group: GroupDiagnosis) -> list[str]:
 def render_text(report: ExplainReport, *, color: bool = False, width: int = 130) -> str:
     """The report as text (ANSI colour only when `color`). Without colour the markup is only stripped: rich's console
     costs tens of milliseconds per group, minutes for a Job of thousands of pods."""
-    lines = [_safe(f"not read from the cluster: {kind}: {why}") for kind, why in unread_gaps(report.gaps).items()]
+    lines = [_safe(f"not read from the cluster: {kind}: {why}") for kind, why in unread_gaps(report.gaps, EXPLAIN_KINDS).items()]
     lines += [_safe(f"left out: {problem_line(problem)}") for problem in report.left_out]
     lines += [_safe(note) for note in report.notes]
     for index, group in enumerate(report.groups):

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
-from kubectl_wasdra.cluster.gaps import unread_kinds
+from kubectl_wasdra.cluster.gaps import EXPLAIN_KINDS, unread_kinds
 from kubectl_wasdra.cluster.shape import shape_problem
 from kubectl_wasdra.cluster.snapshot import CLUSTER_SCOPED_KINDS, SNAPSHOT_KINDS, ClusterSnapshot
 from kubectl_wasdra.explain.diagnose import diagnose
@@ -189,7 +189,7 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
     is unknown (explain/unknown.py)."""
     from kubectl_wasdra.explain.kubelet_stage import apply_stage, claim_numa, run_stage
 
-    unread = unread_kinds(snapshot.header.gaps)
+    unread = unread_kinds(snapshot.header.gaps, EXPLAIN_KINDS)
     sim = Simulation(snapshot, gates, config=config)
     sim.preemption = preemption
     everything = sim.run()

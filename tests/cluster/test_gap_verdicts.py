@@ -108,3 +108,41 @@ def test_explain_gives_no_verdict_on_a_volume_whose_kinds_were_not_read(tmp_path
     (group,) = json.loads(CliRunner().invoke(cli, ["explain", "-f", str(manifest), "--snapshot", str(cluster), "-o",
                                                    "json"], standalone_mode=False).output)["groups"]
     assert group["fits"] is True  # a pod without volumes does not depend on them
+
+
+GUARANTEED_POD = """apiVersion: v1
+kind: Pod
+metadata: {name: pinned, namespace: default}
+spec:
+  containers:
+  - name: c
+    image: busybox
+    resources: {requests: {cpu: "2", memory: 1Gi}, limits: {cpu: "2", memory: 1Gi}}
+"""
+
+
+@pytest.mark.parametrize(("why", "unknown"), [("403 Forbidden: no list", True), ("not served by this cluster", False)])
+def test_an_unread_node_topology_leaves_aligned_pods_unknown(tmp_path: Path, why: str, unknown: bool) -> None:
+    """Without the NodeResourceTopology a Guaranteed pod's kubelet admission (Topology Manager) cannot be answered;
+    a BestEffort pod does not depend on it, and a cluster that does not serve the kind has no topology to read."""
+    header = {"apiVersion": "kubectl-wasdra.io/v1", "kind": "WasdraSnapshotHeader", "metadata": {"name": "snapshot"},
+              "serverVersion": "v1.37.0", "gaps": {"NodeResourceTopology": why}}
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
+            "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "10"}}}
+    cluster, manifest = tmp_path / "cluster.json", tmp_path / "pod.yaml"
+    cluster.write_text(json.dumps(header) + "\n" + json.dumps(node))
+
+    def explain(text: str) -> dict:
+        manifest.write_text(text)
+        output = CliRunner().invoke(cli, ["explain", "-f", str(manifest), "--snapshot", str(cluster), "-o", "json"],
+                                    standalone_mode=False).output
+        return json.loads(output)["groups"][0]
+
+    pinned = explain(GUARANTEED_POD)
+    assert (pinned["fits"] is None) is unknown
+    assert not unknown or pinned["unknown"].startswith("NodeResourceTopology could not be read")
+    assert explain(GUARANTEED_POD.replace('    resources: {requests: {cpu: "2", memory: 1Gi}, limits: {cpu: "2", '
+                                          'memory: 1Gi}}\n', ""))["fits"] is True
+    if unknown:   # check's cluster checks do not run the kubelet stage: the same gap does not hold them back
+        result = CliRunner().invoke(cli, ["check", str(manifest), "--snapshot", str(cluster), "-o", "json"])
+        assert result.exit_code in (0, 1) and json.loads(result.output)["gaps"][0]["blocksVerdicts"] is False
