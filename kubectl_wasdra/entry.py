@@ -14,6 +14,9 @@ def main(argv: list[str] | None = None) -> None:
             sys.stdout.write(text)
             sys.stdout.flush()
             sys.exit(0)
+    from kubectl_wasdra.codecache import install
+
+    install()  # before the command modules define their dataclasses
     from kubectl_wasdra.cli import main as cli_main
 
     cli_main(argv)
