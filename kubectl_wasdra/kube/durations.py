@@ -11,9 +11,11 @@ from typing import Final
 
 from kubectl_wasdra.errors import UsageError
 
-# Go time.ParseDuration units, in seconds
-_UNITS: Final = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
-_TERM: Final = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)")
+# Go time.ParseDuration units, in nanoseconds (src/time/format.go unitMap)
+_UNITS: Final = {"ns": 1, "us": 1_000, "µs": 1_000, "μs": 1_000, "ms": 1_000_000, "s": 10**9, "m": 60 * 10**9,
+                 "h": 3600 * 10**9}
+_TERM: Final = re.compile(r"([0-9]*)(?:\.([0-9]*))?(ns|us|µs|μs|ms|s|m|h)")
+_MAX_NANOSECONDS: Final = 2**63 - 1  # time.Duration is an int64 of nanoseconds
 # client-go's message for a value it cannot parse (client_config.go)
 _INVALID: Final = ("invalid timeout value. Timeout must be a single integer in seconds, or an integer followed by a "
                    "corresponding time unit (e.g. 1s | 2m | 3h)")
@@ -23,7 +25,7 @@ def parse_duration(text: str, *, flag: str = "--request-timeout") -> float | Non
     """Seconds from kubectl's timeout syntax ("0", "30", "30s", "1m", "1h2m3.5s"); None for 0 (no limit).
     UsageError names the flag for anything else (negative values included)."""
     value = text.strip()
-    if re.fullmatch(r"\d+", value):
+    if re.fullmatch(r"[0-9]+", value):
         seconds = float(int(value))
     else:
         seconds = go_duration(value)
@@ -34,17 +36,30 @@ def parse_duration(text: str, *, flag: str = "--request-timeout") -> float | Non
 
 def go_duration(value: str) -> float | None:
     """Seconds of a Go duration (time.ParseDuration: "1h2m3.5s", ".5s", "+10ms", "0"), or None when it does not
-    parse or is negative."""
-    if value in ("0", "+0", "-0"):
-        return 0.0
-    body = value[1:] if value[:1] == "+" else value
-    if not body or body.startswith("-"):
+    parse, overflows an int64 of nanoseconds, or is negative (no field that takes one here accepts it)."""
+    nanoseconds = go_nanoseconds(value)
+    return None if nanoseconds is None or nanoseconds < 0 else nanoseconds / 1e9
+
+
+def go_nanoseconds(value: str) -> int | None:
+    """time.ParseDuration (src/time/format.go): [-+] then terms of digits, an optional fraction and a unit; "0"
+    alone needs none. The fraction is scaled as Go scales it (through a float64, truncated)."""
+    sign, body = (value[0], value[1:]) if value[:1] in ("-", "+") else ("", value)
+    if body == "0":
+        return 0
+    if not body:
         return None
-    position, total = 0, 0.0
+    position, total = 0, 0
     while position < len(body):
         match = _TERM.match(body, position)
-        if match is None:
+        if match is None or not (match.group(1) or match.group(2)):
+            return None  # no digits before the unit (".s", "s")
+        unit = _UNITS[match.group(3)]
+        whole, fraction = match.group(1) or "0", match.group(2) or ""
+        total += int(whole) * unit
+        if fraction.strip("0"):
+            total += int(float(int(fraction)) * (unit / 10 ** len(fraction)))
+        if total > _MAX_NANOSECONDS + (sign == "-"):
             return None
-        total += float(match.group(1)) * _UNITS[match.group(2)]
         position = match.end()
-    return total
+    return -total if sign == "-" else total
