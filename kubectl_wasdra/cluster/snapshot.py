@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from kubectl_wasdra.cluster.convert import to_v1
+from kubectl_wasdra.kube.scope import BUILTIN_CLUSTER_SCOPED
 
 if TYPE_CHECKING:
     from kubectl_wasdra.cluster.allocations import AllocatedState
@@ -34,10 +35,9 @@ SNAPSHOT_KINDS: Final = (
     # node's kubelet config as read from GET /api/v1/nodes/{name}/proxy/configz (KubeletConfigz, wasdra.dev/v1alpha1)
     "NodeResourceTopology", "KubeletConfigz",
 )
-CLUSTER_SCOPED_KINDS: Final = frozenset({"Node", "Namespace", "PriorityClass", "ResourceSlice", "DeviceClass",
-                                         "DeviceTaintRule",
-                                         "PersistentVolume", "StorageClass", "CSINode", "CSIDriver",
-                                         "NodeResourceTopology", "KubeletConfigz"})
+# the snapshot's kinds filed without a namespace (kube/scope.py); KubeletConfigz is one per node
+CLUSTER_SCOPED_KINDS: Final = frozenset(kind for kind in SNAPSHOT_KINDS if kind in BUILTIN_CLUSTER_SCOPED) | {
+    "NodeResourceTopology", "KubeletConfigz"}
 
 
 def object_key(obj: Mapping[str, Any]) -> tuple[str, str]:
