@@ -14,11 +14,16 @@ def main(argv: list[str] | None = None) -> None:
             sys.stdout.write(text)
             sys.stdout.flush()
             sys.exit(0)
+    import gc
+
+    gc.disable()  # start-up makes only lasting objects (modules, classes): a collection there frees nothing
     from kubectl_wasdra.codecache import install
 
     install()  # before the command modules define their dataclasses
     from kubectl_wasdra.cli import main as cli_main
 
+    gc.freeze()  # and no later collection rescans them
+    gc.enable()
     cli_main(argv)
 
 

@@ -19,16 +19,17 @@ import json, sys
 from pathlib import Path
 import kubectl_wasdra
 from kubectl_wasdra.catalog.apis import api_table
-from kubectl_wasdra.catalog.data import data_path, read_data
+from kubectl_wasdra.catalog.data import _read_compiled, data_path, read_data
 from kubectl_wasdra.catalog.releases import SUPPORTED
 from kubectl_wasdra.catalog.schemas import schema_set
-rules = sorted(p.name for p in data_path("rules").iterdir())
+rules = sorted(p.name for p in data_path("rules").iterdir() if p.is_file())
 print(json.dumps({
     "package": kubectl_wasdra.__file__,
     "schemas": str(data_path("schemas")),
     "kinds": {str(r): len(schema_set(r).kinds) for r in SUPPORTED},
     "api_releases": len(api_table()),
     "rules": {name: len(read_data("rules/" + name)) for name in rules},
+    "compiled": sorted(name for name in rules if _read_compiled("rules/" + name, read_data("rules/" + name))),
 }))
 """
 
@@ -47,6 +48,7 @@ def test_wheel_contains_and_uses_the_data(tmp_path: Path) -> None:
     assert data["schemas"] == str(site / "kubectl_wasdra" / "_data" / "schemas")
     assert all(count > 80 for count in data["kinds"].values()) and data["api_releases"] == 5
     assert "api-versions.yaml" in data["rules"] and all(size > 0 for size in data["rules"].values())
+    assert data["compiled"] == sorted(data["rules"])  # every data file is read through its fresh compiled twin
     check = subprocess.run([sys.executable, "-m", "kubectl_wasdra", "check", str(ROOT / "fixtures" / "manifests" / "check")],
                            cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
     assert check.returncode == 0, check.stdout + check.stderr
