@@ -29,16 +29,18 @@ except ImportError:  # pragma: no cover - optional accelerator
 
 # Plain scalars YAML 1.1 (go-yaml v2) reads differently from YAML 1.2 (booleans, leading-zero octals), merge keys,
 # tags, complex keys, keys that are not strings.
-# One pattern per place a plain scalar can start (after ": ", at a line start as key or sequence item, in flow or after a
-# bare CR), each beginning with a literal and using possessive quantifiers: a pattern starting with `\s`, tried at
-# every space, took 7 s on a 72 MiB snapshot; these take about 0.6 s.
+# One branch per place a plain scalar can start (after ": ", at a line start as key or sequence item, in flow or after
+# a bare CR), each beginning with a literal (the engine then skips to those characters) and using possessive
+# quantifiers: a pattern starting with `\s`, tried at every space, took 7 s on a 72 MiB snapshot. As six separate
+# patterns searching took 25% less time, but compiling them 1.5 ms more, a sixtieth of a one-file run.
 _YAML11_WORD: Final = (r"(?=[yYnNoO0-9+_-])(?:[yYnN]|[yY]es|YES|[nN]o|NO|[oO]n|ON|[oO]ff|OFF"  # YAML 1.1 booleans
                        r"|[-+]?0[0-9_]+|[-+]?_[0-9_]+|[-+]?[0-9_]{19,}"  # octal, leading underscore, beyond 64 bits
                        r"|[-+]?[0-9][0-9_]*_[0-9_]*(?:\.[0-9_]*)?"  # digits with underscores (go-yaml drops them)
                        r"|[-+]?0[bo][0-7_]+|[-+]?0x[0-9a-fA-F]*_[0-9a-fA-F_]*)"  # 0b/0o, hex with underscores
                        r"(?=[ \t\r]*(?:$|#|,|\]|\}|:(?:\s|$)))")
-_YAML11_SCALARS: Final = tuple(re.compile(start + _YAML11_WORD, re.MULTILINE) for start in (
-    r":[ \t]++", r"\n[ \t]*+(?:-[ \t]++)*+", r"\[[ \t]*+", r"\{[ \t]*+", r",[ \t]*+", r"\r[ \t]*+"))
+_YAML11_SCALAR: Final = re.compile("(?:" + "|".join((
+    r":[ \t]++", r"\n[ \t]*+(?:-[ \t]++)*+", r"\[[ \t]*+", r"\{[ \t]*+", r",[ \t]*+", r"\r[ \t]*+")) + ")" + _YAML11_WORD,
+    re.MULTILINE)
 _SPECIAL_SYNTAX: Final = re.compile(r"<<|\s!|^!|^[ \t]*\?(?:\s|$)", re.MULTILINE)
 _NON_STRING_KEY_WORD: Final = (r"(?=[-+.0-9~tTfFnN])(?:[-+]?\.?[0-9][^:\n,{}\[\]]*|~|(?:[tT]rue|TRUE|[fF]alse|FALSE"
                                 r"|[nN]ull|NULL)[ \t]*):(?:\s|$)")
@@ -53,7 +55,7 @@ def needs_yaml11(text: str) -> bool:
     """True when `text` may read differently under YAML 1.1 than under 1.2, or uses syntax yaml-rs does not resolve
     like Kubernetes (merge keys, tags, complex or non-string keys). A superset: a false positive only costs speed."""
     lines = "\n" + text
-    if any(pattern.search(lines) for pattern in _YAML11_SCALARS):
+    if _YAML11_SCALAR.search(lines):
         return True
     if ("<<" in text or "!" in text or "?" in text) and _SPECIAL_SYNTAX.search(text):
         return True
