@@ -10,11 +10,12 @@ import re
 from typing import Final
 
 from kubectl_wasdra.errors import UsageError
+from kubectl_wasdra.lazy_regex import lazy
 
 # Go time.ParseDuration units, in nanoseconds (src/time/format.go unitMap)
 _UNITS: Final = {"ns": 1, "us": 1_000, "µs": 1_000, "μs": 1_000, "ms": 1_000_000, "s": 10**9, "m": 60 * 10**9,
                  "h": 3600 * 10**9}
-_TERM: Final = re.compile(r"([0-9]*)(?:\.([0-9]*))?(ns|us|µs|μs|ms|s|m|h)")
+_TERM: Final = lazy(r"([0-9]*)(?:\.([0-9]*))?(ns|us|µs|μs|ms|s|m|h)")
 _MAX_NANOSECONDS: Final = 2**63 - 1  # time.Duration is an int64 of nanoseconds
 # client-go's message for a value it cannot parse (client_config.go)
 _INVALID: Final = ("invalid timeout value. Timeout must be a single integer in seconds, or an integer followed by a "

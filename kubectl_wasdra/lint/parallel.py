@@ -14,7 +14,6 @@ second more than checking in one process.
 from __future__ import annotations
 
 import os
-import pickle
 import signal
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -95,6 +94,8 @@ class _Child:
 
     def result(self) -> list[Finding]:
         """The child's findings; its exception is raised here (a WasdraError keeps its one-line message)."""
+        import pickle  # only inputs large enough to fork need it
+
         with os.fdopen(self.pipe, "rb") as pipe:
             payload = pipe.read()
         os.waitpid(self.pid, 0)
@@ -127,6 +128,8 @@ def _run_child(write_end: int, documents: Sequence[Document], rules: Sequence[Ru
                ctx: CheckContext) -> None:  # pragma: no cover - runs in the forked child
     """Check `documents`, write (True, findings) or (False, exception) to the pipe, and leave without running the
     parent's exit handlers or flushing its buffered output a second time."""
+    import pickle
+
     from kubectl_wasdra.lint.pipeline import document_findings
 
     status = 0

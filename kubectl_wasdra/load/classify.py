@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from kubectl_wasdra.lazy_regex import lazy
 from kubectl_wasdra.load.gotemplate import has_plain_field_action
 
 
@@ -95,17 +96,17 @@ _NAMES: Final[dict[str, FileKind]] = {name: kind for kind, names in _NAMED.items
 _COMPOSE = re.compile(r"^(docker-)?compose([.-][^/]*)?\.ya?ml$")
 _VALUES = re.compile(r"^(values([._-][^/]*)?|[^/]*[.-]values)\.ya?ml$")
 # Helm's built-in objects and functions inside an action: `{{ .Values.x }}`, `{{- include "n" . }}`, `{{ toYaml ... }}`
-_HELM_ACTION = re.compile(r"\{\{-?\s*(?:[^}]*?\s)?(?:\$?\.(?:Values|Release|Chart|Capabilities|Files|Template)\b|include\s+\"|"
+_HELM_ACTION = lazy(r"\{\{-?\s*(?:[^}]*?\s)?(?:\$?\.(?:Values|Release|Chart|Capabilities|Files|Template)\b|include\s+\"|"
                           r"toYaml\b|tpl\s)")
 # an action that is YAML structure (a line starting with `{{`, or an unquoted value starting with it)
-_STRUCTURAL_ACTION = re.compile(r"^\s*\{\{(?![{}])|:\s+\{\{(?![{}])", re.MULTILINE)
-_TOP_KEY = re.compile(r"^(\"?)([A-Za-z_$][\w.$-]*)\1\s*:", re.MULTILINE)
+_STRUCTURAL_ACTION = lazy(r"^\s*\{\{(?![{}])|:\s+\{\{(?![{}])", re.MULTILINE)
+_TOP_KEY = lazy(r"^(\"?)([A-Za-z_$][\w.$-]*)\1\s*:", re.MULTILINE)
 _TOP_API_VERSION = re.compile(r"^(\"?)apiVersion\1\s*:", re.MULTILINE)
 _TOP_KIND = re.compile(r"^(\"?)kind\1\s*:", re.MULTILINE)
-_KUSTOMIZE_API = re.compile(r"^apiVersion:\s*[\"']?kustomize\.config\.k8s\.io/", re.MULTILINE)
+_KUSTOMIZE_API = lazy(r"^apiVersion:\s*[\"']?kustomize\.config\.k8s\.io/", re.MULTILINE)
 # configuration of local-cluster tools: apiVersion and kind look like an object's, but no API server serves them
 _CLUSTER_TOOL_APIS: Final = ("kind.x-k8s.io/", "k3d.io/", "ctlptl.dev/")
-_CLUSTER_TOOL_API = re.compile(r"^apiVersion:\s*[\"']?(?:kind\.x-k8s\.io|k3d\.io|ctlptl\.dev)/", re.MULTILINE)
+_CLUSTER_TOOL_API = lazy(r"^apiVersion:\s*[\"']?(?:kind\.x-k8s\.io|k3d\.io|ctlptl\.dev)/", re.MULTILINE)
 
 
 def _described(kind: FileKind) -> NonManifest:

@@ -10,14 +10,15 @@ Alertmanager templates) and in comments belong to the object's own data, and `{{
 
 from __future__ import annotations
 
-import re
 from typing import Final
 
+from kubectl_wasdra.lazy_regex import lazy
+
 # `{{.Index}}`, `{{ .Name }}`, `{{- .Spec.Count -}}`: one field reference, optionally trimmed
-_FIELD_ACTION: Final = re.compile(r"\{\{-?\s*\.[A-Za-z_]\w*(?:\.\w+)*\s*-?\}\}")
-_QUOTED: Final = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^']|'')*'")
+_FIELD_ACTION: Final = lazy(r"\{\{-?\s*\.[A-Za-z_]\w*(?:\.\w+)*\s*-?\}\}")
+_QUOTED: Final = lazy(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^']|'')*'")
 # a line whose value starts a block scalar: `key: |`, `- >-`, `key: |2 # comment`
-_BLOCK_START: Final = re.compile(r"(?:^|[:\-])\s*[|>][+\-0-9]*\s*(?:#.*)?$")
+_BLOCK_START: Final = lazy(r"(?:^|[:\-])\s*[|>][+\-0-9]*\s*(?:#.*)?$")
 
 
 def _unquoted_part(line: str) -> str:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from sys import intern
 from typing import TYPE_CHECKING, Any, Final
 
+from kubectl_wasdra.lazy_regex import lazy
 from kubectl_wasdra.load.document import ProblemKind
 from kubectl_wasdra.load.stream import SEPARATOR_RE, TOO_DEEP, document_span, error_line, walk
 
@@ -121,7 +122,7 @@ def parse_text(text: str, *, is_json: bool) -> Parsed:
 
 
 _SURROGATE_ESCAPE: Final = re.compile(r"\\(?:u|U000)[dD][89a-fA-F]")
-_SURROGATES: Final = re.compile("[\ud800-\udfff]")
+_SURROGATES: Final = lazy("[\ud800-\udfff]")
 
 
 def without_surrogates(value: Any) -> Any:

@@ -6,12 +6,14 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from kubectl_wasdra.lazy_regex import lazy
+
 # Characters that reorder or break a line where they are shown (Unicode bidi controls, line/paragraph separators):
 # a name holding U+202E shows text reversed, U+2028 starts a new line in many viewers (Trojan Source, CVE-2021-42574)
 _INVISIBLE: Final = "\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
 # C0 controls except tab (so CR and LF too: a value never starts a new line), DEL, C1 controls, lone surrogates (not
 # encodable as UTF-8), and the invisible reorderers above
-_UNSAFE: Final = re.compile(f"[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff{_INVISIBLE}]")
+_UNSAFE: Final = lazy(f"[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff{_INVISIBLE}]")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -22,15 +24,19 @@ def _escape(match: re.Match[str]) -> str:
 def printable(text: str) -> str:
     """`text` as one line with every control, line-breaking or bidi character written as a \\xNN (or \\uNNNN) escape;
     tabs stay."""
+    if text.isascii() and text.isprintable():  # no control character: the pattern is not even compiled
+        return text
     return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
 
 
-_JSON_UNSAFE: Final = re.compile(f"[\x7f-\x9f{_INVISIBLE}]")
+_JSON_UNSAFE: Final = lazy(f"[\x7f-\x9f{_INVISIBLE}]")
 
 
 def json_safe(dumped: str) -> str:
     """JSON text (from json.dumps, which escapes only C0 controls) with DEL, C1 controls, bidi controls and line
     separators as \\u escapes too: the same JSON value, safe to show on a terminal."""
+    if dumped.isascii() and "\x7f" not in dumped:  # DEL is the one character of the set in ASCII
+        return dumped
     return _JSON_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", dumped)
 
 
