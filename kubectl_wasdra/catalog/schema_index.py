@@ -9,8 +9,12 @@ definition, the [start, end) offsets of its JSON value; `Definitions` parses a d
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, Final
+
+# a reference in compact JSON (tools/gen_schemas.py writes no spaces; definition names need no escapes)
+_REFERENCE: Final = re.compile(rb'"\$ref":"#/\$defs/([^"\\]+)"')
 
 
 def build_index(data: bytes) -> dict[str, Any]:
@@ -50,6 +54,11 @@ class Definitions(Mapping[str, Any]):
             start, end = self._spans[name]
             found = self._parsed[name] = json.loads(self._data[start:end])
         return found
+
+    def references(self, name: str) -> list[str]:
+        """The definitions `name` refers to, read off its raw JSON without parsing it."""
+        start, end = self._spans[name]
+        return [found.decode("ascii") for found in _REFERENCE.findall(self._data, start, end)]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._spans)

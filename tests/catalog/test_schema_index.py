@@ -59,3 +59,32 @@ def test_an_index_of_another_file_is_not_used(monkeypatch: pytest.MonkeyPatch) -
 def test_a_file_that_is_not_compact_is_refused() -> None:
     with pytest.raises(ValueError):
         build_index(b'{"kinds": {}, "$defs": {"x": {}}, "extra": {"$defs":{}}}')
+
+
+@pytest.mark.parametrize("release", SUPPORTED, ids=str)
+def test_references_read_off_the_raw_text_are_those_inside_each_definition(release) -> None:
+    data = (SCHEMAS / f"k8s-{release}.json").read_bytes()
+    whole = json.loads(data)["$defs"]
+    sliced = Definitions(data, json.loads((SCHEMAS / f"k8s-{release}.index.json").read_bytes())["spans"])
+    for name, value in whole.items():
+        assert sorted(sliced.references(name)) == sorted(schemas._references(value)), name
+    pod = schemas._closure(sliced, json.loads(data)["kinds"]["v1/Pod"])
+    assert pod == schemas._closure(whole, json.loads(data)["kinds"]["v1/Pod"]) and len(pod) > 100
+
+
+@pytest.mark.parametrize("release", SUPPORTED, ids=str)
+def test_every_built_in_integer_carries_its_go_bounds(release) -> None:
+    """No value beyond int32/int64 decodes, and the validators take that from the schema text alone."""
+    stack = list(json.loads((SCHEMAS / f"k8s-{release}.json").read_bytes())["$defs"].values())
+    integers = 0
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            kinds = node.get("type")
+            if kinds == "integer" or (isinstance(kinds, list) and "integer" in kinds and "string" not in kinds):
+                integers += 1
+                assert -(2**63) <= node.get("minimum", -(2**64)) <= node.get("maximum", 2**64) <= 2**63 - 1, node
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    assert integers > 200
