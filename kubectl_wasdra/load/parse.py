@@ -42,7 +42,7 @@ _YAML11_WORD: Final = (r"(?=[yYnNoO0-9+_-])(?:[yYnN]|[yY]es|YES|[nN]o|NO|[oO]n|O
 _YAML11_SCALAR: Final = re.compile("(?:" + "|".join((
     r":[ \t]++", r"\n[ \t]*+(?:-[ \t]++)*+", r"\[[ \t]*+", r"\{[ \t]*+", r",[ \t]*+", r"\r[ \t]*+")) + ")" + _YAML11_WORD,
     re.MULTILINE)
-_SPECIAL_SYNTAX: Final = re.compile(r"<<|\s!|^!|^[ \t]*\?(?:\s|$)", re.MULTILINE)
+_SPECIAL_SYNTAX: Final = lazy(r"<<|\s!|^!|^[ \t]*\?(?:\s|$)", re.MULTILINE)
 _NON_STRING_KEY_WORD: Final = (r"(?=[-+.0-9~tTfFnN])(?:[-+]?\.?[0-9][^:\n,{}\[\]]*|~|(?:[tT]rue|TRUE|[fF]alse|FALSE"
                                 r"|[nN]ull|NULL)[ \t]*):(?:\s|$)")
 _NON_STRING_KEYS: Final = tuple(re.compile(start + _NON_STRING_KEY_WORD) for start in (  # searched in "\n" + text
@@ -121,7 +121,7 @@ def parse_text(text: str, *, is_json: bool) -> Parsed:
     return _screened(_parse_yaml11(text), text, is_json=False)
 
 
-_SURROGATE_ESCAPE: Final = re.compile(r"\\(?:u|U000)[dD][89a-fA-F]")
+_SURROGATE_ESCAPE: Final = lazy(r"\\(?:u|U000)[dD][89a-fA-F]")
 _SURROGATES: Final = lazy("[\ud800-\udfff]")
 
 
