@@ -38,7 +38,7 @@ def _run(args: list[str], cache: Path, **env: str) -> subprocess.CompletedProces
 
 
 def _cache_file(cache: Path) -> Path:
-    return cache / "kubectl-wasdra" / f"dataclass-code.{sys.implementation.cache_tag}.marshal"
+    return cache / "kubectl-wasdra" / f"dataclass-code.{sys.implementation.cache_tag}.v2"
 
 
 def test_check_output_is_the_same_cold_warm_and_off(tmp_path: Path) -> None:
@@ -75,3 +75,67 @@ def test_an_unwritable_cache_directory_is_no_error(tmp_path: Path) -> None:
     blocker.write_text("not a directory")
     result = _run(["-c", CLASSES], blocker)     # XDG_CACHE_HOME is a file: the cache cannot be created
     assert result.returncode == 0 and result.stdout.startswith("frozen") and not result.stderr
+
+
+OTHER_CLASS = """
+import dataclasses, sys
+sys.argv = ["x"]
+from kubectl_wasdra.codecache import install
+install()
+@dataclasses.dataclass(order=True)
+class Interval:
+    low: int
+    high: int = 0
+print(sorted([Interval(2, 3), Interval(1)]), Interval(1) < Interval(1, 1))
+"""
+STATS = """
+import sys
+from kubectl_wasdra import codecache
+codecache._load(codecache.cache_file())
+print(len(codecache._stored))
+"""
+
+
+def _stored_entries(cache: Path) -> int:
+    return int(_run(["-c", STATS], cache).stdout)
+
+
+def test_entries_of_other_runs_are_kept_and_each_run_finds_its_own(tmp_path: Path) -> None:
+    first = _run(["-c", CLASSES], tmp_path)
+    one_class = _stored_entries(tmp_path)
+    second = _run(["-c", OTHER_CLASS], tmp_path)
+    both = _stored_entries(tmp_path)
+    assert 0 < one_class < both                          # the second run added its methods to the first run's
+    modified = _cache_file(tmp_path).stat().st_mtime_ns
+    assert _run(["-c", CLASSES], tmp_path).stdout == first.stdout
+    assert _run(["-c", OTHER_CLASS], tmp_path).stdout == second.stdout
+    assert second.stdout == "[Interval(low=1, high=0), Interval(low=2, high=3)] True\n"
+    assert _cache_file(tmp_path).stat().st_mtime_ns == modified    # everything was found: nothing rewritten
+
+
+def test_an_entry_holding_another_text_is_a_miss(tmp_path: Path) -> None:
+    """Keys are a length and a CRC-32; the entry's own text decides. Every entry is swapped for its neighbour's."""
+    assert _run(["-c", CLASSES], tmp_path).returncode == 0
+    swap = """
+import marshal, sys
+from kubectl_wasdra import codecache
+path = codecache.cache_file()
+data = path.read_bytes()
+size = int.from_bytes(data[:8], "little")
+version, index = marshal.loads(data[8:8 + size])
+keys = list(index)
+index = {key: index[keys[(i + 1) % len(keys)]] for i, key in enumerate(keys)}
+head = marshal.dumps((version, index))
+path.write_bytes(len(head).to_bytes(8, "little") + head + data[8 + size:])
+"""
+    assert _run(["-c", swap], tmp_path).returncode == 0
+    off = _run(["-c", CLASSES], tmp_path, WASDRA_NO_CODE_CACHE="1")
+    assert _run(["-c", CLASSES], tmp_path).stdout == off.stdout and off.stdout.startswith("frozen")
+
+
+def test_a_cache_of_the_earlier_format_is_replaced(tmp_path: Path) -> None:
+    old = _cache_file(tmp_path).with_suffix(".marshal")
+    old.parent.mkdir(parents=True)
+    old.write_bytes(b"\xfb\x00")
+    assert _run(["-c", CLASSES], tmp_path).stdout.startswith("frozen")
+    assert not old.exists() and _cache_file(tmp_path).exists()
