@@ -27,7 +27,7 @@ FORMAT: Final = 2
 _HEADER: Final = 8  # the index's length, little-endian
 _codes: dict[str, CodeType] = {}  # resolved in this run
 _stored: dict[int, tuple[int, int]] = {}  # key -> (offset, length) in _blob
-_blob: list[memoryview] = []  # the entries of the file read at install (one view, or none)
+_blob: list[memoryview] = []  # the entries of the file mapped at install (one view, or none)
 _new: dict[int, bytes] = {}  # entries compiled in this run
 _used: set[int] = set()
 _state = {"installed": False}
@@ -55,11 +55,15 @@ def install() -> None:
 
 
 def _load(path: Path | None) -> None:
-    """Read the index and keep the entries as one buffer; a file that is not a cache of this format is ignored."""
+    """Map the file and read its index; only the pages of the entries a run uses are then read from disk (a whole
+    read of a full cache was some 180 page faults). A file that is not a cache of this format is ignored."""
+    import mmap
+
     try:
-        data = memoryview(path.read_bytes()) if path is not None else None
-        if data is None:
+        if path is None:
             return
+        with path.open("rb") as file:
+            data = memoryview(mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ))
         size = int.from_bytes(data[:_HEADER], "little")
         version, index = marshal.loads(data[_HEADER:_HEADER + size])
     except (OSError, ValueError, EOFError, TypeError):

@@ -9,12 +9,12 @@ definition, the [start, end) offsets of its JSON value; `Definitions` parses a d
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any, Final
 
 # a reference in compact JSON (tools/gen_schemas.py writes no spaces; definition names need no escapes)
-_REFERENCE: Final = re.compile(rb'"\$ref":"#/\$defs/([^"\\]+)"')
+_REFERENCE: Final = b'"$ref":"#/$defs/'
 
 
 def build_index(data: bytes) -> dict[str, Any]:
@@ -39,9 +39,21 @@ def render_index(data: bytes) -> str:
     return json.dumps(build_index(data), separators=(",", ":")) + "\n"
 
 
+def map_file(path: Path) -> bytes | None:
+    """The file's bytes as a read-only memory map: the pages of the definitions a run parses are all it reads (a
+    ConfigMap's six definitions, not the 300 KB file). None when it cannot be mapped (empty, missing)."""
+    import mmap
+
+    try:
+        with path.open("rb") as file:
+            return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)  # type: ignore[return-value]  # bytes-like
+    except (OSError, ValueError):
+        return None
+
+
 class Definitions(Mapping[str, Any]):
-    """A schema file's definitions, each parsed from its span on first access and then shared (callers may bound
-    integers in place, as they would in the fully parsed file)."""
+    """A schema file's definitions, each parsed from its span on first access and then shared (callers must not
+    change them)."""
 
     def __init__(self, data: bytes, spans: Mapping[str, list[int]]) -> None:
         self._data = data
@@ -58,7 +70,8 @@ class Definitions(Mapping[str, Any]):
     def references(self, name: str) -> list[str]:
         """The definitions `name` refers to, read off its raw JSON without parsing it."""
         start, end = self._spans[name]
-        return [found.decode("ascii") for found in _REFERENCE.findall(self._data, start, end)]
+        after = self._data[start:end].split(_REFERENCE)[1:]
+        return [text[:text.index(b'"')].decode("ascii") for text in after]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._spans)

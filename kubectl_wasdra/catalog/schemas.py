@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from kubectl_wasdra.catalog.data import read_data
+from kubectl_wasdra.catalog.data import data_path, read_data
 from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.catalog.spelling import closest_name, did_you_mean
 from kubectl_wasdra.errors import WasdraError
@@ -49,16 +49,17 @@ class SchemaSet:
 @functools.cache
 def schema_set(release: Release) -> SchemaSet:
     """The release's schema file; through its index (catalog/schema_index.py) only the definitions the checked kinds
-    reach are parsed. Without an index that matches the file, the whole file is parsed."""
-    from kubectl_wasdra.catalog.schema_index import Definitions
+    reach are read and parsed. Without an index that matches the file, the whole file is parsed."""
+    from kubectl_wasdra.catalog.schema_index import Definitions, map_file
 
-    data = read_data(f"schemas/k8s-{release}.json")
+    name = f"schemas/k8s-{release}.json"
     try:
         index = json.loads(read_data(f"schemas/k8s-{release}.index.json"))
     except WasdraError:
         index = None
-    if index is None or index["size"] != len(data):
-        raw = json.loads(data)
+    data = map_file(data_path(name)) if index is not None else None
+    if data is None or index["size"] != len(data):
+        raw = json.loads(read_data(name))
         return SchemaSet(release, raw["kinds"], raw["$defs"])
     return SchemaSet(release, index["kinds"], Definitions(data, index["spans"]))
 

@@ -93,8 +93,8 @@ _NAMED: Final[dict[FileKind, tuple[str, ...]]] = {
         "pubspec.yaml"),
 }
 _NAMES: Final[dict[str, FileKind]] = {name: kind for kind, names in _NAMED.items() for name in names}
-_COMPOSE = re.compile(r"^(docker-)?compose([.-][^/]*)?\.ya?ml$")
-_VALUES = re.compile(r"^(values([._-][^/]*)?|[^/]*[.-]values)\.ya?ml$")
+_COMPOSE = lazy(r"^(docker-)?compose([.-][^/]*)?\.ya?ml$")
+_VALUES = lazy(r"^(values([._-][^/]*)?|[^/]*[.-]values)\.ya?ml$")
 # Helm's built-in objects and functions inside an action: `{{ .Values.x }}`, `{{- include "n" . }}`, `{{ toYaml ... }}`
 _HELM_ACTION = lazy(r"\{\{-?\s*(?:[^}]*?\s)?(?:\$?\.(?:Values|Release|Chart|Capabilities|Files|Template)\b|include\s+\"|"
                           r"toYaml\b|tpl\s)")
@@ -141,9 +141,9 @@ def classify_name(path: str) -> NonManifest | None:
         return _described(FileKind.CI_CONFIG)
     if name in _NAMES:
         return _described(_NAMES[name])
-    if _COMPOSE.match(name):
+    if "compose" in name and _COMPOSE.match(name):
         return _described(FileKind.COMPOSE)
-    if _VALUES.match(name):
+    if "values" in name and _VALUES.match(name):
         return _described(FileKind.HELM_VALUES)
     if _in_chart_templates(path):
         return _described(FileKind.HELM_TEMPLATE)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import codecs
 import contextlib
 import functools
-import unicodedata
 from typing import Final
 
 # the glyphs the reports use, and the ASCII each becomes; the placement map's cells stay distinct from each other
@@ -29,6 +28,8 @@ def ascii_stand_in(char: str) -> str:
     """ASCII for one character: our glyph table, else the letter without accents (é -> e), else a \\u escape."""
     if char in GLYPHS:
         return GLYPHS[char]
+    import unicodedata  # only output to a terminal that cannot show the character needs it
+
     stripped = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode("ascii")
     return stripped or _json_escape(char)
 
