@@ -120,8 +120,9 @@ _INT32: Final = (-(2**31), 2**31 - 1)
 
 def compile_schema(schema: Mapping[str, Any]) -> CompiledSchema:
     """jsonschema-rs validator for `schema` (draft 2020-12 unless it says otherwise)."""
-    import jsonschema_rs
+    from kubectl_wasdra.catalog.validator_import import load_jsonschema_rs
 
+    jsonschema_rs = load_jsonschema_rs()
     if "$schema" in schema:
         return CompiledSchema(jsonschema_rs.validator_for(dict(schema)), schema)
     return CompiledSchema(jsonschema_rs.Draft202012Validator(dict(schema)), schema)
