@@ -129,6 +129,18 @@ def console_script(name: str) -> str | None:
     return beside if os.access(beside, os.X_OK) else shutil.which(name)
 
 
+def script_interpreter(command: str) -> str:
+    """The interpreter a console script starts (its #! line), else this one: its bare start-up is the yardstick for
+    how fast the machine is during the run (CPU figures of one machine class differ from day to day)."""
+    try:
+        with open(command, "rb") as script:
+            first = script.readline().decode("utf-8", "replace").strip()
+    except OSError:
+        return sys.executable
+    words = first[2:].split() if first.startswith("#!") else []
+    return words[0] if words and os.access(words[0], os.X_OK) else sys.executable
+
+
 def make_plan(args: argparse.Namespace) -> Plan:
     plan = Plan()
     words = args.wasdra.split()
@@ -150,6 +162,9 @@ def make_plan(args: argparse.Namespace) -> Plan:
     plan.rows.append((floor, None))
     for flag in ("--version", "--help"):
         plan.rows.append((plan.child(f"kubectl-wasdra {flag}", 0, [*wasdra, flag], ok=(0,)), None))
+    interpreter = script_interpreter(wasdra[0])
+    plan.rows.append((plan.child(f"its interpreter alone ({os.path.basename(interpreter)} -c pass): how fast the "
+                                 "machine is now", 0, [interpreter, "-c", "pass"], ok=(0,)), None))
     kv = None if args.quick else console_script("kubernetes-validate")
     if kv:
         subset = clean[: args.kv_files]
