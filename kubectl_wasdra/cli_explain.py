@@ -1,5 +1,6 @@
-"""`explain`'s and `explain-pending`'s steps beside the simulation: the cluster options they run with, the Job pod cap,
-rendering and the exit code."""
+"""`explain` and `explain-pending`, and their steps beside the simulation: the cluster options they run with, the Job
+pod cap, rendering and the exit code. Declared here, imported by cli.py's command table when one of them runs (or is
+listed)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,19 @@ from typing import Any
 import click
 
 from kubectl_wasdra.cli_check import resolve_auto
-from kubectl_wasdra.cli_options import CommonOptions
-from kubectl_wasdra.cli_output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, use_color
+from kubectl_wasdra.cli_config import ConfiguredCommand
+from kubectl_wasdra.cli_options import (
+    FILENAME_OPTION,
+    NO_PREEMPTION_OPTION,
+    RECURSIVE_OPTION,
+    SCHEDULER_CONFIG_OPTION,
+    CommonOptions,
+    config_options,
+    explain_options,
+    manifest_paths,
+    pending_options,
+)
+from kubectl_wasdra.cli_output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, use_color, write_report
 from kubectl_wasdra.errors import UsageError
 
 
@@ -81,3 +93,82 @@ def explain_exit(report: Any, *, fits_anyway: bool = False) -> int:
     if report.has_unknown or report.left_out:
         return EXIT_ERROR
     return EXIT_OK if report.all_fit or fits_anyway else EXIT_FINDINGS
+
+
+@click.command("explain", cls=ConfiguredCommand)
+@config_options
+@click.argument("paths", nargs=-1, metavar="[PATH]... | -", type=click.Path())
+@FILENAME_OPTION
+@RECURSIVE_OPTION
+@click.option("--no-suggestions", is_flag=True, help="Skip the suggestions (each costs one more simulation).")
+@SCHEDULER_CONFIG_OPTION
+@click.option("--numa-aware-scheduler", is_flag=True,
+              help="The cluster's kube-scheduler runs scheduler-plugins' NodeResourceTopologyMatch filter in every "
+                   "profile (as a --scheduler-config enabling it would say).")
+@NO_PREEMPTION_OPTION
+@explain_options
+def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool, no_suggestions: bool,
+                    common: CommonOptions, scheduler_config: str | None = None, no_preemption: bool = False,
+                    numa_aware_scheduler: bool = False) -> int:
+    """Dry-run the manifests' pods and groups against a snapshot: placement plan, or why not and what would fit.
+
+    PATH (or -f PATH) is a file, a directory (its .yaml, .yml and .json files; with -R its subdirectories' too), a
+    glob, or - for stdin. Exit 1 when a group does not fit (unless --fail-on never).
+
+    \b
+    Examples:
+      kubectl wasdra explain -f train.yaml --snapshot cluster/
+      kubectl wasdra explain train.yaml --snapshot cluster/ --feature-gates GenericWorkload=true \\
+          --runtime-config scheduling.k8s.io/v1beta1=true -o json
+      kubectl wasdra explain -f train.yaml --snapshot cluster/ --fail-on never
+      kubectl wasdra explain -f job.yaml --live
+      kubectl wasdra explain -f job.yaml --snapshot cluster/ --scheduler-config kube-scheduler.yaml
+    """
+    from kubectl_wasdra.explain.run import ExplainOptions, run_explain
+
+    files = manifest_paths(paths, filenames, recursive)
+    if not files:
+        raise UsageError("no manifests given", where="PATH", hint="name files or directories, -f PATH, or - for stdin")
+    common = cluster_options(common)
+    options = ExplainOptions(files=files, snapshot=common.snapshot, live=common if common.live else None,
+                             release=explain_release(common), feature_gates=common.feature_gates,
+                             runtime_config=common.runtime_config, suggestions=not no_suggestions,
+                             scheduler_config=scheduler_config,
+                             namespace=common.namespace if common.live else None, job_pod_cap=job_pod_cap(),
+                             preemption=not no_preemption, numa_aware=numa_aware_scheduler)
+    report = run_explain(options)
+    write_report(render_explain(report, common.output), common.output)
+    return explain_exit(report, fits_anyway=common.fail_on == "never")
+
+
+@click.command("explain-pending", cls=ConfiguredCommand)
+@config_options
+@click.argument("target", required=False, metavar="[NAME|pod/NAME|podgroup/NAME|workload/NAME]")
+@SCHEDULER_CONFIG_OPTION
+@NO_PREEMPTION_OPTION
+@pending_options
+def explain_pending_command(target: str | None, common: CommonOptions, scheduler_config: str | None = None,
+                            no_preemption: bool = False) -> int:
+    """Explain Pending pods and groups of a cluster or snapshot, next to what the cluster itself recorded.
+
+    A bare NAME is a pod, as in kubectl. With --live the namespace is the kubeconfig context's unless -n or -A says
+    otherwise; a snapshot is searched in every namespace unless -n is given.
+
+    \b
+    Examples:
+      kubectl wasdra explain-pending --snapshot cluster/ -A
+      kubectl wasdra explain-pending pending-8gpu -n ml --snapshot cluster/    # a bare NAME is a pod
+      kubectl wasdra explain-pending pod/pending-8gpu --live --context prod
+      kubectl wasdra explain-pending --live -A
+    """
+    from kubectl_wasdra.explain.pending import PendingOptions, run_explain_pending
+
+    common = cluster_options(common)
+    options = PendingOptions(target=target, snapshot=common.snapshot, live=common if common.live else None,
+                             release=explain_release(common), feature_gates=common.feature_gates,
+                             runtime_config=common.runtime_config,
+                             namespace=None if common.all_namespaces else common.namespace,
+                             scheduler_config=scheduler_config, preemption=not no_preemption)
+    report = run_explain_pending(options)
+    write_report(render_explain(report, common.output), common.output)
+    return explain_exit(report)

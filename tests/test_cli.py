@@ -114,7 +114,7 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and out.strip() == f"kubectl-wasdra {__version__}"
 
 
-@pytest.mark.parametrize("command", sorted(cli.commands))
+@pytest.mark.parametrize("command", sorted(cli.all_commands()))
 def test_every_command_has_help_with_examples(command: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run([command, "--help"], capsys)
     assert code == 0 and "Examples:" in out and ("kubectl wasdra" in out or "kubectl-wasdra" in out)

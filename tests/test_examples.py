@@ -54,7 +54,7 @@ spec:
 
 def help_examples() -> list[str]:
     """The `Examples:` lines of the root command's and every subcommand's help, continuation lines joined."""
-    commands = [cli, *cli.commands.values()]
+    commands = [cli, *cli.all_commands().values()]
     found: list[str] = []
     for command in commands:
         text = command.help or ""
@@ -182,7 +182,8 @@ def _run(command: str, sandbox: tuple[Path, dict[str, str]]) -> subprocess.Compl
 
 def test_examples_are_found() -> None:
     helps, readme = help_examples(), [command for command, _ in readme_examples()]
-    assert len([c for c in cli.commands.values() if "Examples:" in (c.help or "")]) == len(cli.commands)
+    commands = cli.all_commands()
+    assert len([c for c in commands.values() if "Examples:" in (c.help or "")]) == len(commands) == 10
     assert "kubectl wasdra explain-pending pending-8gpu --live" in helps
     assert any(c.startswith("kubectl wasdra explain -f fixtures/manifests/explain/") for c in readme)
     assert "kubectl-wasdra check fixtures/manifests/check-broken/" in " ".join(readme)
@@ -210,14 +211,14 @@ def test_readme_example_runs(command: str, shown: list[str], sandbox: tuple[Path
 def test_help_lists_only_what_explain_supports() -> None:
     """explain and explain-pending offer text/json and one release; check keeps every format."""
     for name in ("explain", "explain-pending"):
-        command = cli.commands[name]
+        command = cli.all_commands()[name]
         output = next(p for p in command.params if p.name == "output")
         assert isinstance(output.type, click.Choice) and list(output.type.choices) == ["text", "json"]
         names = {p.name for p in command.params}
         assert not names & {"select", "ignore", "profile", "schema_location"}, name
         version = next(p for p in command.params if p.name == "k8s_version")
         assert "one" in (version.help or "") and "list" not in (version.help or "")
-    check_output = next(p for p in cli.commands["check"].params if p.name == "output")
+    check_output = next(p for p in cli.all_commands()["check"].params if p.name == "output")
     assert list(check_output.type.choices) == ["text", "json", "sarif", "junit", "github"]  # type: ignore[attr-defined]
 
 
@@ -227,10 +228,10 @@ def test_config_keys_and_scheduler_config_only_where_honoured() -> None:
     from kubectl_wasdra.config.keys import KEYS, env_var
 
     def configurable(name: str) -> set[str]:
-        return {p.name for p in cli.commands[name].params if p.name and p.envvar == env_var(p.name)}
+        return {p.name for p in cli.all_commands()[name].params if p.name and p.envvar == env_var(p.name)}
 
     assert configurable("check") == {key.param for key in KEYS} | {"exclude"}  # WASDRA_EXCLUDE adds to the file's
     for name in ("explain", "explain-pending"):
         assert configurable(name) == {"k8s_version", "feature_gates", "runtime_config", "snapshot"}, name
-        assert "scheduler_config" in {p.name for p in cli.commands[name].params}
-    assert "scheduler_config" not in {p.name for p in cli.commands["check"].params}
+        assert "scheduler_config" in {p.name for p in cli.all_commands()[name].params}
+    assert "scheduler_config" not in {p.name for p in cli.all_commands()["check"].params}
