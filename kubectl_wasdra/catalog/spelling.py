@@ -7,7 +7,6 @@ selection flags pass a looser one.
 
 from __future__ import annotations
 
-import difflib
 import functools
 from collections.abc import Iterable
 from typing import Final
@@ -28,6 +27,8 @@ def _closest(word: str, choices: tuple[str, ...], cutoff: float) -> str | None:
     does."""
     if word in choices:
         return None
+    import difflib  # only a misspelt name gets here
+
     matcher = difflib.SequenceMatcher()
     matcher.set_seq2(word)
     best_score, best = 0.0, None
