@@ -12,11 +12,11 @@ into a CEL error value.
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from typing import Any, Final
 
 from kubectl_wasdra.kube.quantity import QuantityError, parse_quantity
+from kubectl_wasdra.lazy_regex import lazy
 
 QUANTITY_TAG: Final = "@quantity"
 SEMVER_TAG: Final = "@semver"
@@ -25,13 +25,13 @@ _INT64_MAX: Final = 2**63 - 1
 REGEX_TIMEOUT: Final = 0.05  # seconds per find/findAll call; stands in for the CEL cost limit
 
 # semver 2.0.0 (github.com/blang/semver/v4 Parse): no "v", no leading zeros in numeric identifiers
-_SEMVER_RE: Final = re.compile(
+_SEMVER_RE: Final = lazy(
     r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
     r"(?:-((?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?"
     r"(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$"
 )
 # semverlib.go normalize: strip a leading "v", pad missing minor/patch, drop leading zeros of major/minor/patch
-_LOOSE_RE: Final = re.compile(r"^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?([-+].*)?$")
+_LOOSE_RE: Final = lazy(r"^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?([-+].*)?$")
 
 
 def quantity_value(value: Decimal) -> dict[str, str]:
