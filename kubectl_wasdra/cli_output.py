@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
 # kubectl sets KUBECTL_PATH when it runs a plugin: then usage reads "kubectl wasdra check ..."
 PROG = "kubectl wasdra" if os.environ.get("KUBECTL_PATH") else "kubectl-wasdra"
 
 
-def use_color(stream: Any = None) -> bool:
+def use_color(stream: object = None) -> bool:  # no typing import: `--version` loads this module
     """Colour only on a TTY, never with a non-empty NO_COLOR (no-color.org: an empty one does not count), never on a
     dumb terminal (decided once, here)."""
     stream = stream or sys.stdout
