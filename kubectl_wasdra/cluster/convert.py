@@ -87,12 +87,13 @@ def _claim_spec(spec: Any) -> Any:
 
 
 def _request(request: Any) -> Any:
-    """v1beta1 DeviceRequest -> v1 DeviceRequest: flat fields move under `exactly` unless firstAvailable is used."""
+    """v1beta1 DeviceRequest -> v1 DeviceRequest: the flat fields move under `exactly` whenever one of them is set,
+    beside firstAvailable too (Convert_v1beta1_DeviceRequest_To_v1_DeviceRequest, hasAnyMainRequestFieldsSet in
+    staging/src/k8s.io/dynamic-resource-allocation/api/v1beta1/conversion.go): an invalid mix stays for validation to
+    report, as convert/resource.py keeps it in manifests."""
     if not isinstance(request, Mapping) or "exactly" in request:
         return request
     out = {key: value for key, value in request.items() if key not in EXACT_FIELDS}
-    if request.get("firstAvailable"):
-        return out
     exactly = {key: request[key] for key in EXACT_FIELDS if key in request}
     if exactly:
         out["exactly"] = exactly

@@ -46,6 +46,11 @@ CASES = [
         _claim("v1beta1", [{"name": "gpu", "firstAvailable": [{"name": "big", "deviceClassName": "c", "count": 2}]}]),
         _claim("v1", [{"name": "gpu", "firstAvailable": [{"name": "big", "deviceClassName": "c", "count": 2}]}]),
         id="v1beta1-first-available-kept"),
+    pytest.param(  # both: kept both, as upstream conversion does, for validation to reject (not silently dropped)
+        _claim("v1beta1", [{"name": "gpu", "deviceClassName": "c", "firstAvailable": [{"name": "big", "deviceClassName": "c"}]}]),
+        _claim("v1", [{"name": "gpu", "firstAvailable": [{"name": "big", "deviceClassName": "c"}],
+                       "exactly": {"deviceClassName": "c"}}]),
+        id="v1beta1-first-available-beside-flat-fields"),
     pytest.param(
         _claim("v1beta2", [{"name": "gpu", "exactly": {"deviceClassName": "c"}}]),
         _claim("v1", [{"name": "gpu", "exactly": {"deviceClassName": "c"}}]),
