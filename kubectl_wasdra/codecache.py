@@ -28,6 +28,7 @@ _HEADER: Final = 8  # the index's length, little-endian
 _codes: dict[str, CodeType] = {}  # resolved in this run
 _stored: dict[int, tuple[int, int]] = {}  # key -> (offset, length) in _blob
 _blob: list[memoryview] = []  # the entries of the file mapped at install (one view, or none)
+_mapping: list[Any] = []  # that file's mmap, closed before the file is replaced
 _new: dict[int, bytes] = {}  # entries compiled in this run
 _used: set[int] = set()
 _state = {"installed": False}
@@ -63,14 +64,28 @@ def _load(path: Path | None) -> None:
         if path is None:
             return
         with path.open("rb") as file:
-            data = memoryview(mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ))
-        size = int.from_bytes(data[:_HEADER], "little")
-        version, index = marshal.loads(data[_HEADER:_HEADER + size])
+            mapping = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+        size = int.from_bytes(mapping[:_HEADER], "little")
+        version, index = marshal.loads(mapping[_HEADER:_HEADER + size])
     except (OSError, ValueError, EOFError, TypeError):
         return
+    _mapping.append(mapping)
     if version == FORMAT and isinstance(index, dict):
         _stored.update(index)
-        _blob.append(data[_HEADER + size:])
+        _blob.append(memoryview(mapping)[_HEADER + size:])
+
+
+def _unmap() -> None:
+    """Close the mapping of the file read at install: Windows refuses to replace a file that is mapped."""
+    import contextlib
+
+    while _blob:
+        _blob.pop().release()
+    _stored.clear()
+    while _mapping:
+        mapping = _mapping.pop()
+        with contextlib.suppress(BufferError):  # a view is still alive: where replacing fails, the old file stays
+            mapping.close()
 
 
 def _key(text: str) -> int:
@@ -125,13 +140,15 @@ def save() -> None:
     path = cache_file()
     if not _new or path is None:
         return
-    kept: dict[int, memoryview | bytes] = {}
+    kept: dict[int, bytes] = {}
     for key in [*_used, *_stored]:
         if len(kept) >= MAX_ENTRIES:
             break
         raw = None if key in kept else _entry(key)
         if raw is not None:
-            kept[key] = raw
+            kept[key] = bytes(raw)  # copied out of the mapping, which is closed before the file is replaced
+    raw = None
+    _unmap()
     index, offset = {}, 0
     for key, raw in kept.items():
         index[key] = (offset, len(raw))

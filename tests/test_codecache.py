@@ -139,3 +139,18 @@ def test_a_cache_of_the_earlier_format_is_replaced(tmp_path: Path) -> None:
     old.write_bytes(b"\xfb\x00")
     assert _run(["-c", CLASSES], tmp_path).stdout.startswith("frozen")
     assert not old.exists() and _cache_file(tmp_path).exists()
+
+
+def test_the_mapped_file_is_closed_before_it_is_replaced(tmp_path: Path) -> None:
+    """Windows refuses to replace a file that is mapped: save() copies what it keeps and closes the mapping first."""
+    assert _run(["-c", CLASSES], tmp_path).returncode == 0
+    probe = OTHER_CLASS + """
+from kubectl_wasdra import codecache
+assert codecache._mapping and not codecache._mapping[0].closed
+mapping = codecache._mapping[0]
+codecache.save()
+print(mapping.closed, codecache._mapping, codecache._blob)
+"""
+    result = _run(["-c", probe], tmp_path)
+    assert result.stdout.splitlines()[-1] == "True [] []", result.stderr
+    assert _stored_entries(tmp_path) > 0 and _run(["-c", OTHER_CLASS], tmp_path).returncode == 0
