@@ -67,6 +67,11 @@ class Definitions(Mapping[str, Any]):
             found = self._parsed[name] = json.loads(self._data[start:end])
         return found
 
+    def raw(self, name: str) -> str:
+        """The definition's JSON text as the file holds it (compact, ASCII)."""
+        start, end = self._spans[name]
+        return self._data[start:end].decode("ascii")
+
     def references(self, name: str) -> list[str]:
         """The definitions `name` refers to, read off its raw JSON without parsing it."""
         start, end = self._spans[name]

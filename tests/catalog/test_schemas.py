@@ -105,3 +105,19 @@ def test_checked_in_schemas_match_the_generator() -> None:
     sys.modules["gen_schemas"] = module
     spec.loader.exec_module(module)
     assert module.render("1.37") == (root / "schemas" / "k8s-1.37.json").read_text()
+
+
+def test_a_builtin_validator_built_from_raw_text_parses_its_schema_only_to_describe_an_error() -> None:
+    """Built from the definitions' JSON text; the parsed schema (for did-you-mean) is the one the whole file holds."""
+    from kubectl_wasdra.catalog.schemas import _closure, builtin_validator
+
+    release = SUPPORTED[-1]
+    builtin_validator.cache_clear()
+    compiled = builtin_validator(release, "v1/ConfigMap")
+    pod = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}, "data": {"a": "b"}}
+    assert list(compiled.violations(pod)) == [] and "schema" not in vars(compiled)
+    wrong = [v for v in compiled.violations({**pod, "dta": {}}) if v.category == "unknown"]
+    assert wrong and "data" in (wrong[0].hint or "") and "schema" in vars(compiled)
+    whole = json.loads((Path(__file__).resolve().parents[2] / "schemas" / f"k8s-{release}.json").read_text())
+    root = whole["kinds"]["v1/ConfigMap"]
+    assert compiled.schema["$defs"] == _closure(whole["$defs"], root) and compiled.schema["$ref"] == f"#/$defs/{root}"
