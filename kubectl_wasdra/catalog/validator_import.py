@@ -6,6 +6,8 @@ of the email package: some 48 million instructions, about 11 ms and an eighth of
 nothing reads. So the import runs with a stand-in email.utils whose parsedate_to_datetime hands the text back. The
 stand-in leaves sys.modules as soon as the import returns, so a later `import email.utils` gets the real module; if a
 release of jsonschema-rs refuses the stand-in (it needs more of email.utils), the import is simply run again without.
+Where email.utils is loaded already (a cluster read imports it with the Kubernetes client) nothing is replaced; the
+first call comes from the thread that validates, never while another thread is importing.
 """
 
 from __future__ import annotations
