@@ -39,13 +39,14 @@ def _compose_loader() -> type:
 class SourceText:
     """The decoded text of one file plus, on demand, the position-carrying node tree of each of its documents."""
 
-    __slots__ = ("_lock", "_nodes", "_parts", "_starts", "is_json", "text")
+    __slots__ = ("_lock", "_nodes", "_parts", "_plain", "_starts", "is_json", "text")
 
     def __init__(self, text: str, *, is_json: bool = False) -> None:
         self.text = text
         self.is_json = is_json
         self._nodes: list[tuple[Any, int]] | None = None
         self._parts: dict[int, tuple[Any, int]] = {}
+        self._plain: dict[int, tuple[Any, int] | None] = {}
         self._starts: list[int] | None = None
         self._lock = threading.Lock()
 
@@ -56,6 +57,7 @@ class SourceText:
         self.text, self.is_json = state
         self._nodes = None
         self._parts = {}
+        self._plain = {}
         self._starts = None
         self._lock = threading.Lock()
 
@@ -81,8 +83,33 @@ class SourceText:
                 self._nodes = _compose(self.text.replace("\t", " ") if self.is_json else self.text, self.is_json)
             return self._nodes
 
+    def plain_document(self, index: int) -> tuple[Any, int] | None:
+        """(plain_block node tree, line offset) of document `index` when the file splits cleanly at its `---` lines
+        and that document is plain block YAML (load/plain_block.py); None otherwise."""
+        from kubectl_wasdra.load.plain_block import parse_plain
+
+        with self._lock:
+            if index not in self._plain:
+                if self._starts is None:
+                    self._starts = [] if self.is_json else _part_starts(self.text)
+                starts, found = self._starts, None
+                if index < len(starts):
+                    end = starts[index + 1] if index + 1 < len(starts) else len(self.text)
+                    root = parse_plain(self.text[starts[index]:end])
+                    found = None if root is None else (root, self.text.count("\n", 0, starts[index]))
+                self._plain[index] = found
+            return self._plain[index]
+
     def position(self, index: int, path: tuple[str | int, ...], at: Literal["key", "value"]) -> tuple[int, int]:
-        """1-based (line, column) of `path` in document `index`; the deepest existing ancestor when it is missing."""
+        """1-based (line, column) of `path` in document `index`; the deepest existing ancestor when it is missing.
+        Plain block YAML is read off its lines; anything else is composed."""
+        from kubectl_wasdra.load.plain_block import find_mark
+
+        plain = self.plain_document(index)
+        if plain is not None:
+            mark = find_mark(plain[0], path, at)
+            if mark is not None:
+                return plain[1] + mark[0] + 1, mark[1] + 1
         root, offset = self.document(index)
         if root is None:
             return offset + 1, 1

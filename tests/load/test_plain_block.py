@@ -1,0 +1,94 @@
+"""load/plain_block.py: plain block YAML gives, without composing, the marks PyYAML's composer gives (positions.py
+`_find`), and everything outside that subset is left to the composer. tests/test_findings_golden.py checks the same
+on every key and value of the whole test corpus."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kubectl_wasdra.load.plain_block import find_mark, parse_plain
+from kubectl_wasdra.load.positions import SourceText, _compose_part, _find
+
+PLAIN = """\
+# a comment before the document
+apiVersion: v1
+kind: Pod
+metadata:
+  name: "web"{trailing}
+  labels:
+    app.kubernetes.io/name: web
+spec:
+  containers:
+  - name: c
+    image: 'nginx:1.27'
+    args:
+      - -v
+      - http://example.com
+    env:
+    -   name: A
+        value: "1"
+  # between keys
+  tolerations:
+  - key: k
+    operator: Exists
+""".format(trailing="   ")
+NOT_PLAIN = [
+    "a: &x 1\nb: *x\n",                       # anchors and aliases
+    "a: {b: 1}\n",                              # flow mapping
+    "a: [1, 2]\n",                              # flow sequence
+    "a: |\n  text\n",                           # block scalar
+    "a:\n\tb: 1\n",                             # a tab
+    "a: one\n  two\n",                          # a plain scalar over two lines
+    "a: 1\na: 2\n",                             # a duplicate key (the last wins)
+    "a:\nb: 1\n",                               # an empty value
+    "- - 1\n",                                  # a nested sequence on one line
+    "a: !tag x\n",                              # a tag
+    "a: 1 # comment\n",                         # a comment after a value
+    "'quoted key': 1\n",                        # a quoted key
+    "<<: {a: 1}\n",                             # a merge key
+]
+
+
+def _paths(node: Any, path: tuple = ()) -> list[tuple]:
+    """Every key and item path of a composed node, plus one missing child of each mapping."""
+    import yaml
+
+    found = [path]
+    if isinstance(node, yaml.MappingNode):
+        found.append((*path, "missing"))
+        for key, value in node.value:
+            found.extend(_paths(value, (*path, key.value)))
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            found.extend(_paths(item, (*path, index)))
+        found.append((*path, len(node.value)))
+    return found
+
+
+def test_plain_block_marks_are_the_composers() -> None:
+    root = parse_plain(PLAIN)
+    assert root is not None
+    composed, _ = _compose_part(PLAIN, [0], 0)
+    paths = _paths(composed)
+    assert len(paths) > 30
+    for path in paths:
+        for at in ("key", "value"):
+            mark = _find(composed, path, at)
+            assert find_mark(root, path, at) == (mark.line, mark.column), (path, at)
+    assert find_mark(root, ("spec", "containers", -1, "name"), "key") == (9, 4)  # negative index, as the composer
+
+
+@pytest.mark.parametrize("text", NOT_PLAIN)
+def test_anything_else_is_left_to_the_composer(text: str) -> None:
+    assert parse_plain(text) is None
+
+
+def test_source_text_reads_plain_documents_and_composes_the_rest() -> None:
+    text = PLAIN + "---\na: &x 1\nb: *x\n"
+    source = SourceText(text)
+    assert source.position(0, ("spec", "containers", 0, "image"), "value") == (11, 12)
+    assert source.position(1, ("b",), "value") == (23, 4)
+    assert source.plain_document(0) is not None and source.plain_document(1) is None
+    assert 1 in source._parts and 0 not in source._parts  # only the anchored document was composed
