@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubectl_wasdra.load.plain_block import find_mark, parse_plain
 from kubectl_wasdra.load.positions import SourceText, _compose_part, _find
@@ -92,3 +94,28 @@ def test_source_text_reads_plain_documents_and_composes_the_rest() -> None:
     assert source.position(1, ("b",), "value") == (23, 4)
     assert source.plain_document(0) is not None and source.plain_document(1) is None
     assert 1 in source._parts and 0 not in source._parts  # only the anchored document was composed
+
+
+_KEYS = st.text(alphabet="abcxyz09_.-/", min_size=1, max_size=6).filter(lambda k: k[0] not in "-./")
+_SCALARS = st.one_of(st.integers(-5, 1000), st.booleans(), st.text(alphabet="abc -:#'\"xyz", max_size=8))
+_TREES = st.recursive(_SCALARS, lambda inner: st.one_of(st.lists(inner, min_size=1, max_size=3),
+                                                          st.dictionaries(_KEYS, inner, min_size=1, max_size=3)),
+                      max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(_KEYS, _TREES, min_size=1, max_size=4), st.sampled_from([2, 4]), st.booleans())
+def test_any_block_dump_gets_the_composers_marks_or_is_left_to_it(data: dict, indent: int, comments: bool) -> None:
+    import yaml
+
+    text = yaml.safe_dump(data, default_flow_style=False, indent=indent, sort_keys=False)
+    if comments:
+        text = "\n".join(line + ("\n# note" if i % 3 == 0 else "") for i, line in enumerate(text.split("\n")))
+    root = parse_plain(text)
+    if root is None:
+        return
+    composed, _ = _compose_part(text, [0], 0)
+    for path in _paths(composed):
+        for at in ("key", "value"):
+            mark = _find(composed, path, at)
+            assert find_mark(root, path, at) == (mark.line, mark.column), (text, path, at)
