@@ -68,14 +68,15 @@ class _Line:
 
 
 def _check_scalar(text: str) -> None:
-    """A one-line plain or quoted scalar, or _Plain."""
+    """A one-line plain or quoted scalar, perhaps followed by a comment (` #` starts one), or _Plain."""
+    text = text.split(" #", 1)[0].rstrip(" ")
     if not text or (text[0] in _NOT_PLAIN_START and text[0] not in "\"'"):
         raise _Plain
     if text[0] in "\"'":
         if len(text) < 2 or text[-1] != text[0] or "\\" in text or text.count(text[0]) != 2:
             raise _Plain
         return
-    if " #" in text or ": " in text or text.endswith(":") or text.startswith("- "):
+    if ": " in text or text.endswith(":") or text.startswith("- "):
         raise _Plain
 
 
