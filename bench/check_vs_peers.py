@@ -171,20 +171,10 @@ def kubeconform_schemas() -> str | None:
 
 
 def _reached(schema: dict, definitions: dict) -> dict:
-    """The definitions `schema` refers to ("#/$defs/<name>"), and theirs, by name."""
-    found: dict = {}
-    stack = [schema]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/") and ref[8:] not in found:
-                found[ref[8:]] = definitions[ref[8:]]
-                stack.append(definitions[ref[8:]])
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return found
+    """The definitions `schema` refers to ("#/$defs/<name>"), and theirs, by name (the closure `check` takes)."""
+    from kubectl_wasdra.catalog.schemas import _closure
+
+    return {name: value for name, value in _closure({**definitions, "": schema}, "").items() if name}
 
 
 def make_plan(args: argparse.Namespace) -> Plan:

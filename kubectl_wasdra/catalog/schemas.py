@@ -149,17 +149,16 @@ def builtin_validator(release: Release, key: str) -> CompiledSchema | None:
     if root is None:
         return None
     definitions = schemas.definitions
-    names = _closure_names(definitions, root)
 
     def parsed() -> dict[str, Any]:
-        return {"$schema": _DRAFT, "$ref": f"#/$defs/{root}", "$defs": {name: definitions[name] for name in names}}
+        return {"$schema": _DRAFT, "$ref": f"#/$defs/{root}", "$defs": _closure(definitions, root)}
 
     raw = getattr(definitions, "raw", None)
     if raw is None:
         return compile_schema(parsed())
     from kubectl_wasdra.catalog.validator_import import load_jsonschema_rs
 
-    entries = ",".join(f'"{name}":{raw(name)}' for name in names)
+    entries = ",".join(f'"{name}":{raw(name)}' for name in _closure_names(definitions, root))
     text = f'{{"$schema":"{_DRAFT}","$ref":"#/$defs/{root}","$defs":{{{entries}}}}}'
     return CompiledSchema(load_jsonschema_rs().Draft202012Validator(text), parsed)
 

@@ -66,11 +66,10 @@ class SourceText:
         `---` lines, else from the whole stream (None for an empty or broken document)."""
         with self._lock:
             if self._nodes is None and index not in self._parts:
-                if self._starts is None:
-                    self._starts = [] if self.is_json else _part_starts(self.text)
-                part = _compose_part(self.text, self._starts, index)
-                if part is not None:
-                    self._parts[index] = part
+                part = self._part(index)
+                root = _compose_part(part[0]) if part is not None else None
+                if part is not None and root is not None:
+                    self._parts[index] = root, part[1]
             if index in self._parts:
                 return self._parts[index]
         nodes = self.nodes()
@@ -90,15 +89,20 @@ class SourceText:
 
         with self._lock:
             if index not in self._plain:
-                if self._starts is None:
-                    self._starts = [] if self.is_json else _part_starts(self.text)
-                starts, found = self._starts, None
-                if index < len(starts):
-                    end = starts[index + 1] if index + 1 < len(starts) else len(self.text)
-                    root = parse_plain(self.text[starts[index]:end])
-                    found = None if root is None else (root, self.text.count("\n", 0, starts[index]))
-                self._plain[index] = found
+                part = self._part(index)
+                root = parse_plain(part[0]) if part is not None else None
+                self._plain[index] = (root, part[1]) if part is not None and root is not None else None
             return self._plain[index]
+
+    def _part(self, index: int) -> tuple[str, int] | None:
+        """(text, line offset) of document `index` when the file splits cleanly at its `---` lines; under the lock."""
+        if self._starts is None:
+            self._starts = [] if self.is_json else _part_starts(self.text)
+        starts = self._starts
+        if index >= len(starts):
+            return None
+        end = starts[index + 1] if index + 1 < len(starts) else len(self.text)
+        return self.text[starts[index]:end], self.text.count("\n", 0, starts[index])
 
     def position(self, index: int, path: tuple[str | int, ...], at: Literal["key", "value"]) -> tuple[int, int]:
         """1-based (line, column) of `path` in document `index`; the deepest existing ancestor when it is missing.
@@ -135,21 +139,16 @@ def _part_starts(text: str) -> list[int]:
     return [] if _UNSPLITTABLE_RE.search("\n" + text) else document_starts(text)
 
 
-def _compose_part(text: str, starts: list[int], index: int) -> tuple[Any, int] | None:
-    """(root node, line offset) of document `index` composed on its own, or None when the file does not split cleanly:
-    the part between its `---` lines must hold exactly one document and compose without error."""
+def _compose_part(part: str) -> Any:
+    """The root node of one document's text composed on its own, or None when it does not hold exactly one document
+    that composes without error (then the whole stream is composed instead)."""
     import yaml
 
-    if index >= len(starts):
-        return None
-    end = starts[index + 1] if index + 1 < len(starts) else len(text)
     try:
-        documents = list(yaml.compose_all(text[starts[index]:end], Loader=_compose_loader()))
+        documents = list(yaml.compose_all(part, Loader=_compose_loader()))
     except (yaml.YAMLError, RecursionError):
         return None
-    if len(documents) != 1 or documents[0] is None:
-        return None
-    return documents[0], text.count("\n", 0, starts[index])
+    return documents[0] if len(documents) == 1 else None
 
 
 def _child(node: Any, step: str | int) -> tuple[Any, Any] | None:

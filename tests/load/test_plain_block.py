@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kubectl_wasdra.load import positions
 from kubectl_wasdra.load.plain_block import find_mark, parse_plain
 from kubectl_wasdra.load.positions import SourceText, _compose_part, _find
 
@@ -73,7 +74,7 @@ def _paths(node: Any, path: tuple = ()) -> list[tuple]:
 def test_plain_block_marks_are_the_composers() -> None:
     root = parse_plain(PLAIN)
     assert root is not None
-    composed, _ = _compose_part(PLAIN, [0], 0)
+    composed = _compose_part(PLAIN)
     paths = _paths(composed)
     assert len(paths) > 30
     for path in paths:
@@ -88,13 +89,19 @@ def test_anything_else_is_left_to_the_composer(text: str) -> None:
     assert parse_plain(text) is None
 
 
-def test_source_text_reads_plain_documents_and_composes_the_rest() -> None:
-    text = PLAIN + "---\na: &x 1\nb: *x\n"
-    source = SourceText(text)
+def test_source_text_reads_plain_documents_and_composes_the_rest(monkeypatch: pytest.MonkeyPatch) -> None:
+    composed: list[str] = []
+
+    def compose(part: str) -> Any:
+        composed.append(part)
+        return _compose_part(part)
+
+    monkeypatch.setattr(positions, "_compose_part", compose)
+    source = SourceText(PLAIN + "---\na: &x 1\nb: *x\n")
     assert source.position(0, ("spec", "containers", 0, "image"), "value") == (11, 12)
+    assert composed == []  # the plain document was read off its lines
     assert source.position(1, ("b",), "value") == (23, 4)
-    assert source.plain_document(0) is not None and source.plain_document(1) is None
-    assert 1 in source._parts and 0 not in source._parts  # only the anchored document was composed
+    assert composed == ["---\na: &x 1\nb: *x\n"]  # only the anchored one was composed
 
 
 _KEYS = st.text(alphabet="abcxyz09_.-/", min_size=1, max_size=6).filter(lambda k: k[0] not in "-./")
@@ -117,7 +124,7 @@ def test_any_block_dump_gets_the_composers_marks_or_is_left_to_it(data: dict, in
     root = parse_plain(text)
     if root is None:
         return
-    composed, _ = _compose_part(text, [0], 0)
+    composed = _compose_part(text)
     for path in _paths(composed):
         for at in ("key", "value"):
             mark = _find(composed, path, at)
