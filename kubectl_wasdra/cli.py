@@ -171,7 +171,7 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
         write_report(text, common.output)
         return code
     counted = common.output == "text" or fix or unsafe_fixes
-    report, fix_line = fixed_report(options, fix, unsafe_fixes) if counted else (run_check(options), "")
+    report, fix_line, refused = fixed_report(options, fix, unsafe_fixes) if counted else (run_check(options), "", 0)
     if len(options.releases) > 1 and common.output == "json":
         from kubectl_wasdra.lint.matrix import render_check_json
         write_report(render_check_json(report), "json")
@@ -183,7 +183,7 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
         write_report(render_matrix_text(build_matrix(report)), common.output)
     if fix_line and common.output == "text":
         write(fix_line + "\n")
-    return check_exit(report, common.fail_on)
+    return EXIT_ERROR if refused else check_exit(report, common.fail_on)
 
 
 @cli.command("config", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})

@@ -11,9 +11,10 @@ from kubectl_wasdra.cli_output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, say_er
 from kubectl_wasdra.errors import UsageError
 
 
-def fixed_report(options: Any, fix: bool, unsafe: bool) -> tuple[Any, str]:
+def fixed_report(options: Any, fix: bool, unsafe: bool) -> tuple[Any, str, int]:
     """check --fix: apply the fixes and check again (what is left is reported); without --fix, count the fixable,
-    for the same input --fix accepts (files, one release)."""
+    for the same input --fix accepts (files, one release). The third value counts files the fixes may not be written
+    to (a symlink, or outside the paths given): each is reported on stderr, and the run exits 2."""
     from kubectl_wasdra.lint.codes import FIXABILITY
     from kubectl_wasdra.lint.pipeline import run_check
 
@@ -25,15 +26,18 @@ def fixed_report(options: Any, fix: bool, unsafe: bool) -> tuple[Any, str]:
         raise UsageError("--unsafe-fixes works with --fix", where="--unsafe-fixes", hint="add --fix")
     report = run_check(options)
     if not fix and (not fixable_input or not any(f.rule in FIXABILITY for f in report.findings)):
-        return report, ""  # nothing to count: convert (and ruamel.yaml) stay unloaded
+        return report, "", 0  # nothing to count: convert (and ruamel.yaml) stay unloaded
     from kubectl_wasdra.convert.fixes import fix_findings
 
-    summary = fix_findings(report.findings, options.releases[0], options.runtime_config, apply=fix, unsafe=unsafe)
+    summary = fix_findings(report.findings, options.releases[0], options.runtime_config, apply=fix, unsafe=unsafe,
+                           roots=options.paths)
+    for refusal in summary.refused:
+        say_error(f"error: {refusal} — fixes write only regular files inside the paths given; fix it by hand")
     if summary.fixed:
         report = run_check(options)
         left = fix_findings(report.findings, options.releases[0], options.runtime_config, apply=False, unsafe=False)
         summary.safe, summary.unsafe = left.safe, left.unsafe
-    return report, summary.line(applied=fix)
+    return report, summary.line(applied=fix), len(summary.refused)
 
 
 def rendered_inputs(paths: tuple[str, ...], project: ProjectOptions) -> tuple[Any, ...]:

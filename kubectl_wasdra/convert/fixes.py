@@ -6,7 +6,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -27,6 +27,8 @@ from kubectl_wasdra.convert.roundtrip import (
     to_plain,
 )
 from kubectl_wasdra.lint.codes import Fixability, fixability
+from kubectl_wasdra.load.bounded import read_capped
+from kubectl_wasdra.load.safe_write import rewrite_in_place
 
 _YAML11_BOOLEANS: Final = frozenset({"yes", "no", "on", "off", "y", "n"})
 _DID_YOU_MEAN: Final = re.compile(r'^did you mean "([^"]+)"\?$')
@@ -42,6 +44,7 @@ class FixSummary:
     safe: int = 0
     unsafe: int = 0
     files: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
 
     def line(self, applied: bool) -> str:
         """ruff's wording: what was fixed, and what more the flags would fix."""
@@ -139,9 +142,10 @@ class _Document:
 class Fixer:
     """Apply (or count) the fixes of one check run, file by file."""
 
-    def __init__(self, release: Release, runtime_config: Mapping[str, bool], *, apply: bool, unsafe: bool) -> None:
+    def __init__(self, release: Release, runtime_config: Mapping[str, bool], *, apply: bool, unsafe: bool,
+                 roots: Sequence[str] = ()) -> None:
         self.converter = Converter(release, runtime_config)
-        self.apply, self.unsafe = apply, unsafe
+        self.apply, self.unsafe, self.roots = apply, unsafe, tuple(roots)
         self.summary = FixSummary()
 
     def run(self, findings: Iterable[Any]) -> FixSummary:
@@ -155,8 +159,7 @@ class Fixer:
 
     def _file(self, path: str, findings: list[Any]) -> None:
         try:
-            with open(path, "rb") as stream:
-                raw = stream.read()
+            raw = read_capped(path)
             source = SourceText.decode(raw, path)
         except (OSError, UnicodeDecodeError):
             return
@@ -223,15 +226,19 @@ class Fixer:
                 out.extend([chunk, *added_documents(chunk, document.extra)])
             else:
                 out.append(chunk)
-        with open(path, "wb") as stream:
-            stream.write(source.encode(join_documents(out)))
+        try:
+            rewrite_in_place(path, source.encode(join_documents(out)), self.roots)
+        except OSError as exc:
+            self.summary.refused.append(f"{path}:1:1: not fixed: {exc.strerror or exc}")
+            return
         self.summary.files.append(path)
 
 
 def fix_findings(findings: Iterable[Any], release: Release, runtime_config: Mapping[str, bool], *, apply: bool,
-                 unsafe: bool) -> FixSummary:
-    """Apply the fixes (apply=True) or count them; `unsafe` admits the unsafe ones."""
-    return Fixer(release, runtime_config, apply=apply, unsafe=unsafe).run(findings)
+                 unsafe: bool, roots: Sequence[str] = ()) -> FixSummary:
+    """Apply the fixes (apply=True) or count them; `unsafe` admits the unsafe ones. Files are written only when they
+    are regular files inside `roots` (load/safe_write.py)."""
+    return Fixer(release, runtime_config, apply=apply, unsafe=unsafe, roots=roots).run(findings)
 
 
 

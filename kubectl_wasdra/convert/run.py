@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -46,6 +45,7 @@ def convert_paths(paths: Sequence[str], release: Release, runtime_config: Mappin
                   output: str = "yaml") -> ConvertOutcome:
     """Convert every manifest under `paths`. mode: print (stdout), write (in place) or diff (unified diff)."""
     from kubectl_wasdra.load.files import expand_paths
+    from kubectl_wasdra.load.safe_write import rewrite_in_place
 
     if mode == "write" and STDIN in paths:
         raise UsageError("--write cannot write back to stdin", where="--write", hint="drop --write, or name files")
@@ -61,22 +61,17 @@ def convert_paths(paths: Sequence[str], release: Release, runtime_config: Mappin
             continue
         outcome.results.append(result)
         if mode == "write" and result.changed:
-            _write_back(path, result.converted)
+            try:
+                rewrite_in_place(path, result.converted, paths)
+            except OSError as exc:
+                errors.append(f"{path}:1:1: error: cannot write: {exc.strerror or exc} — convert writes only regular "
+                              "files inside the paths given; print the result instead (drop --write)")
     outcome.stdout = _stdout(outcome.results, mode, output)
     outcome.stderr = render_notes(outcome.results, release, errors)
     failed = errors or any(n.status == "failed" for r in outcome.results for n in r.notes)
     changed = any(r.changed for r in outcome.results)
     outcome.exit_code = 2 if problems and not files else 1 if failed or (mode == "diff" and changed) else 0
     return outcome
-
-
-def _write_back(path: str, data: bytes) -> None:
-    """Replace the file atomically, keeping its permission bits."""
-    temporary = f"{path}.wasdra-tmp"
-    with open(temporary, "wb") as stream:
-        stream.write(data)
-    os.chmod(temporary, os.stat(path).st_mode & 0o7777)
-    os.replace(temporary, path)
 
 
 def _stdout(results: list[FileResult], mode: str, output: str) -> str:

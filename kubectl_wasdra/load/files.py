@@ -10,13 +10,14 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any, Final
 
+from kubectl_wasdra.load.bounded import MAX_FILE_BYTES
 from kubectl_wasdra.load.classify import classify
 from kubectl_wasdra.load.document import Document, LoadProblem, LoadResult, ProblemKind
 from kubectl_wasdra.load.parse import looks_like_json, parse_text
 from kubectl_wasdra.load.positions import SourceText
 
 MANIFEST_SUFFIXES: Final = (".yaml", ".yml", ".json")
-DEFAULT_MAX_BYTES: Final = 32 * 1024 * 1024
+DEFAULT_MAX_BYTES: Final = MAX_FILE_BYTES
 STDIN: Final = "-"
 
 

@@ -17,8 +17,9 @@ from sys import intern
 from typing import TYPE_CHECKING, Any, Final
 
 from kubectl_wasdra.lazy_regex import lazy
+from kubectl_wasdra.load.depth import too_deep_documents
 from kubectl_wasdra.load.document import ProblemKind
-from kubectl_wasdra.load.stream import SEPARATOR_RE, TOO_DEEP, document_span, error_line, walk
+from kubectl_wasdra.load.stream import SEPARATOR_RE, TOO_DEEP, document_span, document_starts, error_line, walk
 
 if TYPE_CHECKING:
     import yaml
@@ -111,7 +112,36 @@ def looks_like_json(text: str) -> bool:
 
 
 def parse_text(text: str, *, is_json: bool) -> Parsed:
-    """Documents of `text` (JSON when `is_json`, else a YAML stream) and the issues that stopped any of them."""
+    """Documents of `text` (JSON when `is_json`, else a YAML stream) and the issues that stopped any of them.
+    Documents nested deeper than MAX_DEPTH by their brackets are refused before any parser or pattern runs."""
+    deep = too_deep_documents(text, MAX_DEPTH)
+    if not deep:
+        return _parse_text(text, is_json=is_json)
+    issues = [Issue(ProblemKind.SYNTAX, document_span(text, index)[0] + 1, 1, f"{TOO_DEEP} (more than {MAX_DEPTH} "
+                    "levels)", DEEP_HINT) for index in deep]
+    if is_json or len(document_starts(text)) <= 1:
+        return Parsed(issues=issues[:1])
+    parsed = _parse_text(_without_documents(text, deep), is_json=False)
+    documents = [(index, value) for index, value in parsed.documents if index not in deep]
+    return Parsed(documents, sorted([*parsed.issues, *issues], key=lambda issue: (issue.line, issue.column)))
+
+
+def _without_documents(text: str, indexes: list[int]) -> str:
+    """`text` with each listed document replaced by an empty one (`~`) of the same number of lines, so that document
+    numbers and the other documents' lines stay as they were."""
+    starts = document_starts(text)
+    ends = [*starts[1:], len(text)]
+    parts, last = [], 0
+    for index in indexes:
+        start, end = starts[index], ends[index]
+        head = text[start:end].split("\n", 1)[0] if SEPARATOR_RE.match(text, start) else ""
+        body = text[start + len(head):end]
+        parts += [text[last:start], head, " ~" if head else "~", "\n" * body.count("\n")]
+        last = end
+    return "".join([*parts, text[last:]])
+
+
+def _parse_text(text: str, *, is_json: bool) -> Parsed:
     if is_json:
         return _screened(_parse_json(text), text, is_json=True)
     if yaml_rs is not None and not needs_yaml11(text):

@@ -1,0 +1,57 @@
+"""A document's nesting depth read off its characters, before any parser or pattern sees it: flow brackets (`[`,
+`{` open a level, `]`, `}` close one) and compact block sequences (`- - - x` on one line). A document deeper than
+MAX_DEPTH this way is refused as a whole, so no regular expression, Rust or C parser meets 100,000 levels (the
+parsers overflow their stacks; some patterns backtrack over each level).
+
+The count is a superset: brackets inside quoted strings or comments count too, so a document with more than
+MAX_DEPTH unbalanced `[`/`{` characters in its strings is refused as well (no Kubernetes object has that).
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import accumulate
+from typing import Final
+
+from kubectl_wasdra.load.stream import document_starts
+
+_KEEP_BRACKETS: Final = str.maketrans({chr(c): None for c in range(128) if chr(c) not in "[]{}"})
+_VALUES: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _compact_sequences(limit: int) -> re.Pattern[str]:
+    return re.compile(r"(?:-[ \t]++){" + str(limit + 1) + "}")
+
+
+def _running(text: str) -> list[int]:
+    brackets = text.translate(_KEEP_BRACKETS)
+    if not brackets.isascii():  # non-ASCII characters survive the table: drop them as well
+        brackets = "".join(ch for ch in brackets if ch in _VALUES)
+    return list(accumulate(map(_VALUES.__getitem__, brackets)))
+
+
+def flow_depth(text: str) -> int:
+    """The deepest running count of opening minus closing brackets in `text` (0 when none)."""
+    return max(_running(text), default=0)
+
+
+def too_deep_documents(text: str, limit: int) -> list[int]:
+    """Indexes of the documents of a YAML/JSON stream nested more than `limit` levels by brackets or `- ` runs.
+    Costs two C-speed scans when the whole text has at most `limit` brackets and no run of `- ` that long."""
+    openers = text.count("[") + text.count("{")
+    compact = _compact_sequences(limit)
+    flow_deep = openers > limit
+    if flow_deep:
+        running = _running(text)
+        # never below 0 and never above `limit` over the whole text: no document can be deeper on its own
+        flow_deep = min(running, default=0) < 0 or max(running, default=0) > limit
+    if not flow_deep and (text.count("- ") <= limit or not compact.search(text)):
+        return []
+    starts = document_starts(text) or [0]
+    ends = [*starts[1:], len(text)]
+    deep = []
+    for index, (start, end) in enumerate(zip(starts, ends, strict=True)):
+        part = text[start:end]
+        if flow_depth(part) > limit or compact.search(part):
+            deep.append(index)
+    return deep
