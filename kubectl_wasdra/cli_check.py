@@ -65,9 +65,13 @@ def baseline_files(project: ProjectOptions) -> tuple[str, ...]:
 
 def write_baseline(report: Any, path: str) -> int:
     from kubectl_wasdra.lint.baseline import render_baseline
+    from kubectl_wasdra.load.safe_write import write_output
 
-    with open(path, "w", encoding="utf-8") as stream:
-        stream.write(render_baseline(report.findings))
+    try:
+        write_output(path, render_baseline(report.findings).encode("utf-8"))
+    except OSError as exc:
+        raise UsageError(f"cannot write the baseline: {exc.strerror or exc}", where=path,
+                         hint="choose a writable path for --write-baseline") from None
     say_error(f"wrote {path}: {len(report.findings)} finding(s) recorded")
     return check_exit(report, "never")  # the findings are recorded, not failed on
 

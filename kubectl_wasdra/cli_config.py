@@ -149,6 +149,7 @@ def write_starter(directory: str) -> tuple[str, int]:
     excludes = Excludes.of(DEFAULT_EXCLUDES, base=directory)
     loaded = load_paths([directory], exclude=excludes.matches)
     needs = detect_needs(loaded.documents)
-    with open(path, "w", encoding="utf-8") as stream:
-        stream.write(starter_text(needs))
+    from kubectl_wasdra.load.safe_write import write_output
+
+    write_output(path, starter_text(needs).encode("utf-8"))
     return path, needs.documents

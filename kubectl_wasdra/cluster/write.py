@@ -17,6 +17,9 @@ from kubectl_wasdra.cluster.header import header_to_object
 from kubectl_wasdra.cluster.snapshot import SNAPSHOT_KINDS, ClusterSnapshot
 from kubectl_wasdra.errors import SnapshotError
 from kubectl_wasdra.load.parse import without_surrogates
+from kubectl_wasdra.load.safe_write import write_output
+
+SNAPSHOT_MODE: Final = 0o600
 
 
 def snapshot_items(snapshot: ClusterSnapshot) -> Iterator[dict[str, Any]]:
@@ -74,10 +77,10 @@ def _render(document: dict[str, Any], *, as_json: bool) -> bytes:
 
 
 def write_snapshot(snapshot: ClusterSnapshot, path: str, *, as_json: bool | None = None) -> None:
-    """Write the snapshot to `path`: JSON or YAML as asked, else JSON when it ends in .json and YAML otherwise."""
+    """Write the snapshot to `path`: JSON or YAML as asked, else JSON when it ends in .json and YAML otherwise.
+    Mode 0600 whatever the umask: a snapshot describes a cluster (names, addresses, images)."""
     data = render_snapshot(snapshot, as_json=path.endswith(".json") if as_json is None else as_json)
     try:
-        with open(path, "wb") as handle:
-            handle.write(data)
+        write_output(path, data, mode=SNAPSHOT_MODE)
     except OSError as exc:
         raise SnapshotError(f"cannot write: {exc.strerror}", where=path, hint="choose a writable path") from None
