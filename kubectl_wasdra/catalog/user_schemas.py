@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from kubectl_wasdra.catalog.schemas import CompiledSchema, compile_schema
 from kubectl_wasdra.errors import UsageError
+from kubectl_wasdra.load.bounded import read_capped
 
 _DROPPED: Final = frozenset({"description", "format", "x-kubernetes-validations", "example", "externalDocs", "default"})
 _TYPE_META: Final = {"apiVersion": {"type": "string"}, "kind": {"type": "string"}, "metadata": {"type": "object"}}
@@ -102,7 +103,8 @@ def crd_index(locations: tuple[str, ...]) -> Mapping[str, dict[str, Any]]:
 
 def _mentions_crd(path: Path) -> bool:
     try:
-        return b"CustomResourceDefinition" in path.read_bytes()[:4096]
+        with path.open("rb") as stream:
+            return b"CustomResourceDefinition" in stream.read(4096)
     except OSError:
         return False
 
@@ -125,10 +127,12 @@ def user_validator(locations: tuple[str, ...], key: str) -> CompiledSchema | Non
     path = _json_file(locations, group, version, kind)
     if path is not None:
         try:
-            schema = json.loads(path.read_bytes())
+            schema = json.loads(read_capped(str(path)))
         except json.JSONDecodeError as exc:
             raise UsageError(f"schema is not valid JSON: {exc.msg}", where=f"{path}:{exc.lineno}:{exc.colno}",
                              hint="fix the JSON syntax at this place") from exc
+        except RecursionError:
+            raise UsageError("schema is nested too deeply", where=f"{path}:1:1", hint="pass a JSON schema file") from None
         except (OSError, ValueError) as exc:
             raise UsageError(f"cannot read schema: {exc}", where=f"{path}:1:1", hint="pass a UTF-8 JSON schema file") from exc
         if not isinstance(schema, dict):

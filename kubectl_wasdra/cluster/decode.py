@@ -19,7 +19,8 @@ from typing import Any, Final
 import yaml
 
 from kubectl_wasdra.cluster.slices import SLICE_CHARS, decode_json_list, decode_yaml_list
-from kubectl_wasdra.load.parse import needs_yaml11, without_surrogates
+from kubectl_wasdra.load.parse import LONG_NUMBER, MAX_DEPTH, long_number_position, needs_yaml11, without_surrogates
+from kubectl_wasdra.load.stream import TOO_DEEP
 from kubectl_wasdra.load.yaml11 import KubeLoader
 
 try:  # orjson is several times faster than json on big snapshots
@@ -74,6 +75,10 @@ def decode_json(data: bytes | str) -> list[Any]:
             value, offset = decoder.raw_decode(text, offset)
         except json.JSONDecodeError as exc:
             raise DecodeError(exc.msg, exc.lineno, exc.colno) from None
+        except RecursionError:
+            raise DecodeError(f"{TOO_DEEP} (more than {MAX_DEPTH} levels)") from None
+        except ValueError:  # more than 4,300 digits
+            raise DecodeError(LONG_NUMBER, *long_number_position(text)) from None
         values.append(value)
     # orjson refuses a lone surrogate escape ("\ud800x"); Go's encoding/json decodes each one as U+FFFD
     # (encoding/json decode.go unquoteBytes), and so do we
@@ -137,6 +142,8 @@ def _decode_yaml11(text: str) -> list[Any]:
         raise DecodeError(str(exc.problem or exc), mark.line + 1 if mark else 0, mark.column + 1 if mark else 0) from None
     except yaml.YAMLError as exc:
         raise DecodeError(str(exc)) from None
+    except RecursionError:
+        raise DecodeError(f"{TOO_DEEP} (more than {MAX_DEPTH} levels)") from None
 
 
 def split_yaml_documents(text: str) -> list[tuple[int, str]]:

@@ -21,9 +21,12 @@ from kubectl_wasdra.cluster.header import header_from_object, is_header
 from kubectl_wasdra.cluster.shape import Path
 from kubectl_wasdra.cluster.snapshot import SNAPSHOT_KINDS, ClusterSnapshot
 from kubectl_wasdra.errors import LoadError, SnapshotError
+from kubectl_wasdra.load.depth import too_deep_documents
 from kubectl_wasdra.load.document import LoadProblem, ProblemKind
 from kubectl_wasdra.load.heap import paused_gc
+from kubectl_wasdra.load.parse import DEEP_HINT, MAX_DEPTH
 from kubectl_wasdra.load.positions import SourceText
+from kubectl_wasdra.load.stream import TOO_DEEP, document_span
 
 SNAPSHOT_SUFFIXES: Final = (".yaml", ".yml", ".json")
 _WANTED: Final = frozenset(SNAPSHOT_KINDS)
@@ -116,6 +119,12 @@ def _load_file(file: str, collector: SnapshotBuilder) -> None:
         return
     del raw  # the text is kept for positions; the bytes would double the peak while the objects are built
     is_json = is_json_text(file, text)
+    deep = too_deep_documents(text, MAX_DEPTH)
+    if deep:  # refused before any parser meets it (a parser's recursion, or a crash, on 100,000 levels)
+        line = document_span(text, deep[0])[0] + 1
+        collector.problems.append(LoadProblem(file, line, 1, f"{TOO_DEEP} (more than {MAX_DEPTH} levels)", DEEP_HINT,
+                                              kind=ProblemKind.SYNTAX))
+        return
     try:
         documents = decode_json(text) if is_json else decode_yaml(text)
     except DecodeError as exc:

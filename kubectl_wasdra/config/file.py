@@ -16,6 +16,10 @@ from typing import TYPE_CHECKING, Any
 from kubectl_wasdra.catalog.spelling import did_you_mean
 from kubectl_wasdra.config.keys import BY_NAME, KEYS, TOP_LEVEL, Key
 from kubectl_wasdra.errors import UsageError
+from kubectl_wasdra.load.bounded import read_text_capped
+from kubectl_wasdra.load.depth import too_deep_documents
+from kubectl_wasdra.load.parse import MAX_DEPTH
+from kubectl_wasdra.load.stream import TOO_DEEP, document_span
 
 if TYPE_CHECKING:
     import yaml
@@ -66,8 +70,7 @@ class ProjectConfig:
 def read_config(path: str) -> ProjectConfig:
     """Parse and check the config file at `path`; UsageError (exit 2) naming `file:line:col` for anything wrong."""
     try:
-        with open(path, encoding="utf-8") as stream:
-            text = stream.read()
+        text = read_text_capped(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read the config file: {getattr(exc, 'strerror', None) or exc}", where=path,
                          hint="check the path given to --config or WASDRA_CONFIG") from None
@@ -90,6 +93,10 @@ def read_config(path: str) -> ProjectConfig:
 def _compose(path: str, text: str) -> yaml.Node | None:
     import yaml
 
+    deep = too_deep_documents(text, MAX_DEPTH)
+    if deep:
+        raise UsageError(f"{TOO_DEEP} (more than {MAX_DEPTH} levels)", where=f"{path}:{document_span(text, deep[0])[0] + 1}:1",
+                         hint="a config file is a flat mapping of settings")
     try:
         nodes = list(yaml.compose_all(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
     except yaml.MarkedYAMLError as exc:

@@ -8,11 +8,13 @@ import json
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.convert.engine import Converter, FileResult, Note
 from kubectl_wasdra.convert.roundtrip import to_plain
 from kubectl_wasdra.errors import UsageError
+from kubectl_wasdra.load.document import LoadProblem, ProblemKind
 
 STDIN = "-"
 
@@ -53,12 +55,20 @@ def convert_paths(paths: Sequence[str], release: Release, runtime_config: Mappin
     outcome = ConvertOutcome()
     errors = [f"{p.file}:{p.line}:{p.column}: error: {p.message} — {p.hint}" for p in problems]
     converter = Converter(release, runtime_config)
+    unreadable = False
     for path in files:
         try:
-            result = converter.file(path, _read(path))
+            raw = _read(path)
         except (OSError, UnicodeDecodeError) as exc:
             errors.append(f"{path}:1:1: error: cannot read: {exc} — check the path, its size and that it is UTF-8 text")
+            unreadable = True
             continue
+        broken = load_errors(path, raw)
+        if broken:  # converting around a document that does not load would echo it as if it were fine
+            errors.extend(broken)
+            unreadable = True
+            continue
+        result = converter.file(path, raw)
         outcome.results.append(result)
         if mode == "write" and result.changed:
             try:
@@ -70,8 +80,24 @@ def convert_paths(paths: Sequence[str], release: Release, runtime_config: Mappin
     outcome.stderr = render_notes(outcome.results, release, errors)
     failed = errors or any(n.status == "failed" for r in outcome.results for n in r.notes)
     changed = any(r.changed for r in outcome.results)
-    outcome.exit_code = 2 if problems and not files else 1 if failed or (mode == "diff" and changed) else 0
+    outcome.exit_code = 2 if unreadable or (problems and not files) else 1 if failed or (mode == "diff" and changed) else 0
     return outcome
+
+
+# what stops a document from loading at all (a syntax error, a bad tag, an alias bomb, nesting, encoding)
+_BROKEN: Final = frozenset({ProblemKind.SYNTAX, ProblemKind.DUPLICATE_KEY, ProblemKind.ALIAS_LIMIT, ProblemKind.NOT_UTF8,
+                            ProblemKind.BINARY, ProblemKind.TOO_LARGE, ProblemKind.UNREADABLE})
+
+
+def load_errors(path: str, raw: bytes) -> list[str]:
+    """The problems check's loader finds in the file that stop a document from loading, as error lines; convert
+    refuses such a file as check reports it (LOAD001, LOAD010 ...), so both commands agree on what is readable."""
+    from kubectl_wasdra.load.files import decode, load_text
+
+    text = decode(path, raw)
+    problems = [text] if isinstance(text, LoadProblem) else load_text(path, text)[1]
+    return [f"{p.file}:{p.line}:{p.column}: error: {p.message} — {p.hint or 'fix the file'}"
+            for p in problems if p.kind in _BROKEN]
 
 
 def _stdout(results: list[FileResult], mode: str, output: str) -> str:

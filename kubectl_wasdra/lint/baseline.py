@@ -16,6 +16,7 @@ from typing import Final
 
 from kubectl_wasdra.errors import UsageError
 from kubectl_wasdra.lint.problem import Finding
+from kubectl_wasdra.load.bounded import read_text_capped
 
 FORMAT_VERSION: Final = 1
 SARIF_KEY: Final = "wasdraFingerprint/v1"
@@ -40,13 +41,15 @@ def render_baseline(findings: Iterable[Finding]) -> str:
 def read_baseline(path: str) -> Counter[str]:
     """Fingerprints of a baseline file with how often each occurs; UsageError (exit 2) when it is not one."""
     try:
-        with open(path, encoding="utf-8") as stream:
-            data = json.load(stream)
+        data = json.loads(read_text_capped(path))
     except OSError as exc:
         raise UsageError(f"cannot read the baseline: {exc.strerror or exc}", where=path,
                          hint="create it with --write-baseline FILE") from None
+    except RecursionError:
+        raise UsageError("the baseline is nested too deeply to be one", where=path,
+                         hint="recreate it with --write-baseline FILE") from None
     except (ValueError, UnicodeDecodeError) as exc:
-        raise UsageError(f"the baseline is not JSON: {exc}", where=path,
+        raise UsageError(f"the baseline is not JSON: {str(exc)[:200]}", where=path,
                          hint="recreate it with --write-baseline FILE") from None
     if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION or not isinstance(data.get("findings"), list):
         raise UsageError("not a kubectl-wasdra baseline (version 1)", where=path, hint="recreate it with --write-baseline FILE")

@@ -274,9 +274,25 @@ def _parse_json(text: str) -> Parsed:
         return _parse_yaml11(text)
     except RecursionError:
         return Parsed(issues=[Issue(ProblemKind.SYNTAX, 1, 1, f"{TOO_DEEP} (more than {MAX_DEPTH} levels)", DEEP_HINT)])
+    except ValueError:  # an integer of more than 4,300 digits (Python's int conversion limit)
+        line, column = long_number_position(text)
+        return Parsed(issues=[Issue(ProblemKind.SYNTAX, line, column, LONG_NUMBER, LONG_NUMBER_HINT)])
     if duplicates:
         return _parse_yaml11(text)  # reports each duplicate key with its position
     return Parsed(documents=[(0, value)])
+
+
+LONG_NUMBER: Final = "invalid JSON: a number of more than 4,300 digits"
+LONG_NUMBER_HINT: Final = "write the value as a string or a quantity such as 1e5000; no Kubernetes field holds such a number"
+_LONG_DIGITS: Final = lazy(r"[0-9]{4300}")
+
+
+def long_number_position(text: str) -> tuple[int, int]:
+    """1-based (line, column) of the first run of more than 4,300 digits in `text` ((1, 1) when there is none)."""
+    match = _LONG_DIGITS.search(text)
+    if match is None:
+        return 1, 1
+    return text.count("\n", 0, match.start()) + 1, match.start() - text.rfind("\n", 0, match.start())
 
 
 def looks_like_concatenated(text: str) -> bool:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from kubectl_wasdra.errors import UsageError
+from kubectl_wasdra.load.bounded import read_text_capped
 from kubectl_wasdra.load.document import Document, LoadProblem
 from kubectl_wasdra.load.files import load_text
 from kubectl_wasdra.load.stream import document_starts
@@ -76,14 +77,16 @@ def _render_with_sdk(chart: str, values: Sequence[str], set_values: Sequence[str
     merged: dict[str, Any] = {}
     try:
         for file in values:
-            with open(file, encoding="utf-8") as stream:
-                _deep_merge(merged, helm_python.values_from_yaml(stream.read()) or {})
+            _deep_merge(merged, helm_python.values_from_yaml(read_text_capped(file)) or {})
         for item in set_values:
             _deep_merge(merged, helm_python.parse_set_string(item))
         loaded = helm_python.Chart.load(chart)
         manifests = loaded.render(values=merged, name=RELEASE_NAME)
     except helm_python.HelmError as exc:
         raise UsageError(f"helm could not render the chart: {exc}", where=chart, hint="fix the chart or its values") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read a values file: {getattr(exc, 'strerror', None) or exc}", where="--values",
+                         hint="pass UTF-8 YAML files of at most 32 MiB") from None
     name = loaded.name
     parts = []
     for path in sorted(manifests):

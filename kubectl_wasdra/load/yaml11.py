@@ -59,6 +59,11 @@ def resolve_plain(value: str) -> str:
     return "tag:yaml.org,2002:str"
 
 
+def _shown(text: str) -> str:
+    """A scalar as an error message quotes it: at most 40 characters."""
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
 def _int_value(text: str) -> int | None:
     plain = text.replace("_", "")
     sign = -1 if plain.startswith("-") else 1
@@ -103,7 +108,13 @@ class KubeConstructor(SafeConstructor):
         text = self.construct_scalar(node)
         if text in _SPECIAL_FLOATS:
             return _SPECIAL_FLOATS[text]
-        return float(text.replace("_", ""))
+        plain = text.replace("_", "")
+        if not _FLOAT_RE.match(plain) and _int_value(text) is None:  # `!!float abc`: go-yaml v2 refuses it too
+            raise ConstructorError(None, None, f"cannot decode {_shown(text)} as a !!float", node.start_mark)
+        try:
+            return float(plain) if _FLOAT_RE.match(plain) else float(_int_value(text) or 0)
+        except (ValueError, OverflowError):
+            raise ConstructorError(None, None, f"cannot decode {_shown(text)} as a !!float", node.start_mark) from None
 
     def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
         if isinstance(node, yaml.MappingNode):
