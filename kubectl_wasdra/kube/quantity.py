@@ -22,6 +22,7 @@ LIMIT_EXPONENT: Final = 100_000
 _LIMIT: Final = Decimal(f"1e{LIMIT_EXPONENT}")
 _WIDE: Final = Context(prec=LIMIT_EXPONENT + 100, Emax=10 * LIMIT_EXPONENT, Emin=-10 * LIMIT_EXPONENT)
 _FORMS: Final = 'expected e.g. "100m", "2", "8Gi", "1e3"'
+_SCIENTIFIC: Final = Decimal("1e100")  # longer integers are printed as 1e400
 
 
 class QuantityError(ValueError):
@@ -43,6 +44,11 @@ def parse_quantity(value: str | int | float | Decimal) -> Decimal:
         raise QuantityError(f"{value!r} is not a quantity")
     positive, number, suffix = _split(value)
     return _interpret(value, positive, number, suffix)
+
+
+def _clipped(text: str) -> str:
+    """A value as a message quotes it: at most 60 characters."""
+    return text if len(text) <= 60 else f"{text[:40]}...({len(text)} characters)"
 
 
 def _split(text: str) -> tuple[bool, str, str]:
@@ -69,7 +75,7 @@ def _split(text: str) -> tuple[bool, str, str]:
     while pos < end and text[pos] in _DIGITS:
         pos += 1
     if pos < end:
-        raise QuantityError(f'"{text}" is not a quantity ({_FORMS})')
+        raise QuantityError(f'"{_clipped(text)}" is not a quantity ({_FORMS})')
     return positive, number, text[suffix_start:]
 
 
@@ -77,7 +83,7 @@ def _interpret(text: str, positive: bool, number: str, suffix: str) -> Decimal:
     """The value of a scanned quantity: suffix applied, rounded up to 1n, BinarySI capped, as quantity.go does."""
     whole, _, fraction = number.partition(".")
     if not _valid_suffix(suffix):
-        raise QuantityError(f'"{text}" is not a quantity: unknown suffix "{suffix}" ({_FORMS})')
+        raise QuantityError(f'"{_clipped(text)}" is not a quantity: unknown suffix "{_clipped(suffix)}" ({_FORMS})')
     if (whole + fraction).strip("0") == "":
         return Decimal(0)
     with localcontext(_WIDE):
@@ -106,26 +112,64 @@ def _is_int64(text: str) -> bool:
     return bool(body) and body.isascii() and body.isdigit() and -(2**63) <= int(text) < 2**63
 
 
+# Quantity.MilliValue and Value return int64, undefined beyond it (quantity.go scaledValue ends in big.Int.Int64): held
+# at the int64 bounds here, so that a huge request never fits, a huge capacity always has room, and arithmetic on
+# 1e100000 stays cheap (exact integers of 100,000 digits made one explain run take 40 s of CPU)
+INT64_MAX: Final = 2**63 - 1
+_INT64_DECIMAL: Final = Decimal(INT64_MAX)
+
+
+def _held(value: Decimal) -> int:
+    if value > _INT64_DECIMAL:
+        return INT64_MAX
+    if value < -_INT64_DECIMAL:
+        return -INT64_MAX
+    return int(value.to_integral_value(rounding=ROUND_CEILING))
+
+
 def milli_value(quantity: Decimal) -> int:
-    """The value in milli-units, rounded up as Quantity.MilliValue does for CPU requests."""
+    """The value in milli-units, rounded up as Quantity.MilliValue does for CPU requests; held at the int64 bounds."""
     with localcontext() as ctx:
         ctx.prec = 60
-        return int((quantity * 1000).to_integral_value(rounding=ROUND_CEILING))
+        return _held(quantity * 1000)
 
 
 def ceil_value(quantity: Decimal) -> int:
-    """The value rounded up to an integer, as Quantity.Value does (memory, pods, extended resources)."""
+    """The value rounded up to an integer, as Quantity.Value does (memory, pods, extended resources); held at the
+    int64 bounds."""
     with localcontext() as ctx:
         ctx.prec = 60
-        return int(quantity.to_integral_value(rounding=ROUND_CEILING))
+        return _held(quantity)
+
+
+def copies(total: Decimal, each: Decimal) -> int:
+    """How many times `each` fits in `total` (floor), held at the int64 bounds; INT64_MAX when `each` is not positive.
+    Exact for any quantity (plain Decimal division stops at 28 digits: DivisionImpossible on 1e400 // 1)."""
+    if each <= 0:
+        return INT64_MAX
+    if total <= 0:
+        return 0
+    with localcontext() as ctx:
+        ctx.prec = 60
+        if total >= each * _INT64_DECIMAL:
+            return INT64_MAX
+        return int(total // each)  # a quotient below 2^63 has at most 19 digits: exact at 60
+
+
+def _scientific(quantity: Decimal) -> str:
+    """A quantity beyond any real resource as 1e400 rather than a 400-digit number; 1e100000 past the limit."""
+    if abs(quantity) >= _LIMIT:
+        return f"{'-' if quantity < 0 else ''}1e{LIMIT_EXPONENT}"
+    mantissa, _, exponent = format(quantity.normalize(), "e").partition("e")
+    return f"{mantissa}e{int(exponent)}"
 
 
 def format_quantity(quantity: Decimal, *, binary: bool = False) -> str:
     """Compact string for messages: "8Gi" when binary and exact, "500m" for fractions, else decimal suffixes."""
     if quantity == 0:
         return "0"
-    if abs(quantity) >= _LIMIT:
-        return f"{'-' if quantity < 0 else ''}1e{LIMIT_EXPONENT}"
+    if abs(quantity) >= _SCIENTIFIC:
+        return _scientific(quantity)
     if binary and quantity == quantity.to_integral_value():
         whole = int(quantity)
         for suffix, factor in sorted(_BINARY.items(), key=lambda item: -item[1]):

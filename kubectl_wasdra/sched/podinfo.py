@@ -116,7 +116,8 @@ def host_ports(spec: Mapping[str, Any]) -> tuple[tuple[str, str, int], ...]:
 
 def _signature(info: PodInfo, claims: Any) -> bytes:
     spec = info.spec
-    requests = sorted((name, value if -(2**63) <= value < 2**63 else str(value)) for name, value in info.requests.items())
+    # a request past int64 (1e400) is keyed by its hex form: str() of an int past 4,300 digits raises ValueError
+    requests = sorted((name, value if -(2**63) <= value < 2**63 else hex(value)) for name, value in info.requests.items())
     parts = (requests, info.tolerations, info.node_name, spec.get("nodeSelector"),
              (spec.get("affinity") or {}).get("nodeAffinity"), claims, info.group, info.namespace, info.scheduler_name,
              spec.get("volumes"), info.host_ports)

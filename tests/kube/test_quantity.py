@@ -2,7 +2,7 @@ from decimal import Decimal
 
 import pytest
 
-from kubectl_wasdra.kube.quantity import QuantityError, format_quantity, milli_value, parse_quantity
+from kubectl_wasdra.kube.quantity import QuantityError, ceil_value, copies, format_quantity, milli_value, parse_quantity
 
 
 @pytest.mark.parametrize(
@@ -51,6 +51,8 @@ def test_parse_quantity_follows_upstream(value: object, expected: Decimal) -> No
 def test_huge_quantities_stay_finite_and_format() -> None:
     huge = parse_quantity("1e2147483647")
     assert huge == parse_quantity("1e100001") > parse_quantity("1e99999")
-    assert milli_value(parse_quantity("1e40")) == 10**43
+    assert milli_value(parse_quantity("1e40")) == 2**63 - 1 == ceil_value(huge)  # int64, as MilliValue/Value return
+    assert milli_value(parse_quantity("9223372036854775")) == 9223372036854775000  # exact up to the bound
+    assert copies(parse_quantity("1e400"), Decimal(1)) == 2**63 - 1 and copies(Decimal(7), Decimal("0.5")) == 14
     assert format_quantity(parse_quantity("1e40"), binary=True) == "9094947017729282379150390625Ti"
     assert format_quantity(huge).startswith("1e")

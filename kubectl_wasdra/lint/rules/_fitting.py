@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final
 
-from kubectl_wasdra.kube.quantity import QuantityError, format_quantity
+from kubectl_wasdra.kube.quantity import QuantityError, copies, format_quantity
 from kubectl_wasdra.lint.rules._pods import PodSource, containers
 from kubectl_wasdra.lint.rules.validation._base import as_dict, as_list
 from kubectl_wasdra.load import Path
@@ -211,9 +211,9 @@ def pods_per_node(source: PodSource, nodes: Mapping[str, Mapping[str, Decimal]],
     claims = _per_node_devices(source, devices, index, release) if devices is not None else []
     capacity: dict[str, int] = {}
     for name, allocatable in nodes.items():
-        room = int(allocatable.get("pods", Decimal(110)))
+        room = copies(allocatable.get("pods", Decimal(110)), Decimal(1))
         for resource, value in requests.items():
-            room = min(room, int(allocatable.get(resource, Decimal(0)) // value))
+            room = min(room, copies(allocatable.get(resource, Decimal(0)), value))
         for count, per_node in claims:
             room = min(room, (per_node.get(name, 0) + per_node.get(None, 0)) // count)
         capacity[name] = max(room, 0)

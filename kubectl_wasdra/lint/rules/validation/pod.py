@@ -12,6 +12,7 @@ from typing import Any
 from kubectl_wasdra.catalog.field_gates import POD_TEMPLATE_PREFIXES
 from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.catalog.spelling import did_you_mean
+from kubectl_wasdra.kube.resources import resource_list_problems
 from kubectl_wasdra.lint.rules.validation._base import Check, Path, Violation, as_dict, as_list, as_str, duplicates
 from kubectl_wasdra.lint.rules.validation._groups import claim_reference
 from kubectl_wasdra.lint.rules.validation._names import dns_subdomain_error
@@ -35,6 +36,9 @@ def validate_pod_spec(spec: dict[str, Any], path: Path, release: Release) -> Ite
     yield from duplicates(claims, lambda c: as_dict(c).get("name"), (*path, "resourceClaims"), "claim name")
     yield from _container_claims(spec, path, {as_str(as_dict(c).get("name")) for c in claims} - {None})
     yield from _group_link(spec, path, release)
+    for where, message in resource_list_problems(spec):  # the verdict explain gives too (kube/resources.py)
+        yield Violation(Check.QUANTITY, (*path, *where), message, at="value",
+                        hint='write a quantity that is not negative, such as "500m", "2" or "8Gi"')
 
 
 def _container_claims(spec: dict[str, Any], path: Path, names: set[str | None]) -> Iterator[Violation]:

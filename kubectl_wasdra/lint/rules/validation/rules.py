@@ -337,10 +337,13 @@ def unknown_counter_reference(doc: Document, ctx: CheckContext) -> Iterator[Prob
 def invalid_quantity(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     """
     ## What it does
-    Flags capacity values, capacity requests, counter values and request-policy bounds that are not Quantities.
+    Flags capacity values, capacity requests, counter values and request-policy bounds that are not Quantities,
+    and resource requests and limits of pods and their containers that are not Quantities or are negative (`explain`
+    leaves such a pod out with the same message).
 
     ## Why is this bad?
-    kube-apiserver cannot decode the object ("quantities must match the regular expression").
+    kube-apiserver cannot decode the object ("quantities must match the regular expression"), or rejects a negative
+    request or limit ("must be greater than or equal to 0").
 
     ## Example
         capacity: {requests: {memory: 8 GB}}
@@ -349,7 +352,8 @@ def invalid_quantity(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     Write a quantity such as `8Gi`, `8G`, `500m` or `1e3`.
 
     ## References
-    kubernetes/kubernetes staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go
+    kubernetes/kubernetes staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go,
+    pkg/apis/core/validation/validation.go (ValidateNonnegativeQuantity)
     """
     yield from problems(doc, ctx, Check.QUANTITY)
 
