@@ -26,9 +26,10 @@ def on_ci() -> bool:
 
 
 def ci_safe(text: str, output: str) -> str:
-    """Human text output with workflow commands (`::error::` at a line start) neutralised when on CI; other formats
+    """Human text output with workflow commands (`::error::` at a line start) neutralised, on CI or not (the container
+    image inside a CI job sees no CI variables, and a wrapped continuation line can start with `::`); other formats
     (JSON, SARIF, JUnit, and -o github, whose commands are meant) unchanged."""
-    if output != "text" or not on_ci():
+    if output != "text":
         return text
     from kubectl_wasdra.report.safe import neutralise_workflow_commands
 
@@ -54,5 +55,7 @@ def say_error(line: str) -> None:
     """One line on stderr, in whatever encoding stderr has (click would re-encode an ASCII stream as UTF-8)."""
     from kubectl_wasdra.report.encoding import encodable
 
-    sys.stderr.write(encodable(line, getattr(sys.stderr, "encoding", None)) + "\n")
+    from kubectl_wasdra.report.safe import neutralise_workflow_commands
+
+    sys.stderr.write(encodable(neutralise_workflow_commands(line), getattr(sys.stderr, "encoding", None)) + "\n")
     sys.stderr.flush()

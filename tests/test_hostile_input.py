@@ -111,7 +111,7 @@ def test_oversized_file_is_skipped_by_size(tmp_path: Path, capsys: pytest.Captur
     good = _write(tmp_path / "good.yaml", GOOD)
     code, out, _ = run(["check", str(big), str(good), "-o", "json"], capsys)
     findings = json.loads(out)["findings"]
-    assert code == 1 and {(f["file"], f["rule"]) for f in findings} == {(str(big), "LOAD009"), (str(good), "SCHEMA002")}
+    assert code == 2 and {(f["file"], f["rule"]) for f in findings} == {(str(big), "LOAD009"), (str(good), "SCHEMA002")}
 
 
 def test_huge_integers_do_not_crash(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

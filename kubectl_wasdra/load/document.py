@@ -50,8 +50,9 @@ class LoadProblem:
 
     @property
     def fatal(self) -> bool:
-        """True when the tool could not read the input at all (exit 2), not merely found it wrong."""
-        return self.kind is ProblemKind.UNREADABLE
+        """True when the tool could not read the input at all (exit 2), not merely found it wrong: unreadable, or
+        past the size cap (`/dev/zero`), as `explain -f` and every other command treat it."""
+        return self.kind in (ProblemKind.UNREADABLE, ProblemKind.TOO_LARGE)
 
 
 def format_path(path: Path) -> str:
