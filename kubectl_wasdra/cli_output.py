@@ -54,7 +54,6 @@ def write(text: str, output: str = "text") -> None:
 def say_error(line: str) -> None:
     """One line on stderr, in whatever encoding stderr has (click would re-encode an ASCII stream as UTF-8)."""
     from kubectl_wasdra.report.encoding import encodable
-
     from kubectl_wasdra.report.safe import neutralise_workflow_commands
 
     sys.stderr.write(encodable(neutralise_workflow_commands(line), getattr(sys.stderr, "encoding", None)) + "\n")

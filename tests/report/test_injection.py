@@ -59,7 +59,7 @@ def test_check_text_neutralises_wrapped_workflow_commands(tmp_path: Path, ci: bo
     assert [line for line in out.splitlines() if line.lstrip().startswith("::")] == []
     assert [line for line in out.splitlines() if line[:1] == "\\" and line[1:].lstrip().startswith("::error::")], \
         "the wrap did start a line"
-    assert out.count("pwned") == 12
+    assert out.count("pwned") == 24  # shown in full by both findings (REF003, VALID004)
 
 
 def test_check_upgrade_text_on_ci_neutralises_a_file_name(tmp_path: Path) -> None:
