@@ -534,6 +534,9 @@ _NAMES: Final[Mapping[str, Callable[[Anonymizer, str], str]]] = {
 # field -> how the name it holds is replaced, wherever the field sits (references by field name, not by kind)
 _REFERENCE_KEYS: Final[Mapping[str, Callable[[Anonymizer, str], str]]] = {
     "uid": lambda names, value: names.uids(value),
+    # a consumable-capacity allocation's share (allocation results and status.devices): a UUID, replaced like UIDs
+    # (k8s.io/api resource/v1 DeviceRequestAllocationResult.ShareID, AllocatedDeviceStatus.ShareID)
+    "shareID": lambda names, value: names.uids(value),
     "priorityClassName": _NAMES["PriorityClass"],
     "deviceClassName": _NAMES["DeviceClass"],
     "resourceClaimTemplateName": _NAMES["ResourceClaimTemplate"],

@@ -308,3 +308,19 @@ def test_objects_named_after_other_objects_follow_their_rename(tmp_path: Path) -
     (job,) = anonymized.of_kind("Job")
     owners = [ref for pod in anonymized.of_kind("Pod") for ref in pod["metadata"].get("ownerReferences", ())]
     assert [ref["name"] for ref in owners] == [job["metadata"]["name"]]
+
+
+def test_share_ids_are_replaced_consistently() -> None:
+    """A consumable-capacity share (allocation result and status.devices) is a UUID: replaced, the same in both."""
+    share = "7e9a1c2b-5d3f-4a6e-9b8c-1f2e3d4c5b6a"
+    builder = SnapshotBuilder()
+    builder.add({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                 "metadata": {"name": "c", "namespace": "team", "uid": "0f0f0f0f-0000-4000-8000-000000000001"},
+                 "spec": {"devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": "gpu"}}]}},
+                 "status": {"allocation": {"devices": {"results": [
+                     {"request": "r", "driver": "gpu.example.com", "pool": "n1", "device": "d0", "shareID": share}]}},
+                     "devices": [{"driver": "gpu.example.com", "pool": "n1", "device": "d0", "shareID": share}]}})
+    (claim,) = anonymize_with_report(builder.build())[0].of_kind("ResourceClaim")
+    assert share not in json.dumps(claim)
+    (result,) = claim["status"]["allocation"]["devices"]["results"]
+    assert result["shareID"] == claim["status"]["devices"][0]["shareID"]
