@@ -197,7 +197,40 @@ def _claim(spec: dict[str, Any], status: dict[str, Any]) -> Problem | None:
                 return problem
         if problem := _quantities(result.get("consumedCapacity"), (*path, index, "consumedCapacity")):
             return problem
+    if isinstance(allocation, dict) and (problem := _node_selector(allocation.get("nodeSelector"),
+                                                                   ("status", "allocation", "nodeSelector"))):
+        return problem
     return _objects(status.get("reservedFor"), ("status", "reservedFor"))
+
+
+def _node_selector(value: Any, path: Path) -> Problem | None:
+    """A core/v1 NodeSelector: {nodeSelectorTerms: [{matchExpressions|matchFields: [{key, operator, values: [str]}]}]}.
+    This is the one place an allocation's node selector is checked: the allocator, the scheduler filter and the
+    suggestions read it as well-formed. Upstream: k8s.io/api core/v1 types.go (NodeSelector)."""
+    if (problem := _mapping(value, path)) or value is None:
+        return problem
+    terms = value.get("nodeSelectorTerms")
+    if (problem := _objects(terms, (*path, "nodeSelectorTerms"))) or not terms:
+        return problem
+    for index, term in enumerate(terms):
+        for field in ("matchExpressions", "matchFields"):
+            where = (*path, "nodeSelectorTerms", index, field)
+            requirements = term.get(field)
+            if problem := _objects(requirements, where):
+                return problem
+            for number, requirement in enumerate(requirements or ()):
+                if problem := _requirement(requirement, (*where, number)):
+                    return problem
+    return None
+
+
+def _requirement(requirement: dict[str, Any], path: Path) -> Problem | None:
+    if problem := _string(requirement, "key", path) or _string(requirement, "operator", path):
+        return problem
+    values = requirement.get("values")
+    if values is not None and (not isinstance(values, list) or not all(isinstance(v, str) for v in values)):
+        return (*path, "values"), "values must be a list of strings"
+    return None
 
 
 def _taint_rule(spec: dict[str, Any], _status: dict[str, Any]) -> Problem | None:
