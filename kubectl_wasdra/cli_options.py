@@ -53,6 +53,7 @@ class CommonOptions:
     all_namespaces: bool = False
     request_timeout: float | None = 30.0  # seconds per request to a cluster (None: no limit); cluster/timeouts.py
     read_deadline: float | None = 300.0  # seconds for one whole cluster read (None: no limit); cluster/timeouts.py
+    max_objects: int = 250_000  # objects read of one kind (cluster/live_limits.py)
 
     @property
     def release(self) -> Release:
@@ -208,14 +209,21 @@ REQUEST_TIMEOUT_OPTION: Final = click.option(
 READ_DEADLINE_OPTION: Final = click.option(
     "--read-deadline", default="5m", show_default=True, metavar="DURATION",
     help='How long the whole cluster read may take; kinds not read by then are reported as gaps ("0" = no limit).')
-CLUSTER_TIMEOUT_OPTIONS: Final = (REQUEST_TIMEOUT_OPTION, READ_DEADLINE_OPTION)
+MAX_OBJECTS_OPTION: Final = click.option(
+    "--max-objects", default=250_000, show_default=True, metavar="N", type=click.IntRange(min=1),
+    help="Most objects read of one kind from the cluster; a kind with more is reported as a gap.")
+CLUSTER_TIMEOUT_OPTIONS: Final = (REQUEST_TIMEOUT_OPTION, READ_DEADLINE_OPTION, MAX_OBJECTS_OPTION)
 
 
-def cluster_timeouts(kwargs: dict[str, Any]) -> dict[str, float | None]:
-    """Pop --request-timeout and --read-deadline out of a command's kwargs, parsed to seconds (None: no limit); a
-    command that does not declare them keeps CommonOptions' defaults."""
-    return {name: parse_duration(kwargs.pop(name), flag=flag) for name, flag in
-            (("request_timeout", "--request-timeout"), ("read_deadline", "--read-deadline")) if name in kwargs}
+def cluster_timeouts(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Pop --request-timeout and --read-deadline out of a command's kwargs, parsed to seconds (None: no limit), and
+    --max-objects; a command that does not declare them keeps CommonOptions' defaults."""
+    limits: dict[str, Any] = {name: parse_duration(kwargs.pop(name), flag=flag) for name, flag in
+                              (("request_timeout", "--request-timeout"), ("read_deadline", "--read-deadline"))
+                              if name in kwargs}
+    if "max_objects" in kwargs:
+        limits["max_objects"] = kwargs.pop("max_objects")
+    return limits
 
 
 def with_options(fn: F, options: tuple[Callable[[Any], Any], ...]) -> F:

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kubectl_wasdra.cluster.live_limits import DEFAULT_MAX_OBJECTS
 from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
 from kubectl_wasdra.cluster.timeouts import DEFAULT_READ_DEADLINE, DEFAULT_REQUEST_TIMEOUT
 from kubectl_wasdra.errors import UsageError
@@ -27,6 +28,7 @@ class SnapshotOptions:
     namespace: str | None = None
     request_timeout: float | None = DEFAULT_REQUEST_TIMEOUT
     read_deadline: float | None = DEFAULT_READ_DEADLINE
+    max_objects: int = DEFAULT_MAX_OBJECTS
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,8 @@ def export_snapshot(options: SnapshotOptions, progress: Callable[[Any], None] | 
 
         snapshot = read_live(LiveOptions(kubeconfig=options.kubeconfig, context=options.context,
                                          namespace=options.namespace, request_timeout=options.request_timeout,
-                                         read_deadline=options.read_deadline), progress)
+                                         read_deadline=options.read_deadline, max_objects=options.max_objects),
+                             progress)
     else:
         from kubectl_wasdra.cluster.files import load_snapshot
 

@@ -38,6 +38,16 @@ from kubectl_wasdra.cluster.body import BodyLimit, read_body
 from kubectl_wasdra.cluster.builder import SnapshotBuilder
 from kubectl_wasdra.cluster.gaps import NOT_SERVED
 from kubectl_wasdra.cluster.live_auth import bounded_credentials, withhold_over_http
+from kubectl_wasdra.cluster.live_limits import (
+    DEFAULT_MAX_OBJECTS,
+    RETRY_BUDGET,
+    RETRY_WAIT_CAP,
+    ListProblem,
+    ObjectCap,
+    RetryBudget,
+    page_items,
+    page_token,
+)
 from kubectl_wasdra.cluster.numa_kinds import CONFIGZ_KIND
 from kubectl_wasdra.cluster.snapshot import CLUSTER_SCOPED_KINDS, SNAPSHOT_KINDS, ClusterSnapshot, SnapshotHeader
 from kubectl_wasdra.cluster.timeouts import DEFAULT_READ_DEADLINE, DEFAULT_REQUEST_TIMEOUT, Deadline
@@ -97,7 +107,9 @@ class LiveOptions:
     read_deadline: float | None = DEFAULT_READ_DEADLINE  # seconds for the whole read (None: no limit)
     max_attempts: int = 6
     backoff_base: float = 0.5
-    backoff_cap: float = 30.0
+    backoff_cap: float = RETRY_WAIT_CAP  # the longest single wait, Retry-After included
+    max_objects: int = DEFAULT_MAX_OBJECTS  # per kind (cluster/live_limits.py)
+    retry_budget: float = RETRY_BUDGET  # seconds of waiting between retries over the whole read
     sleep: Callable[[float], None] = field(default=time.sleep, repr=False, compare=False)
     clock: Callable[[], float] = field(default=time.time, repr=False, compare=False)
 
@@ -110,7 +122,8 @@ class LiveOptions:
         return cls(kubeconfig=getattr(flags, "kubeconfig", None), context=getattr(flags, "context", None),
                    event_namespace=events,
                    request_timeout=getattr(flags, "request_timeout", DEFAULT_REQUEST_TIMEOUT),
-                   read_deadline=getattr(flags, "read_deadline", DEFAULT_READ_DEADLINE))
+                   read_deadline=getattr(flags, "read_deadline", DEFAULT_READ_DEADLINE),
+                   max_objects=getattr(flags, "max_objects", DEFAULT_MAX_OBJECTS))
 
 
 @dataclass(frozen=True)
@@ -166,6 +179,7 @@ class _Reader:
         self.api = api
         self.options = options
         self.deadline = Deadline(options.read_deadline, options.request_timeout)
+        self.budget = RetryBudget(options.retry_budget)
         self.server = _host_port(str(api.configuration.host or ""))
 
     def get(self, path: str, query: Sequence[tuple[str, str | int]] = ()) -> Any:
@@ -192,7 +206,8 @@ class _Reader:
                 last = str(retry)
                 if retry.final:
                     break
-                self._wait(attempt, retry.retry_after)
+                if not self._wait(attempt, retry.retry_after):
+                    raise _Gap(f"gave up after {attempt + 1} attempt(s): {last}; {self.budget.exhausted()}") from None
         raise _Gap(f"gave up after {attempt + 1} attempts: {last}")
 
     def _attempt(self, path: str, query: Sequence[tuple[str, str | int]], accept: str) -> bytes:
@@ -232,16 +247,19 @@ class _Reader:
         limits = (self.deadline.connect_timeout(), timeout)
         return self.api.call_api(method, url, header_params=headers, _request_timeout=limits)
 
-    def _wait(self, attempt: int, retry_after: str | None) -> None:
-        """Sleep before the next attempt: Retry-After when the server sent one, else 0.5 s doubling; capped, and never
-        past the read's deadline."""
+    def _wait(self, attempt: int, retry_after: str | None) -> bool:
+        """Sleep before the next attempt: Retry-After when the server sent one, else 0.5 s doubling; capped, never
+        past the read's deadline, and within the read's retry budget (False when that is spent: give up)."""
         if attempt + 1 >= self.options.max_attempts:
-            return
+            return True
         delay = self.options.backoff_base * 2**attempt
         after = _retry_after(retry_after, self.options.clock())
         left = self.deadline.left()
-        pause = min(delay if after is None else after, self.options.backoff_cap)
+        pause = self.budget.wait(min(delay if after is None else after, self.options.backoff_cap))
+        if pause is None:
+            return False
         self.options.sleep(pause if left is None else min(pause, left))
+        return True
 
 
 def _host_port(url: str) -> str:
@@ -367,6 +385,7 @@ def _list(reader: _Reader, resource: _Resource, namespace: str | None,
         items: list[dict[str, Any]] = []
         token: str | None = None
         seen: set[str] = set()
+        cap = ObjectCap(reader.options.max_objects, reader.options.page_size)
         while True:
             query: list[tuple[str, str | int]] = [("limit", reader.options.page_size)]
             if resource.kind in FIELD_SELECTORS:
@@ -379,21 +398,32 @@ def _list(reader: _Reader, resource: _Resource, namespace: str | None,
                 if token and str(gap).startswith("410"):
                     break
                 raise
-            for item in _list_of(page.get("items")):
+            page_objects, token = _checked_page(page, resource.kind, cap, seen, len(items))
+            for item in page_objects:
                 if isinstance(item, dict):
                     items.append({"apiVersion": resource.group_version, "kind": resource.kind, **item})
             report(len(items))
-            token = _next_token(page, seen, len(items))
             if token is None:
                 return items
     raise _Gap("the list changed too fast to page through (410 Gone twice)")
 
 
-def _next_token(page: Mapping[str, Any], seen: set[str], count: int) -> str | None:
+def _checked_page(page: Mapping[str, Any], kind: str, cap: ObjectCap, seen: set[str],
+                  count: int) -> tuple[list[Any], str | None]:
+    """The items and continue token of one page (cluster/live_limits.py); _Gap for a body that is no well-formed
+    list, a kind past its object cap, or a token sent before."""
+    try:
+        items = page_items(page, kind)
+        cap.add(len(items))
+        token = page_token(page)
+    except ListProblem as problem:
+        raise _Gap(str(problem)) from None
+    return items, _next_token(token, seen, count + len(items))
+
+
+def _next_token(token: str | None, seen: set[str], count: int) -> str | None:
     """The page's continue token (None at the end); _Gap for a token sent before, which would page forever."""
-    meta = page.get("metadata")
-    token = meta.get("continue") if isinstance(meta, dict) else None
-    if not token or not isinstance(token, str):
+    if not token:
         return None
     if token in seen:
         raise _Gap(f"incomplete: the server sent the same continue token twice (after {count} objects)")

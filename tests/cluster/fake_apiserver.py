@@ -51,6 +51,8 @@ class Fault:
     reset: bool = False  # close the connection after half the body (a reset mid-body)
     redirect: str | None = None  # answer 302 with this Location
     stuck_continue: bool = False  # every page says continue=stuck (a token that never changes)
+    fresh_continue: bool = False  # every page is empty and carries a new token (a list that never ends)
+    body: Any = None  # answer with this body (status 200 unless `status` is set) instead of the list
 
 
 @dataclass
@@ -172,6 +174,10 @@ def _handler(server: FakeApiServer) -> type[BaseHTTPRequestHandler]:
                 code, body = _route(server, url.path, parse_qs(url.query))
             if fault is not None and fault.stuck_continue and isinstance(body, dict):
                 body = {**body, "metadata": {**body.get("metadata", {}), "continue": "stuck"}}
+            if fault is not None and fault.fresh_continue and isinstance(body, dict):
+                body = {**body, "items": [], "metadata": {"continue": f"page-{fault.times}"}}
+            if fault is not None and fault.body is not None:
+                code, body = fault.status or 200, fault.body
             data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
             try:
                 self.send_response(code)

@@ -199,6 +199,6 @@ def test_retry_after_http_date_is_honoured_and_capped(tmp_path: Path, offline) -
     sleeps: list[float] = []
     with serve(server) as url:
         live = read_live(_options(tmp_path, url, sleeps, kinds=("Node", "Namespace", "Pod"), backoff_cap=30,
-                                  clock=lambda: now))
+                                  retry_budget=120, clock=lambda: now))
     assert sleeps == [7.0, 30, 30, 0.0], "7 s to the date; an hour away is capped; a past date means now"
     assert len(live.of_kind("Node")) == 10 and not live.header.gaps.keys() & {"Node", "Namespace", "Pod"}
