@@ -24,6 +24,8 @@ import kubernetes
 from kubernetes.config import kube_config
 from kubernetes.config.exec_provider import ExecProvider
 
+from kubectl_wasdra.cluster.exec_output import PluginOutputTooLarge, run_plugin_capped
+
 NOT_A_TERMINAL: Final = "exec plugin cannot support interactive mode: standard input is not a terminal"
 
 
@@ -74,8 +76,10 @@ def _run_plugin(provider: Any, timeout: float | None) -> Any:
     env = {**provider.env, "KUBERNETES_EXEC_INFO": json.dumps(info)}
     command = provider.args[0]
     try:
-        done = subprocess.run(provider.args, stdin=None if interactive else subprocess.DEVNULL, capture_output=True,
-                              cwd=provider.cwd, env=env, text=True, timeout=timeout, check=False)
+        done = run_plugin_capped(provider.args, stdin=None if interactive else subprocess.DEVNULL, cwd=provider.cwd,
+                                 env=env, timeout=timeout)
+    except PluginOutputTooLarge as exc:
+        raise kubernetes.config.ConfigException(f"exec plugin {command!r} {exc}: stopped") from None
     except subprocess.TimeoutExpired:
         raise kubernetes.config.ConfigException(f"exec plugin {command!r} did not return within {timeout:g}s") from None
     except OSError as exc:

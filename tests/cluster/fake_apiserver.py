@@ -172,12 +172,8 @@ def _handler(server: FakeApiServer) -> type[BaseHTTPRequestHandler]:
                 code, body = fault.status, _status(fault.status, f"injected {fault.status}")
             else:
                 code, body = _route(server, url.path, parse_qs(url.query))
-            if fault is not None and fault.stuck_continue and isinstance(body, dict):
-                body = {**body, "metadata": {**body.get("metadata", {}), "continue": "stuck"}}
-            if fault is not None and fault.fresh_continue and isinstance(body, dict):
-                body = {**body, "items": [], "metadata": {"continue": f"page-{fault.times}"}}
-            if fault is not None and fault.body is not None:
-                code, body = fault.status or 200, fault.body
+            if fault is not None:
+                code, body = _faulty_body(fault, code, body)
             data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
             try:
                 self.send_response(code)
@@ -193,6 +189,17 @@ def _handler(server: FakeApiServer) -> type[BaseHTTPRequestHandler]:
         do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _answer
 
     return Handler
+
+
+def _faulty_body(fault: Fault, code: int, body: Any) -> tuple[int, Any]:
+    """The list body as the fault shapes it: a repeated or ever-new continue token, or a body of its own."""
+    if fault.stuck_continue and isinstance(body, dict):
+        body = {**body, "metadata": {**body.get("metadata", {}), "continue": "stuck"}}
+    if fault.fresh_continue and isinstance(body, dict):
+        body = {**body, "items": [], "metadata": {"continue": f"page-{fault.times}"}}
+    if fault.body is not None:
+        return fault.status or 200, fault.body
+    return code, body
 
 
 def _write(handler: BaseHTTPRequestHandler, data: bytes, fault: Fault | None) -> None:

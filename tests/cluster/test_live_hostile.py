@@ -114,6 +114,14 @@ def test_exec_plugin_that_never_returns_is_stopped(tmp_path: Path) -> None:
         read_live(LiveOptions(kubeconfig=config, request_timeout=0.5))
 
 
+def test_exec_plugin_printing_without_end_is_stopped_at_the_cap(tmp_path: Path) -> None:
+    """2 GB on stdout took 60 s and 5.8 GB: the plugin is stopped past 1 MiB, in well under its timeout."""
+    script = "import sys\nwhile True: sys.stdout.write('x' * 65536)"
+    config = _exec_kubeconfig(tmp_path, f"https://127.0.0.1:{_closed_port()}", script)
+    with pytest.raises(ClusterReadError, match=r"printed more than 1024 KiB: stopped"):
+        read_live(LiveOptions(kubeconfig=config, request_timeout=20))
+
+
 def test_interactive_exec_plugin_without_a_terminal_is_refused(tmp_path: Path) -> None:
     config = _exec_kubeconfig(tmp_path, f"https://127.0.0.1:{_closed_port()}", "print('{}')", mode="Always")
     with pytest.raises(ClusterReadError, match=NOT_A_TERMINAL):
