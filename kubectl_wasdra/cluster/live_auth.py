@@ -25,6 +25,7 @@ from kubernetes.config import kube_config
 from kubernetes.config.exec_provider import ExecProvider
 
 from kubectl_wasdra.cluster.exec_output import PluginOutputTooLarge, run_plugin_capped
+from kubectl_wasdra.cluster.memory_files import credentials_in_memory
 
 NOT_A_TERMINAL: Final = "exec plugin cannot support interactive mode: standard input is not a terminal"
 
@@ -108,7 +109,8 @@ def bounded_credentials(timeout: float | None) -> Iterator[ExecFailures]:
     original = kube_config.ExecProvider
     kube_config.ExecProvider = _provider_class(timeout, failures)
     try:
-        yield failures
+        with credentials_in_memory(kube_config, remove_temp_credentials):  # no client key on disk: memory_files.py
+            yield failures
     finally:
         kube_config.ExecProvider = original
         remove_temp_credentials()
