@@ -37,6 +37,7 @@ import urllib3
 from kubectl_wasdra.cluster.body import BodyLimit, read_body
 from kubectl_wasdra.cluster.builder import SnapshotBuilder
 from kubectl_wasdra.cluster.gaps import NOT_SERVED
+from kubectl_wasdra.cluster.kubeconfig_file import check_kubeconfig
 from kubectl_wasdra.cluster.live_auth import bounded_credentials, withhold_over_http
 from kubectl_wasdra.cluster.live_limits import (
     DEFAULT_MAX_OBJECTS,
@@ -319,6 +320,7 @@ def _client(options: LiveOptions) -> tuple[Any, bool]:
     """An ApiClient for the kubeconfig/context with the client's own retries off (retries are ours), and whether
     credentials were withheld because the server is plain http://."""
     configuration = kubernetes.client.Configuration()
+    check_kubeconfig(options.kubeconfig)  # not a kubeconfig: exit 2 before the client library sees it
     try:
         kubernetes.config.load_kube_config(config_file=options.kubeconfig, context=options.context,
                                            client_configuration=configuration, persist_config=False)
@@ -551,6 +553,7 @@ def _is_wanted_event(event: Mapping[str, Any]) -> bool:
 def context_namespace(kubeconfig: str | None, context: str | None) -> str:
     """The namespace of the kubeconfig context in use (--context, else current-context), "default" when it names none:
     the namespace kubectl works in without -n. UsageError for a kubeconfig or context that does not load."""
+    check_kubeconfig(kubeconfig)
     try:
         contexts, current = kubernetes.config.list_kube_config_contexts(config_file=kubeconfig)
     except (kubernetes.config.ConfigException, OSError) as exc:

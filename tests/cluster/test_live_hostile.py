@@ -138,3 +138,20 @@ def test_no_credentials_and_no_exec_plugin_over_plain_http(tmp_path: Path, offli
     assert not marker.exists(), "the exec plugin must not run for a plain http:// server"
     assert "plain http://" in live.header.gaps["credentials"] and "plain http://" in token_live.header.gaps["credentials"]
     assert "authorization" not in server.headers
+
+
+@pytest.mark.parametrize("content", [
+    "root:x:0:0:root:/root:/bin/bash\n",  # /etc/passwd: TypeError in the client library before
+    "a: " + "[" * 100_000 + "]" * 100_000 + "\n",  # RecursionError before
+    "apiVersion: v1\nkind: Config\nusers: !!python/object/apply:os.system [\"touch pwned\"]\n",  # never executed
+], ids=["passwd", "deep", "python-tag"])
+def test_a_file_that_is_no_kubeconfig_is_refused_by_name(content: str, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from kubectl_wasdra.errors import UsageError
+
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "kubeconfig"
+    path.write_text(content)
+    with pytest.raises(UsageError, match="not a kubeconfig") as caught:
+        read_live(LiveOptions(kubeconfig=str(path)))
+    assert str(path) in str(caught.value.where) and not (tmp_path / "pwned").exists()
