@@ -31,9 +31,9 @@ def ci_safe(text: str, output: str) -> str:
     (JSON, SARIF, JUnit, and -o github, whose commands are meant) unchanged."""
     if output != "text":
         return text
-    from kubectl_wasdra.report.safe import neutralise_workflow_commands
+    from kubectl_wasdra.report.safe import neutralise_workflow_commands, without_long_words
 
-    return neutralise_workflow_commands(text)
+    return neutralise_workflow_commands(without_long_words(text))
 
 
 def write_report(text: str, output: str) -> None:
@@ -54,7 +54,7 @@ def write(text: str, output: str = "text") -> None:
 def say_error(line: str) -> None:
     """One line on stderr, in whatever encoding stderr has (click would re-encode an ASCII stream as UTF-8)."""
     from kubectl_wasdra.report.encoding import encodable
-    from kubectl_wasdra.report.safe import neutralise_workflow_commands
+    from kubectl_wasdra.report.safe import neutralise_workflow_commands, shortened
 
-    sys.stderr.write(encodable(neutralise_workflow_commands(line), getattr(sys.stderr, "encoding", None)) + "\n")
+    sys.stderr.write(encodable(neutralise_workflow_commands(shortened(line)), getattr(sys.stderr, "encoding", None)) + "\n")
     sys.stderr.flush()

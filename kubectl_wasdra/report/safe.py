@@ -47,3 +47,22 @@ def neutralise_workflow_commands(text: str) -> str:
     if "::" not in text:
         return text
     return "\n".join("\\" + line if line.lstrip().startswith("::") else line for line in text.split("\n"))
+
+
+LONG_WORD: Final = 1000  # characters of one word shown in full; longer ones (a 10 MiB name) are cut
+_LONG_WORD: Final = lazy(r"\S{" + str(LONG_WORD + 1) + ",}")
+MAX_MESSAGE: Final = 20_000
+
+
+def shortened(text: str) -> str:
+    """`text` with every word longer than LONG_WORD characters cut to its start and its length, and the whole cut at
+    MAX_MESSAGE: wrapping or echoing a 10 MiB value took minutes (textwrap on one long word)."""
+    text = without_long_words(text)
+    return text if len(text) <= MAX_MESSAGE else f"{text[:MAX_MESSAGE]}...({len(text)} characters)"
+
+
+def without_long_words(text: str) -> str:
+    """`text` with every word longer than LONG_WORD characters cut to its start and its length."""
+    if len(text) <= LONG_WORD:
+        return text
+    return _LONG_WORD.sub(lambda m: f"{m.group()[:80]}...({len(m.group())} characters)", text)

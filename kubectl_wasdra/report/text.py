@@ -9,7 +9,7 @@ import textwrap
 from itertools import groupby
 from typing import TYPE_CHECKING, Final
 
-from kubectl_wasdra.report.safe import printable
+from kubectl_wasdra.report.safe import printable, shortened
 
 if TYPE_CHECKING:
     from kubectl_wasdra.lint.pipeline import CheckReport
@@ -34,9 +34,9 @@ def _rows(report: CheckReport) -> list[tuple[str, list[tuple[Finding, str, list[
         rows = []
         for f in group:
             head = f"  {f'{f.line}:{f.column}':>{pos_w}}  {f.severity!s:<7}  {f.rule:<{id_w}} {f.name:<{name_w}}  "
-            body = printable(f"{f.path}: {f.message}" if f.path else f.message)
+            body = printable(shortened(f"{f.path}: {f.message}" if f.path else f.message))
             wrapped = textwrap.wrap(body, max(40, WIDTH - indent)) or [""]
-            hint = textwrap.wrap(printable(f.hint), max(40, WIDTH - indent)) if f.hint else []
+            hint = textwrap.wrap(printable(shortened(f.hint)), max(40, WIDTH - indent)) if f.hint else []
             rows.append((f, head + wrapped[0], [" " * indent + line for line in wrapped[1:] + hint], len(hint)))
         rendered = report.rendered_by.get(file)
         grouped.append(("stdin" if file == "-" else file + (f" (lines of `{rendered}`)" if rendered else ""), rows))
