@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -240,3 +241,116 @@ def test_set_values_and_null_keys_are_findings_not_crashes(tmp_path: Path, capsy
     null_key = _write(tmp_path / "null.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels: {null: x}\n")
     code, out, err = run(["check", str(null_key), "-o", "json"], capsys)
     assert code == 1 and [(f["rule"], f["line"]) for f in json.loads(out)["findings"]] == [("LOAD001", 5)]
+
+
+# ---- round 2: every case ends in a clear message and the documented exit code, never "internal error" ----
+
+DEEP_JSON = "[" * 100_000 + "]" * 100_000
+POD = "apiVersion: v1\nkind: Pod\nmetadata: {{name: p, namespace: default}}\nspec:\n  containers:\n  - name: c\n    image: i\n" \
+      "    resources:\n      requests: {{cpu: {cpu}}}\n"
+
+
+@pytest.mark.parametrize("value", ["abc", ".", "0x1g"])
+def test_a_float_tag_on_a_non_number_is_a_finding(value: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path / "f.yaml", f"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: !!float {value}\n")
+    code, out, err = run(["check", str(path), "-o", "json"], capsys)
+    assert code == 1 and err == ""
+    assert [(f["rule"], f["line"], f["column"]) for f in json.loads(out)["findings"]] == [("LOAD001", 4, 9)]
+    code, out, err = run(["explain", "-f", str(path), "--snapshot", str(CLUSTER)], capsys)
+    assert code == 2 and err.startswith(f"kubectl-wasdra: error: {path}:4:9: ") and "internal error" not in err
+
+
+def test_a_json_integer_past_4300_digits_is_a_finding(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path / "n.json", '{"apiVersion": "v1", "kind": "Namespace", "x": ' + "9" * 5000 + "}")
+    code, out, _ = run(["check", str(path), "-o", "json"], capsys)
+    assert code == 1 and [(f["rule"], f["line"], f["column"]) for f in json.loads(out)["findings"]] == [("LOAD001", 1, 48)]
+
+
+@pytest.mark.parametrize("command", ["snapshot", "baseline", "convert", "config"])
+def test_json_nested_100000_deep_is_refused_everywhere(command: str, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    deep = _write(tmp_path / "deep.json", DEEP_JSON)
+    good = _write(tmp_path / "good.yaml", GOOD)
+    argv = {"snapshot": ["snapshot", "--snapshot", str(deep), "--output-file", str(tmp_path / "out.yaml")],
+            "baseline": ["check", str(good), "--baseline", str(deep)],
+            "convert": ["convert", str(deep), "--to", "1.37"],
+            "config": ["check", str(good), "--config", str(deep)]}[command]
+    code, _, err = run(argv, capsys)
+    assert code == 2 and str(deep) in err and "internal error" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("cpu", "verdict"), [("'-1'", "must be greater than or equal to 0"), ("'1e'", "is not a quantity"),
+                                              ("'1m1'", "is not a quantity"), ("' 1 '", "is not a quantity")])
+def test_one_quantity_verdict_in_check_and_explain(cpu: str, verdict: str, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path / "pod.yaml", POD.format(cpu=cpu))
+    code, out, _ = run(["check", str(path), "-o", "json"], capsys)
+    assert code == 1 and [(f["rule"], f["line"], verdict in f["message"]) for f in json.loads(out)["findings"]] == [
+        ("VALID010", 9, True)]
+    code, out, _ = run(["explain", "-f", str(path), "--snapshot", str(CLUSTER), "-o", "json"], capsys)
+    (group,) = json.loads(out)["groups"]
+    assert code != 0 and group["fits"] is not True and verdict in json.dumps(group)
+
+
+def test_huge_quantities_are_held_not_an_internal_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dump = tmp_path / "dump"
+    shutil.copytree(CLUSTER, dump)
+    nodes = dump / "nodes.yaml"
+    nodes.write_text(nodes.read_text().replace("cpu: '94'", "cpu: '1e400'", 1))
+    path = _write(tmp_path / "pod.yaml", POD.format(cpu="'1e500'"))
+    code, out, err = run(["check", str(path), "--snapshot", str(dump), "-o", "json"], capsys)
+    assert code == 1 and "internal error" not in out + err
+    assert any(f["rule"] == "FIT003" and "1e400 allocatable" in f["message"] for f in json.loads(out)["findings"])
+    path.write_text(POD.format(cpu="'1e1000000'"))
+    code, out, err = run(["explain", "-f", str(path), "--snapshot", str(CLUSTER), "-o", "json"], capsys)
+    (group,) = json.loads(out)["groups"]
+    assert code == 1 and err == ""  # held at int64 milli-units, as MilliValue returns int64
+    assert group["reasons"][0]["details"]["requested"] == "9223372036854775807m"
+
+
+@pytest.mark.parametrize("case", ["malformed", "alias-bomb", "deep-flow"])
+def test_convert_reports_a_file_that_does_not_load(case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    name, content, _ = CASES[case]
+    hostile = _write(tmp_path / name, content)
+    code, out, err = run(["convert", str(hostile), "--to", "1.37"], capsys)
+    assert code == 2 and out == "" and f"{hostile}:" in err and ": error: " in err
+
+
+def test_dev_zero_is_unread_input_in_check_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["check", "/dev/zero", "-o", "json"], capsys)
+    assert code == 2 and [f["rule"] for f in json.loads(out)["findings"]] == ["LOAD009"]
+    code, _, err = run(["explain", "-f", "/dev/zero", "--snapshot", str(CLUSTER)], capsys)
+    assert code == 2 and err.startswith("kubectl-wasdra: error: /dev/zero:1:1:")
+
+
+@pytest.mark.parametrize("flag", ["--baseline", "--config"])
+def test_dev_zero_as_baseline_or_config_stops_at_the_cap(flag: str, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    good = _write(tmp_path / "good.yaml", GOOD)
+    code, _, err = run(["check", str(good), flag, "/dev/zero"], capsys)
+    assert code == 2 and "larger than 32 MiB" in err
+
+
+def test_many_small_documents_load_in_linear_time(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """'a: 1\\n---\\n' * 100,000 took 27 s (positions counted from the file's start per document); bench/ has numbers."""
+    path = _write(tmp_path / "many.yaml", "a: 1\n---\n" * 20_000)
+    code, out, _ = run(["check", str(path), "-o", "json"], capsys)
+    findings = json.loads(out)["findings"]
+    assert code == 1 and len(findings) == 20_000 and findings[-1]["line"] == 39_999
+
+
+@pytest.mark.parametrize("text", ["spec: " + "[" * 100_000 + "]" * 100_000 + "\n",
+                                  "apiVersion: v1\nkind: ConfigMap\ndata:\n  a:\n  " + "- " * 20_000 + "x\n"],
+                         ids=["flow", "compact-sequences"])
+def test_deep_nesting_is_refused_before_any_parser(text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path / "deep.yaml", text)
+    code, out, _ = run(["check", str(path), "-o", "json"], capsys)
+    assert code == 1 and [(f["rule"], f["line"], "nested too deeply" in f["message"])
+                          for f in json.loads(out)["findings"]] == [("LOAD001", 1, True)]
+
+
+def test_a_ten_mebibyte_name_is_shortened_in_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path / "pod.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + "a" * (10 << 20)
+                  + "\nspec:\n  containers: [{name: c, image: i}]\n")
+    code, out, _ = run(["check", str(path)], capsys)
+    assert code == 1 and re.search(r"aaa\.\.\.\(1048576\d characters\)", out) and len(out) < 10_000
