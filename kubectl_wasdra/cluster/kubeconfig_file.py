@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import Any, Final
 
 import yaml
 
@@ -51,3 +52,54 @@ def check_kubeconfig(explicit: str | None) -> None:
         if data is not None and not isinstance(data, dict):
             raise UsageError(f"not a kubeconfig: the file holds a {type(data).__name__}, not a Config mapping",
                              where=path, hint=HINT)
+        problem = config_problem(data or {})
+        if problem is not None:
+            raise UsageError(f"not a kubeconfig: {problem}", where=path, hint=HINT)
+
+
+# Field types of client-go's clientcmd/api/v1 types.go (Config, NamedCluster, Cluster, NamedAuthInfo, AuthInfo,
+# NamedContext, Context): what the client library reads without checking. Fields not listed are left to it.
+_ENTRIES: Final = {"clusters": "cluster", "users": "user", "contexts": "context"}
+_STRINGS: Final = {
+    "cluster": ("server", "tls-server-name", "certificate-authority", "certificate-authority-data", "proxy-url"),
+    "user": ("client-certificate", "client-certificate-data", "client-key", "client-key-data", "token", "tokenFile",
+             "as", "username", "password"),
+    "context": ("cluster", "user", "namespace"),
+}
+_MAPPINGS: Final = {"cluster": (), "user": ("exec", "auth-provider"), "context": ()}
+
+
+def config_problem(data: dict[str, Any]) -> str | None:
+    """What makes `data` no Config the client library can read safely, or None."""
+    if not isinstance(data.get("current-context", ""), str):
+        return "current-context must be a string"
+    if not isinstance(data.get("preferences", {}) or {}, dict):
+        return "preferences must be a mapping"
+    for listed, field in _ENTRIES.items():
+        entries = data.get(listed) or []
+        if not isinstance(entries, list):
+            return f"{listed} must be a list"
+        for index, entry in enumerate(entries):
+            where = f"{listed}[{index}]"
+            if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+                return f"{where} must be a mapping with a name"
+            problem = _entry_problem(entry.get(field), field, f"{where}.{field}")
+            if problem is not None:
+                return problem
+    return None
+
+
+def _entry_problem(value: Any, field: str, where: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        return f"{where} must be a mapping"
+    for name in _STRINGS[field]:
+        if value.get(name) is not None and not isinstance(value[name], str):
+            return f"{where}.{name} must be a string"
+    for name in _MAPPINGS[field]:
+        if value.get(name) is not None and not isinstance(value[name], dict):
+            return f"{where}.{name} must be a mapping"
+    if field == "cluster" and not isinstance(value.get("insecure-skip-tls-verify", False), bool):
+        return f"{where}.insecure-skip-tls-verify must be true or false"
+    return None

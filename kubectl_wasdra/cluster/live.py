@@ -326,12 +326,14 @@ def _client(options: LiveOptions) -> tuple[Any, bool]:
                                            client_configuration=configuration, persist_config=False)
     except kubernetes.config.ConfigException as exc:
         raise _kubeconfig_error(exc) from None
+    except (TypeError, AttributeError, KeyError, ValueError) as exc:  # the library reads some fields unchecked
+        raise _kubeconfig_error(f"not a kubeconfig the client library can read ({type(exc).__name__})") from None
     configuration.retries = False
     withheld = withhold_over_http(configuration)
     return kubernetes.client.ApiClient(configuration), withheld
 
 
-def _kubeconfig_error(exc: Exception) -> UsageError:
+def _kubeconfig_error(exc: Exception | str) -> UsageError:
     return UsageError(f"cannot use the kubeconfig: {exc}", where="--kubeconfig/--context",
                       hint="check KUBECONFIG, --kubeconfig and --context (kubectl config get-contexts)")
 
@@ -558,6 +560,8 @@ def context_namespace(kubeconfig: str | None, context: str | None) -> str:
         contexts, current = kubernetes.config.list_kube_config_contexts(config_file=kubeconfig)
     except (kubernetes.config.ConfigException, OSError) as exc:
         raise _kubeconfig_error(exc) from None
+    except (TypeError, AttributeError, KeyError, ValueError) as exc:  # the library reads some fields unchecked
+        raise _kubeconfig_error(f"not a kubeconfig the client library can read ({type(exc).__name__})") from None
     chosen = next((c for c in contexts if c.get("name") == context), None) if context else current
     if chosen is None:
         raise UsageError(f'context "{context}" is not in the kubeconfig', where="--context",

@@ -157,7 +157,8 @@ def _slice(spec: dict[str, Any], _status: dict[str, Any]) -> Problem | None:
 
 def _device(device: dict[str, Any], path: Path) -> Problem | None:
     capacity = device.get("capacity")
-    if problem := _string(device, "name", path) or _mapping(capacity, (*path, "capacity")):
+    if problem := (_string(device, "name", path) or _mapping(capacity, (*path, "capacity"))
+                   or _attributes(device.get("attributes"), (*path, "attributes"))):
         return problem
     for name, value in capacity.items() if isinstance(capacity, dict) else ():
         if not isinstance(value, dict):
@@ -165,6 +166,16 @@ def _device(device: dict[str, Any], path: Path) -> Problem | None:
         if problem := _quantities({"value": value.get("value")}, (*path, "capacity", name)):
             return problem
     return _counter_sets(device.get("consumesCounters"), (*path, "consumesCounters"))
+
+
+def _attributes(value: Any, path: Path) -> Problem | None:
+    """A device's attributes: a map of {int|bool|string|version: value} objects (k8s.io/api resource/v1 Device)."""
+    if (problem := _mapping(value, path)) or value is None:
+        return problem
+    for name, attribute in value.items():
+        if not isinstance(attribute, dict):
+            return (*path, name), f"an attribute must be an object such as {{string: ...}}, got {_type(attribute)}"
+    return None
 
 
 def _counter_sets(value: Any, path: Path) -> Problem | None:

@@ -104,6 +104,9 @@ def _compose(path: str, text: str) -> yaml.Node | None:
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else path
         raise UsageError(f"the config file is not valid YAML: {exc.problem or exc}", where=where,
                          hint="fix the syntax (indent with spaces)") from None
+    except yaml.YAMLError as exc:  # a ReaderError: control characters, which carry a position of their own
+        raise UsageError(f"the config file is not valid YAML: {str(exc).splitlines()[0]}", where=path,
+                         hint="save it as plain UTF-8 text") from None
     if len(nodes) > 1:
         raise UsageError("the config file holds several YAML documents", where=_where(path, nodes[1]),
                          hint="keep one document (remove the `---`)")
