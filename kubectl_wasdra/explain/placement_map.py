@@ -12,6 +12,7 @@ from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
 from kubectl_wasdra.sched.result import GroupResult
 
 MAX_NODES: Final = 32
+MAX_CELLS: Final = 256  # devices drawn per node; the rest are counted
 THIS, USED, TAINTED, FREE = "▣", "■", "✗", "□"
 LEGEND: Final = f"{USED} used by others, {THIS} this group, {FREE} free, {TAINTED} tainted"
 # KEP-6072 standard attribute (int, or ints with DRAListTypeAttributes): when every device of a node has it, cells
@@ -71,11 +72,21 @@ def _cells(slices: Sequence[Mapping[str, Any]], mine: set, used: set) -> str:
             key = (spec.get("driver", ""), (spec.get("pool") or {}).get("name", ""), device.get("name", ""))
             tainted = any(t.get("effect") in _SCHEDULING_EFFECTS for t in device.get("taints") or ())
             cells.append((_numa(device), THIS if key in mine else USED if key in used else TAINTED if tainted else FREE))
+    rest = _beyond(cells[MAX_CELLS:])
+    cells = cells[:MAX_CELLS]
     if cells and all(numa is not None for numa, _ in cells):
         numas = sorted({numa for numa, _ in cells if numa is not None})
-        return " ".join(f"N{n} " + "".join(c for numa, c in cells if numa == n) for n in numas)
+        return " ".join(f"N{n} " + "".join(c for numa, c in cells if numa == n) for n in numas) + rest
     marks = [c for _, c in cells]
-    return " ".join("".join(marks[i:i + 4]) for i in range(0, len(marks), 4))
+    return " ".join("".join(marks[i:i + 4]) for i in range(0, len(marks), 4)) + rest
+
+
+def _beyond(cells: list[tuple[int | None, str]]) -> str:
+    """The devices past MAX_CELLS of one node, counted by mark (100,000 cells made a 300 KB line)."""
+    if not cells:
+        return ""
+    counts = {mark: sum(1 for _, c in cells if c == mark) for mark in (THIS, USED, TAINTED, FREE)}
+    return f" +{len(cells)} more (" + ", ".join(f"{n} {mark}" for mark, n in counts.items() if n) + ")"
 
 
 def build_map(snapshot: ClusterSnapshot, result: GroupResult, key: str | None) -> list[tuple[str, list[tuple[str, str]]]]:
