@@ -108,7 +108,7 @@ def build_common(kwargs: dict[str, Any]) -> CommonOptions:
 
 # flags that only mean something when a cluster is read (--live); on the command line without it they are exit 2
 LIVE_ONLY: Final = {"kubeconfig": "--kubeconfig", "context": "--context", "request_timeout": "--request-timeout",
-                     "read_deadline": "--read-deadline"}
+                     "read_deadline": "--read-deadline", "max_objects": "--max-objects"}
 
 
 def require_live_for(flags: Mapping[str, str], live: bool) -> None:
