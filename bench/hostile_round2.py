@@ -85,7 +85,8 @@ def run(argv: list[str], tree: Path) -> tuple[int, float, int]:
     venv = tree / ".venv" / "bin" / "python"  # an editable install wins over PYTHONPATH: use the checkout's own
     python = str(venv) if venv.exists() else sys.executable
     process = subprocess.Popen([python, "-m", "kubectl_wasdra", *argv], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(tree)}, preexec_fn=limit)
+                               stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(tree)}, preexec_fn=limit,
+                               cwd=tree)  # `-m` puts the working directory first on sys.path
     _pid, status, usage = os.wait4(process.pid, 0)
     return os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
 
