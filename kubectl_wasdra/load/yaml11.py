@@ -17,7 +17,7 @@ import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.resolver import BaseResolver
 
-_CParser = getattr(yaml, "CParser", None)
+_CParser = getattr(yaml, "CParser", None) or getattr(getattr(yaml, "cyaml", None), "CParser", None)
 
 # go-yaml v2 resolve.go: the words of its resolve table
 _TRUE: Final = ("y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE")
