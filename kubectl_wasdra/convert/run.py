@@ -76,6 +76,7 @@ def convert_paths(paths: Sequence[str], release: Release, runtime_config: Mappin
             except OSError as exc:
                 errors.append(f"{path}:1:1: error: cannot write: {exc.strerror or exc} — convert writes only regular "
                               "files inside the paths given; print the result instead (drop --write)")
+                unreadable = True  # the job was not done: exit 2, as check --fix
     outcome.stdout = _stdout(outcome.results, mode, output)
     outcome.stderr = render_notes(outcome.results, release, errors)
     failed = errors or any(n.status == "failed" for r in outcome.results for n in r.notes)

@@ -60,3 +60,31 @@ def test_client_key_never_reaches_the_disk(number: int, tmp_path: Path) -> None:
     assert on_disk == [], "the client key must never be written to a file"
     assert code != 0
     assert [path.name for path in temp.iterdir() if path.is_file() and key in path.read_bytes()] == []
+
+
+FALLBACK = """
+import os, signal, sys, time
+from types import SimpleNamespace
+from kubectl_wasdra.cluster import memory_files
+memory_files.has_memfd = lambda: False
+marker = sys.argv[1]
+with memory_files.credentials_in_memory(SimpleNamespace(), lambda: open(marker, "w").close()):
+    print("ready", flush=True)
+    time.sleep(30)
+"""
+
+
+@pytest.mark.parametrize("number", [signal.SIGHUP, signal.SIGUSR1, signal.SIGALRM], ids=lambda n: signal.Signals(n).name)
+def test_without_memfd_the_files_are_removed_on_every_terminating_signal(number: int, tmp_path: Path) -> None:
+    marker = tmp_path / "cleaned"
+    process = subprocess.Popen([sys.executable, "-c", FALLBACK, str(marker)], stdout=subprocess.PIPE,
+                               env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        assert process.stdout is not None and process.stdout.readline().strip() == b"ready"
+        process.send_signal(number)
+        code = process.wait(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert marker.exists() and code == -number  # cleaned up, then ended by the signal as before
