@@ -4,8 +4,8 @@ malformed or endless answer from becoming a confident verdict.
 - A list body is a `<Kind>List` whose `items` is a list and whose `metadata.continue` is a string when present; a
   `remainingItemCount` without a token says objects were left out. Anything else (an HTTP 200 carrying a `Status`
   failure, an integer token, `items` that is not a list) is a gap, never a short list.
-- A kind stops at `max_objects` objects (and at the pages that many objects fill, so an endless run of empty pages
-  ends too): the kind is a gap naming the cap.
+- A kind stops at `max_objects` objects (and at twice the pages that many objects fill, so an endless run of empty
+  pages ends too): the kind is a gap naming the cap.
 - Waiting between retries is capped per wait (Retry-After included) and in total for the whole read, well under the
   read deadline; a kind whose retries would overrun the budget is given up as a gap saying so.
 Upstream: k8s.io/apimachinery pkg/apis/meta/v1 types.go (ListMeta: continue, remainingItemCount; Status).
@@ -20,7 +20,7 @@ from typing import Any, Final
 DEFAULT_MAX_OBJECTS: Final = 250_000  # per kind: a 5,000-node cluster at its 150,000-pod limit, with room
 RETRY_WAIT_CAP: Final = 5.0  # seconds: the longest single wait, whatever Retry-After says
 RETRY_BUDGET: Final = 20.0  # seconds of waiting between retries over a whole read (the deadline is 5 min)
-_PAGE_SLACK: Final = 10  # pages allowed past what max_objects fill (a server may send short pages)
+_PAGE_SLACK: Final = 10  # pages allowed past twice what max_objects fill (a server may send short pages)
 
 
 class ListProblem(Exception):
@@ -75,7 +75,7 @@ class ObjectCap:
         self.pages += 1
         if self.objects > self.max_objects:
             raise ListProblem(f"not read in full: more than {self.max_objects} objects (--max-objects)")
-        if self.pages > self.max_objects // max(self.page_size, 1) + _PAGE_SLACK:
+        if self.pages > 2 * (self.max_objects // max(self.page_size, 1)) + _PAGE_SLACK:
             raise ListProblem(f"not read in full: {self.pages} pages and {self.objects} objects, past what "
                               f"{self.max_objects} objects fill (--max-objects)")
 
