@@ -61,22 +61,25 @@ def test_explain_pending_shows_the_cluster_record():
     assert group["agree"]["verdict"] in ("yes", "no")
 
 
-def test_bad_manifest_names_file_line_column_and_the_run_goes_on(tmp_path):
+def test_bad_manifest_gets_the_verdict_check_gives_and_the_run_goes_on(tmp_path):
+    """One quantity verdict in check and explain: a request that is not a quantity is VALID010 in both (explain
+    shows the pod as rejected by the API server, with the rule and its position), and the other pods are explained."""
     manifest = tmp_path / "bad.yaml"
-    manifest.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: bad}\nspec:\n  containers:\n"
+    manifest.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: bad, namespace: default}\nspec:\n  containers:\n"
                         "  - {name: c, image: x, resources: {requests: {cpu: lots}}}\n---\n"
                         "apiVersion: v1\nkind: Pod\nmetadata: {name: worse}\nspec:\n  containers:\n"
                         "  - {name: c, image: x, resources: {requests: {cpu: .inf}}}\n---\n"
                         "apiVersion: v1\nkind: Pod\nmetadata: {name: small, namespace: default}\n"
                         "spec: {containers: [{name: c, image: x, resources: {requests: {cpu: '1'}}}]}\n")
     result = _invoke("explain", "-f", str(manifest), "--snapshot", CLUSTER)
-    assert result.return_value == 2, "objects were left out"
-    lines = result.output.splitlines()
-    assert lines[0].startswith(f"left out: {manifest}:4:1: Pod \"bad\": \"lots\" is not a quantity")
+    assert result.return_value == 1
+    assert "Pod default/bad — invalid: the API server rejects it" in result.output
+    assert f'"lots" is not a quantity (expected e.g. "100m", "2", "8Gi", "1e3") (VALID010 at {manifest}:6:53)' \
+        in result.output
     assert "Pod default/worse — invalid: the API server rejects it" in result.output  # admitted.py: VALID rejects .inf
     assert "Pod default/small — fits" in result.output
-    never = _invoke("explain", "-f", str(manifest), "--snapshot", CLUSTER, "--fail-on", "never")
-    assert never.return_value == 2, "--fail-on never only forgives groups that do not fit, not objects left out"
+    checked = _invoke("check", str(manifest), "-o", "json")
+    assert ("VALID010", 6, 53) in {(f["rule"], f["line"], f["column"]) for f in json.loads(checked.output)["findings"]}
 
 
 def test_explain_pending_agrees_with_the_recorded_event():

@@ -56,10 +56,16 @@ def _parse(value: Any) -> Decimal:
     return amount
 
 
+def _quantity(value: Any) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, str | int | float | Decimal):
+        raise QuantityError(f"a {type(value).__name__} is not a quantity")  # unhashable: not for the cache
+    return _parse(value)
+
+
 def resource_list(value: Mapping[str, Any] | None) -> Resources:
     """A ResourceList (name -> quantity) as exact Decimals; an absent list is empty. QuantityError for a value that
     is not a quantity or is negative (kube-apiserver rejects both), the same verdict `check` gives (VALID010)."""
-    return {name: _parse(quantity) for name, quantity in (value or {}).items()}
+    return {name: _quantity(quantity) for name, quantity in (value or {}).items()}
 
 
 def resource_list_problems(spec: Mapping[str, Any]) -> Iterator[tuple[tuple[str | int, ...], str]]:
@@ -72,16 +78,17 @@ def resource_list_problems(spec: Mapping[str, Any]) -> Iterator[tuple[tuple[str 
         for index, container in enumerate(containers if isinstance(containers, list) else ()):
             if isinstance(container, dict):
                 places.append(((list_name, index, "resources"), container.get("resources")))
-    for prefix, resources in places:
-        for kind in ("requests", "limits"):
-            listed = resources.get(kind) if isinstance(resources, dict) else None
-            for name, value in (listed.items() if isinstance(listed, dict) else ()):
-                try:
-                    _parse(value)
-                except QuantityError as exc:
-                    yield (*prefix, kind, name), str(exc)
-                except TypeError:  # a list or mapping: the schema check reports its type
-                    continue
+    lists = [((*prefix, kind), resources.get(kind)) for prefix, resources in places if isinstance(resources, dict)
+             for kind in ("requests", "limits")]
+    lists.append((("overhead",), spec.get("overhead")))  # validateOverhead: the same quantity rules
+    for where, listed in lists:
+        for name, value in (listed.items() if isinstance(listed, dict) else ()):
+            if isinstance(value, list | dict) or value is None:
+                continue  # the schema check reports the type
+            try:
+                _quantity(value)
+            except QuantityError as exc:
+                yield (*where, name), str(exc)
 
 
 def _add(into: Resources, other: Mapping[str, Decimal]) -> None:
