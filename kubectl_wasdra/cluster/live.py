@@ -36,7 +36,7 @@ import urllib3
 
 from kubectl_wasdra.cluster.body import BodyLimit, read_body
 from kubectl_wasdra.cluster.builder import SnapshotBuilder
-from kubectl_wasdra.cluster.gaps import NOT_SERVED
+from kubectl_wasdra.cluster.gaps import FEATURE_GATES_GAP, NOT_SERVED
 from kubectl_wasdra.cluster.live_auth import bounded_credentials, withhold_over_http
 from kubectl_wasdra.cluster.numa_kinds import CONFIGZ_KIND
 from kubectl_wasdra.cluster.snapshot import CLUSTER_SCOPED_KINDS, SNAPSHOT_KINDS, ClusterSnapshot, SnapshotHeader
@@ -77,7 +77,6 @@ KIND_SOURCES: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = MappingProxyTyp
 # (ToSelectableFields: reason, involvedObject.kind, ...); a selector cannot OR two kinds, so kinds are kept client-side.
 FIELD_SELECTORS: Final[Mapping[str, str]] = MappingProxyType({"Event": "reason=FailedScheduling"})
 EVENT_OBJECT_KINDS: Final = frozenset({"Pod", "PodGroup"})
-FEATURE_GATES_GAP: Final = "feature gates"  # header.gaps key when /metrics could not be read
 NEVER_READ: Final = frozenset({"secrets", "configmaps"})
 RETRY_STATUSES: Final = frozenset({429, 500, 502, 503, 504})
 CREDENTIALS_GAP: Final = "credentials"  # header.gaps key when credentials were withheld over plain http://

@@ -61,6 +61,7 @@ class CheckOptions:
     show_suppressed: bool = False
     baseline: str | None = None
     rendered: tuple[Rendered, ...] = ()
+    cluster_notes: tuple[str, ...] = ()  # where the release, gates and API versions came from (cluster/target.py)
 
     def context(self, release: Release) -> CheckContext:
         from kubectl_wasdra.catalog.gates import overrides_for  # one flag set over several releases (gates come and go)
@@ -113,6 +114,7 @@ class CheckReport:
     baselined: tuple[Finding, ...] = ()
     show_suppressed: bool = False
     rendered_by: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))   # file -> "helm template x"
+    cluster_notes: tuple[str, ...] = ()  # where the release, gates and API versions came from (cluster/target.py)
 
     @property
     def k8s_version(self) -> str:
@@ -132,6 +134,8 @@ class CheckReport:
 
         data: dict[str, Any] = {"k8sVersion": self.k8s_version, "findings": findings_as_dicts(self),
                                 "summary": self.summary.as_dict()}
+        if self.cluster_notes:  # only with a cluster that names its server
+            data["cluster"] = list(self.cluster_notes)
         if self.gaps:  # only then: a complete read keeps DESIGN's shape exactly
             from kubectl_wasdra.cluster.gaps import gap_list
 
@@ -187,7 +191,7 @@ def _run_check(options: CheckOptions) -> CheckReport:
     internal = any(f.hint == INTERNAL_ERROR_HINT for f in findings)
     report = CheckReport(tuple(options.releases), tuple(sorted(set(findings), key=finding_order)), loaded.documents,
                          loaded.files, fatal=internal or any(p.fatal for p in loaded.problems) or _blocks(gaps),
-                         gaps=gaps)
+                         gaps=gaps, cluster_notes=options.cluster_notes)
     from kubectl_wasdra.lint.project_report import apply_project_settings
 
     return apply_project_settings(report, options, selected)

@@ -48,7 +48,7 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
     grouped = _rows(report)
     if color:
         return _render_rich(report, grouped)
-    lines: list[str] = gap_lines(report)
+    lines: list[str] = [*cluster_lines(report), *gap_lines(report)]
     for file, rows in grouped:
         lines.append(file)
         for _, head, rest, _ in rows:
@@ -58,6 +58,11 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
         lines.append("")
     lines.append(report.summary.line())
     return "\n".join(lines) + "\n"
+
+
+def cluster_lines(report: CheckReport) -> list[str]:
+    """Where the release, feature gates and API versions judged against came from, when a cluster named them."""
+    return [printable(f"cluster: {note}") for note in report.cluster_notes]
 
 
 def gap_lines(report: CheckReport) -> list[str]:
@@ -79,6 +84,8 @@ def _render_rich(report: CheckReport, grouped: list) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=True, color_system="standard", width=WIDTH + 10, soft_wrap=True,
                       highlight=False)
+    for line in cluster_lines(report):
+        console.print(Text(line, style="dim"))
     for line in gap_lines(report):
         console.print(Text(line, style="bold red"))
     for file, rows in grouped:
