@@ -46,7 +46,8 @@ def _live_namespace(common: CommonOptions) -> CommonOptions:
 
     from kubectl_wasdra.cluster.live import context_namespace
 
-    return dataclasses.replace(common, namespace=context_namespace(common.kubeconfig, common.context))
+    return dataclasses.replace(common, namespace=context_namespace(common.kubeconfig, common.context,
+                                                                   os.environ.get("KUBECONFIG")))
 
 
 def _typed(param: str) -> bool:

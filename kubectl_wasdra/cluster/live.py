@@ -23,6 +23,7 @@ import contextlib
 import datetime
 import email.utils
 import logging
+import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -88,6 +89,8 @@ class LiveOptions:
 
     kubeconfig: str | None = None
     context: str | None = None
+    # KUBECONFIG, read where the options are made (the edge), never deep down
+    kubeconfig_env: str | None = field(default_factory=lambda: os.environ.get("KUBECONFIG"))
     namespace: str | None = None  # None: all namespaces (-A)
     event_namespace: str | None = None  # Events only: the namespace explain-pending looks at (None: as `namespace`)
     kinds: tuple[str, ...] = SNAPSHOT_KINDS
@@ -301,13 +304,30 @@ def _client(options: LiveOptions) -> tuple[Any, bool]:
     credentials were withheld because the server is plain http://."""
     configuration = kubernetes.client.Configuration()
     try:
-        kubernetes.config.load_kube_config(config_file=options.kubeconfig, context=options.context,
-                                           client_configuration=configuration, persist_config=False)
+        kubernetes.config.load_kube_config_from_dict(_kubeconfig(options), context=options.context,
+                                                     client_configuration=configuration, persist_config=False)
     except kubernetes.config.ConfigException as exc:
         raise _kubeconfig_error(exc) from None
     configuration.retries = False
+    _trim_token(configuration)
     withheld = withhold_over_http(configuration)
     return kubernetes.client.ApiClient(configuration), withheld
+
+
+def _trim_token(configuration: Any) -> None:
+    """A token read from a tokenFile without its surrounding whitespace (the file's final newline would make the
+    header invalid), as client-go's cached file token source trims it (k8s.io/client-go/transport/token_source.go)."""
+    token = (configuration.api_key or {}).get("BearerToken")
+    if isinstance(token, str) and token != token.strip():
+        configuration.api_key["BearerToken"] = token.strip()
+
+
+def _kubeconfig(options: LiveOptions) -> dict[str, Any]:
+    """The kubeconfig kubectl would use: --kubeconfig, else KUBECONFIG's files merged by kubectl's rules
+    (cluster/kubeconfig.py), else ~/.kube/config."""
+    from kubectl_wasdra.cluster.kubeconfig import kubeconfig_files, merged_kubeconfig
+
+    return merged_kubeconfig(kubeconfig_files(options.kubeconfig, options.kubeconfig_env))
 
 
 def _kubeconfig_error(exc: Exception) -> UsageError:
@@ -517,15 +537,15 @@ def _is_wanted_event(event: Mapping[str, Any]) -> bool:
             and event.get("reason") == FIELD_SELECTORS["Event"].partition("=")[2])
 
 
-def context_namespace(kubeconfig: str | None, context: str | None) -> str:
+def context_namespace(kubeconfig: str | None, context: str | None, env: str | None = None) -> str:
     """The namespace of the kubeconfig context in use (--context, else current-context), "default" when it names none:
-    the namespace kubectl works in without -n. UsageError for a kubeconfig or context that does not load."""
-    try:
-        contexts, current = kubernetes.config.list_kube_config_contexts(config_file=kubeconfig)
-    except (kubernetes.config.ConfigException, OSError) as exc:
-        raise _kubeconfig_error(exc) from None
-    chosen = next((c for c in contexts if c.get("name") == context), None) if context else current
+    the namespace kubectl works in without -n. `env` is KUBECONFIG. UsageError for a kubeconfig or context that does
+    not load."""
+    from kubectl_wasdra.cluster.kubeconfig import context_entry, kubeconfig_files, merged_kubeconfig
+
+    chosen = context_entry(merged_kubeconfig(kubeconfig_files(kubeconfig, env)), context)
     if chosen is None:
-        raise UsageError(f'context "{context}" is not in the kubeconfig', where="--context",
+        name = f'context "{context}" is' if context else "the current context is"
+        raise UsageError(f"{name} not in the kubeconfig", where="--context",
                          hint="list the contexts with kubectl config get-contexts")
     return (chosen.get("context") or {}).get("namespace") or "default"
