@@ -25,6 +25,7 @@ import email.utils
 import logging
 import os
 import time
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -187,7 +188,7 @@ class _Reader:
             raise _Gap("not read: Secrets and ConfigMaps are never read")
         last, attempt = "no attempt made", 0
         for attempt in range(self.options.max_attempts):
-            self._check_deadline()
+            self._check_deadline(attempt, last)
             try:
                 return self._attempt(path, query, accept)
             except _Retry as retry:
@@ -216,16 +217,21 @@ class _Reader:
             final = path == "/version" and isinstance(exc, urllib3.exceptions.TimeoutError)
             raise _Retry(f"timed out or connection lost ({type(exc).__name__})", final=final) from None
         except kubernetes.client.exceptions.ApiException as exc:  # the client's wrapper for TLS failures
-            raise _Gap(f"TLS error: {exc.reason}") from None
+            raise _Gap(f"TLS error: {_one_line(exc.reason)}") from None
         message = _status_message(response)
         if response.status in RETRY_STATUSES:
             raise _Retry(f"{response.status} {message}", retry_after=response.headers.get("Retry-After"))
         raise _Gap(_failure(response.status, message))
 
-    def _check_deadline(self) -> None:
-        if self.deadline.passed:
-            raise _Gap(f"not read: the whole read may take {self.options.read_deadline:g}s (--read-deadline), "
-                       "and that time was up")
+    def _check_deadline(self, attempts: int = 0, last: str = "") -> None:
+        """_Gap when the read's deadline has passed; after failed attempts (429s ...) it says what they met."""
+        if not self.deadline.passed:
+            return
+        if attempts:
+            raise _Gap(f"gave up after {attempts} attempt{'s' if attempts > 1 else ''}: {last}; the whole read may "
+                       f"take {self.options.read_deadline:g}s (--read-deadline), and that time was up")
+        raise _Gap(f"not read: the whole read may take {self.options.read_deadline:g}s (--read-deadline), "
+                   "and that time was up")
 
     def _request(self, path: str, query: Sequence[tuple[str, str | int]], accept: str, timeout: float | None) -> Any:
         method, url, headers, _body, _post = self.api.param_serialize(
@@ -244,6 +250,11 @@ class _Reader:
         left = self.deadline.left()
         pause = min(delay if after is None else after, self.options.backoff_cap)
         self.options.sleep(pause if left is None else min(pause, left))
+
+
+def _one_line(text: object) -> str:
+    """The client's multi-line error text ("SSLError\\n[SSL: ...] ...") as one line, its lines joined with ": "."""
+    return ": ".join(" ".join(line.split()) for line in str(text).splitlines() if line.strip())
 
 
 def _host_port(url: str) -> str:
@@ -311,7 +322,17 @@ def _client(options: LiveOptions) -> tuple[Any, bool]:
     configuration.retries = False
     _trim_token(configuration)
     withheld = withhold_over_http(configuration)
-    return kubernetes.client.ApiClient(configuration), withheld
+    api = kubernetes.client.ApiClient(configuration)
+    api.user_agent = user_agent()
+    return api, withheld
+
+
+def user_agent() -> str:
+    """kubectl-wasdra/<version>: audit logs then say who read (kubectl sends kubectl/<version> the same way; the
+    client library's default names only itself)."""
+    from kubectl_wasdra import __version__
+
+    return f"kubectl-wasdra/{__version__}"
 
 
 def _trim_token(configuration: Any) -> None:
@@ -381,31 +402,43 @@ def _resource_for(kind: str, resources: Mapping[tuple[str, str], list[_Resource]
 
 def _list(reader: _Reader, resource: _Resource, namespace: str | None,
           report: Callable[[int], None]) -> list[dict[str, Any]]:
-    """Every object of one resource, page by page; a continue token that expired (410) restarts the list once."""
-    for _restart in range(2):
-        items: list[dict[str, Any]] = []
-        token: str | None = None
-        seen: set[str] = set()
-        while True:
-            query: list[tuple[str, str | int]] = [("limit", reader.options.page_size)]
-            if resource.kind in FIELD_SELECTORS:
-                query.append(("fieldSelector", FIELD_SELECTORS[resource.kind]))
-            if token:
-                query.append(("continue", token))
-            try:
-                page = reader.get(resource.path(namespace), query)
-            except _Gap as gap:
-                if token and str(gap).startswith("410"):
-                    break
-                raise
-            for item in _list_of(page.get("items")):
-                if isinstance(item, dict):
-                    items.append({"apiVersion": resource.group_version, "kind": resource.kind, **item})
-            report(len(items))
-            token = _next_token(page, seen, len(items))
-            if token is None:
-                return items
-    raise _Gap("the list changed too fast to page through (410 Gone twice)")
+    """Every object of one resource, page by page; when a continue token expires (410 Gone: the server compacted past
+    it), one list without paging, as client-go's pager does (k8s.io/client-go/tools/pager FullListIfExpired)."""
+    items: list[dict[str, Any]] = []
+    token: str | None = None
+    seen: set[str] = set()
+    while True:
+        query: list[tuple[str, str | int]] = [("limit", reader.options.page_size), *_selector(resource)]
+        if token:
+            query.append(("continue", token))
+        try:
+            page = reader.get(resource.path(namespace), query)
+        except _Gap as gap:
+            if token and str(gap).startswith("410"):
+                return _unpaged(reader, resource, namespace, report)
+            raise
+        items.extend(_items(page, resource))
+        report(len(items))
+        token = _next_token(page, seen, len(items))
+        if token is None:
+            return items
+
+
+def _selector(resource: _Resource) -> list[tuple[str, str | int]]:
+    return [("fieldSelector", FIELD_SELECTORS[resource.kind])] if resource.kind in FIELD_SELECTORS else []
+
+
+def _items(page: Mapping[str, Any], resource: _Resource) -> list[dict[str, Any]]:
+    return [{"apiVersion": resource.group_version, "kind": resource.kind, **item}
+            for item in _list_of(page.get("items")) if isinstance(item, dict)]
+
+
+def _unpaged(reader: _Reader, resource: _Resource, namespace: str | None,
+             report: Callable[[int], None]) -> list[dict[str, Any]]:
+    """The whole list in one response (no limit, no continue): the pager's fallback after 410 Gone."""
+    items = _items(reader.get(resource.path(namespace), _selector(resource)), resource)
+    report(len(items))
+    return items
 
 
 def _next_token(page: Mapping[str, Any], seen: set[str], count: int) -> str | None:
@@ -426,8 +459,17 @@ def _server_version(reader: _Reader) -> str:
     except _Unreachable as gap:
         raise ClusterReadError(str(gap), hint="check the cluster address in the kubeconfig (kubectl config view)") from None
     except _Gap as gap:
-        raise ClusterReadError(f"cannot read the server version: {gap}",
-                               hint="check the cluster address and credentials") from None
+        raise ClusterReadError(f"cannot read the server version: {gap}", hint=_version_hint(str(gap))) from None
+
+
+def _version_hint(gap: str) -> str:
+    """What to do when /version could not be read, by what went wrong (throttling is no address problem)."""
+    if " 429 " in f" {gap}" or ": 429" in gap:
+        return ("the API server is throttling this client (API priority and fairness): try again later, or allow more "
+                "time with --read-deadline")
+    if gap.startswith("TLS error"):
+        return "check the cluster's certificate-authority and server name in the kubeconfig (kubectl config view)"
+    return "check the cluster address and credentials"
 
 
 def _feature_gates(reader: _Reader) -> tuple[dict[str, bool], str | None]:
@@ -457,7 +499,9 @@ def _session(options: LiveOptions | Any) -> Iterator[tuple[_Reader, bool]]:
     timeout and temporary credential files removed at the end; yields (reader, credentials withheld)."""
     if not isinstance(options, LiveOptions):
         options = LiveOptions.from_flags(options)
-    with bounded_credentials(options.request_timeout) as failures:
+    with bounded_credentials(options.request_timeout) as failures, warnings.catch_warnings():
+        # insecure-skip-tls-verify: urllib3 warns on every request; once says it (kubectl says nothing at all)
+        warnings.filterwarnings("once", category=urllib3.exceptions.InsecureRequestWarning)
         api, withheld = _client(options)
         withheld = withheld or failures.withheld
         if failures:

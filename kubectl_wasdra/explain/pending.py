@@ -100,6 +100,10 @@ def _recorded(result: GroupResult, snapshot: Any, events: Mapping[tuple[str, str
         found = group_condition(obj) if obj is not None else None
         if found is not None:
             out.append(found)
+        # a FailedScheduling event about the PodGroup itself (involvedObject/regarding kind PodGroup)
+        group_event = events.get(("PodGroup", group.namespace, group.name))
+        if group_event is not None:
+            out.append(group_event)
     for pod in result.entry.pods[:1]:
         found = condition(pod.pod, ("PodScheduled",))
         if found is not None:
