@@ -182,7 +182,9 @@ def _run_check(options: CheckOptions) -> CheckReport:
         _ = ctx.gates  # bad --feature-gates fail here, before any work (UsageError)
     loaded = _load(options)
     kinds = {(document.group, document.kind) for document in loaded.documents}
-    rules = tuple(r for r in rules_for(kinds, cluster=options.snapshot is not None) if r.info.id in selected)
+    skipped = _cluster_rules(gaps)
+    rules = tuple(r for r in rules_for(kinds, cluster=options.snapshot is not None)
+                  if r.info.id in selected and r.info.id not in skipped)
     per_release = [document_findings_parallel(loaded.documents, rules, ctx, options.jobs) for ctx in contexts]
     for findings, ctx in zip(per_release, contexts, strict=True):
         findings.extend(set_findings(loaded.documents, rules, ctx))
@@ -207,16 +209,26 @@ def _blocks(gaps: Mapping[str, str]) -> bool:
 
 
 def _without_unread_cluster(options: CheckOptions) -> tuple[Mapping[str, str], CheckOptions]:
-    """The snapshot's gaps, and the options to check with: without the cluster when a kind its checks need was not
-    read (a FIT or REF verdict on a partial read would be a guess; the report lists the gaps and exits 2)."""
+    """The snapshot's gaps, and the options to check with: the cluster kept with what was read, the simulation off
+    when a kind it needs was not read (a verdict on a partial read would be a guess; the report lists the gaps and
+    exits 2). The rules that need an unread kind are skipped in _run_check (lint/cluster_needs.py)."""
     if options.snapshot is None:
         return {}, options
     from kubectl_wasdra.cluster.gaps import unread_kinds
 
     gaps = dict(options.snapshot.header.gaps)
     if unread_kinds(gaps):
-        return gaps, dataclasses.replace(options, snapshot=None, simulate=False)
+        return gaps, dataclasses.replace(options, simulate=False)
     return gaps, options
+
+
+def _cluster_rules(gaps: Mapping[str, str]) -> frozenset[str]:
+    """IDs of the cluster rules the read's gaps leave without data (none for a complete read or no cluster)."""
+    if not gaps:
+        return frozenset()
+    from kubectl_wasdra.lint.cluster_needs import skipped_rules
+
+    return frozenset(skipped_rules(gaps))
 
 
 def _load(options: CheckOptions) -> Any:

@@ -70,9 +70,15 @@ def gap_lines(report: CheckReport) -> list[str]:
     if not report.gaps:
         return []
     from kubectl_wasdra.cluster.gaps import unread_kinds
+    from kubectl_wasdra.lint.cluster_needs import skipped_rules
 
-    return [printable(f"not read from the cluster: {kind}: {why} — cluster checks (FIT, REF010, GANG004) were skipped")
-            for kind, why in unread_kinds(report.gaps).items()]
+    skipped = skipped_rules(report.gaps)
+    lines = []
+    for kind, why in unread_kinds(report.gaps).items():
+        rules = [rule for rule, kinds in skipped.items() if kind in kinds]
+        what = f"skipped: {', '.join(rules)}" if rules else "no check needed it"
+        lines.append(printable(f"not read from the cluster: {kind}: {why} — {what}"))
+    return lines
 
 
 def _render_rich(report: CheckReport, grouped: list) -> str:
