@@ -484,15 +484,6 @@ def _feature_gates(reader: _Reader) -> tuple[dict[str, bool], str | None]:
     return gates, None if gates else "/metrics has no kubernetes_feature_enabled samples"
 
 
-def server_release(options: LiveOptions | Any) -> Any:
-    """The catalog Release of the live server (GET /version only), for `--k8s-version auto`; see header.server_release."""
-    from kubectl_wasdra.cluster.header import server_release as release_of
-
-    with _session(options) as (reader, _withheld):
-        version = _server_version(reader)
-    return release_of(version)
-
-
 @contextlib.contextmanager
 def _session(options: LiveOptions | Any) -> Iterator[tuple[_Reader, bool]]:
     """A reader for LiveOptions or the CLI's flags (LiveOptions.from_flags), with exec plugins bounded by the request

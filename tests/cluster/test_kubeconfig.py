@@ -109,7 +109,7 @@ def test_kubeconfig_flag_names_one_file_and_ignores_kubeconfig_env(tmp_path: Pat
     api, _ = _client(LiveOptions(kubeconfig=flag, kubeconfig_env=first))
     assert api.configuration.host == "https://f:6443"
     with pytest.raises(UsageError, match="cannot read the kubeconfig"):
-        kubeconfig_files(str(tmp_path / "nope.yaml"), None) and merged_kubeconfig([str(tmp_path / "nope.yaml")])
+        merged_kubeconfig(kubeconfig_files(str(tmp_path / "nope.yaml"), None))
 
 
 def test_an_empty_file_in_the_list_is_an_empty_config(tmp_path: Path) -> None:

@@ -71,8 +71,9 @@ def path_of(obj: dict[str, Any]) -> str:
 
 
 def create(server: Any, obj: dict[str, Any]) -> dict[str, Any]:
-    """POST the object (its status, if any, written through /status afterwards); an existing one is read back."""
-    body = {key: value for key, value in obj.items() if key != "status"}
+    """POST the object (its status, if any, written through /status afterwards; a Node keeps its status on create,
+    as a kubelet registers it); an existing one is read back."""
+    body = obj if obj["kind"] == "Node" else {key: value for key, value in obj.items() if key != "status"}
     try:
         made = server.request("POST", collection(obj["kind"], obj["metadata"].get("namespace")), body)
     except urllib.error.HTTPError as exc:
