@@ -44,7 +44,7 @@ def _live_namespace(common: CommonOptions) -> CommonOptions:
         return common
     import dataclasses
 
-    from kubectl_wasdra.cluster.live import context_namespace
+    from kubectl_wasdra.cluster.kubeconfig import context_namespace
 
     return dataclasses.replace(common, namespace=context_namespace(common.kubeconfig, common.context,
                                                                    os.environ.get("KUBECONFIG")))

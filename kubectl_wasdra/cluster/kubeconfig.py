@@ -117,3 +117,31 @@ def context_entry(config: Mapping[str, Any], context: str | None) -> Mapping[str
     """The context named `context`, else current-context's; None when it is not defined."""
     name = context or config.get("current-context")
     return next((c for c in config.get("contexts", ()) if c.get("name") == name), None) if name else None
+
+
+def context_namespace(kubeconfig: str | None, context: str | None, env: str | None = None) -> str:
+    """The namespace of the kubeconfig context in use (--context, else current-context), "default" when it names none:
+    the namespace kubectl works in without -n. `env` is KUBECONFIG. UsageError for a kubeconfig or context that does
+    not load."""
+    chosen = context_entry(merged_kubeconfig(kubeconfig_files(kubeconfig, env)), context)
+    if chosen is None:
+        name = f'context "{context}" is' if context else "the current context is"
+        raise UsageError(f"{name} not in the kubeconfig", where="--context",
+                         hint="list the contexts with kubectl config get-contexts")
+    return (chosen.get("context") or {}).get("namespace") or "default"
+
+
+def trim_token(configuration: Any) -> None:
+    """A token read from a tokenFile without its surrounding whitespace (the file's final newline would make the
+    header invalid), as client-go's cached file token source trims it (k8s.io/client-go/transport/token_source.go)."""
+    token = (configuration.api_key or {}).get("BearerToken")
+    if isinstance(token, str) and token != token.strip():
+        configuration.api_key["BearerToken"] = token.strip()
+
+
+def user_agent() -> str:
+    """kubectl-wasdra/<version>: audit logs then say who read (kubectl sends kubectl/<version> the same way; the
+    client library's default names only itself)."""
+    from kubectl_wasdra import __version__
+
+    return f"kubectl-wasdra/{__version__}"

@@ -39,6 +39,7 @@ import urllib3
 from kubectl_wasdra.cluster.body import BodyLimit, read_body
 from kubectl_wasdra.cluster.builder import SnapshotBuilder
 from kubectl_wasdra.cluster.gaps import FEATURE_GATES_GAP, NOT_SERVED
+from kubectl_wasdra.cluster.kubeconfig import trim_token, user_agent
 from kubectl_wasdra.cluster.live_auth import bounded_credentials, withhold_over_http
 from kubectl_wasdra.cluster.numa_kinds import CONFIGZ_KIND
 from kubectl_wasdra.cluster.snapshot import CLUSTER_SCOPED_KINDS, SNAPSHOT_KINDS, ClusterSnapshot, SnapshotHeader
@@ -320,27 +321,12 @@ def _client(options: LiveOptions) -> tuple[Any, bool]:
     except kubernetes.config.ConfigException as exc:
         raise _kubeconfig_error(exc) from None
     configuration.retries = False
-    _trim_token(configuration)
+    trim_token(configuration)
     withheld = withhold_over_http(configuration)
     api = kubernetes.client.ApiClient(configuration)
     api.user_agent = user_agent()
     return api, withheld
 
-
-def user_agent() -> str:
-    """kubectl-wasdra/<version>: audit logs then say who read (kubectl sends kubectl/<version> the same way; the
-    client library's default names only itself)."""
-    from kubectl_wasdra import __version__
-
-    return f"kubectl-wasdra/{__version__}"
-
-
-def _trim_token(configuration: Any) -> None:
-    """A token read from a tokenFile without its surrounding whitespace (the file's final newline would make the
-    header invalid), as client-go's cached file token source trims it (k8s.io/client-go/transport/token_source.go)."""
-    token = (configuration.api_key or {}).get("BearerToken")
-    if isinstance(token, str) and token != token.strip():
-        configuration.api_key["BearerToken"] = token.strip()
 
 
 def _kubeconfig(options: LiveOptions) -> dict[str, Any]:
@@ -570,17 +556,3 @@ def _is_wanted_event(event: Mapping[str, Any]) -> bool:
     involved = event.get("involvedObject") or event.get("regarding")
     return (isinstance(involved, dict) and involved.get("kind") in EVENT_OBJECT_KINDS
             and event.get("reason") == FIELD_SELECTORS["Event"].partition("=")[2])
-
-
-def context_namespace(kubeconfig: str | None, context: str | None, env: str | None = None) -> str:
-    """The namespace of the kubeconfig context in use (--context, else current-context), "default" when it names none:
-    the namespace kubectl works in without -n. `env` is KUBECONFIG. UsageError for a kubeconfig or context that does
-    not load."""
-    from kubectl_wasdra.cluster.kubeconfig import context_entry, kubeconfig_files, merged_kubeconfig
-
-    chosen = context_entry(merged_kubeconfig(kubeconfig_files(kubeconfig, env)), context)
-    if chosen is None:
-        name = f'context "{context}" is' if context else "the current context is"
-        raise UsageError(f"{name} not in the kubeconfig", where="--context",
-                         hint="list the contexts with kubectl config get-contexts")
-    return (chosen.get("context") or {}).get("namespace") or "default"

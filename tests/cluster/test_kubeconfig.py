@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from fake_apiserver import FakeApiServer, serve
 
-from kubectl_wasdra.cluster.kubeconfig import kubeconfig_files, merged_kubeconfig
-from kubectl_wasdra.cluster.live import LiveOptions, _client, context_namespace, read_live
+from kubectl_wasdra.cluster.kubeconfig import context_namespace, kubeconfig_files, merged_kubeconfig
+from kubectl_wasdra.cluster.live import LiveOptions, _client, read_live
 from kubectl_wasdra.errors import UsageError
 
 
