@@ -1,9 +1,11 @@
 """Read-only live snapshot through the official `kubernetes` client (the only module that imports it).
 
-Kubeconfig and context resolve as kubectl does: `--kubeconfig`, else `KUBECONFIG` (several files merged), else
-~/.kube/config; `--context` picks the context. The server version (/version) and the served group/versions (discovery)
+Kubeconfig and context resolve as kubectl does: `--kubeconfig`, else `KUBECONFIG` (several files merged by kubectl's
+rules, cluster/kubeconfig.py), else ~/.kube/config; `--context` picks the context. Requests say
+`User-Agent: kubectl-wasdra/<version>`. The server version (/version) and the served group/versions (discovery)
 are read first; then each kind the simulator needs is listed on its own, from the newest served version that has it, in
-pages (`limit`/`continue`), so one unserved or forbidden type never sinks the rest: it becomes a gap in the header.
+pages (`limit`/`continue`; a continue token that expired, 410 Gone, falls back to one unpaged list as client-go's
+pager does), so one unserved or forbidden type never sinks the rest: it becomes a gap in the header.
 The API server's feature-gate states come from GET /metrics (cluster/metrics.py); a 403 there is a gap, not an error.
 429 and 5xx are retried honouring Retry-After (seconds or an HTTP date), with capped exponential backoff; timeouts and
 connections lost mid-body are retried the same way. Time is bounded (cluster/timeouts.py): each request by
@@ -326,7 +328,6 @@ def _client(options: LiveOptions) -> tuple[Any, bool]:
     api = kubernetes.client.ApiClient(configuration)
     api.user_agent = user_agent()
     return api, withheld
-
 
 
 def _kubeconfig(options: LiveOptions) -> dict[str, Any]:
