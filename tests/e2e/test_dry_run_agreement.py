@@ -81,3 +81,15 @@ def test_explain_live_admits_what_the_server_admits(cluster, path: Path) -> None
     (group,) = [g for g in report["groups"] if g["kind"] == "PodGroup"]
     not_served = any(r["code"] == "APINotServed" for r in group["reasons"])
     assert not_served == (not accepted), group
+
+
+def test_the_manifests_cover_kept_dropped_and_rejected(cluster) -> None:
+    """The agreement above is not vacuous: the server keeps some objects whole, drops fields of others, rejects some."""
+    outcomes = {}
+    for path in MANIFESTS:
+        accepted, stored = _dry_run(cluster, path)
+        dropped = _dropped(yaml.safe_load(path.read_text()), stored) if accepted and isinstance(stored, dict) else None
+        outcomes[path.stem] = "rejected" if not accepted else "dropped" if dropped else "kept"
+    assert set(outcomes.values()) == {"kept", "dropped", "rejected"}, outcomes
+    assert outcomes["podgroup-v1alpha2"] == "dropped" and outcomes["pod-scheduling-group"] == "kept", outcomes
+    assert outcomes["podgroup-v1beta1"] == "rejected", outcomes

@@ -61,9 +61,17 @@ def test_snapshot_reads_every_kind_in_pages_with_get_and_list_only(cluster, tmp_
 
 
 def test_claims_allocated_through_status_are_read_as_allocated(cluster, tmp_path: Path) -> None:
+    """The four claims two-racks has allocated are read with their allocation, reserved for the live pods' UIDs."""
     _done, items = _snapshot(cluster, tmp_path, cluster.kubeconfig("reader"))
-    claims = [item for item in items if item["kind"] == "ResourceClaim"]
-    assert claims and all(claim.get("status", {}).get("allocation") for claim in claims), claims
+    allocated = {(c["metadata"]["namespace"], c["metadata"]["name"]): c["status"] for c in items
+                 if c["kind"] == "ResourceClaim" and (c.get("status") or {}).get("allocation")}
+    assert sorted(name for _, name in allocated) == ["busy-gpu-r0-n3", "busy-gpu-r1-n2", "busy-gpu-r1-n2-nic",
+                                                     "infer-r1-n3"]
+    pods = {(p["metadata"]["namespace"], p["metadata"]["name"]): p["metadata"].get("uid") for p in items
+            if p["kind"] == "Pod"}
+    for (namespace, _), status in allocated.items():
+        for entry in status["reservedFor"]:
+            assert entry["uid"] == pods[(namespace, entry["name"])], entry
 
 
 def test_live_verdicts_equal_snapshot_verdicts(cluster, tmp_path: Path) -> None:
