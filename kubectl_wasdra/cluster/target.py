@@ -13,7 +13,7 @@ A server release outside the supported ones is refused rather than simulated as 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final
@@ -67,14 +67,20 @@ def resolve_target(header: SnapshotHeader | None, release: Release | None, *, re
         notes = [f"Kubernetes {release}: the server's version ({header.server_version})"]
     served, served_note = _served_config(header, release, config)
     server_gates, gate_notes = _server_gates(header, release)
-    notes += [*gate_notes, served_note]
+    notes += [*gate_notes, served_note, *_flag_notes(gates, config, server_gates)]
+    return Target(release, _frozen({**server_gates, **gates}), _frozen({**served, **config}), tuple(notes))
+
+
+def _flag_notes(gates: Mapping[str, bool], config: Mapping[str, bool], server_gates: Mapping[str, bool]) -> list[str]:
+    """What --feature-gates and --runtime-config set over the server's answers."""
+    notes = []
     overridden = sorted(set(gates) & set(server_gates))
     if gates:
         notes.append("--feature-gates sets " + _names(f"{k}={str(v).lower()}" for k, v in sorted(gates.items()))
                      + (f" (over the server's {', '.join(overridden)})" if overridden else ""))
     if config:
         notes.append("--runtime-config sets " + _names(f"{k}={str(v).lower()}" for k, v in sorted(config.items())))
-    return Target(release, _frozen({**server_gates, **gates}), _frozen({**served, **config}), tuple(notes))
+    return notes
 
 
 def _served_config(header: SnapshotHeader, release: Release,
@@ -136,7 +142,8 @@ def _gates_of_served(release: Release, served: tuple[str, ...]) -> list[str]:
     return sorted(needed)
 
 
-def _names(items: object) -> str:
-    names = list(items)  # type: ignore[call-overload]
+def _names(items: Iterable[str]) -> str:
+    """"a, b, c" with at most _LISTED names, then "and N more"."""
+    names = list(items)
     shown = ", ".join(names[:_LISTED])
     return shown + (f" and {len(names) - _LISTED} more" if len(names) > _LISTED else "")
