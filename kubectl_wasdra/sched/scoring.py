@@ -9,8 +9,11 @@ Upstream (kubernetes/kubernetes, release-1.37):
   strategy, cpu and memory with weight 1: per resource (allocatable - requested) * 100 / allocatable, averaged, with
   requested = the node's non-zero requests plus the pod's (a pod without a cpu or memory request counts 100m / 200Mi,
   resource_allocation.go; we apply the defaults per pod, not per container).
-- .../noderesources/balanced_allocation.go: (1 - std of the requested fractions of cpu and memory) * 100, with the
-  pod's real requests added; best-effort pods are skipped.
+- .../noderesources/balanced_allocation.go: balancedResourceScore = (1 - std of the requested fractions of cpu and
+  memory) * 100, truncated, with the pod's real requests added (useRequested: no 100m / 200Mi defaults); best-effort
+  pods are skipped. Up to 1.35 that is the score; since 1.36 (kubernetes PR #135573, CHANGELOG-1.36) the score is how
+  much the pod improves the node's balance: 50 + (50 + with pod - without pod) / 2 in integers (the 1.36.2 source,
+  balancedResourceScorer; no later change is listed in CHANGELOG-1.37).
 - .../tainttoleration/taint_toleration.go: PreferNoSchedule taints the pod does not tolerate, normalized reversed.
 - .../nodeaffinity/node_affinity.go: sum of the weights of matching preferred terms, normalized.
 - .../dynamicresources/dynamicresources.go Score: 8 - i per firstAvailable request served by alternative i, normalized.
@@ -21,7 +24,8 @@ Upstream (kubernetes/kubernetes, release-1.37):
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Any, Final
 
@@ -41,6 +45,9 @@ DEFAULT_MILLI_CPU: Final = 100  # pkg/scheduler/util/pod_resources.go DefaultMil
 DEFAULT_MEMORY: Final = 200 * 1024 * 1024  # DefaultMemoryRequest
 MIN_FEASIBLE_NODES: Final = 100  # schedule_one.go minFeasibleNodesToFind
 MIN_FEASIBLE_PERCENTAGE: Final = 5  # minFeasibleNodesPercentageToFind
+BALANCED_RESOURCES: Final = ("cpu", "memory")  # defaults.go defaultResourceSpec
+_NATIVE_RESOURCES: Final = frozenset({"cpu", "memory", "ephemeral-storage", "pods"})  # not IsScalarResourceName
+BALANCE_CHANGE_MINOR: Final = 36  # the first release scoring BalancedAllocation by the change of balance (PR #135573)
 
 
 def num_feasible_nodes_to_find(num_all_nodes: int, percentage: int = 0) -> int:
@@ -63,16 +70,54 @@ def _least_allocated(requested: int, allocatable: int) -> int:
     return (allocatable - requested) * MAX_NODE_SCORE // allocatable
 
 
-def _balanced(pod: PodInfo, node: NodeInfo) -> int:
-    if not pod.requests.get("cpu") and not pod.requests.get("memory"):
-        return 0  # best-effort pods are skipped (PreScore returns Skip)
-    fractions = []
-    for resource in ("cpu", "memory"):
-        allocatable = node.facts.allocatable.get(resource, 0)
-        if allocatable:
-            fractions.append(min((node.requested.get(resource, 0) + pod.requests.get(resource, 0)) / allocatable, 1.0))
-    std = abs(fractions[0] - fractions[1]) / 2 if len(fractions) == 2 else 0.0
+def _std_score(requested: Sequence[int], allocatable: Sequence[int]) -> int:
+    """balancedResourceScore: (1 - std of requested/allocatable over the resources the node has, each capped at 1)
+    * 100, truncated; float64 arithmetic in upstream's order (std of two is |f0 - f1| / 2)."""
+    fractions = [min(float(r) / float(a), 1.0) for r, a in zip(requested, allocatable, strict=True) if a]
+    std = 0.0
+    if len(fractions) == 2:
+        std = abs((fractions[0] - fractions[1]) / 2)
+    elif len(fractions) > 2:
+        mean = sum(fractions) / len(fractions)
+        std = math.sqrt(sum((f - mean) * (f - mean) for f in fractions) / len(fractions))
     return int((1 - std) * MAX_NODE_SCORE)
+
+
+def balanced_score(allocated: Sequence[int], pod_requests: Sequence[int], allocatable: Sequence[int], minor: int) -> int:
+    """NodeResourcesBalancedAllocation's score from per-resource (node requested, pod requested, allocatable): the
+    balance with the pod up to 1.35; since 1.36 how the pod changes it, 50 + (50 + with - without) / 2 (both scores
+    lie in [50, 100], so the Go integer division truncates a non-negative number)."""
+    with_pod = _std_score([a + p for a, p in zip(allocated, pod_requests, strict=True)], allocatable)
+    if minor < BALANCE_CHANGE_MINOR:
+        return with_pod
+    half = MAX_NODE_SCORE // 2
+    return half + (half + with_pod - _std_score(allocated, allocatable)) // 2
+
+
+def balanced_allocation(pod_requests: Mapping[str, int], node_requested: Mapping[str, int],
+                        allocatable: Mapping[str, int], resources: Sequence[str], minor: int) -> int:
+    """NodeResourcesBalancedAllocation's Score over the plugin's `resources` (resource_allocation.go
+    calculateNodeAllocatableRequest: a scalar resource the pod does not request, and a resource the node does not
+    have, are left out); 0 for a pod requesting none of them (best-effort: PreScore skips the plugin)."""
+    if not any(pod_requests.get(resource, 0) for resource in resources):
+        return 0
+    allocated, requested, capacity = [], [], []
+    for resource in resources:
+        wanted = pod_requests.get(resource, 0)
+        if not wanted and resource not in _NATIVE_RESOURCES:
+            continue
+        if not allocatable.get(resource, 0):
+            continue
+        allocated.append(node_requested.get(resource, 0))
+        requested.append(wanted)
+        capacity.append(allocatable[resource])
+    return balanced_score(allocated, requested, capacity, minor)
+
+
+def balanced(pod: PodInfo, node: NodeInfo) -> int:
+    """NodeResourcesBalancedAllocation with its default resources (cpu, memory) for `pod` on `node` in the node's
+    state (its release picks the formula)."""
+    return balanced_allocation(pod.requests, node.requested, node.facts.allocatable, BALANCED_RESOURCES, node.state.minor)
 
 
 def resource_score(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int, int]) -> int:
@@ -85,7 +130,7 @@ def resource_score(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int, int]) 
     allocatable = node.facts.allocatable
     fit = (_least_allocated(node_nonzero[0] + cpu, allocatable.get("cpu", 0))
            + _least_allocated(node_nonzero[1] + memory, allocatable.get("memory", 0))) // 2
-    return WEIGHT_FIT * fit + WEIGHT_BALANCED * _balanced(pod, node)
+    return WEIGHT_FIT * fit + WEIGHT_BALANCED * balanced(pod, node)
 
 
 def _most_allocated(requested: int, allocatable: int) -> int:
@@ -136,7 +181,7 @@ def profile_resource_score(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int
         weights += weight
     fit = total // weights if weights else 0
     return (profile.score_weight("NodeResourcesFit") * fit
-            + profile.score_weight("NodeResourcesBalancedAllocation") * _balanced(pod, node))
+            + profile.score_weight("NodeResourcesBalancedAllocation") * balanced(pod, node))
 
 
 def score_weights(profile: Any) -> tuple[int, int, int]:

@@ -42,13 +42,30 @@ def test_identical_pods_spread_over_identical_nodes():
     assert sorted(results[f"p{i}"].placement[f"default/p{i}"] for i in range(3)) == ["n0", "n1", "n2"]
 
 
-def test_balanced_allocation_prefers_the_node_whose_cpu_and_memory_stay_even():
+def _gates(minor: int):
+    from kubectl_wasdra.catalog.releases import Release
+    from kubectl_wasdra.sched.admission import all_on
+
+    return all_on(Release(1, minor))
+
+
+def test_balanced_allocation_up_to_1_35_prefers_the_node_whose_cpu_and_memory_stay_even():
     # LeastAllocated alone would pick a (59 against 58); b keeps cpu and memory even (balanced 100 against 80)
     cluster = snapshot(node("a", cpu="10", memory="10Gi"), node("b", cpu="10", memory="10Gi"),
                        pod("cpu-heavy", cpu="4", memory="0", node_name="a"),
                        pod("even", cpu="2200m", memory="2252Mi", node_name="b"))
-    result = run(cluster, pod("new", cpu="2", memory="2Gi"))["new"]
-    assert result.placement == {"default/new": "b"}
+    assert run(cluster, pod("new", cpu="2", memory="2Gi"), gates=_gates(35))["new"].placement == {"default/new": "b"}
+    # since 1.36 the pod changes neither node's balance (75 on both), so LeastAllocated decides
+    assert run(cluster, pod("new", cpu="2", memory="2Gi"), gates=_gates(36))["new"].placement == {"default/new": "a"}
+
+
+@pytest.mark.parametrize(("minor", "expected"), [(35, "b"), (36, "a"), (37, "a")], ids=["1.35", "1.36", "1.37"])
+def test_balanced_allocation_since_1_36_scores_how_the_pod_changes_the_balance(minor, expected):
+    # one pod asking 2 CPU / 8Gi on empty nodes of 4 CPU/32Gi (a) and 4 CPU/16Gi (b). Old formula: a 62 + 87 = 149,
+    # b 50 + 100 = 150. Since kubernetes PR #135573: a 62 + (50 + (50 + 87 - 100) / 2) = 130, b 50 + 75 = 125
+    cluster = snapshot(node("a", cpu="4", memory="32Gi"), node("b", cpu="4", memory="16Gi"))
+    result = run(cluster, pod("new", cpu="2", memory="8Gi"), gates=_gates(minor))["new"]
+    assert result.placement == {"default/new": expected}
 
 
 def test_prefer_no_schedule_taint_steers_away():
