@@ -123,8 +123,9 @@ def _signature(info: PodInfo, claims: Any) -> bytes:
     return orjson.dumps(parts, option=orjson.OPT_SORT_KEYS)
 
 
-def build_pod_info(pod: Mapping[str, Any], priority: int = 0) -> PodInfo:
-    """PodInfo for a pod dict; `priority` is the resolved number (spec.priority wins when set)."""
+def build_pod_info(pod: Mapping[str, Any], priority: int = 0, preemption_policy: str = "PreemptLowerPriority") -> PodInfo:
+    """PodInfo for a pod dict; `priority` and `preemption_policy` are what admission resolved from the PriorityClass
+    (spec.priority and spec.preemptionPolicy win when set)."""
     meta = pod.get("metadata") or {}
     spec = pod.get("spec") or {}
     affinity = spec.get("affinity") or {}
@@ -142,7 +143,7 @@ def build_pod_info(pod: Mapping[str, Any], priority: int = 0) -> PodInfo:
         tolerations=tuple(spec.get("tolerations") or ()), node_name=spec.get("nodeName") or "",
         labels=labels, claims=tuple(spec.get("resourceClaims") or ()), group=group_name_of(pod),
         scheduler_name=spec.get("schedulerName") or "default-scheduler",
-        preemption_policy=spec.get("preemptionPolicy") or "PreemptLowerPriority",
+        preemption_policy=spec.get("preemptionPolicy") or preemption_policy,
         spread=spread, anti_affinity=tuple(anti), affinity=tuple(aff),
     )
     info.has_volumes = has_node_volumes(pod)

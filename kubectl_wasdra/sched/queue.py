@@ -167,7 +167,8 @@ class QueueBuilder:
 
     def pod_info(self, pod: Mapping[str, Any]) -> PodInfo:
         """PodInfo with the resolved priority; the group link is dropped when GenericWorkload is off (field gate)."""
-        info = build_pod_info(pod, self.priorities.resolve(pod.get("spec") or {}))
+        spec = pod.get("spec") or {}
+        info = build_pod_info(pod, self.priorities.resolve(spec), self.priorities.resolve_policy(spec))
         info.order = self.snapshot.creation_order("Pod", info.namespace, info.name)
         if info.group is not None and not self.gates.enabled(admission.GENERIC_WORKLOAD):
             info.group = None
