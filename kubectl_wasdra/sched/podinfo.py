@@ -8,18 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import orjson
 
 from kubectl_wasdra.kube.podaffinity import AffinityTerm, merged_affinity, parse_pod_affinity
 from kubectl_wasdra.kube.quantity import ceil_value, milli_value
-from kubectl_wasdra.kube.resources import pod_requests
+from kubectl_wasdra.kube.resources import container_requests, pod_nonzero_requests, pod_requests
 from kubectl_wasdra.sched.volumes import has_node_volumes
 
 MILLI_RESOURCES = frozenset({"cpu"})
 UNCHECKED: Any = object()  # PodInfo.pre_filter_status before the pod-only PreFilter checks ran
 _CORE_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage", "pods"})
+DEFAULT_MILLI_CPU: Final = 100  # pkg/scheduler/util/pod_resources.go DefaultMilliCPURequest
+DEFAULT_MEMORY: Final = 200 * 1024 * 1024  # DefaultMemoryRequest
 
 
 def effective_requests(pod: Mapping[str, Any]) -> dict[str, int]:
@@ -30,6 +32,34 @@ def effective_requests(pod: Mapping[str, Any]) -> dict[str, int]:
         if value:
             out[name] = value
     return out
+
+
+def _missing_counts(pod: Mapping[str, Any]) -> tuple[int, int] | None:
+    """How many containers request no cpu and no memory, for a pod whose non-zero requests are its requests plus a
+    default per such container: only app containers, no pod-level requests, no resize status; else None."""
+    spec = pod.get("spec") or {}
+    if spec.get("initContainers") or (spec.get("resources") or {}).get("requests") or \
+            (pod.get("status") or {}).get("containerStatuses"):
+        return None
+    cpu = memory = 0
+    for container in spec.get("containers") or ():
+        if not isinstance(container, Mapping):
+            return None
+        requested = container_requests(container)
+        cpu += "cpu" not in requested
+        memory += "memory" not in requested
+    return cpu, memory
+
+
+def nonzero_requests(pod: Mapping[str, Any], requests: Mapping[str, int]) -> tuple[int, int]:
+    """(millicpu, memory bytes) the scoring plugins count for a pod: its requests, with 100m / 200Mi for every
+    container that requests no cpu / memory (kube/resources.py pod_nonzero_requests)."""
+    missing = _missing_counts(pod)
+    if missing is not None:
+        return (requests.get("cpu", 0) + missing[0] * DEFAULT_MILLI_CPU,
+                requests.get("memory", 0) + missing[1] * DEFAULT_MEMORY)
+    nonzero = pod_nonzero_requests(pod)
+    return milli_value(nonzero.get("cpu", 0)), ceil_value(nonzero.get("memory", 0))
 
 
 def group_name_of(pod: Mapping[str, Any]) -> str | None:
@@ -80,6 +110,7 @@ class PodInfo:
     # spread or inter-pod affinity constraints of its own: filter results depend on where other pods are, so they
     # are never shared (placement.is_stateful adds the placed pods' anti-affinity)
     stateful: bool = False
+    nonzero: tuple[int, int] = (0, 0)  # (millicpu, memory) NodeResourcesFit's scoring counts (nonzero_requests)
 
     @property
     def key(self) -> str:
@@ -146,6 +177,7 @@ def build_pod_info(pod: Mapping[str, Any], priority: int = 0, preemption_policy:
         preemption_policy=spec.get("preemptionPolicy") or preemption_policy,
         spread=spread, anti_affinity=tuple(anti), affinity=tuple(aff),
     )
+    info.nonzero = nonzero_requests(pod, info.requests)
     info.has_volumes = has_node_volumes(pod)
     info.stateful = bool(spread or anti or aff)
     info.host_ports = host_ports(spec)

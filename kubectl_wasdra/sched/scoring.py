@@ -7,8 +7,8 @@ Upstream (kubernetes/kubernetes, release-1.37):
   affinity stay filters only).
 - pkg/scheduler/framework/plugins/noderesources/least_allocated.go: NodeResourcesFit's default LeastAllocated
   strategy, cpu and memory with weight 1: per resource (allocatable - requested) * 100 / allocatable, averaged, with
-  requested = the node's non-zero requests plus the pod's (a pod without a cpu or memory request counts 100m / 200Mi,
-  resource_allocation.go; we apply the defaults per pod, not per container).
+  requested = the node's non-zero requests plus the pod's (a container without a cpu or memory request counts
+  100m / 200Mi, resource_allocation.go and framework/types.go CalculateResource; PodInfo.nonzero).
 - .../noderesources/balanced_allocation.go: balancedResourceScore = (1 - std of the requested fractions of cpu and
   memory) * 100, truncated, with the pod's real requests added (useRequested: no 100m / 200Mi defaults); best-effort
   pods are skipped. Up to 1.35 that is the score; since 1.36 (kubernetes PR #135573, CHANGELOG-1.36) the score is how
@@ -41,8 +41,6 @@ WEIGHT_BALANCED: Final = 1
 WEIGHT_TAINTS: Final = 3
 WEIGHT_AFFINITY: Final = 2
 WEIGHT_DRA: Final = 1
-DEFAULT_MILLI_CPU: Final = 100  # pkg/scheduler/util/pod_resources.go DefaultMilliCPURequest
-DEFAULT_MEMORY: Final = 200 * 1024 * 1024  # DefaultMemoryRequest
 MIN_FEASIBLE_NODES: Final = 100  # schedule_one.go minFeasibleNodesToFind
 MIN_FEASIBLE_PERCENTAGE: Final = 5  # minFeasibleNodesPercentageToFind
 BALANCED_RESOURCES: Final = ("cpu", "memory")  # defaults.go defaultResourceSpec
@@ -57,11 +55,6 @@ def num_feasible_nodes_to_find(num_all_nodes: int, percentage: int = 0) -> int:
     if percentage <= 0:
         percentage = max(50 - num_all_nodes // 125, MIN_FEASIBLE_PERCENTAGE)
     return max(num_all_nodes * percentage // 100, MIN_FEASIBLE_NODES)
-
-
-def nonzero_requests(requests: Mapping[str, int]) -> tuple[int, int]:
-    """(millicpu, memory bytes) a pod counts with for LeastAllocated: defaults where it requests none."""
-    return requests.get("cpu") or DEFAULT_MILLI_CPU, requests.get("memory") or DEFAULT_MEMORY
 
 
 def _least_allocated(requested: int, allocatable: int) -> int:
@@ -126,7 +119,7 @@ def resource_score(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int, int]) 
     profile = pod.profile
     if profile is not None and profile.score_weights is not DEFAULT_SCORES:
         return profile_resource_score(pod, node, node_nonzero)
-    cpu, memory = nonzero_requests(pod.requests)
+    cpu, memory = pod.nonzero
     allocatable = node.facts.allocatable
     fit = (_least_allocated(node_nonzero[0] + cpu, allocatable.get("cpu", 0))
            + _least_allocated(node_nonzero[1] + memory, allocatable.get("memory", 0))) // 2
@@ -165,7 +158,7 @@ def profile_resource_score(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int
     fit_args = profile.fit
     scorer = {"MostAllocated": _most_allocated, "RequestedToCapacityRatio": _ratio(fit_args.shape)}.get(
         fit_args.strategy, _least_allocated)
-    cpu, memory = nonzero_requests(pod.requests)
+    cpu, memory = pod.nonzero
     total = weights = 0
     for resource, weight in fit_args.resources:
         allocatable = node.facts.allocatable.get(resource, 0)

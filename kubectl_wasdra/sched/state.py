@@ -13,7 +13,6 @@ from typing import Any, Final
 
 from kubectl_wasdra.sched.nodeinfo import NodeFacts, NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
-from kubectl_wasdra.sched.scoring import DEFAULT_MEMORY, DEFAULT_MILLI_CPU
 from kubectl_wasdra.sched.volumes import bind_claims
 
 PODS: Final = "pods"
@@ -206,8 +205,8 @@ class SchedState:
         for victim in victims:
             for resource, value in victim.requests.items():
                 requested[resource] = requested.get(resource, 0) - value
-            cpu -= victim.requests.get("cpu") or DEFAULT_MILLI_CPU
-            memory -= victim.requests.get("memory") or DEFAULT_MEMORY
+            cpu -= victim.nonzero[0]
+            memory -= victim.nonzero[1]
         self.tick += 1
         self.freed += 1  # something got free: verdicts and PreFilter data of fuller states no longer hold
         self.node_gen[node_name] = self.tick
@@ -231,8 +230,7 @@ class SchedState:
         self.changed_nodes.append(node_name)
         self.set(self.requested, node_name, requested)
         cpu, memory = self.nonzero[node_name]
-        self.set(self.nonzero, node_name, (cpu + (pod.requests.get("cpu") or DEFAULT_MILLI_CPU),
-                                           memory + (pod.requests.get("memory") or DEFAULT_MEMORY)))
+        self.set(self.nonzero, node_name, (cpu + pod.nonzero[0], memory + pod.nonzero[1]))
         self.set(self.pods, node_name, (*self.pods[node_name], pod))
         if pod.anti_affinity_terms:
             self.set(self.anti_affinity_pods, node_name, self.anti_affinity_pods.get(node_name, 0) + 1)

@@ -91,3 +91,14 @@ def test_prioritized_list_prefers_the_node_serving_the_first_alternative():
     cluster = snapshot(device_class(GPU, GPU), node("a"), node("b"), resource_slice("a", GPU, 1), resource_slice("b", GPU, 4))
     result = run(cluster, template, pod("new", claims=[{"name": "gpu", "resourceClaimTemplateName": "gpus"}]))["new"]
     assert result.placement == {"default/new": "b"}
+
+
+def test_least_allocated_counts_request_defaults_per_container():
+    """framework/types.go CalculateResource: every container without a cpu or memory request counts 100m / 200Mi, so
+    the node running a two-container pod without requests (200m / 400Mi) is fuller than the node running a
+    one-container one (100m / 200Mi)."""
+    two = pod("two", cpu=None, node_name="a")
+    two["spec"]["containers"].append({"name": "side", "image": "busybox"})
+    cluster = snapshot(node("a", cpu="1", memory="1Gi"), node("b", cpu="1", memory="1Gi"), two,
+                       pod("one", cpu=None, node_name="b"))
+    assert run(cluster, pod("new", cpu="100m", memory="100Mi"))["new"].placement == {"default/new": "b"}
