@@ -12,7 +12,13 @@ from typing import Any, Final
 
 import orjson
 
-from kubectl_wasdra.kube.podaffinity import AffinityTerm, merged_affinity, parse_pod_affinity
+from kubectl_wasdra.kube.podaffinity import (
+    AffinityTerm,
+    WeightedTerms,
+    merged_affinity,
+    parse_pod_affinity,
+    parse_preferred_terms,
+)
 from kubectl_wasdra.kube.quantity import ceil_value, milli_value
 from kubectl_wasdra.kube.resources import container_requests, pod_nonzero_requests, pod_requests
 from kubectl_wasdra.sched.volumes import has_node_volumes
@@ -101,6 +107,8 @@ class PodInfo:
     has_volumes: bool = False  # volumes the volume filters look at (claims, CSI, disks): others skip those filters
     affinity_terms: tuple[AffinityTerm, ...] = ()  # required pod affinity, parsed (framework.PodInfo)
     anti_affinity_terms: tuple[AffinityTerm, ...] = ()  # required pod anti-affinity, parsed
+    preferred_affinity_terms: WeightedTerms = ()  # (weight, term): InterPodAffinity's score
+    preferred_anti_affinity_terms: WeightedTerms = ()
     affinity_error: str = ""  # why the pod's affinity terms do not parse (InterPodAffinity PreFilter: "parsing pod")
     host_ports: tuple[tuple[str, str, int], ...] = ()  # (hostIP, protocol, hostPort), sanitized as HostPortInfo does
     terminating: bool = False  # metadata.deletionTimestamp is set
@@ -121,6 +129,12 @@ class PodInfo:
     def spec(self) -> Mapping[str, Any]:
         """The pod's spec."""
         return self.pod.get("spec") or {}
+
+    @property
+    def has_pod_affinity(self) -> bool:
+        """The pod sets pod affinity or anti-affinity, required or preferred (NodeInfo.PodsWithAffinity)."""
+        return bool(self.affinity_terms or self.anti_affinity_terms or self.preferred_affinity_terms
+                    or self.preferred_anti_affinity_terms)
 
     @property
     def claims_or_extended(self) -> bool:
@@ -184,6 +198,7 @@ def build_pod_info(pod: Mapping[str, Any], priority: int = 0, preemption_policy:
     info.terminating = bool(meta.get("deletionTimestamp"))
     if affinity.get("podAffinity") or affinity.get("podAntiAffinity"):
         info.affinity_terms, info.anti_affinity_terms, info.affinity_error = parse_pod_affinity(info.namespace, affinity)
+        info.preferred_affinity_terms, info.preferred_anti_affinity_terms = parse_preferred_terms(info.namespace, affinity)
     info.signature = _signature(info, info.claims)
     info.base_signature = _signature(info, len(info.claims))
     return info

@@ -3,8 +3,7 @@
 Upstream (kubernetes/kubernetes, release-1.37):
 - pkg/scheduler/apis/config/v1/default_plugins.go: weights TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1,
   NodeResourcesBalancedAllocation 1; DynamicResources is added without a weight (the framework uses 1).
-  PodTopologySpread, InterPodAffinity (2) and ImageLocality (1) are not scored here (no images, spread and inter-pod
-  affinity stay filters only).
+  PodTopologySpread and InterPodAffinity (2) are scored in pod_scores.py; ImageLocality (1) is not (no images).
 - pkg/scheduler/framework/plugins/noderesources/least_allocated.go: NodeResourcesFit's default LeastAllocated
   strategy, cpu and memory with weight 1: per resource (allocatable - requested) * 100 / allocatable, averaged, with
   requested = the node's non-zero requests plus the pod's (a container without a cpu or memory request counts
@@ -224,19 +223,22 @@ def _normalized(raw: int, maximum: int, reverse: bool) -> int:
 
 
 def best_node(scored: Mapping[str, tuple[int, int, int, int]],
-              weights: tuple[int, int, int] = (WEIGHT_TAINTS, WEIGHT_AFFINITY, WEIGHT_DRA)) -> str:
+              weights: tuple[int, int, int] = (WEIGHT_TAINTS, WEIGHT_AFFINITY, WEIGHT_DRA),
+              extra: Mapping[str, int] | None = None) -> str:
     """The node with the highest weighted total among `scored` (name -> (resources, taints, affinity, dra), in node
-    order); `weights` = (TaintToleration, NodeAffinity, DynamicResources) of the pod's profile. kube-scheduler picks at
+    order); `weights` = (TaintToleration, NodeAffinity, DynamicResources) of the pod's profile; `extra` adds the
+    weighted PodTopologySpread and InterPodAffinity scores (pod_scores.py) when they apply. kube-scheduler picks at
     random among equal totals (selectHost); we pick the first, so results are reproducible."""
     names, raws = list(scored), list(scored.values())
     resources = list(map(itemgetter(0), raws))
     max_taints, max_affinity, max_dra = (max(map(itemgetter(i), raws)) for i in (1, 2, 3))
-    if not (max_taints or max_affinity or max_dra):  # the normalized plugins give every node the same score
+    if not (max_taints or max_affinity or max_dra or extra):  # the normalized plugins give every node the same score
         return names[resources.index(max(resources))]  # index() finds the first of equal totals
     w_taints, w_affinity, w_dra = weights
     totals = [res + w_taints * _normalized(taints, max_taints, True)
               + w_affinity * _normalized(affinity, max_affinity, False) + w_dra * _normalized(dra, max_dra, False)
-              for res, taints, affinity, dra in raws]
+              + (extra.get(name, 0) if extra else 0)
+              for name, (res, taints, affinity, dra) in zip(names, raws, strict=True)]
     return names[totals.index(max(totals))]
 
 

@@ -102,3 +102,27 @@ def test_least_allocated_counts_request_defaults_per_container():
     cluster = snapshot(node("a", cpu="1", memory="1Gi"), node("b", cpu="1", memory="1Gi"), two,
                        pod("one", cpu=None, node_name="b"))
     assert run(cluster, pod("new", cpu="100m", memory="100Mi"))["new"].placement == {"default/new": "b"}
+
+
+def test_preferred_pod_affinity_steers_to_the_zone_of_matching_pods():
+    # InterPodAffinity's score (weight 2) outweighs LeastAllocated's lean towards the emptier zone-b node
+    zone = "topology.kubernetes.io/zone"
+    cluster = snapshot(node("a", labels={zone: "zone-a"}), node("b", labels={zone: "zone-b"}),
+                       pod("cache", cpu="2", node_name="a", labels={"app": "cache"}))
+    affinity = {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 50, "podAffinityTerm": {
+        "labelSelector": {"matchLabels": {"app": "cache"}}, "topologyKey": zone}}]}}
+    assert run(cluster, pod("new", affinity=affinity))["new"].placement == {"default/new": "a"}
+    assert run(cluster, pod("new"))["new"].placement == {"default/new": "b"}
+
+
+def test_schedule_anyway_spread_goes_to_the_zone_with_fewer_matching_pods():
+    # PodTopologySpread's score: zone-a holds two matching pods on its larger, emptier node; zone-b one
+    zone = "topology.kubernetes.io/zone"
+    cluster = snapshot(node("a", cpu="64", labels={zone: "zone-a"}), node("b", labels={zone: "zone-b"}),
+                       *(pod(f"w{i}", cpu="100m", node_name="a", labels={"app": "web"}) for i in range(2)),
+                       pod("w2", cpu="100m", node_name="b", labels={"app": "web"}))
+    spread = [{"maxSkew": 1, "topologyKey": zone, "whenUnsatisfiable": "ScheduleAnyway",
+               "labelSelector": {"matchLabels": {"app": "web"}}}]
+    new = pod("new", labels={"app": "web"}, topologySpreadConstraints=spread)
+    assert run(cluster, new)["new"].placement == {"default/new": "b"}
+    assert run(cluster, pod("new", labels={"app": "web"}))["new"].placement == {"default/new": "a"}

@@ -41,7 +41,7 @@ SYSTEM_DEFAULT_CONSTRAINTS: Final = (
 
 @dataclass(frozen=True)
 class Constraint:
-    """topologySpreadConstraint: a parsed DoNotSchedule constraint with its defaults applied."""
+    """topologySpreadConstraint: a parsed constraint with its defaults applied."""
 
     max_skew: int
     topology_key: str
@@ -51,11 +51,12 @@ class Constraint:
     honor_taints: bool  # nodeTaintsPolicy Honor (default Ignore)
 
 
-def _constraints(raw: Any, labels: Mapping[str, str]) -> list[Constraint] | str:
-    """filterTopologySpreadConstraints for DoNotSchedule, matchLabelKeys merged into the selector; or the error."""
+def _constraints(raw: Any, labels: Mapping[str, str], when: str = "DoNotSchedule") -> list[Constraint] | str:
+    """filterTopologySpreadConstraints for `when` (DoNotSchedule: the filter; ScheduleAnyway: the score),
+    matchLabelKeys merged into the selector; or the error."""
     out = []
     for item in raw if isinstance(raw, list | tuple) else ():
-        if not isinstance(item, Mapping) or item.get("whenUnsatisfiable", "DoNotSchedule") != "DoNotSchedule":
+        if not isinstance(item, Mapping) or item.get("whenUnsatisfiable", "DoNotSchedule") != when:
             continue
         selector = parse_label_selector(item.get("labelSelector"))
         if isinstance(selector, str):

@@ -1,0 +1,195 @@
+"""Score plugins that read where other pods run: PodTopologySpread (ScheduleAnyway constraints) and InterPodAffinity
+(the pod's preferred terms, and the terms of the pods already placed). Both are normalized over the feasible nodes,
+so they are computed for each pod over the nodes being scored, never cached between pods.
+
+Upstream (kubernetes/kubernetes, 1.36.2 source):
+- pkg/scheduler/framework/plugins/podtopologyspread/scoring.go: PreScore keeps the soft constraints (the pod's own
+  ScheduleAnyway ones, else the default constraints when a Service or controller selects the pod); with constraints
+  of its own, or List defaulting, a feasible node lacking a constraint's key is ignored (score 0). Matching pods are
+  counted per topology value over every node that passes the constraint's node inclusion policies (hostname: the
+  node's own pods). Score = round(sum of count * log(values + 2) + maxSkew - 1); NormalizeScore gives
+  100 * (max + min - score) / max (100 everywhere when max is 0). Weight 2.
+- pkg/scheduler/framework/plugins/interpodaffinity/scoring.go: for every placed pod (every node's pods when the pod
+  has preferred terms, else only pods with pod affinity) on a node with labels, per topology value of the node: the
+  pod's preferred affinity terms matching the placed pod add their weight, its preferred anti-affinity terms
+  subtract it, the placed pod's required affinity terms matching the pod add hardPodAffinityWeight (1), its
+  preferred affinity terms add and its preferred anti-affinity terms subtract their weight (the placed pod's
+  preferred terms are skipped with ignorePreferredTermsOfExistingPods). A node scores the sum over its labels;
+  NormalizeScore maps [min, max] onto [0, 100] (truncated). Weight 2.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from kubectl_wasdra.kube.podaffinity import AffinityTerm, WeightedTerms
+from kubectl_wasdra.sched.filters import inter_pod_affinity, pod_topology_spread
+from kubectl_wasdra.sched.filters.pod_topology_spread import DEFAULT, SYSTEM_DEFAULT_CONSTRAINTS, Constraint
+from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.profile_plugins import plugins_for
+from kubectl_wasdra.sched.profiles import DEFAULT_PROFILE
+from kubectl_wasdra.sched.state import SchedState
+
+MAX_NODE_SCORE: Final = 100
+HOSTNAME: Final = "kubernetes.io/hostname"  # v1.LabelHostname: counted per node, not per value
+
+
+def _soft_constraints(pod: PodInfo, state: SchedState) -> tuple[list[Constraint], bool]:
+    """(the soft constraints, requireAllTopologies) as PreScore builds them; none when they do not parse."""
+    plugin = plugins_for(pod.profile).spread or DEFAULT
+    raw = pod.spec.get("topologySpreadConstraints")
+    if raw:
+        found = pod_topology_spread._constraints(raw, pod.labels, "ScheduleAnyway")
+        return (found if isinstance(found, list) else []), True
+    if not _may_be_selected(pod, state):  # DefaultSelector would be empty: no default constraints
+        return [], plugin.defaulting_type != "System"
+    defaults = SYSTEM_DEFAULT_CONSTRAINTS if plugin.defaulting_type == "System" else plugin.default_constraints
+    found = pod_topology_spread._constraints(defaults, pod.labels, "ScheduleAnyway")
+    if not isinstance(found, list) or not found:
+        return [], plugin.defaulting_type != "System"
+    selector = pod_topology_spread.default_selector(pod, state.snapshot)
+    if selector.empty:
+        return [], plugin.defaulting_type != "System"
+    return [Constraint(c.max_skew, c.topology_key, selector, c.min_domains, c.honor_affinity, c.honor_taints)
+            for c in found], plugin.defaulting_type != "System"
+
+
+def _may_be_selected(pod: PodInfo, state: SchedState) -> bool:
+    """False when no Service can select the pod and no controller owns it (the snapshot has no Services and the pod
+    no controller reference): the default constraints' selector is then empty, without computing it."""
+    of_kind = getattr(state.snapshot, "of_kind", None)
+    if of_kind is not None and of_kind("Service"):
+        return True
+    return any(isinstance(o, Mapping) and o.get("controller")
+               for o in (pod.pod.get("metadata") or {}).get("ownerReferences") or ())
+
+
+def _has_keys(labels: Mapping[str, str], constraints: Sequence[Constraint]) -> bool:
+    return all(c.topology_key in labels for c in constraints)
+
+
+def _spread_counts(pod: PodInfo, state: SchedState, nodes: Sequence[str], constraints: list[Constraint],
+                   require_all: bool) -> tuple[set[str], list[dict[str, int]], list[float]]:
+    """(ignored nodes, matching pods per topology value per constraint, normalizing weight per constraint)."""
+    ignored: set[str] = set()
+    counts: list[dict[str, int]] = [{} for _ in constraints]
+    for name in nodes:
+        labels = state.facts[name].labels
+        if require_all and not _has_keys(labels, constraints):
+            ignored.add(name)
+            continue
+        for i, constraint in enumerate(constraints):
+            if constraint.topology_key != HOSTNAME:
+                counts[i].setdefault(str(labels.get(constraint.topology_key, "")), 0)
+    sizes = [len(nodes) - len(ignored) if c.topology_key == HOSTNAME else len(counts[i])
+             for i, c in enumerate(constraints)]
+    for name in state.node_names:
+        facts = state.facts[name]
+        if require_all and not _has_keys(facts.labels, constraints):
+            continue
+        for i, constraint in enumerate(constraints):
+            value = str(facts.labels.get(constraint.topology_key, ""))
+            if value in counts[i] and pod_topology_spread._eligible(pod, constraint, facts):
+                counts[i][value] += pod_topology_spread._matching(state.pods[name], constraint.selector, pod.namespace)
+    return ignored, counts, [math.log(size + 2) for size in sizes]
+
+
+def topology_spread_scores(pod: PodInfo, state: SchedState, nodes: Sequence[str]) -> dict[str, int] | None:
+    """PodTopologySpread's normalized score of each of `nodes` (the feasible ones), or None when PreScore skips."""
+    constraints, require_all = _soft_constraints(pod, state)
+    if not constraints:
+        return None
+    ignored, counts, weights = _spread_counts(pod, state, nodes, constraints, require_all)
+    raw: dict[str, int] = {}
+    for name in nodes:
+        if name in ignored:
+            continue
+        labels, score = state.facts[name].labels, 0.0
+        for i, constraint in enumerate(constraints):
+            value = labels.get(constraint.topology_key)
+            if value is None:
+                continue
+            count = pod_topology_spread._matching(state.pods[name], constraint.selector, pod.namespace) \
+                if constraint.topology_key == HOSTNAME else counts[i][str(value)]
+            score += count * weights[i] + (constraint.max_skew - 1)
+        raw[name] = math.floor(score + 0.5)  # math.Round of a non-negative number
+    low, high = min(raw.values(), default=0), max(raw.values(), default=0)
+    return {name: 0 if name in ignored else MAX_NODE_SCORE if high == 0
+            else MAX_NODE_SCORE * (high + low - raw[name]) // high for name in nodes}
+
+
+def _add(scores: dict[tuple[str, str], int], term: AffinityTerm, labels: Mapping[str, str], weight: int) -> None:
+    value = labels.get(term.topology_key)
+    if value is not None:
+        key = (term.topology_key, str(value))
+        scores[key] = scores.get(key, 0) + weight
+
+
+def _weighted(scores: dict[tuple[str, str], int], terms: WeightedTerms, namespace: str, labels: Mapping[str, str],
+              ns_labels: Mapping[str, str] | None, node_labels: Mapping[str, str], sign: int) -> None:
+    for weight, term in terms:
+        if term.matches(namespace, labels, ns_labels):
+            _add(scores, term, node_labels, weight * sign)
+
+
+def _topology_scores(pod: PodInfo, state: SchedState) -> dict[tuple[str, str], int] | None:
+    """InterPodAffinity's PreScore: the score of each (topology key, value), or None when it skips."""
+    preferred = tuple((w, inter_pod_affinity._merge_namespaces(t, state.namespaces))
+                      for w, t in pod.preferred_affinity_terms)
+    anti = tuple((w, inter_pod_affinity._merge_namespaces(t, state.namespaces)) for w, t in pod.preferred_anti_affinity_terms)
+    own_terms = bool(preferred or anti)
+    profile = pod.profile or DEFAULT_PROFILE
+    if profile.ignore_preferred_terms_of_existing_pods and not own_terms:
+        return None
+    ns_labels = state.namespaces.get(pod.namespace)
+    scores: dict[tuple[str, str], int] = {}
+    names = state.node_names if own_terms else tuple(n for n, c in state.affinity_pods.items() if c > 0)
+    for name in names:
+        node_labels = state.facts[name].labels
+        if not node_labels:
+            continue
+        for other in state.pods[name]:
+            if not own_terms and not other.has_pod_affinity:
+                continue
+            _weighted(scores, preferred, other.namespace, other.labels, None, node_labels, 1)
+            _weighted(scores, anti, other.namespace, other.labels, None, node_labels, -1)
+            if profile.hard_pod_affinity_weight > 0:
+                for term in other.affinity_terms:
+                    if term.matches(pod.namespace, pod.labels, ns_labels):
+                        _add(scores, term, node_labels, profile.hard_pod_affinity_weight)
+            if not profile.ignore_preferred_terms_of_existing_pods:
+                _weighted(scores, other.preferred_affinity_terms, pod.namespace, pod.labels, ns_labels, node_labels, 1)
+                _weighted(scores, other.preferred_anti_affinity_terms, pod.namespace, pod.labels, ns_labels,
+                          node_labels, -1)
+    return scores or None
+
+
+def inter_pod_affinity_scores(pod: PodInfo, state: SchedState, nodes: Sequence[str]) -> dict[str, int] | None:
+    """InterPodAffinity's normalized score of each of `nodes`, or None when PreScore skips."""
+    topology = _topology_scores(pod, state)
+    if topology is None:
+        return None
+    keys = {key for key, _ in topology}
+    raw = {}
+    for name in nodes:
+        labels = state.facts[name].labels
+        raw[name] = sum(topology.get((key, str(labels[key])), 0) for key in keys if key in labels)
+    low, high = min(raw.values()), max(raw.values())
+    return {name: int(MAX_NODE_SCORE * ((score - low) / (high - low))) if high > low else 0
+            for name, score in raw.items()}
+
+
+def pod_scores(pod: PodInfo, state: SchedState, nodes: Sequence[str]) -> dict[str, int] | None:
+    """Both plugins' weighted normalized scores per node (the profile's weights), or None when both skip."""
+    profile = pod.profile or DEFAULT_PROFILE
+    out: dict[str, int] | None = None
+    for plugin, scorer in (("PodTopologySpread", topology_spread_scores), ("InterPodAffinity", inter_pod_affinity_scores)):
+        weight = profile.score_weight(plugin)
+        scores = scorer(pod, state, nodes) if weight else None
+        if scores is not None:
+            out = out or dict.fromkeys(nodes, 0)
+            for name, score in scores.items():
+                out[name] += weight * score
+    return out
