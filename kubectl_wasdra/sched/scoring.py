@@ -107,9 +107,10 @@ def balanced_allocation(pod_requests: Mapping[str, int], node_requested: Mapping
 
 
 def balanced(pod: PodInfo, node: NodeInfo) -> int:
-    """NodeResourcesBalancedAllocation with its default resources (cpu, memory) for `pod` on `node` in the node's
-    state (its release picks the formula)."""
-    return balanced_allocation(pod.requests, node.requested, node.facts.allocatable, BALANCED_RESOURCES, node.state.minor)
+    """NodeResourcesBalancedAllocation for `pod` on `node` in the node's
+    state (its release picks the formula), over the profile's resources."""
+    resources = BALANCED_RESOURCES if pod.profile is None else pod.profile.balanced_resources
+    return balanced_allocation(pod.requests, node.requested, node.facts.allocatable, resources, node.state.minor)
 
 
 def resource_score(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int, int]) -> int:
