@@ -15,7 +15,7 @@ from kubectl_wasdra.cluster.snapshot import ClusterSnapshot, object_key
 from kubectl_wasdra.kube.quantity import QuantityError
 from kubectl_wasdra.kube.resources import is_terminal
 from kubectl_wasdra.reasons import Reason
-from kubectl_wasdra.sched import admission, hierarchy
+from kubectl_wasdra.sched import admission, hierarchy, runtime_class
 from kubectl_wasdra.sched.admission import Gates
 from kubectl_wasdra.sched.groups import GroupSpec, base_group_name, read_composites, read_groups
 from kubectl_wasdra.sched.podinfo import PodInfo, build_pod_info
@@ -166,7 +166,9 @@ class QueueBuilder:
         self.skipped: list[str] = []  # objects the simulation leaves out, with why
 
     def pod_info(self, pod: Mapping[str, Any]) -> PodInfo:
-        """PodInfo with the resolved priority; the group link is dropped when GenericWorkload is off (field gate)."""
+        """PodInfo of the pod as admission leaves it (RuntimeClass overhead and scheduling, PriorityClass priority and
+        preemptionPolicy); the group link is dropped when GenericWorkload is off (field gate)."""
+        pod = runtime_class.admit(pod, self.snapshot)
         spec = pod.get("spec") or {}
         info = build_pod_info(pod, self.priorities.resolve(spec), self.priorities.resolve_policy(spec))
         info.order = self.snapshot.creation_order("Pod", info.namespace, info.name)
