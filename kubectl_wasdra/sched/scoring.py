@@ -2,7 +2,8 @@
 
 Upstream (kubernetes/kubernetes, release-1.37):
 - pkg/scheduler/apis/config/v1/default_plugins.go: weights TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1,
-  NodeResourcesBalancedAllocation 1; DynamicResources is added without a weight (the framework uses 1).
+  NodeResourcesBalancedAllocation 1; DynamicResources has weight 2 in the 1.36.2 source, earlier sources add it
+  without a weight (the framework uses 1).
   PodTopologySpread and InterPodAffinity (2) are scored in pod_scores.py; ImageLocality (1) is not (no images).
 - pkg/scheduler/framework/plugins/noderesources/least_allocated.go: NodeResourcesFit's default LeastAllocated
   strategy, cpu and memory with weight 1: per resource (allocatable - requested) * 100 / allocatable, averaged, with
@@ -40,6 +41,8 @@ WEIGHT_BALANCED: Final = 1
 WEIGHT_TAINTS: Final = 3
 WEIGHT_AFFINITY: Final = 2
 WEIGHT_DRA: Final = 1
+WEIGHT_DRA_1_36: Final = 2  # 1.36.2 default_plugins.go applyDynamicResources: DynamicResources with Weight 2
+DRA_WEIGHT_MINOR: Final = 36
 MIN_FEASIBLE_NODES: Final = 100  # schedule_one.go minFeasibleNodesToFind
 MIN_FEASIBLE_PERCENTAGE: Final = 5  # minFeasibleNodesPercentageToFind
 BALANCED_RESOURCES: Final = ("cpu", "memory")  # defaults.go defaultResourceSpec
@@ -133,6 +136,30 @@ def _most_allocated(requested: int, allocatable: int) -> int:
     return min(requested, allocatable) * MAX_NODE_SCORE // allocatable
 
 
+def placement_fit_score(state: Any, nodes: Sequence[str], placed: Sequence[PodInfo],
+                        resources: Sequence[tuple[str, int]]) -> int:
+    """NodeResourcesFit's ScorePlacement (fit.go; resource_allocation.go scorePlacement with the MostAllocated
+    strategy over the profile's scoring resources): per resource the placement's requested share, all its nodes
+    summed, the placed group pods counted with the non-zero requests like the nodes' pods (read here from `state`,
+    which still holds the attempt's pods); a scalar resource no placed pod requests, and one the nodes lack, is left
+    out; the weighted average, truncated."""
+    total = weights = 0
+    for resource, weight in resources:
+        if resource not in _NATIVE_RESOURCES and not any(p.requests.get(resource) for p in placed):
+            continue
+        allocatable = sum(state.facts[n].allocatable.get(resource, 0) for n in nodes)
+        if not allocatable:
+            continue
+        if resource in ("cpu", "memory"):
+            index = 0 if resource == "cpu" else 1
+            requested = sum(state.nonzero[n][index] for n in nodes)
+        else:
+            requested = sum(state.requested[n].get(resource, 0) for n in nodes)
+        total += _most_allocated(requested, allocatable) * weight
+        weights += weight
+    return total // weights if weights else 0
+
+
 def _ratio(shape: tuple[tuple[int, int], ...]) -> Any:
     """requested_to_capacity_ratio.go: the piecewise linear score of utilization (shape scores 0-10 scaled to 100)."""
     points = [(u, s * MAX_NODE_SCORE // 10) for u, s in shape]
@@ -177,10 +204,11 @@ def profile_resource_score(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int
             + profile.score_weight("NodeResourcesBalancedAllocation") * balanced(pod, node))
 
 
-def score_weights(profile: Any) -> tuple[int, int, int]:
-    """(TaintToleration, NodeAffinity, DynamicResources) weights of the pod's profile (the defaults without one)."""
+def score_weights(profile: Any, minor: int = 37) -> tuple[int, int, int]:
+    """(TaintToleration, NodeAffinity, DynamicResources) weights of the pod's profile (the defaults of release 1.`minor`
+    without one)."""
     if profile is None or profile.score_weights is DEFAULT_SCORES:
-        return WEIGHT_TAINTS, WEIGHT_AFFINITY, WEIGHT_DRA
+        return WEIGHT_TAINTS, WEIGHT_AFFINITY, WEIGHT_DRA_1_36 if minor >= DRA_WEIGHT_MINOR else WEIGHT_DRA
     return (profile.score_weight("TaintToleration"), profile.score_weight("NodeAffinity"),
             profile.score_weight("DynamicResources"))
 

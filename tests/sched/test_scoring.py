@@ -126,3 +126,31 @@ def test_schedule_anyway_spread_goes_to_the_zone_with_fewer_matching_pods():
     new = pod("new", labels={"app": "web"}, topologySpreadConstraints=spread)
     assert run(cluster, new)["new"].placement == {"default/new": "b"}
     assert run(cluster, pod("new", labels={"app": "web"}))["new"].placement == {"default/new": "a"}
+
+
+@pytest.mark.parametrize(("minor", "expected"), [(35, "a"), (37, "b")], ids=["1.35-weight-1", "1.37-weight-2"])
+def test_dynamic_resources_score_weighs_two_since_1_36(minor, expected):
+    # a serves the claim with its second alternative (87 after normalizing) and is emptier; b serves the first (100)
+    # but runs a 3-cpu pod. 1.36.2's default profile gives DynamicResources weight 2, which turns the choice to b
+    template = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+                "metadata": {"name": "gpus", "namespace": "default"},
+                "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "firstAvailable": [
+                    {"name": "four", "deviceClassName": GPU, "count": 4},
+                    {"name": "one", "deviceClassName": GPU, "count": 1}]}]}}}}
+    cluster = snapshot(device_class(GPU, GPU), node("a"), node("b"), resource_slice("a", GPU, 1),
+                       resource_slice("b", GPU, 4), pod("busy", cpu="3", node_name="b"))
+    new = pod("new", claims=[{"name": "gpu", "resourceClaimTemplateName": "gpus"}])
+    assert run(cluster, template, new, gates=_gates(minor))["new"].placement == {"default/new": expected}
+
+
+def test_topology_placement_scored_by_cpu_and_memory_most_allocated():
+    # fit.go ScorePlacement: MostAllocated over cpu and memory of the whole placement. Both racks hold 2 cpu of 16;
+    # r2's pods also hold memory, so r2 is the fuller placement (r1 would win as the first by name on cpu alone)
+    from builders import pod_group
+
+    rack = "example.com/rack"
+    cluster = snapshot(node("a", labels={rack: "r1"}), node("b", labels={rack: "r2"}),
+                       pod("cpu-only", cpu="2", node_name="a"), pod("mixed", cpu="2", memory="16Gi", node_name="b"))
+    gang = pod_group("g", min_count=1, topology_key=rack)
+    result = run(cluster, gang, pod("m0", group="g"))["g"]
+    assert result.placement == {"default/m0": "b"}
