@@ -41,12 +41,12 @@ def _soft_constraints(pod: PodInfo, state: SchedState) -> tuple[list[Constraint]
     plugin = plugins_for(pod.profile).spread or DEFAULT
     raw = pod.spec.get("topologySpreadConstraints")
     if raw:
-        found = pod_topology_spread._constraints(raw, pod.labels, "ScheduleAnyway")
+        found = pod_topology_spread.parse_constraints(raw, pod.labels, "ScheduleAnyway")
         return (found if isinstance(found, list) else []), True
     if not _may_be_selected(pod, state):  # DefaultSelector would be empty: no default constraints
         return [], plugin.defaulting_type != "System"
     defaults = SYSTEM_DEFAULT_CONSTRAINTS if plugin.defaulting_type == "System" else plugin.default_constraints
-    found = pod_topology_spread._constraints(defaults, pod.labels, "ScheduleAnyway")
+    found = pod_topology_spread.parse_constraints(defaults, pod.labels, "ScheduleAnyway")
     if not isinstance(found, list) or not found:
         return [], plugin.defaulting_type != "System"
     selector = pod_topology_spread.default_selector(pod, state.snapshot)
@@ -91,8 +91,8 @@ def _spread_counts(pod: PodInfo, state: SchedState, nodes: Sequence[str], constr
             continue
         for i, constraint in enumerate(constraints):
             value = str(facts.labels.get(constraint.topology_key, ""))
-            if value in counts[i] and pod_topology_spread._eligible(pod, constraint, facts):
-                counts[i][value] += pod_topology_spread._matching(state.pods[name], constraint.selector, pod.namespace)
+            if value in counts[i] and pod_topology_spread.is_eligible(pod, constraint, facts):
+                counts[i][value] += pod_topology_spread.count_matching(state.pods[name], constraint.selector, pod.namespace)
     return ignored, counts, [math.log(size + 2) for size in sizes]
 
 
@@ -111,7 +111,7 @@ def topology_spread_scores(pod: PodInfo, state: SchedState, nodes: Sequence[str]
             value = labels.get(constraint.topology_key)
             if value is None:
                 continue
-            count = pod_topology_spread._matching(state.pods[name], constraint.selector, pod.namespace) \
+            count = pod_topology_spread.count_matching(state.pods[name], constraint.selector, pod.namespace) \
                 if constraint.topology_key == HOSTNAME else counts[i][str(value)]
             score += count * weights[i] + (constraint.max_skew - 1)
         raw[name] = math.floor(score + 0.5)  # math.Round of a non-negative number
@@ -136,9 +136,9 @@ def _weighted(scores: dict[tuple[str, str], int], terms: WeightedTerms, namespac
 
 def _topology_scores(pod: PodInfo, state: SchedState) -> dict[tuple[str, str], int] | None:
     """InterPodAffinity's PreScore: the score of each (topology key, value), or None when it skips."""
-    preferred = tuple((w, inter_pod_affinity._merge_namespaces(t, state.namespaces))
+    preferred = tuple((w, inter_pod_affinity.merge_namespaces(t, state.namespaces))
                       for w, t in pod.preferred_affinity_terms)
-    anti = tuple((w, inter_pod_affinity._merge_namespaces(t, state.namespaces)) for w, t in pod.preferred_anti_affinity_terms)
+    anti = tuple((w, inter_pod_affinity.merge_namespaces(t, state.namespaces)) for w, t in pod.preferred_anti_affinity_terms)
     own_terms = bool(preferred or anti)
     profile = pod.profile or DEFAULT_PROFILE
     if profile.ignore_preferred_terms_of_existing_pods and not own_terms:
