@@ -22,7 +22,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Final
+from dataclasses import dataclass
+from typing import Any, Final
+
+import orjson
 
 from kubectl_wasdra.kube.podaffinity import AffinityTerm, WeightedTerms
 from kubectl_wasdra.sched.filters import inter_pod_affinity, pod_topology_spread
@@ -33,6 +36,8 @@ from kubectl_wasdra.sched.profiles import DEFAULT_PROFILE
 from kubectl_wasdra.sched.state import SchedState
 
 MAX_NODE_SCORE: Final = 100
+SPREAD_SCORE: Final = "PodTopologySpread/score"  # SchedState.cached keys of the scores' cluster-wide data
+AFFINITY_SCORE: Final = "InterPodAffinity/score"
 HOSTNAME: Final = "kubernetes.io/hostname"  # v1.LabelHostname: counted per node, not per value
 
 
@@ -70,11 +75,47 @@ def _has_keys(labels: Mapping[str, str], constraints: Sequence[Constraint]) -> b
     return all(c.topology_key in labels for c in constraints)
 
 
+def _count_pod(counts: list[dict[str, int]], pod: PodInfo, constraints: list[Constraint], require_all: bool,
+               facts: Any, others: tuple[PodInfo, ...]) -> None:
+    """Add the matching pods among `others` on the node of `facts` to each (non-hostname) constraint's values."""
+    if require_all and not _has_keys(facts.labels, constraints):
+        return
+    for i, constraint in enumerate(constraints):
+        if constraint.topology_key != HOSTNAME and pod_topology_spread.is_eligible(pod, constraint, facts):
+            value = str(facts.labels.get(constraint.topology_key, ""))
+            counts[i][value] = counts[i].get(value, 0) + pod_topology_spread.count_matching(
+                others, constraint.selector, pod.namespace)
+
+
+def _spread_data(pod: PodInfo, state: SchedState, constraints: list[Constraint], require_all: bool) -> Any:
+    """Matching pods per topology value and constraint over every node passing the inclusion policies (PreScore's
+    processAllNode), shared by pods that read the same of themselves and updated with the pods added since."""
+    def compute(pod: PodInfo, state: SchedState) -> list[dict[str, int]]:
+        counts: list[dict[str, int]] = [{} for _ in constraints]
+        for name in state.node_names:
+            _count_pod(counts, pod, constraints, require_all, state.facts[name], state.pods[name])
+        return counts
+
+    def update(data: list[dict[str, int]], added: list[tuple[str, PodInfo]], pod: PodInfo,
+               state: SchedState) -> list[dict[str, int]]:
+        counts = [dict(c) for c in data]
+        for name, other in added:
+            _count_pod(counts, pod, constraints, require_all, state.facts[name], (other,))
+        return counts
+
+    spec = pod.spec
+    owners = (pod.pod.get("metadata") or {}).get("ownerReferences")  # the default constraints' selector reads them
+    key = orjson.dumps([pod.namespace, pod.labels, spec.get("topologySpreadConstraints"), spec.get("nodeSelector"),
+                        (spec.get("affinity") or {}).get("nodeAffinity"), pod.tolerations, require_all, owners,
+                        id(pod.profile)], option=orjson.OPT_SORT_KEYS, default=str)
+    return state.cached(SPREAD_SCORE, pod, compute, update, key)
+
+
 def _spread_counts(pod: PodInfo, state: SchedState, nodes: Sequence[str], constraints: list[Constraint],
                    require_all: bool) -> tuple[set[str], list[dict[str, int]], list[float]]:
     """(ignored nodes, matching pods per topology value per constraint, normalizing weight per constraint)."""
     ignored: set[str] = set()
-    counts: list[dict[str, int]] = [{} for _ in constraints]
+    values: list[set[str]] = [set() for _ in constraints]
     for name in nodes:
         labels = state.facts[name].labels
         if require_all and not _has_keys(labels, constraints):
@@ -82,18 +123,10 @@ def _spread_counts(pod: PodInfo, state: SchedState, nodes: Sequence[str], constr
             continue
         for i, constraint in enumerate(constraints):
             if constraint.topology_key != HOSTNAME:
-                counts[i].setdefault(str(labels.get(constraint.topology_key, "")), 0)
-    sizes = [len(nodes) - len(ignored) if c.topology_key == HOSTNAME else len(counts[i])
+                values[i].add(str(labels.get(constraint.topology_key, "")))
+    sizes = [len(nodes) - len(ignored) if c.topology_key == HOSTNAME else len(values[i])
              for i, c in enumerate(constraints)]
-    for name in state.node_names:
-        facts = state.facts[name]
-        if require_all and not _has_keys(facts.labels, constraints):
-            continue
-        for i, constraint in enumerate(constraints):
-            value = str(facts.labels.get(constraint.topology_key, ""))
-            if value in counts[i] and pod_topology_spread.is_eligible(pod, constraint, facts):
-                counts[i][value] += pod_topology_spread.count_matching(state.pods[name], constraint.selector, pod.namespace)
-    return ignored, counts, [math.log(size + 2) for size in sizes]
+    return ignored, _spread_data(pod, state, constraints, require_all), [math.log(size + 2) for size in sizes]
 
 
 def topology_spread_scores(pod: PodInfo, state: SchedState, nodes: Sequence[str]) -> dict[str, int] | None:
@@ -112,7 +145,7 @@ def topology_spread_scores(pod: PodInfo, state: SchedState, nodes: Sequence[str]
             if value is None:
                 continue
             count = pod_topology_spread.count_matching(state.pods[name], constraint.selector, pod.namespace) \
-                if constraint.topology_key == HOSTNAME else counts[i][str(value)]
+                if constraint.topology_key == HOSTNAME else counts[i].get(str(value), 0)
             score += count * weights[i] + (constraint.max_skew - 1)
         raw[name] = math.floor(score + 0.5)  # math.Round of a non-negative number
     low, high = min(raw.values(), default=0), max(raw.values(), default=0)
@@ -134,36 +167,71 @@ def _weighted(scores: dict[tuple[str, str], int], terms: WeightedTerms, namespac
             _add(scores, term, node_labels, weight * sign)
 
 
+def _process(scores: dict[tuple[str, str], int], pod: PodInfo, terms: tuple[WeightedTerms, WeightedTerms],
+             profile: Any, ns_labels: Mapping[str, str] | None, node_labels: Mapping[str, str], other: PodInfo) -> None:
+    """processExistingPod: one placed pod's contribution to the topology scores."""
+    preferred, anti = terms
+    _weighted(scores, preferred, other.namespace, other.labels, None, node_labels, 1)
+    _weighted(scores, anti, other.namespace, other.labels, None, node_labels, -1)
+    if profile.hard_pod_affinity_weight > 0:
+        for term in other.affinity_terms:
+            if term.matches(pod.namespace, pod.labels, ns_labels):
+                _add(scores, term, node_labels, profile.hard_pod_affinity_weight)
+    if not profile.ignore_preferred_terms_of_existing_pods:
+        _weighted(scores, other.preferred_affinity_terms, pod.namespace, pod.labels, ns_labels, node_labels, 1)
+        _weighted(scores, other.preferred_anti_affinity_terms, pod.namespace, pod.labels, ns_labels, node_labels, -1)
+
+
+@dataclass(frozen=True)
+class _AffinityScorer:
+    """InterPodAffinity's PreScore for one pod: its terms (namespace selectors merged), its profile's args and
+    whether it has preferred terms of its own (else only placed pods with pod affinity count)."""
+
+    pod: PodInfo
+    terms: tuple[WeightedTerms, WeightedTerms]
+    profile: Any
+    own_terms: bool
+
+    def visit(self, scores: dict[tuple[str, str], int], state: SchedState, name: str, others: tuple[PodInfo, ...]) -> None:
+        node_labels = state.facts[name].labels
+        if not node_labels:
+            return
+        ns_labels = state.namespaces.get(self.pod.namespace)
+        for other in others:
+            if self.own_terms or other.has_pod_affinity:
+                _process(scores, self.pod, self.terms, self.profile, ns_labels, node_labels, other)
+
+    def compute(self, _pod: PodInfo, state: SchedState) -> dict[tuple[str, str], int]:
+        scores: dict[tuple[str, str], int] = {}
+        names = state.node_names if self.own_terms else tuple(n for n, c in state.affinity_pods.items() if c > 0)
+        for name in names:
+            self.visit(scores, state, name, state.pods[name])
+        return scores
+
+    def update(self, data: dict[tuple[str, str], int], added: list[tuple[str, PodInfo]], _pod: PodInfo,
+               state: SchedState) -> dict[tuple[str, str], int]:
+        scores = dict(data)
+        for name, other in added:
+            self.visit(scores, state, name, (other,))
+        return scores
+
+
 def _topology_scores(pod: PodInfo, state: SchedState) -> dict[tuple[str, str], int] | None:
-    """InterPodAffinity's PreScore: the score of each (topology key, value), or None when it skips."""
-    preferred = tuple((w, inter_pod_affinity.merge_namespaces(t, state.namespaces))
-                      for w, t in pod.preferred_affinity_terms)
-    anti = tuple((w, inter_pod_affinity.merge_namespaces(t, state.namespaces)) for w, t in pod.preferred_anti_affinity_terms)
-    own_terms = bool(preferred or anti)
+    """InterPodAffinity's PreScore: the score of each (topology key, value), or None when it skips. Shared by pods
+    with the same namespace, labels and preferred terms, and updated with the pods added since."""
+    own_terms = bool(pod.preferred_affinity_terms or pod.preferred_anti_affinity_terms)
     profile = pod.profile or DEFAULT_PROFILE
     if profile.ignore_preferred_terms_of_existing_pods and not own_terms:
         return None
-    ns_labels = state.namespaces.get(pod.namespace)
-    scores: dict[tuple[str, str], int] = {}
-    names = state.node_names if own_terms else tuple(n for n, c in state.affinity_pods.items() if c > 0)
-    for name in names:
-        node_labels = state.facts[name].labels
-        if not node_labels:
-            continue
-        for other in state.pods[name]:
-            if not own_terms and not other.has_pod_affinity:
-                continue
-            _weighted(scores, preferred, other.namespace, other.labels, None, node_labels, 1)
-            _weighted(scores, anti, other.namespace, other.labels, None, node_labels, -1)
-            if profile.hard_pod_affinity_weight > 0:
-                for term in other.affinity_terms:
-                    if term.matches(pod.namespace, pod.labels, ns_labels):
-                        _add(scores, term, node_labels, profile.hard_pod_affinity_weight)
-            if not profile.ignore_preferred_terms_of_existing_pods:
-                _weighted(scores, other.preferred_affinity_terms, pod.namespace, pod.labels, ns_labels, node_labels, 1)
-                _weighted(scores, other.preferred_anti_affinity_terms, pod.namespace, pod.labels, ns_labels,
-                          node_labels, -1)
-    return scores or None
+    if not own_terms and not any(count > 0 for count in state.affinity_pods.values()):
+        return None
+    terms = (tuple((w, inter_pod_affinity.merge_namespaces(t, state.namespaces)) for w, t in pod.preferred_affinity_terms),
+             tuple((w, inter_pod_affinity.merge_namespaces(t, state.namespaces))
+                   for w, t in pod.preferred_anti_affinity_terms))
+    scorer = _AffinityScorer(pod, terms, profile, own_terms)
+    key = (pod.namespace, tuple(sorted(pod.labels.items())), pod.preferred_affinity_terms,
+           pod.preferred_anti_affinity_terms, id(profile))
+    return state.cached(AFFINITY_SCORE, pod, scorer.compute, scorer.update, key) or None
 
 
 def inter_pod_affinity_scores(pod: PodInfo, state: SchedState, nodes: Sequence[str]) -> dict[str, int] | None:
