@@ -74,6 +74,8 @@ KIND_SOURCES: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = MappingProxyTyp
     "CSIDriver": ("storage.k8s.io", ("v1",)),
     # preemption: PodDisruptionBudgets (namespaced, read GET-only like the rest)
     "PodDisruptionBudget": ("policy", ("v1",)),
+    # RuntimeClass admission of manifests (sched/runtime_class.py): cluster-scoped
+    "RuntimeClass": ("node.k8s.io", ("v1",)),
     # NUMA facts (kubelet/facts.py): the NodeResourceTopology CRD when its group is served; KubeletConfigz is no API
     # kind but each node's GET .../proxy/configz (cluster/live_numa.py), read in read_live after the topologies
     "NodeResourceTopology": ("topology.node.k8s.io", ("v1alpha2",)),

@@ -33,6 +33,8 @@ RESOURCES[("storage.k8s.io", "v1")] = [("storageclasses", "StorageClass", False)
                                        ("csidrivers", "CSIDriver", False)]
 # preemption: policy/v1 PodDisruptionBudgets
 RESOURCES[("policy", "v1")] = [("poddisruptionbudgets", "PodDisruptionBudget", True)]
+# RuntimeClass admission of manifests: node.k8s.io/v1 RuntimeClasses
+RESOURCES[("node.k8s.io", "v1")] = [("runtimeclasses", "RuntimeClass", False)]
 SCHEDULING_V1BETA1 = {("scheduling.k8s.io", "v1beta1"): [("podgroups", "PodGroup", True), ("workloads", "Workload", True)]}
 # the field selectors kube-apiserver supports for core/v1 Events (pkg/registry/core/event/strategy.go), the ones used here
 EVENT_FIELDS = {"reason": ("reason",), "involvedObject.kind": ("involvedObject", "kind"),
