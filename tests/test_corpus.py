@@ -47,6 +47,7 @@ def _verdicts() -> dict[str, dict[str, list[str]]]:
     return dict(sorted(verdicts.items()))
 
 
+@pytest.mark.smoke
 def test_every_file_loads_without_a_crash() -> None:
     files = sorted(p for p in CORPUS.rglob("*") if p.is_file())
     assert files
@@ -105,6 +106,7 @@ def test_api001_agrees_with_the_served_table(release: Release) -> None:
             assert key not in flagged, key
 
 
+@pytest.mark.smoke
 def test_verdicts_match_the_record() -> None:
     verdicts = _verdicts()
     if os.environ.get("WASDRA_UPDATE_CORPUS"):

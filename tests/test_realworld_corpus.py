@@ -61,6 +61,7 @@ def test_the_corpus_is_large_enough_and_sourced() -> None:
         assert f"| {owner_repo.replace('__', '/')} |" in sources and f"`{inner}`" in sources, path
 
 
+@pytest.mark.smoke
 def test_verdicts_match_the_reviewed_record() -> None:
     verdicts = _verdicts()
     if os.environ.get("WASDRA_UPDATE_CORPUS"):
