@@ -176,7 +176,8 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
         from kubectl_wasdra.lint.matrix import render_check_json
         write_report(render_check_json(report), "json")
     else:
-        write_report(render(report, common.output, color=use_color() and common.output == "text", fail_on=common.fail_on),
+        write_report(render(report, common.output, color=use_color(mode=common.color) and common.output == "text",
+                            fail_on=common.fail_on),
                      common.output)
     if len(options.releases) > 1 and common.output == "text":
         from kubectl_wasdra.lint.matrix import build_matrix, render_matrix_text

@@ -76,15 +76,25 @@ def job_pod_cap() -> int:
     return int(value)
 
 
-def render_explain(report: Any, output: str) -> str:
-    """The report as JSON, or as text (coloured on a terminal)."""
+def render_explain(report: Any, output: str, color: str = "auto") -> str:
+    """The report as JSON or YAML, as the names of the groups that do not fit (-o name), or as text (-o wide: every
+    list in full), coloured as --color and the environment say."""
     if output == "json":
         from kubectl_wasdra.explain.render_json import render_json
 
         return render_json(report)
+    if output in ("yaml", "name"):
+        from kubectl_wasdra.explain.render_forms import render_name, render_yaml
+
+        return render_yaml(report) if output == "yaml" else render_name(report)
     from kubectl_wasdra.explain.render_text import render_text
 
-    return render_text(report, color=use_color())
+    return render_text(report, color=use_color(mode=color), wide=output == "wide")
+
+
+def _written_as(output: str) -> str:
+    """The format write_report is told: wide is text (neutralised on CI alike), yaml and name are data."""
+    return "text" if output == "wide" else output
 
 
 def explain_exit(report: Any, *, fits_anyway: bool = False) -> int:
@@ -137,7 +147,7 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
                              namespace=common.namespace if common.live else None, job_pod_cap=job_pod_cap(),
                              preemption=not no_preemption, numa_aware=numa_aware_scheduler)
     report = run_explain(options)
-    write_report(render_explain(report, common.output), common.output)
+    write_report(render_explain(report, common.output, common.color), _written_as(common.output))
     return explain_exit(report, fits_anyway=common.fail_on == "never")
 
 
@@ -170,5 +180,5 @@ def explain_pending_command(target: str | None, common: CommonOptions, scheduler
                              namespace=None if common.all_namespaces else common.namespace,
                              scheduler_config=scheduler_config, preemption=not no_preemption)
     report = run_explain_pending(options)
-    write_report(render_explain(report, common.output), common.output)
+    write_report(render_explain(report, common.output, common.color), _written_as(common.output))
     return explain_exit(report)
