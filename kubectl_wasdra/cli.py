@@ -141,6 +141,12 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
       kubectl wasdra check -k overlays/prod                # what kubectl kustomize renders
       kubectl wasdra check --helm chart/ --values prod.yaml --set replicas=4
       kubectl wasdra check deploy/ --exclude 'legacy/**' --baseline .wasdra-baseline.json
+
+    \b
+    Exit codes (130 after Ctrl-C):
+      0  no finding at or above --fail-on (default error)
+      1  findings at or above --fail-on
+      2  could not do the job: unreadable path, bad flag or value, unreachable cluster
     """
     from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
     from kubectl_wasdra.report import render
@@ -200,6 +206,11 @@ def config_command(ctx: click.Context, init: bool, output: str) -> int:
       kubectl wasdra config
       kubectl wasdra config --cluster prod -o json
       kubectl wasdra config --init
+
+    \b
+    Exit codes (130 after Ctrl-C):
+      0  settings printed (--init: the starter file written)
+      2  a bad config file or flag, or --init where the file exists
     """
     from kubectl_wasdra.cli_config import render_effective, write_starter
     from kubectl_wasdra.config.discover import repository_root

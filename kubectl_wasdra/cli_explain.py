@@ -133,6 +133,12 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
       kubectl wasdra explain -f train.yaml --snapshot cluster/ --fail-on never
       kubectl wasdra explain -f job.yaml --live
       kubectl wasdra explain -f job.yaml --snapshot cluster/ --scheduler-config kube-scheduler.yaml
+
+    \b
+    Exit codes (130 after Ctrl-C):
+      0  every group fits (with --fail-on never: the dry run completed)
+      1  a group does not fit
+      2  could not do the job, a verdict is unknown (a kind it needs was not read), or an object was left out as malformed
     """
     from kubectl_wasdra.explain.run import ExplainOptions, run_explain
 
@@ -170,6 +176,12 @@ def explain_pending_command(target: str | None, common: CommonOptions, scheduler
       kubectl wasdra explain-pending pending-8gpu -n ml --snapshot cluster/    # a bare NAME is a pod
       kubectl wasdra explain-pending pod/pending-8gpu --live --context prod
       kubectl wasdra explain-pending --live -A
+
+    \b
+    Exit codes (130 after Ctrl-C):
+      0  every pending pod and group explained would fit now
+      1  one would still not fit
+      2  could not do the job (nothing pending by that name, cluster unreachable), a verdict is unknown, or an object was left out
     """
     from kubectl_wasdra.explain.pending import PendingOptions, run_explain_pending
 
