@@ -60,7 +60,7 @@ def help_examples() -> list[str]:
         text = command.help or ""
         if "Examples:" not in text:
             continue
-        lines = text.split("Examples:", 1)[1].splitlines()
+        lines = text.split("Examples:", 1)[1].split("Exit codes", 1)[0].splitlines()  # the exit codes follow them
         found.extend(_joined(line.strip() for line in lines if line.strip() and line.strip() != "\b"))
     return found
 
