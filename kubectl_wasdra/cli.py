@@ -158,6 +158,7 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
 
     options = CheckOptions(paths=paths, releases=common.releases or (common.release,), feature_gates=common.feature_gates,
                            runtime_config=common.runtime_config, profile=common.profile, select=common.select,
+                           namespace=common.namespace,
                            ignore=common.ignore, schema_locations=common.schema_locations,
                            stdin=sys.stdin.buffer if "-" in paths else None, jobs=jobs, snapshot=snapshot,
                            simulate=simulate, snapshot_problems=tuple(left_out), preemption=not no_preemption,

@@ -236,6 +236,10 @@ EXPLAIN_FAIL_ON_OPTION: Final = click.option(
 EXPLAIN_NAMESPACE_OPTION: Final = click.option(
     "-n", "--namespace", metavar="NS",
     help="With --live: namespace of the manifests that name none (default: the kubeconfig context's).")
+CHECK_NAMESPACE_OPTION: Final = click.option(
+    "-n", "--namespace", metavar="NS",
+    help="Namespace of the namespaced objects that name none, as `kubectl apply -n NS` creates them (default: such "
+         "objects match a reference from any namespace).")
 PENDING_NAMESPACE_OPTION: Final = click.option(
     "-n", "--namespace", metavar="NS",
     help="Only this namespace (default with --live: the kubeconfig context's; with --snapshot: all).")
@@ -283,7 +287,7 @@ TARGET_OPTIONS: Final = (FEATURE_GATES_OPTION, RUNTIME_CONFIG_OPTION)
 LIVE_READ_OPTIONS: Final = (SNAPSHOT_OPTION, LIVE_OPTION, KUBECONFIG_OPTION, CONTEXT_OPTION, *CLUSTER_TIMEOUT_OPTIONS)
 COMMON_OPTIONS: Final = (
     K8S_VERSION_OPTION, *TARGET_OPTIONS, PROFILE_OPTION, OUTPUT_OPTION, FAIL_ON_OPTION,
-    SELECT_OPTION, IGNORE_OPTION, SCHEMA_LOCATION_OPTION, *LIVE_READ_OPTIONS, COLOR_OPTION,
+    SELECT_OPTION, IGNORE_OPTION, SCHEMA_LOCATION_OPTION, *LIVE_READ_OPTIONS, CHECK_NAMESPACE_OPTION, COLOR_OPTION,
 )
 EXPLAIN_OPTIONS: Final = (EXPLAIN_K8S_VERSION_OPTION, *TARGET_OPTIONS, EXPLAIN_OUTPUT_OPTION, EXPLAIN_FAIL_ON_OPTION,
                           *LIVE_READ_OPTIONS,

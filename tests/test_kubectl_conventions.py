@@ -214,9 +214,9 @@ def test_namespace_filters_a_snapshot_in_explain_pending(capsys: pytest.CaptureF
     assert '"pending-8gpu"' not in out
 
 
-def test_check_does_not_offer_namespace_flags(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(["check", str(CHECK), "-n", "ml"], capsys)
-    assert code == 2 and "no such option '-n'" in err
+def test_check_does_not_offer_all_namespaces(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["check", str(CHECK), "-A"], capsys)  # -n is the namespace of objects naming none (below)
+    assert code == 2 and "no such option '-A'" in err
 
 
 def test_config_file_values_do_not_count_as_typed_flags() -> None:
@@ -251,3 +251,37 @@ def test_request_timeout_and_read_deadline_reach_the_live_reader() -> None:
     assert (bounded.request_timeout, bounded.read_deadline) == (3.0, 60.0)
     unbounded = LiveOptions.from_flags(CommonOptions(live=True, request_timeout=None, read_deadline=None))
     assert (unbounded.request_timeout, unbounded.read_deadline) == (None, None)
+
+
+# check -n: the namespace of objects that name none, as kubectl apply -n
+
+CLAIMS_IN_ML = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: gpu, namespace: ml}
+spec: {spec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu.example.com}}]}}}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  resourceClaims: [{name: g, resourceClaimTemplateName: gpu}]
+  containers: [{name: c, image: x, resources: {claims: [{name: g}]}}]
+"""
+
+
+@pytest.mark.parametrize(("namespace", "rules"), [([], []), (["-n", "ml"], []), (["-n", "other"], ["REF001"]),
+                                                  (["--namespace", "other"], ["REF001"])],
+                         ids=["unset-matches-any", "same-namespace", "other-namespace", "long-flag"])
+def test_check_namespace_places_objects_that_name_none(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                       namespace: list[str], rules: list[str]) -> None:
+    manifest = tmp_path / "train.yaml"
+    manifest.write_text(CLAIMS_IN_ML)
+    code, out, _ = run(["check", str(manifest), "-o", "json", *namespace], capsys)
+    findings = json.loads(out)["findings"]
+    assert code == 0 and [f["rule"] for f in findings] == rules
+    assert all('namespace "other"' in f["message"] and f["line"] == 14 for f in findings)  # the Pod's own line

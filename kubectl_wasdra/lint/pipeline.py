@@ -53,6 +53,7 @@ class CheckOptions:
     simulate: bool = False
     snapshot_problems: tuple[LoadProblem, ...] = ()  # malformed snapshot objects left out: reported as LOAD findings
     preemption: bool = True  # False: --no-preemption
+    namespace: str | None = None  # -n: the namespace of namespaced objects that set none (kubectl apply -n)
     # project settings: excludes, suppressions, baseline, rendered Kustomize/Helm inputs
     exclude: tuple[str, ...] = ()
     default_excludes: bool = False
@@ -176,7 +177,7 @@ def _run_check(options: CheckOptions) -> CheckReport:
     contexts = [options.context(release) for release in options.releases]
     for ctx in contexts:
         _ = ctx.gates  # bad --feature-gates fail here, before any work (UsageError)
-    loaded = _load(options)
+    loaded = _in_namespace(_load(options), options.namespace)
     kinds = {(document.group, document.kind) for document in loaded.documents}
     rules = tuple(r for r in rules_for(kinds, cluster=options.snapshot is not None) if r.info.id in selected)
     per_release = [document_findings_parallel(loaded.documents, rules, ctx, options.jobs) for ctx in contexts]
@@ -213,6 +214,21 @@ def _without_unread_cluster(options: CheckOptions) -> tuple[Mapping[str, str], C
     if unread_kinds(gaps):
         return gaps, dataclasses.replace(options, snapshot=None, simulate=False)
     return gaps, options
+
+
+def _in_namespace(loaded: Any, namespace: str | None) -> Any:
+    """`check -n NS`: namespaced objects that set no namespace are checked as created in NS, as `kubectl apply -n NS`
+    creates them (references, duplicates and fit then look there); cluster-scoped kinds and objects that name a
+    namespace are left as they are."""
+    if not namespace:
+        return loaded
+    import dataclasses
+
+    from kubectl_wasdra.kube.scope import is_cluster_scoped
+
+    documents = tuple(d.in_namespace(namespace) if d.namespace is None and d.kind and
+                      not is_cluster_scoped(d.group, d.kind) else d for d in loaded.documents)
+    return dataclasses.replace(loaded, documents=documents)
 
 
 def _load(options: CheckOptions) -> Any:
