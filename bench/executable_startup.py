@@ -94,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
           "of one run")
     print(f"{'program':<10} {'scenario':<22} {'median':>8} {'min':>8} {'max':>8}")
     for name, path in found.items():
+        if not os.access(path, os.X_OK):
+            print(f"{name:<10} (not found: {path})")
+            continue
         for scenario, tail in scenarios.items():
             cpu_seconds([path, *tail])  # warm-up: page cache, the dataclass code cache
             times = [cpu_seconds([path, *tail]) for _ in range(args.repeat)]
