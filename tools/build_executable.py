@@ -4,10 +4,10 @@
 PyInstaller (from PyPI, pinned below) bundles the interpreter, the package, its native dependencies and the data
 directories schemas/ and rules/ (as kubectl_wasdra/_data/, where catalog/data.py looks first) into one folder that
 needs no Python on the target machine: the executable `kubectl-wasdra` beside `_internal/` (the interpreter, the
-modules, the data). A one-folder build starts as fast as a virtual environment (bench/executable_startup.py); the
-single-file form PyInstaller also offers unpacks all of that into a temporary directory on every run (1.4 s for
-`--version`). Run it once per platform (linux-amd64, linux-arm64, darwin-amd64, darwin-arm64, windows-amd64):
-PyInstaller does not cross-compile.
+modules, the data). A one-folder build starts about as fast as a virtual environment; the single-file form
+PyInstaller also offers unpacks all of that into a temporary directory on every run (CPU seconds for `--version`: 0.77
+single-file, 0.09 one-folder, 0.02 a venv; bench/executable_startup.py). Run it once per platform (linux-amd64,
+linux-arm64, darwin-amd64, darwin-arm64, windows-amd64): PyInstaller does not cross-compile.
 
 By default the build uses the environment of the Python that runs this script (the README set-up's .venv, which holds
 the package's dependencies) and adds PyInstaller in a private directory (build/pyinstaller, `pip install --target`),
