@@ -77,15 +77,25 @@ def job_pod_cap() -> int:
     return int(value)
 
 
-def render_explain(report: Any, output: str) -> str:
-    """The report as JSON, or as text (coloured on a terminal)."""
+def render_explain(report: Any, output: str, color: str = "auto") -> str:
+    """The report as JSON or YAML, as the names of the groups that do not fit (-o name), or as text (-o wide: every
+    list in full), coloured as --color and the environment say."""
     if output == "json":
         from kubectl_wasdra.explain.render_json import render_json
 
         return render_json(report)
+    if output in ("yaml", "name"):
+        from kubectl_wasdra.explain.render_forms import render_name, render_yaml
+
+        return render_yaml(report) if output == "yaml" else render_name(report)
     from kubectl_wasdra.explain.render_text import render_text
 
-    return render_text(report, color=use_color())
+    return render_text(report, color=use_color(mode=color), wide=output == "wide")
+
+
+def _written_as(output: str) -> str:
+    """The format write_report is told: wide is text (neutralised on CI alike), yaml and name are data."""
+    return "text" if output == "wide" else output
 
 
 def explain_exit(report: Any, *, fits_anyway: bool = False) -> int:
@@ -124,6 +134,12 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
       kubectl wasdra explain -f train.yaml --snapshot cluster/ --fail-on never
       kubectl wasdra explain -f job.yaml --live
       kubectl wasdra explain -f job.yaml --snapshot cluster/ --scheduler-config kube-scheduler.yaml
+
+    \b
+    Exit codes (130 after Ctrl-C):
+      0  every group fits (with --fail-on never: the dry run completed)
+      1  a group does not fit
+      2  could not do the job, a verdict is unknown (a kind it needs was not read), or an object was left out as malformed
     """
     from kubectl_wasdra.explain.run import ExplainOptions, run_explain
 
@@ -139,7 +155,7 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
                              namespace=common.namespace if common.live else None, job_pod_cap=job_pod_cap(),
                              preemption=not no_preemption, numa_aware=numa_aware_scheduler)
     report = run_explain(options)
-    write_report(render_explain(report, common.output), common.output)
+    write_report(render_explain(report, common.output, common.color), _written_as(common.output))
     return explain_exit(report, fits_anyway=common.fail_on == "never")
 
 
@@ -162,6 +178,12 @@ def explain_pending_command(target: str | None, common: CommonOptions, scheduler
       kubectl wasdra explain-pending pending-8gpu -n ml --snapshot cluster/    # a bare NAME is a pod
       kubectl wasdra explain-pending pod/pending-8gpu --live --context prod
       kubectl wasdra explain-pending --live -A
+
+    \b
+    Exit codes (130 after Ctrl-C):
+      0  every pending pod and group explained would fit now
+      1  one would still not fit
+      2  could not do the job (nothing pending by that name, cluster unreachable), a verdict is unknown, or an object was left out
     """
     from kubectl_wasdra.explain.pending import PendingOptions, run_explain_pending
 
@@ -172,5 +194,5 @@ def explain_pending_command(target: str | None, common: CommonOptions, scheduler
                              namespace=None if common.all_namespaces else common.namespace,
                              scheduler_config=scheduler_config, preemption=not no_preemption)
     report = run_explain_pending(options)
-    write_report(render_explain(report, common.output), common.output)
+    write_report(render_explain(report, common.output, common.color), _written_as(common.output))
     return explain_exit(report)

@@ -53,6 +53,7 @@ class CheckOptions:
     simulate: bool = False
     snapshot_problems: tuple[LoadProblem, ...] = ()  # malformed snapshot objects left out: reported as LOAD findings
     preemption: bool = True  # False: --no-preemption
+    namespace: str | None = None  # -n: the namespace of namespaced objects that set none (kubectl apply -n)
     # project settings: excludes, suppressions, baseline, rendered Kustomize/Helm inputs
     exclude: tuple[str, ...] = ()
     default_excludes: bool = False
@@ -180,7 +181,7 @@ def _run_check(options: CheckOptions) -> CheckReport:
     contexts = [options.context(release) for release in options.releases]
     for ctx in contexts:
         _ = ctx.gates  # bad --feature-gates fail here, before any work (UsageError)
-    loaded = _load(options)
+    loaded = _in_namespace(_load(options), options.namespace)
     kinds = {(document.group, document.kind) for document in loaded.documents}
     skipped = _cluster_rules(gaps)
     rules = tuple(r for r in rules_for(kinds, cluster=options.snapshot is not None)
@@ -229,6 +230,21 @@ def _cluster_rules(gaps: Mapping[str, str]) -> frozenset[str]:
     from kubectl_wasdra.lint.cluster_needs import skipped_rules
 
     return frozenset(skipped_rules(gaps))
+
+
+def _in_namespace(loaded: Any, namespace: str | None) -> Any:
+    """`check -n NS`: namespaced objects that set no namespace are checked as created in NS, as `kubectl apply -n NS`
+    creates them (references, duplicates and fit then look there); cluster-scoped kinds and objects that name a
+    namespace are left as they are."""
+    if not namespace:
+        return loaded
+    import dataclasses
+
+    from kubectl_wasdra.kube.scope import is_cluster_scoped
+
+    documents = tuple(d.in_namespace(namespace) if d.namespace is None and d.kind and
+                      not is_cluster_scoped(d.group, d.kind) else d for d in loaded.documents)
+    return dataclasses.replace(loaded, documents=documents)
 
 
 def _load(options: CheckOptions) -> Any:
