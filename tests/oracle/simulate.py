@@ -1,0 +1,67 @@
+"""Our simulator's verdict on a generated scenario, in the shape the oracle's verdicts are stored in.
+
+Per pending pod: {"node": the node it ends on (placed, or nominated after preemption) or None, "message": the
+PodScheduled=False message when it is not placed, "victims": pods evicted for it, "claims": {pod claim name: [[request,
+driver, pool, device], ...]}}.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any
+
+from kubectl_wasdra.catalog.releases import Release
+from kubectl_wasdra.cluster.builder import SnapshotBuilder
+from kubectl_wasdra.dra.inventory import with_device_selectors
+from kubectl_wasdra.explain.overlay import build_overlay
+from kubectl_wasdra.sched.admission import make_gates
+from kubectl_wasdra.sched.simulation import Simulation
+
+# DeviceTaintRules: the 1.36.2 scheduler panics with DRADeviceTaintRules on, so the oracle applies the rules' taints to
+# the devices itself; the simulator reads the rules, which it does with the gate on.
+SIMULATOR_GATES = MappingProxyType({"DRADeviceTaintRules": True})
+SIMULATOR_RUNTIME = MappingProxyType({"resource.k8s.io/v1beta2": True})
+
+
+def simulate(scenario: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """{"namespace/pod": verdict} for every pod of the scenario's manifests."""
+    from tests.oracle.scenarios import FEATURE_GATES, RELEASE, RUNTIME_CONFIG
+
+    builder = SnapshotBuilder()
+    for obj in scenario["snapshot"]:
+        builder.add(obj)
+    cluster = with_device_selectors(builder.build())
+    overlay = build_overlay(scenario["manifests"])
+    gates = make_gates(Release.parse(RELEASE), {**FEATURE_GATES, **SIMULATOR_GATES},
+                       {**RUNTIME_CONFIG, **SIMULATOR_RUNTIME})
+    sim = Simulation(cluster.overlay(list(overlay.objects)), gates)
+    out: dict[str, dict[str, Any]] = {}
+    for result in sim.run():
+        for pod in result.entry.pods:
+            key = f"{pod.namespace}/{pod.name}"
+            if (pod.namespace, pod.name) in overlay.pods:
+                out[key] = _verdict(result, key)
+    for namespace, name in overlay.pods:  # pods no queue entry took (left out, blocked before the queue)
+        out.setdefault(f"{namespace}/{name}", {"node": None, "message": "", "victims": [], "claims": {}})
+    return out
+
+
+def _verdict(result: Any, key: str) -> dict[str, Any]:
+    node = result.placement.get(key)
+    victims: list[str] = []
+    preemption = result.extra.get("preemption")
+    if node is None and preemption is not None and preemption.helps:
+        node = preemption.nominated.get(key) or preemption.nominated.get(key.split("/", 1)[1])
+        victims = sorted(f"{v.namespace}/{v.name}" for v in preemption.victims)
+    message = ""
+    if node is None:
+        error = result.pod_errors.get(key)
+        message = result.message if result.entry.kind == "Pod" or error is None else error.message()
+    claims: dict[str, list[list[str]]] = {}
+    prefix = key + "-"
+    for claim_key, devices in result.claims.items():
+        namespace, claim = claim_key.split("/", 1)
+        if f"{namespace}/{claim}".startswith(prefix):
+            claims[claim[len(prefix) - len(namespace) - 1:]] = [
+                [d.get("request", ""), d.get("driver", ""), d.get("pool", ""), d.get("device", "")] for d in devices]
+    return {"node": node, "message": message, "victims": victims, "claims": claims}
