@@ -39,7 +39,6 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
-	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
 	_ "k8s.io/kubernetes/pkg/apis/node/install"
@@ -200,6 +199,9 @@ func load(sc *Scenario) (*world, error) {
 		w.objs = append(w.objs, p)
 	}
 	for _, p := range pods {
+		if p.UID == "" {
+			p.UID = types.UID(fmt.Sprintf("uid-%s-%s", p.Namespace, p.Name))
+		}
 		if err := w.admit(p); err != nil {
 			w.rejected[key(p.Namespace, p.Name)] = err.Error()
 			continue
@@ -373,7 +375,9 @@ type scoreSink struct {
 	mu       sync.Mutex
 	scores   map[string]map[string]int64
 	attempts map[string]int
-	values   []interface{}
+	started  map[string]int64 // unix nanos of the pod's last attempt
+	previous map[string]int64 // and of the one before
+	current  string           // the pod tried last
 }
 
 func (s *scoreSink) Init(logr.RuntimeInfo)               {}
@@ -424,6 +428,9 @@ func (s *scoreSink) record(msg string, kv []interface{}) {
 		s.mu.Lock()
 		s.scores[p] = map[string]int64{}
 		s.attempts[p]++
+		s.previous[p] = s.started[p]
+		s.started[p] = time.Now().UnixNano()
+		s.current = p
 		s.mu.Unlock()
 	case "Calculated node's final score for pod":
 		p := podKey(kvGet(kv, "pod"))
@@ -442,10 +449,10 @@ func (s *scoreSink) record(msg string, kv []interface{}) {
 // ignores updates whose resourceVersion does not grow) and the binding subresource.
 type client struct {
 	*fake.Clientset
-	rv       atomic.Int64
-	lastSeen atomic.Int64 // unix nanos of the last write
-	mu       sync.Mutex
-	deleted  []string
+	rv      atomic.Int64
+	changed atomic.Int64 // unix nanos of the last write that can change another pod's outcome
+	mu      sync.Mutex
+	deleted []string
 }
 
 func (c *client) stamp(obj runtime.Object) {
@@ -467,7 +474,9 @@ func newClient(objs []runtime.Object) *client {
 		if verb == "get" || verb == "list" || verb == "watch" {
 			return false, nil, nil
 		}
-		c.lastSeen.Store(time.Now().UnixNano())
+		if significant(action) {
+			c.changed.Store(time.Now().UnixNano())
+		}
 		switch a := action.(type) {
 		case clienttesting.CreateAction:
 			if a.GetSubresource() == "binding" {
@@ -494,6 +503,21 @@ func newClient(objs []runtime.Object) *client {
 		return false, nil, nil
 	})
 	return c
+}
+
+// significant is true for writes that can change where other pods fit: bindings, deletions, claim allocations; not for
+// status conditions, events or pod group status.
+func significant(action clienttesting.Action) bool {
+	res, sub := action.GetResource().Resource, action.GetSubresource()
+	switch {
+	case action.GetVerb() == "delete":
+		return true
+	case res == "pods":
+		return sub == "binding"
+	case res == "resourceclaims":
+		return true
+	}
+	return false
 }
 
 var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
@@ -552,7 +576,8 @@ func runScenario(sc *Scenario, gates string, timeout time.Duration) *Result {
 }
 
 func schedule(w *world, res *Result, timeout time.Duration) (bool, error) {
-	sink := &scoreSink{scores: map[string]map[string]int64{}, attempts: map[string]int{}}
+	sink := &scoreSink{scores: map[string]map[string]int64{}, attempts: map[string]int{}, started: map[string]int64{},
+		previous: map[string]int64{}}
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.New(sink)))
 	defer cancel()
 	c := newClient(w.objs)
@@ -560,7 +585,7 @@ func schedule(w *world, res *Result, timeout time.Duration) (bool, error) {
 	factory := scheduler.NewInformerFactory(c, 0)
 	sched, err := scheduler.New(ctx, c, factory, nil,
 		profile.RecorderFactory(func(string) events.EventRecorderLogger { return rec }),
-		scheduler.WithPodInitialBackoffSeconds(0), scheduler.WithPodMaxBackoffSeconds(0))
+		scheduler.WithPodInitialBackoffSeconds(1), scheduler.WithPodMaxBackoffSeconds(1))
 	if err != nil {
 		return false, err
 	}
@@ -568,9 +593,6 @@ func schedule(w *world, res *Result, timeout time.Duration) (bool, error) {
 	factory.WaitForCacheSync(ctx.Done())
 	for i, p := range w.pending {
 		p.CreationTimestamp = metav1.NewTime(time.Unix(1700000000+int64(i), 0))
-		if p.UID == "" {
-			p.UID = types.UID(fmt.Sprintf("uid-%s-%s", p.Namespace, p.Name))
-		}
 		if _, err := c.CoreV1().Pods(p.Namespace).Create(ctx, p, metav1.CreateOptions{}); err != nil {
 			return false, fmt.Errorf("create pod %s/%s: %w", p.Namespace, p.Name, err)
 		}
@@ -592,24 +614,18 @@ func schedule(w *world, res *Result, timeout time.Duration) (bool, error) {
 			busy.Store(false)
 		}
 	}()
+	c.changed.Store(time.Now().UnixNano())
 	deadline := time.Now().Add(timeout)
 	quiet := 0
 	timedOut := true
 	for time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-		_, summary := sched.SchedulingQueue.PendingPods()
-		waiting := 0
-		for _, f := range sched.Profiles {
-			f.IterateOverWaitingPods(func(fwk.WaitingPod) { waiting++ })
-		}
-		idle := !busy.Load() && waiting == 0 && strings.Contains(summary, "activeQueueLength: 0; backoffQueueLength: 0") &&
-			time.Since(time.Unix(0, c.lastSeen.Load())) > 60*time.Millisecond
-		if idle {
+		time.Sleep(20 * time.Millisecond)
+		if settled(w, c, sched, sink, busy.Load()) {
 			quiet++
 		} else {
 			quiet = 0
 		}
-		if quiet >= 5 {
+		if quiet >= 3 {
 			timedOut = false
 			break
 		}
@@ -617,6 +633,49 @@ func schedule(w *world, res *Result, timeout time.Duration) (bool, error) {
 	cancel()
 	collect(w, c, rec, sink, res)
 	return timedOut, nil
+}
+
+// settled is true when nothing more can happen: since the last write that could change where pods fit, every pending
+// pod was bound, or tried again, or sits among the unschedulable pods (no event moved it back), or is held by a
+// PreEnqueue plugin.
+func settled(w *world, c *client, sched *scheduler.Scheduler, sink *scoreSink, busy bool) bool {
+	changed := c.changed.Load()
+	if time.Now().UnixNano()-changed < int64(100*time.Millisecond) {
+		return false
+	}
+	pods, summary := sched.SchedulingQueue.PendingPods()
+	var active, backoff, unsched int
+	if _, err := fmt.Sscanf(summary, "activeQ:%d; backoffQ:%d; unschedulablePods:%d", &active, &backoff, &unsched); err != nil {
+		return false
+	}
+	parked := map[string]bool{}
+	for _, p := range pods[active+backoff:] {
+		parked[key(p.Namespace, p.Name)] = true
+	}
+	tracker := c.Tracker()
+	sink.mu.Lock()
+	defer sink.mu.Unlock()
+	if busy && sink.previous[sink.current] <= changed {
+		return false // a first attempt since the last change is under way (a repeated one changes nothing)
+	}
+	for _, p := range w.pending {
+		k := key(p.Namespace, p.Name)
+		if assumed, _ := sched.Cache.IsAssumedPod(p); assumed {
+			return false // being bound
+		}
+		if parked[k] || sink.started[k] > changed {
+			continue
+		}
+		obj, err := tracker.Get(podsGVR, p.Namespace, p.Name)
+		if err != nil || obj.(*v1.Pod).Spec.NodeName != "" {
+			continue
+		}
+		if info, ok := sched.SchedulingQueue.GetPod(p.Name, p.Namespace); ok && info.GatingPlugin != "" {
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 func waitFor(cond func() bool, limit time.Duration) bool {

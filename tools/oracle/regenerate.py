@@ -1,0 +1,141 @@
+"""Regenerate the differential corpus (tests/oracle/corpus.jsonl) with a built oracle binary, or measure agreement on
+scenarios that are not stored.
+
+    python tools/oracle/regenerate.py --oracle PATH            # or WASDRA_ORACLE=PATH; writes tests/oracle/corpus.jsonl
+    python tools/oracle/regenerate.py --first 100000 --count 300 --out /tmp/independent.jsonl   # independent seeds
+
+The scenarios come from tests/oracle/scenarios.py (seeded, deterministic); only each seed, a digest of its objects and
+kube-scheduler's verdict are stored. After writing, the simulator is run on every scenario and the agreement printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.oracle.scenarios import FEATURE_GATES, digest, generate  # noqa: E402
+
+GATES = ",".join(f"{k}={str(v).lower()}" for k, v in sorted(FEATURE_GATES.items()))
+
+
+def compact(scenario: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    """The stored form of one oracle answer: per pod the node and its top-score tie set, or the message; victims and
+    claim allocations when there are any."""
+    pods: dict[str, Any] = {}
+    for key, pod in sorted(result.get("pods", {}).items()):
+        verdict: dict[str, Any] = {}
+        if pod.get("rejected"):
+            verdict["rejected"] = pod["rejected"]
+        elif pod.get("node"):
+            verdict["node"] = pod["node"]
+            scores = pod.get("scores") or {}
+            if pod["node"] in scores:
+                top = scores[pod["node"]]
+                ties = sorted(n for n, s in scores.items() if s == top)
+                if len(ties) > 1:
+                    verdict["ties"] = ties
+        else:
+            verdict["node"] = None
+            verdict["message"] = pod.get("message", "")
+            if pod.get("nominated"):
+                verdict["nominated"] = pod["nominated"]
+        if pod.get("victims"):
+            verdict["victims"] = sorted(pod["victims"])
+        if pod.get("claims"):
+            verdict["claims"] = {name: [[d["request"], d["driver"], d["pool"], d["device"]] for d in devices]
+                                 for name, devices in sorted(pod["claims"].items())}
+        pods[key] = verdict
+    out = {"id": scenario["id"], "seed": scenario["seed"], "digest": digest(scenario), "pods": pods}
+    for field in ("error", "timedOut"):
+        if result.get(field):
+            out[field] = result[field]
+    return out
+
+
+def run_oracle(oracle: str, seeds: list[int], jobs: int) -> dict[int, dict[str, Any]]:
+    """kube-scheduler's answers for the seeds' scenarios, `jobs` oracle processes at a time."""
+    answers: dict[int, dict[str, Any]] = {}
+    lock = threading.Lock()
+    chunks = [seeds[i::jobs] for i in range(jobs)]
+
+    def worker(chunk: list[int]) -> None:
+        proc = subprocess.Popen([oracle, f"--feature-gates={GATES}"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        assert proc.stdin is not None and proc.stdout is not None
+        for seed in chunk:
+            scenario = generate(seed)
+            proc.stdin.write(json.dumps(scenario, separators=(",", ":")) + "\n")
+            proc.stdin.flush()
+            line = proc.stdout.readline()
+            result = json.loads(line) if line else {"error": "oracle exited", "pods": {}}
+            with lock:
+                answers[seed] = compact(scenario, result)
+                if len(answers) % 100 == 0:
+                    print(f"  {len(answers)}/{len(seeds)} scenarios", file=sys.stderr, flush=True)
+        proc.stdin.close()
+        proc.wait()
+
+    threads = [threading.Thread(target=worker, args=(chunk,)) for chunk in chunks if chunk]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+def agreement(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """Scenarios, pods and disagreements by aspect when the simulator runs the entries' scenarios."""
+    from tests.oracle.compare import compare
+    from tests.oracle.simulate import simulate
+
+    pods = disagreeing = 0
+    by_aspect: dict[str, int] = {}
+    for entry in entries:
+        if entry.get("error") or entry.get("timedOut"):
+            continue
+        pods += len(entry["pods"])
+        diffs = compare(entry, simulate(generate(entry["seed"])))
+        disagreeing += bool(diffs)
+        for diff in diffs:
+            by_aspect[diff.aspect] = by_aspect.get(diff.aspect, 0) + 1
+    return {"scenarios": len(entries), "pods": pods, "disagreeing_scenarios": disagreeing, "by_aspect": by_aspect}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--oracle", default=os.environ.get("WASDRA_ORACLE"), help="the built oracle (or WASDRA_ORACLE)")
+    parser.add_argument("--first", type=int, default=0, help="first seed")
+    parser.add_argument("--count", type=int, default=2600, help="number of scenarios")
+    parser.add_argument("--jobs", type=int, default=2, help="oracle processes at once")
+    parser.add_argument("--out", default=str(ROOT / "tests" / "oracle" / "corpus.jsonl"))
+    parser.add_argument("--no-compare", action="store_true", help="do not run the simulator afterwards")
+    args = parser.parse_args()
+    if not args.oracle or not os.access(args.oracle, os.X_OK):
+        print("regenerate: pass --oracle PATH (or set WASDRA_ORACLE) to a built oracle binary (tools/oracle/README.md)",
+              file=sys.stderr)
+        return 2
+    start = time.process_time(), time.time()
+    seeds = list(range(args.first, args.first + args.count))
+    answers = run_oracle(args.oracle, seeds, args.jobs)
+    entries = [answers[s] for s in seeds]
+    Path(args.out).write_text("".join(json.dumps(e, separators=(",", ":"), sort_keys=True) + "\n" for e in entries))
+    failed = sum(1 for e in entries if e.get("error") or e.get("timedOut"))
+    print(f"wrote {len(entries)} scenarios to {args.out} ({failed} without an oracle verdict) in "
+          f"{time.time() - start[1]:.0f} s wall", file=sys.stderr)
+    if not args.no_compare:
+        print(json.dumps(agreement(entries), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
