@@ -76,6 +76,11 @@ def _pod_differences(pod: str, want: dict[str, Any], got: dict[str, Any]) -> lis
     return out
 
 
+def chosen_nodes(oracle: dict[str, Any]) -> dict[str, str]:
+    """{"namespace/pod": node} of every pod kube-scheduler placed (the simulator follows it among equal scores)."""
+    return {pod: v["node"] for pod, v in oracle["pods"].items() if v.get("node")}
+
+
 def load_corpus(path: Path = HERE / "corpus.jsonl") -> list[dict[str, Any]]:
     """The stored scenarios: seed, digest and kube-scheduler's verdict per scenario."""
     with path.open() as handle:

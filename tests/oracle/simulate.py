@@ -7,6 +7,9 @@ driver, pool, device], ...]}}.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from types import MappingProxyType
 from typing import Any
 
@@ -14,6 +17,7 @@ from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.cluster.builder import SnapshotBuilder
 from kubectl_wasdra.dra.inventory import with_device_selectors
 from kubectl_wasdra.explain.overlay import build_overlay
+from kubectl_wasdra.sched import placement
 from kubectl_wasdra.sched.admission import make_gates
 from kubectl_wasdra.sched.simulation import Simulation
 
@@ -23,8 +27,38 @@ SIMULATOR_GATES = MappingProxyType({"DRADeviceTaintRules": True})
 SIMULATOR_RUNTIME = MappingProxyType({"resource.k8s.io/v1beta2": True})
 
 
-def simulate(scenario: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """{"namespace/pod": verdict} for every pod of the scenario's manifests."""
+@contextmanager
+def following(nodes: Mapping[str, str]) -> Iterator[None]:
+    """Among nodes with equal top scores, pick the one kube-scheduler picked ({"namespace/pod": node}).
+
+    kube-scheduler breaks ties at random (schedule_one.go selectHost) and the simulator takes the first; once they part,
+    every later pod sees another cluster. Following the recorded choice keeps both on one path, so that a later
+    difference is a real one. Only the order among equal totals changes: the oracle's node is offered first, and is
+    taken only when its total is the highest."""
+    original = placement.best_node
+
+    def best_node(scored: Mapping[str, Any], *args: Any) -> str:
+        pod = sys._getframe(1).f_locals.get("pod")  # find_node's pod (placement.find_node calls best_node)
+        want = nodes.get(f"{pod.namespace}/{pod.name}") if pod is not None else None
+        if want in scored:
+            scored = {want: scored[want], **{k: v for k, v in scored.items() if k != want}}
+        return original(scored, *args)
+
+    placement.best_node = best_node
+    try:
+        yield
+    finally:
+        placement.best_node = original
+
+
+def simulate(scenario: dict[str, Any], follow: Mapping[str, str] = MappingProxyType({})) -> dict[str, dict[str, Any]]:
+    """{"namespace/pod": verdict} for every pod of the scenario's manifests; `follow`: kube-scheduler's nodes, taken
+    where the simulator finds them tied for the top score."""
+    with following(follow):
+        return _simulate(scenario)
+
+
+def _simulate(scenario: dict[str, Any]) -> dict[str, dict[str, Any]]:
     from tests.oracle.scenarios import FEATURE_GATES, RELEASE, RUNTIME_CONFIG
 
     builder = SnapshotBuilder()

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.oracle.compare import compare, load_corpus, load_expected_failures
+from tests.oracle.compare import chosen_nodes, compare, load_corpus, load_expected_failures
 from tests.oracle.scenarios import FAMILIES, digest, generate
 from tests.oracle.simulate import simulate
 
@@ -44,5 +44,5 @@ def test_simulator_agrees_with_kube_scheduler(entry):
     assert digest(scenario) == entry["digest"], (
         "tests/oracle/scenarios.py no longer builds the stored scenario: regenerate the corpus "
         "(python tools/oracle/regenerate.py --oracle PATH)")
-    differences = compare(entry, simulate(scenario))
+    differences = compare(entry, simulate(scenario, chosen_nodes(entry)))
     assert not differences, "\n".join(map(str, differences))

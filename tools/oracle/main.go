@@ -380,15 +380,29 @@ type scoreSink struct {
 	current  string           // the pod tried last
 }
 
-func (s *scoreSink) Init(logr.RuntimeInfo)               {}
-func (s *scoreSink) Enabled(level int) bool              { return true }
-func (s *scoreSink) Error(error, string, ...interface{}) {}
+func (s *scoreSink) Init(logr.RuntimeInfo)  {}
+func (s *scoreSink) Enabled(level int) bool { return true }
+func (s *scoreSink) Error(err error, msg string, kv ...interface{}) {
+	debugf("error: %s: %v %v", msg, err, kv)
+}
 func (s *scoreSink) WithValues(kv ...interface{}) logr.LogSink {
 	return &scoreChild{root: s, values: kv}
 }
 func (s *scoreSink) WithName(string) logr.LogSink { return s }
 func (s *scoreSink) Info(level int, msg string, kv ...interface{}) {
+	if level <= 5 {
+		debugf("%d %s %v", level, msg, kv)
+	}
 	s.record(msg, kv)
+}
+
+var debug = os.Getenv("WASDRA_ORACLE_DEBUG") != ""
+
+// debugf prints the scheduler's errors and messages up to V(5) on stderr when WASDRA_ORACLE_DEBUG is set.
+func debugf(format string, args ...interface{}) {
+	if debug {
+		fmt.Fprintf(os.Stderr, format+"\n", args...)
+	}
 }
 
 type scoreChild struct {
@@ -396,11 +410,16 @@ type scoreChild struct {
 	values []interface{}
 }
 
-func (c *scoreChild) Init(logr.RuntimeInfo)                         {}
-func (c *scoreChild) Enabled(level int) bool                        { return true }
-func (c *scoreChild) Error(error, string, ...interface{})           {}
-func (c *scoreChild) WithName(string) logr.LogSink                  { return c }
-func (c *scoreChild) Info(level int, msg string, kv ...interface{}) { c.root.record(msg, kv) }
+func (c *scoreChild) Init(logr.RuntimeInfo)               {}
+func (c *scoreChild) Enabled(level int) bool              { return true }
+func (c *scoreChild) Error(error, string, ...interface{}) {}
+func (c *scoreChild) WithName(string) logr.LogSink        { return c }
+func (c *scoreChild) Info(level int, msg string, kv ...interface{}) {
+	if level <= 5 {
+		debugf("%d %s %v %v", level, msg, c.values, kv)
+	}
+	c.root.record(msg, kv)
+}
 func (c *scoreChild) WithValues(kv ...interface{}) logr.LogSink {
 	return &scoreChild{root: c.root, values: append(append([]interface{}{}, c.values...), kv...)}
 }
@@ -455,9 +474,15 @@ type client struct {
 	deleted []string
 }
 
+// stamp sets what the API server sets on every write: a new resourceVersion, and a uid on creation (the scheduler
+// keys in-flight claim allocations by uid).
 func (c *client) stamp(obj runtime.Object) {
 	if m, err := meta.Accessor(obj); err == nil {
-		m.SetResourceVersion(strconv.FormatInt(c.rv.Add(1), 10))
+		rv := c.rv.Add(1)
+		m.SetResourceVersion(strconv.FormatInt(rv, 10))
+		if m.GetUID() == "" {
+			m.SetUID(types.UID(fmt.Sprintf("uid-%d", rv)))
+		}
 	}
 }
 

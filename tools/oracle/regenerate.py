@@ -95,7 +95,7 @@ def run_oracle(oracle: str, seeds: list[int], jobs: int) -> dict[int, dict[str, 
 
 def agreement(entries: list[dict[str, Any]]) -> dict[str, Any]:
     """Scenarios, pods and disagreements by aspect when the simulator runs the entries' scenarios."""
-    from tests.oracle.compare import compare
+    from tests.oracle.compare import chosen_nodes, compare
     from tests.oracle.simulate import simulate
 
     pods = disagreeing = 0
@@ -104,7 +104,7 @@ def agreement(entries: list[dict[str, Any]]) -> dict[str, Any]:
         if entry.get("error") or entry.get("timedOut"):
             continue
         pods += len(entry["pods"])
-        diffs = compare(entry, simulate(generate(entry["seed"])))
+        diffs = compare(entry, simulate(generate(entry["seed"]), chosen_nodes(entry)))
         disagreeing += bool(diffs)
         for diff in diffs:
             by_aspect[diff.aspect] = by_aspect.get(diff.aspect, 0) + 1
@@ -119,7 +119,13 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="oracle processes at once")
     parser.add_argument("--out", default=str(ROOT / "tests" / "oracle" / "corpus.jsonl"))
     parser.add_argument("--no-compare", action="store_true", help="do not run the simulator afterwards")
+    parser.add_argument("--compare-only", metavar="CORPUS", help="only compare the simulator with a stored corpus")
     args = parser.parse_args()
+    if args.compare_only:
+        from tests.oracle.compare import load_corpus
+
+        print(json.dumps(agreement(load_corpus(Path(args.compare_only))), indent=1))
+        return 0
     if not args.oracle or not os.access(args.oracle, os.X_OK):
         print("regenerate: pass --oracle PATH (or set WASDRA_ORACLE) to a built oracle binary (tools/oracle/README.md)",
               file=sys.stderr)
