@@ -28,21 +28,26 @@ SIMULATOR_RUNTIME = MappingProxyType({"resource.k8s.io/v1beta2": True})
 
 
 @contextmanager
-def following(nodes: Mapping[str, str]) -> Iterator[None]:
-    """Among nodes with equal top scores, pick the one kube-scheduler picked ({"namespace/pod": node}).
+def following(nodes: Mapping[str, str], own: dict[str, str]) -> Iterator[None]:
+    """Place every pod where kube-scheduler placed it ({"namespace/pod": node}) when the simulator finds that node
+    feasible, and record in `own` the node the simulator would have chosen itself.
 
-    kube-scheduler breaks ties at random (schedule_one.go selectHost) and the simulator takes the first; once they part,
-    every later pod sees another cluster. Following the recorded choice keeps both on one path, so that a later
-    difference is a real one. Only the order among equal totals changes: the oracle's node is offered first, and is
-    taken only when its total is the highest."""
+    kube-scheduler breaks ties at random (schedule_one.go selectHost), and one different choice changes what every
+    later pod sees. Following the recorded placements keeps both on one path, so that each pod is judged on the same
+    cluster kube-scheduler judged it on; a difference is then that pod's own. Among equal totals the recorded node is
+    offered first, so the simulator's own choice is the recorded one whenever it ties for the top score."""
     original = placement.best_node
 
     def best_node(scored: Mapping[str, Any], *args: Any) -> str:
         pod = sys._getframe(1).f_locals.get("pod")  # find_node's pod (placement.find_node calls best_node)
-        want = nodes.get(f"{pod.namespace}/{pod.name}") if pod is not None else None
+        key = f"{pod.namespace}/{pod.name}" if pod is not None else ""
+        want = nodes.get(key)
         if want in scored:
             scored = {want: scored[want], **{k: v for k, v in scored.items() if k != want}}
-        return original(scored, *args)
+        chosen = original(scored, *args)
+        if key:
+            own[key] = chosen
+        return want if want in scored else chosen
 
     placement.best_node = best_node
     try:
@@ -52,10 +57,15 @@ def following(nodes: Mapping[str, str]) -> Iterator[None]:
 
 
 def simulate(scenario: dict[str, Any], follow: Mapping[str, str] = MappingProxyType({})) -> dict[str, dict[str, Any]]:
-    """{"namespace/pod": verdict} for every pod of the scenario's manifests; `follow`: kube-scheduler's nodes, taken
-    where the simulator finds them tied for the top score."""
-    with following(follow):
-        return _simulate(scenario)
+    """{"namespace/pod": verdict} for every pod of the scenario's manifests; `follow`: kube-scheduler's nodes, where
+    the simulation places the pods when it finds them feasible (the verdict keeps the node it would have chosen)."""
+    own: dict[str, str] = {}
+    with following(follow, own):
+        verdicts = _simulate(scenario)
+    for key, verdict in verdicts.items():
+        if verdict["node"] is not None and verdict["node"] == follow.get(key) and key in own:
+            verdict["node"] = own[key]  # where the simulator itself would have put it
+    return verdicts
 
 
 def _simulate(scenario: dict[str, Any]) -> dict[str, dict[str, Any]]:

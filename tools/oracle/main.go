@@ -68,15 +68,16 @@ type Alloc struct {
 
 // PodResult is what happened to one pod the manifests created.
 type PodResult struct {
-	Node      string             `json:"node,omitempty"`
-	Nominated string             `json:"nominated,omitempty"`
-	Reason    string             `json:"reason,omitempty"`
-	Message   string             `json:"message,omitempty"`
-	Rejected  string             `json:"rejected,omitempty"` // the API server (admission) would refuse the pod
-	Victims   []string           `json:"victims,omitempty"`
-	Claims    map[string][]Alloc `json:"claims,omitempty"` // pod claim name -> devices
-	Scores    map[string]int64   `json:"scores,omitempty"` // node -> final score of the last scoring
-	Attempts  int                `json:"attempts,omitempty"`
+	Node      string                      `json:"node,omitempty"`
+	Nominated string                      `json:"nominated,omitempty"`
+	Reason    string                      `json:"reason,omitempty"`
+	Message   string                      `json:"message,omitempty"`
+	Rejected  string                      `json:"rejected,omitempty"` // the API server (admission) would refuse the pod
+	Victims   []string                    `json:"victims,omitempty"`
+	Claims    map[string][]Alloc          `json:"claims,omitempty"`  // pod claim name -> devices
+	Scores    map[string]int64            `json:"scores,omitempty"`  // node -> final score of the last scoring
+	Plugins   map[string]map[string]int64 `json:"plugins,omitempty"` // with WASDRA_ORACLE_PLUGINS: node -> plugin -> weighted score
+	Attempts  int                         `json:"attempts,omitempty"`
 }
 
 // Result is one output line.
@@ -377,7 +378,8 @@ type scoreSink struct {
 	attempts map[string]int
 	started  map[string]int64 // unix nanos of the pod's last attempt
 	previous map[string]int64 // and of the one before
-	current  string           // the pod tried last
+	plugins  map[string]map[string]map[string]int64
+	current  string // the pod tried last
 }
 
 func (s *scoreSink) Init(logr.RuntimeInfo)  {}
@@ -396,7 +398,7 @@ func (s *scoreSink) Info(level int, msg string, kv ...interface{}) {
 	s.record(msg, kv)
 }
 
-var debug = os.Getenv("WASDRA_ORACLE_DEBUG") != ""
+var debug, plugins = os.Getenv("WASDRA_ORACLE_DEBUG") != "", os.Getenv("WASDRA_ORACLE_PLUGINS") != ""
 
 // debugf prints the scheduler's errors and messages up to V(5) on stderr when WASDRA_ORACLE_DEBUG is set.
 func debugf(format string, args ...interface{}) {
@@ -446,10 +448,27 @@ func (s *scoreSink) record(msg string, kv []interface{}) {
 		p := podKey(kvGet(kv, "pod"))
 		s.mu.Lock()
 		s.scores[p] = map[string]int64{}
+		s.plugins[p] = map[string]map[string]int64{}
 		s.attempts[p]++
 		s.previous[p] = s.started[p]
 		s.started[p] = time.Now().UnixNano()
 		s.current = p
+		s.mu.Unlock()
+	case "Plugin scored node for pod":
+		if !plugins {
+			return
+		}
+		p := podKey(kvGet(kv, "pod"))
+		node, plugin := fmt.Sprint(kvGet(kv, "node")), fmt.Sprint(kvGet(kv, "plugin"))
+		score, _ := kvGet(kv, "score").(int64)
+		s.mu.Lock()
+		if s.plugins[p] == nil {
+			s.plugins[p] = map[string]map[string]int64{}
+		}
+		if s.plugins[p][node] == nil {
+			s.plugins[p][node] = map[string]int64{}
+		}
+		s.plugins[p][node][plugin] = score
 		s.mu.Unlock()
 	case "Calculated node's final score for pod":
 		p := podKey(kvGet(kv, "pod"))
@@ -602,7 +621,7 @@ func runScenario(sc *Scenario, gates string, timeout time.Duration) *Result {
 
 func schedule(w *world, res *Result, timeout time.Duration) (bool, error) {
 	sink := &scoreSink{scores: map[string]map[string]int64{}, attempts: map[string]int{}, started: map[string]int64{},
-		previous: map[string]int64{}}
+		previous: map[string]int64{}, plugins: map[string]map[string]map[string]int64{}}
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.New(sink)))
 	defer cancel()
 	c := newClient(w.objs)
@@ -725,6 +744,9 @@ func collect(w *world, c *client, rec *recorder, sink *scoreSink, res *Result) {
 	for _, p := range w.pending {
 		k := key(p.Namespace, p.Name)
 		r := &PodResult{Victims: rec.victims[k], Scores: sink.scores[k], Attempts: sink.attempts[k]}
+		if plugins {
+			r.Plugins = sink.plugins[k]
+		}
 		res.Pods[k] = r
 		obj, err := tracker.Get(podsGVR, p.Namespace, p.Name)
 		if err != nil {

@@ -1,0 +1,74 @@
+"""Sorting disagreements into known classes, each with its probable cause (tests/oracle/expected_failures.json).
+
+A class is decided from the difference and the pod's spec alone, so that re-measuring after a fix needs no oracle.
+Upstream files are named in CLASSES; tools/oracle/regenerate.py --expected-failures rewrites the list.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from tests.oracle.compare import Difference
+
+CLASSES: Final = {
+    "runtimeclass-overhead": "the pod names a RuntimeClass: the RuntimeClass admission plugin adds its overhead.podFixed "
+                             "to spec.overhead (and its scheduling constraints); the simulator reads no RuntimeClass "
+                             "(plugin/pkg/admission/runtimeclass/admission.go)",
+    "preemption-policy-from-class": "a PriorityClass with preemptionPolicy Never: the Priority admission plugin copies it "
+                                    "to the pod, which then must not preempt ('preemption: not eligible due to "
+                                    "preemptionPolicy=Never.'); the simulator ignores the class's policy "
+                                    "(plugin/pkg/admission/priority/admission.go, "
+                                    "pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go)",
+    "gang-message": "a gang pod's PodScheduled=False message: kube-scheduler writes each pod's own filter diagnosis "
+                    "followed by the PostFilter text (for a topology-constrained group 'preemption: not eligible due to "
+                    "placement-based pod group scheduling limitation'); the simulator writes the group's placement "
+                    "summary or omits the PostFilter part (pkg/scheduler/schedule_one_podgroup.go)",
+    "gang-placement": "the node of a gang pod: the pod-group cycle's pod order and placement choice "
+                      "(pkg/scheduler/schedule_one_podgroup.go, framework/plugins/topologyaware)",
+    "spread-scoring": "the node of a pod with topologySpreadConstraints: PodTopologySpread scoring "
+                      "(pkg/scheduler/framework/plugins/podtopologyspread/scoring.go)",
+    "interpod-scoring": "the node of a pod with pod (anti-)affinity: InterPodAffinity scoring "
+                        "(pkg/scheduler/framework/plugins/interpodaffinity/scoring.go)",
+    "resource-scoring": "the node of a pod that only resources decide: NodeResourcesBalancedAllocation scores the "
+                        "pre-1.36 way; since PR #135573 it scores how much the pod improves the node's balance "
+                        "(pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go)",
+    "preemption-message": "the PostFilter half of the message (which nodes preemption found not helpful or without "
+                          "victims) (pkg/scheduler/framework/preemption/preemption.go)",
+    "filter-message": "the filter half of an unschedulable pod's message (pkg/scheduler/schedule_one.go FitError)",
+    "placement": "placed or not, victims, or claims: not yet sorted",
+}
+
+
+def _spec(scenario: dict[str, Any], pod: str) -> dict[str, Any]:
+    namespace, name = pod.split("/", 1)
+    for obj in scenario["manifests"]:
+        meta = obj.get("metadata", {})
+        if obj.get("kind") == "Pod" and meta.get("name") == name and meta.get("namespace", "default") == namespace:
+            return obj.get("spec", {})
+    return {}
+
+
+def classify(scenario: dict[str, Any], diff: Difference) -> str:
+    """The class (a key of CLASSES) of one difference."""
+    spec = _spec(scenario, diff.pod)
+    affinity = spec.get("affinity", {})
+    if spec.get("runtimeClassName"):
+        return "runtimeclass-overhead"
+    if diff.aspect == "message":
+        oracle, ours = str(diff.oracle), str(diff.ours)
+        if "preemptionPolicy=Never" in oracle and "preemptionPolicy=Never" not in ours:
+            return "preemption-policy-from-class"
+        if spec.get("schedulingGroup"):
+            return "gang-message"
+        if oracle.split(". ", 1)[0] == ours.split(". ", 1)[0]:
+            return "preemption-message"
+        return "filter-message"
+    if diff.aspect == "node":
+        if spec.get("schedulingGroup"):
+            return "gang-placement"
+        if spec.get("topologySpreadConstraints"):
+            return "spread-scoring"
+        if "podAffinity" in affinity or "podAntiAffinity" in affinity:
+            return "interpod-scoring"
+        return "resource-scoring"
+    return "placement"
