@@ -35,7 +35,13 @@ CLASSES: Final = {
     "preemption-message": "the PostFilter half of the message (which nodes preemption found not helpful or without "
                           "victims) (pkg/scheduler/framework/preemption/preemption.go)",
     "filter-message": "the filter half of an unschedulable pod's message (pkg/scheduler/schedule_one.go FitError)",
-    "placement": "placed or not, victims, or claims: not yet sorted",
+    "preemption-victims": "which pods preemption evicts, or on which node: candidate selection "
+                          "(pkg/scheduler/framework/preemption/preemption.go SelectCandidate, pickOneNodeForPreemption)",
+    "after-preemption": "a pod queued after one that preempted: kube-scheduler deleted the victims and reserves the "
+                        "nominated node for the preemptor before the next pods are tried; the simulator leaves the "
+                        "victims in place (pkg/scheduler/framework/preemption/executor.go, "
+                        "pkg/scheduler/backend/queue nominator)",
+    "placement": "placed or not, or claims: not yet sorted",
 }
 
 
@@ -48,27 +54,38 @@ def _spec(scenario: dict[str, Any], pod: str) -> dict[str, Any]:
     return {}
 
 
-def classify(scenario: dict[str, Any], diff: Difference) -> str:
-    """The class (a key of CLASSES) of one difference."""
+def classify(scenario: dict[str, Any], oracle: dict[str, Any], diff: Difference) -> str:
+    """The class (a key of CLASSES) of one difference; `oracle` is kube-scheduler's stored verdict of the scenario."""
     spec = _spec(scenario, diff.pod)
-    affinity = spec.get("affinity", {})
     if spec.get("runtimeClassName"):
         return "runtimeclass-overhead"
+    if "preemptionPolicy=Never" in f"{diff.oracle} {diff.ours}":
+        return "preemption-policy-from-class"
+    if diff.aspect == "victims" or oracle["pods"].get(diff.pod, {}).get("victims"):
+        return "preemption-victims"
+    if any(v.get("victims") for v in oracle["pods"].values()):
+        return "after-preemption"
     if diff.aspect == "message":
-        oracle, ours = str(diff.oracle), str(diff.ours)
-        if "preemptionPolicy=Never" in oracle and "preemptionPolicy=Never" not in ours:
-            return "preemption-policy-from-class"
-        if spec.get("schedulingGroup"):
-            return "gang-message"
-        if oracle.split(". ", 1)[0] == ours.split(". ", 1)[0]:
-            return "preemption-message"
-        return "filter-message"
+        return _message_class(spec, str(diff.oracle), str(diff.ours))
     if diff.aspect == "node":
-        if spec.get("schedulingGroup"):
-            return "gang-placement"
-        if spec.get("topologySpreadConstraints"):
-            return "spread-scoring"
-        if "podAffinity" in affinity or "podAntiAffinity" in affinity:
-            return "interpod-scoring"
-        return "resource-scoring"
+        return _node_class(spec)
     return "placement"
+
+
+def _message_class(spec: dict[str, Any], theirs: str, ours: str) -> str:
+    if spec.get("schedulingGroup"):
+        return "gang-message"
+    if theirs.split(". ", 1)[0] == ours.split(". ", 1)[0]:
+        return "preemption-message"
+    return "filter-message"
+
+
+def _node_class(spec: dict[str, Any]) -> str:
+    affinity = spec.get("affinity", {})
+    if spec.get("schedulingGroup"):
+        return "gang-placement"
+    if spec.get("topologySpreadConstraints"):
+        return "spread-scoring"
+    if "podAffinity" in affinity or "podAntiAffinity" in affinity:
+        return "interpod-scoring"
+    return "resource-scoring"

@@ -47,7 +47,7 @@ def generate(seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     family = family_of(seed)
     features = _features(rng, family)
-    gen = _Gen(rng, features)
+    gen = _Gen(rng, features, dense=family == "preempt")
     gen.build()
     return {"id": f"s{seed:05d}", "seed": seed, "family": family, "featureGates": dict(FEATURE_GATES),
             "snapshot": gen.snapshot, "manifests": gen.manifests}
@@ -78,8 +78,9 @@ def _meta(name: str, namespace: str | None = None, labels: dict[str, str] | None
 class _Gen:
     """Builds one scenario; `has(feature)` says what the scenario exercises."""
 
-    def __init__(self, rng: random.Random, features: frozenset[str]) -> None:
-        self.rng, self.features = rng, features
+    def __init__(self, rng: random.Random, features: frozenset[str], dense: bool = False) -> None:
+        """`dense`: nodes filled with lower-priority pods and pending pods of higher priority (preemption)."""
+        self.rng, self.features, self.dense = rng, features, dense
         self.snapshot: list[dict[str, Any]] = []
         self.manifests: list[dict[str, Any]] = []
         self.nodes: list[dict[str, Any]] = []
@@ -308,6 +309,9 @@ class _Gen:
         return {"apiVersion": "v1", "kind": "Pod", "metadata": _meta(name, namespace, labels), "spec": spec}
 
     def _bound_pods(self) -> None:
+        if self.dense:
+            self._filled_nodes()
+            return
         rng = self.rng
         for node in self.nodes:
             for _ in range(rng.choice((0, 0, 1, 1, 2, 3))):
@@ -337,6 +341,26 @@ class _Gen:
         for k, v in want.items():
             used[k] = used.get(k, 0) + v
         return True
+
+    def _filled_nodes(self) -> None:
+        """Each node holds 2-4 equal pods that take most of its CPU and memory, of the lower classes."""
+        rng = self.rng
+        lower = [c for c in self.classes if c[0] != "high"]
+        for node in self.nodes:
+            alloc = node["status"]["allocatable"]
+            count = rng.choice((2, 3, 4))
+            cpu_m = int(alloc["cpu"]) * 1000 * rng.choice((80, 90, 100)) // 100 // count
+            mem_mi = int(alloc["memory"][:-2]) * 1024 * rng.choice((70, 90)) // 100 // count
+            for _ in range(count):
+                self.pod_count += 1
+                pod = self._pod(f"b{self.pod_count}", app=rng.choice(("web", "db", "cache")))
+                pod["spec"]["containers"][0]["resources"] = {"requests": {"cpu": f"{cpu_m}m", "memory": f"{mem_mi}Mi"}}
+                pod["spec"]["nodeName"] = node["metadata"]["name"]
+                if lower and self.chance(0.85):
+                    pod["spec"]["priorityClassName"] = rng.choice(lower)[0]
+                pod["metadata"]["uid"] = f"uid-{pod['metadata']['name']}"
+                pod["status"] = {"phase": "Running"}
+                self.snapshot.append(pod)
 
     def _bound_claim(self, pod: dict[str, Any], node: str) -> None:
         """A running pod holding the node's first free GPU through an allocated claim."""
@@ -380,6 +404,11 @@ class _Gen:
         for _ in range(singles):
             self.pod_count += 1
             pod = self._pod(f"p{self.pod_count}")
+            if self.dense:  # asks for about half a node
+                alloc = rng.choice(self.nodes)["status"]["allocatable"]
+                pod["spec"]["containers"][0]["resources"] = {"requests": {
+                    "cpu": f"{int(alloc['cpu']) * 1000 * rng.choice((30, 50, 70)) // 100}m",
+                    "memory": f"{int(alloc['memory'][:-2]) * 1024 * rng.choice((20, 40)) // 100}Mi"}}
             self._decorate(pod)
             self.manifests.append(pod)
         if getattr(self, "admin_template", False):
@@ -475,6 +504,8 @@ class _Gen:
         if not self.classes:
             return
         name, _, policy = self.rng.choice(self.classes)
+        if self.dense and self.chance(0.7):
+            name, _, policy = next(c for c in self.classes if c[0] == "high")
         pod["spec"]["priorityClassName"] = name
         if policy == "Never" and self.chance(0.3):  # the Priority admission plugin rejects a policy the class contradicts
             pod["spec"]["preemptionPolicy"] = policy

@@ -115,11 +115,11 @@ def agreement(entries: list[dict[str, Any]]) -> dict[str, Any]:
         diffs = compare(entry, simulate(scenario, chosen_nodes(entry)))
         if not diffs:
             continue
-        classes = Counter(classify(scenario, d) for d in diffs)
+        classes = Counter(classify(scenario, entry, d) for d in diffs)
         scenario_class[entry["id"]] = classes.most_common(1)[0][0]
         by_aspect.update(d.aspect for d in diffs)
         by_class.update(classes)
-        pods_by_class.update(classify(scenario, d) for d in {d.pod: d for d in diffs}.values())
+        pods_by_class.update(classify(scenario, entry, d) for d in {d.pod: d for d in diffs}.values())
     return {"scenarios": len(judged), "pods": pods, "disagreeing_scenarios": len(scenario_class),
             "agreeing_scenarios_percent": round(100 * (len(judged) - len(scenario_class)) / max(1, len(judged)), 1),
             "differences_by_aspect": dict(by_aspect.most_common()), "differences_by_class": dict(by_class.most_common()),
@@ -147,6 +147,8 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="oracle processes at once")
     parser.add_argument("--out", default=str(ROOT / "tests" / "oracle" / "corpus.jsonl"))
     parser.add_argument("--no-compare", action="store_true", help="do not run the simulator afterwards")
+    parser.add_argument("--changed", action="store_true",
+                        help="re-run the oracle only on scenarios whose objects differ from those stored in --out")
     parser.add_argument("--compare-only", metavar="CORPUS", help="only compare the simulator with a stored corpus")
     parser.add_argument("--expected-failures", action="store_true",
                         help="rewrite tests/oracle/expected_failures.json from the disagreements found")
@@ -162,7 +164,14 @@ def main() -> int:
         return 2
     start = time.process_time(), time.time()
     seeds = list(range(args.first, args.first + args.count))
-    answers = run_oracle(args.oracle, seeds, args.jobs)
+    stored: dict[int, dict[str, Any]] = {}
+    if args.changed and Path(args.out).exists():
+        from tests.oracle.compare import load_corpus
+
+        stored = {e["seed"]: e for e in load_corpus(Path(args.out))
+                  if e["seed"] in seeds and e["digest"] == digest(generate(e["seed"]))}
+    answers = {**stored, **run_oracle(args.oracle, [s for s in seeds if s not in stored], args.jobs)}
+    print(f"kept {len(stored)} stored verdicts, ran the oracle on {len(seeds) - len(stored)} scenarios", file=sys.stderr)
     entries = [answers[s] for s in seeds]
     Path(args.out).write_text("".join(json.dumps(e, separators=(",", ":"), sort_keys=True) + "\n" for e in entries))
     failed = sum(1 for e in entries if e.get("error") or e.get("timedOut"))
