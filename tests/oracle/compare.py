@@ -87,9 +87,8 @@ def load_corpus(path: Path = HERE / "corpus.jsonl") -> list[dict[str, Any]]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-def load_expected_failures(path: Path = HERE / "expected_failures.json") -> dict[str, dict[str, Any]]:
-    """{scenario id: {"class", "reason"}}: disagreements whose cause is known and not yet fixed in the simulator."""
+def load_expected_failures(path: Path = HERE / "expected_failures.json") -> tuple[dict[str, str], dict[str, set[str]]]:
+    """({class: reason}, {scenario id: its classes}): disagreements whose cause is known and not yet fixed."""
     data = json.loads(path.read_text())
-    classes = data["classes"]
-    return {sid: {"class": name, "reason": classes[name]["reason"]} for name, ids in data["scenarios"].items()
-            for sid in ids}
+    return ({name: item["reason"] for name, item in data["classes"].items()},
+            {sid: set(classes) for sid, classes in data["scenarios"].items()})

@@ -96,7 +96,7 @@ def run_oracle(oracle: str, seeds: list[int], jobs: int) -> dict[int, dict[str, 
 
 def agreement(entries: list[dict[str, Any]]) -> dict[str, Any]:
     """Scenarios, pods and disagreements (by aspect and by class) when the simulator runs the entries' scenarios, and
-    each disagreeing scenario's class (the class of most of its differences)."""
+    the classes of each disagreeing scenario's differences."""
     from collections import Counter
 
     from tests.oracle.classify import classify
@@ -107,7 +107,7 @@ def agreement(entries: list[dict[str, Any]]) -> dict[str, Any]:
     by_aspect: Counter[str] = Counter()
     by_class: Counter[str] = Counter()
     pods_by_class: Counter[str] = Counter()
-    scenario_class: dict[str, str] = {}
+    scenario_class: dict[str, list[str]] = {}
     judged = [e for e in entries if not e.get("error") and not e.get("timedOut")]
     for entry in judged:
         pods += len(entry["pods"])
@@ -116,7 +116,7 @@ def agreement(entries: list[dict[str, Any]]) -> dict[str, Any]:
         if not diffs:
             continue
         classes = Counter(classify(scenario, entry, d) for d in diffs)
-        scenario_class[entry["id"]] = classes.most_common(1)[0][0]
+        scenario_class[entry["id"]] = sorted(classes)
         by_aspect.update(d.aspect for d in diffs)
         by_class.update(classes)
         pods_by_class.update(classify(scenario, entry, d) for d in {d.pod: d for d in diffs}.values())
@@ -128,14 +128,15 @@ def agreement(entries: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def write_expected_failures(report: dict[str, Any], path: Path) -> None:
-    """tests/oracle/expected_failures.json: each open class with its cause and the scenarios it explains."""
+    """tests/oracle/expected_failures.json: each open class with its cause and counts, and the classes of each
+    disagreeing scenario's differences."""
     from tests.oracle.classify import CLASSES
 
-    scenarios: dict[str, list[str]] = {}
-    for sid, name in sorted(report["scenario_class"].items()):
-        scenarios.setdefault(name, []).append(sid)
-    data = {"classes": {name: {"reason": CLASSES[name], "scenarios": len(ids)} for name, ids in sorted(scenarios.items())},
-            "scenarios": scenarios}
+    pods = report["disagreeing_pods_by_class"]
+    scenarios = {name: sum(name in found for found in report["scenario_class"].values()) for name in pods}
+    data = {"classes": {name: {"reason": CLASSES[name], "scenarios": scenarios[name], "pods": pods[name]}
+                        for name in sorted(pods)},
+            "scenarios": dict(sorted(report["scenario_class"].items()))}
     path.write_text(json.dumps(data, indent=1) + "\n")
 
 
