@@ -556,8 +556,13 @@ func significant(action clienttesting.Action) bool {
 	switch {
 	case action.GetVerb() == "delete":
 		return true
+	case res == "pods" && sub == "binding":
+		return true
 	case res == "pods":
-		return sub == "binding"
+		// a nomination: preemption deletes the victims next, asynchronously
+		patch, ok := action.(clienttesting.PatchAction)
+		return ok && strings.Contains(string(patch.GetPatch()), `"nominatedNodeName":"`) &&
+			!strings.Contains(string(patch.GetPatch()), `"nominatedNodeName":""`)
 	case res == "resourceclaims":
 		return true
 	}
@@ -680,8 +685,8 @@ func schedule(w *world, res *Result, timeout time.Duration) (bool, error) {
 }
 
 // settled is true when nothing more can happen: since the last write that could change where pods fit, every pending
-// pod was bound, or tried again, or sits among the unschedulable pods (no event moved it back), or is held by a
-// PreEnqueue plugin.
+// pod was bound, or tried again, or sits among the unschedulable pods (no event moved it back, or a PreEnqueue plugin
+// holds it).
 func settled(w *world, c *client, sched *scheduler.Scheduler, sink *scoreSink, busy bool) bool {
 	changed := c.changed.Load()
 	if time.Now().UnixNano()-changed < int64(100*time.Millisecond) {
@@ -712,9 +717,6 @@ func settled(w *world, c *client, sched *scheduler.Scheduler, sink *scoreSink, b
 		}
 		obj, err := tracker.Get(podsGVR, p.Namespace, p.Name)
 		if err != nil || obj.(*v1.Pod).Spec.NodeName != "" {
-			continue
-		}
-		if info, ok := sched.SchedulingQueue.GetPod(p.Name, p.Namespace); ok && info.GatingPlugin != "" {
 			continue
 		}
 		return false
