@@ -41,6 +41,9 @@ CLASSES: Final = {
                         "nominated node for the preemptor before the next pods are tried; the simulator leaves the "
                         "victims in place (pkg/scheduler/framework/preemption/executor.go, "
                         "pkg/scheduler/backend/queue nominator)",
+    "gang-queue-order": "a pod queued beside pod groups is placed or not depending on whether the group's cycle ran "
+                        "first: kube-scheduler orders a group by its pods' priority and queue time "
+                        "(pkg/scheduler/backend/queue, schedule_one_podgroup.go); the simulator by manifest order",
     "placement": "placed or not, or claims: not yet sorted",
 }
 
@@ -67,8 +70,10 @@ def classify(scenario: dict[str, Any], oracle: dict[str, Any], diff: Difference)
         return "after-preemption"
     if diff.aspect == "message":
         return _message_class(spec, str(diff.oracle), str(diff.ours))
-    if diff.aspect == "node":
+    if diff.aspect == "node" or spec.get("schedulingGroup"):
         return _node_class(spec)
+    if any(obj.get("kind") == "PodGroup" for obj in scenario["manifests"]):
+        return "gang-queue-order"
     return "placement"
 
 
