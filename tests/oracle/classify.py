@@ -44,6 +44,12 @@ CLASSES: Final = {
     "gang-queue-order": "a pod queued beside pod groups is placed or not depending on whether the group's cycle ran "
                         "first: kube-scheduler orders a group by its pods' priority and queue time "
                         "(pkg/scheduler/backend/queue, schedule_one_podgroup.go); the simulator by manifest order",
+    "nominated-not-bound": "kube-scheduler nominated the pod to a node and evicted nothing (no Preempted event) by the "
+                           "time the scenario settled, its message without a PostFilter part; the simulator places "
+                           "it there by preemption. Possibly the harness ending the scenario while the preemption "
+                           "goroutine still runs (pkg/scheduler/framework/preemption/executor.go)",
+    "interpod-filter": "placed or not where required pod (anti-)affinity decides: the InterPodAffinity filter "
+                       "(pkg/scheduler/framework/plugins/interpodaffinity/filtering.go)",
     "placement": "placed or not, or claims: not yet sorted",
 }
 
@@ -74,6 +80,10 @@ def classify(scenario: dict[str, Any], oracle: dict[str, Any], diff: Difference)
         return _node_class(spec)
     if any(obj.get("kind") == "PodGroup" for obj in scenario["manifests"]):
         return "gang-queue-order"
+    if oracle["pods"].get(diff.pod, {}).get("nominated"):
+        return "nominated-not-bound"
+    if "pod affinity rules" in f"{diff.oracle} {diff.ours}" or "anti-affinity" in f"{diff.oracle} {diff.ours}":
+        return "interpod-filter"
     return "placement"
 
 
