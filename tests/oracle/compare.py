@@ -63,7 +63,8 @@ def _pod_differences(pod: str, want: dict[str, Any], got: dict[str, Any]) -> lis
         return [] if got.get("rejected") else [Difference(pod, "rejected", want["rejected"], got.get("node"))]
     node, ours = want.get("node"), got.get("node")
     if (node is None) != (ours is None):
-        return [Difference(pod, "placed", node or want.get("message", ""), ours or got.get("message", ""))]
+        theirs = node or want.get("message", "") or ("bound, then preempted" if want.get("deleted") else "")
+        return [Difference(pod, "placed", theirs, ours or got.get("message", ""))]
     out = []
     if node is not None and ours != node and ours not in want.get("ties", ()):
         out.append(Difference(pod, "node", want.get("ties") or node, ours))

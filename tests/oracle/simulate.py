@@ -40,13 +40,15 @@ def following(nodes: Mapping[str, str], own: dict[str, str]) -> Iterator[None]:
 
     def best_node(scored: Mapping[str, Any], *args: Any) -> str:
         pod = sys._getframe(1).f_locals.get("pod")  # find_node's pod (placement.find_node calls best_node)
-        key = f"{pod.namespace}/{pod.name}" if pod is not None else ""
+        if pod is None:
+            raise RuntimeError("placement.best_node is no longer called by a function with a local `pod`: "
+                               "tests/oracle/simulate.py cannot follow kube-scheduler's placements")
+        key = f"{pod.namespace}/{pod.name}"
         want = nodes.get(key)
         if want in scored:
             scored = {want: scored[want], **{k: v for k, v in scored.items() if k != want}}
         chosen = original(scored, *args)
-        if key:
-            own[key] = chosen
+        own[key] = chosen
         return want if want in scored else chosen
 
     placement.best_node = best_node

@@ -53,6 +53,8 @@ def _pod_verdict(pod: dict[str, Any]) -> dict[str, Any]:
     else:
         verdict["node"] = None
         verdict["message"] = pod.get("message", "")
+        if pod.get("reason") == "Deleted":  # bound, then preempted by a pod queued after it
+            verdict["deleted"] = True
         if pod.get("nominated"):
             verdict["nominated"] = pod["nominated"]
     if pod.get("victims"):
