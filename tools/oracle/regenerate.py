@@ -142,6 +142,21 @@ def write_expected_failures(report: dict[str, Any], path: Path) -> None:
     path.write_text(json.dumps(data, indent=1) + "\n")
 
 
+def write_scenario(seed: int, folder: Path) -> None:
+    """The scenario of `seed` as the files `explain` reads: a snapshot List and a manifests List."""
+    from tests.oracle.scenarios import FEATURE_GATES, RELEASE, RUNTIME_CONFIG
+
+    scenario = generate(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("snapshot", "manifests"):
+        (folder / f"{name}.json").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": scenario[name]},
+                                                        indent=1))
+    gates = ",".join(f"{k}={str(v).lower()}" for k, v in {**FEATURE_GATES, "DRADeviceTaintRules": True}.items())
+    runtime = ",".join(f"{k}={str(v).lower()}" for k, v in {**RUNTIME_CONFIG, "resource.k8s.io/v1beta2": True}.items())
+    print(f"kubectl-wasdra explain -f {folder}/manifests.json --snapshot {folder}/snapshot.json "
+          f"--k8s-version {RELEASE} --feature-gates {gates} --runtime-config {runtime}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--oracle", default=os.environ.get("WASDRA_ORACLE"), help="the built oracle (or WASDRA_ORACLE)")
@@ -152,10 +167,15 @@ def main() -> int:
     parser.add_argument("--no-compare", action="store_true", help="do not run the simulator afterwards")
     parser.add_argument("--changed", action="store_true",
                         help="re-run the oracle only on scenarios whose objects differ from those stored in --out")
+    parser.add_argument("--write", nargs=2, metavar=("SEED", "DIR"),
+                        help="write one scenario as DIR/snapshot.json and DIR/manifests.json for kubectl wasdra explain")
     parser.add_argument("--compare-only", metavar="CORPUS", help="only compare the simulator with a stored corpus")
     parser.add_argument("--expected-failures", action="store_true",
                         help="rewrite tests/oracle/expected_failures.json from the disagreements found")
     args = parser.parse_args()
+    if args.write:
+        write_scenario(int(args.write[0]), Path(args.write[1]))
+        return 0
     if args.compare_only:
         from tests.oracle.compare import load_corpus
 
