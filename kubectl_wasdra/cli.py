@@ -148,7 +148,7 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
     paths = manifest_paths(paths, filenames, recursive)
     rendered = rendered_inputs(paths, project)
     snapshot, left_out = check_snapshot(common) if common.snapshot or common.live else (None, ())
-    common = resolve_auto(common, snapshot)
+    common, cluster_notes = resolve_auto(common, snapshot)
 
     options = CheckOptions(paths=paths, releases=common.releases or (common.release,), feature_gates=common.feature_gates,
                            runtime_config=common.runtime_config, profile=common.profile, select=common.select,
@@ -158,7 +158,7 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
                            exclude=project.exclude + baseline_files(project), default_excludes=project.default_excludes,
                            rendered=rendered, per_file_ignores=project.per_file_ignores,
                            report_unused_ignores=project.report_unused_ignores, show_suppressed=project.show_suppressed,
-                           baseline=None if project.write_baseline else project.baseline)
+                           baseline=None if project.write_baseline else project.baseline, cluster_notes=cluster_notes)
     if project.write_baseline:
         return write_baseline(run_check(options), project.write_baseline)
     if upgrade_from is not None:

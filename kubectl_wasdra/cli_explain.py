@@ -9,7 +9,6 @@ from typing import Any
 
 import click
 
-from kubectl_wasdra.cli_check import resolve_auto
 from kubectl_wasdra.cli_config import ConfiguredCommand
 from kubectl_wasdra.cli_options import (
     FILENAME_OPTION,
@@ -27,14 +26,15 @@ from kubectl_wasdra.errors import UsageError
 
 
 def cluster_options(common: CommonOptions) -> CommonOptions:
-    """explain's and explain-pending's options with `auto` and the live namespace resolved; UsageError without a
-    cluster or with several releases typed."""
+    """explain's and explain-pending's options with the live namespace resolved (the release, gates and runtime config
+    are resolved once the cluster is read: explain/run.py resolve_release); UsageError without a cluster or with
+    several releases typed."""
     if not common.snapshot and not common.live:
         raise UsageError("no cluster given", where="--snapshot", hint="pass --snapshot PATH or --live")
     if common.releases is not None and len(common.releases) > 1 and _typed("k8s_version"):
         raise UsageError("explain simulates one release at a time", where="--k8s-version",
                          hint=f"give one release, e.g. --k8s-version {common.releases[-1]}")
-    return _live_namespace(resolve_auto(common))
+    return _live_namespace(common)
 
 
 def _live_namespace(common: CommonOptions) -> CommonOptions:
@@ -44,9 +44,10 @@ def _live_namespace(common: CommonOptions) -> CommonOptions:
         return common
     import dataclasses
 
-    from kubectl_wasdra.cluster.live import context_namespace
+    from kubectl_wasdra.cluster.kubeconfig import context_namespace
 
-    return dataclasses.replace(common, namespace=context_namespace(common.kubeconfig, common.context))
+    return dataclasses.replace(common, namespace=context_namespace(common.kubeconfig, common.context,
+                                                                   os.environ.get("KUBECONFIG")))
 
 
 def _typed(param: str) -> bool:
@@ -131,7 +132,8 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
         raise UsageError("no manifests given", where="PATH", hint="name files or directories, -f PATH, or - for stdin")
     common = cluster_options(common)
     options = ExplainOptions(files=files, snapshot=common.snapshot, live=common if common.live else None,
-                             release=explain_release(common), feature_gates=common.feature_gates,
+                             release=explain_release(common), release_given=common.release_given,
+                             feature_gates=common.feature_gates,
                              runtime_config=common.runtime_config, suggestions=not no_suggestions,
                              scheduler_config=scheduler_config,
                              namespace=common.namespace if common.live else None, job_pod_cap=job_pod_cap(),
@@ -165,8 +167,8 @@ def explain_pending_command(target: str | None, common: CommonOptions, scheduler
 
     common = cluster_options(common)
     options = PendingOptions(target=target, snapshot=common.snapshot, live=common if common.live else None,
-                             release=explain_release(common), feature_gates=common.feature_gates,
-                             runtime_config=common.runtime_config,
+                             release=explain_release(common), release_given=common.release_given,
+                             feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              namespace=None if common.all_namespaces else common.namespace,
                              scheduler_config=scheduler_config, preemption=not no_preemption)
     report = run_explain_pending(options)

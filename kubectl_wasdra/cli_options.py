@@ -53,6 +53,7 @@ class CommonOptions:
     all_namespaces: bool = False
     request_timeout: float | None = 30.0  # seconds per request to a cluster (None: no limit); cluster/timeouts.py
     read_deadline: float | None = 300.0  # seconds for one whole cluster read (None: no limit); cluster/timeouts.py
+    release_given: bool = True  # False: --k8s-version was left at its default, which a cluster's server version replaces
 
     @property
     def release(self) -> Release:
@@ -101,8 +102,16 @@ def build_common(kwargs: dict[str, Any]) -> CommonOptions:
         schema_locations=tuple(kwargs.pop("schema_location", ())), snapshot=tuple(kwargs.pop("snapshot", ())),
         live=kwargs.pop("live", False), kubeconfig=kwargs.pop("kubeconfig", None), context=kwargs.pop("context", None),
         namespace=kwargs.pop("namespace", None), all_namespaces=kwargs.pop("all_namespaces", False),
-        **cluster_timeouts(kwargs),
+        **cluster_timeouts(kwargs), release_given=_given("k8s_version"),
     )
+
+
+def _given(param: str) -> bool:
+    """The flag was set (command line, WASDRA_* or .wasdra.yaml), not left at its default."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return True
+    return ctx.get_parameter_source(param) not in (None, ParameterSource.DEFAULT)
 
 
 # flags that only mean something when a cluster is read (--live); on the command line without it they are exit 2

@@ -150,7 +150,7 @@ def test_live_namespace_comes_from_the_context(fake_cluster: str, tmp_path: Path
 
 
 def test_context_without_namespace_means_default(fake_cluster: str, tmp_path: Path) -> None:
-    from kubectl_wasdra.cluster.live import context_namespace
+    from kubectl_wasdra.cluster.kubeconfig import context_namespace
     from kubectl_wasdra.errors import UsageError
 
     config = kubeconfig(tmp_path, fake_cluster, None)

@@ -61,6 +61,7 @@ class CheckOptions:
     show_suppressed: bool = False
     baseline: str | None = None
     rendered: tuple[Rendered, ...] = ()
+    cluster_notes: tuple[str, ...] = ()  # where the release, gates and API versions came from (cluster/target.py)
 
     def context(self, release: Release) -> CheckContext:
         from kubectl_wasdra.catalog.gates import overrides_for  # one flag set over several releases (gates come and go)
@@ -113,6 +114,7 @@ class CheckReport:
     baselined: tuple[Finding, ...] = ()
     show_suppressed: bool = False
     rendered_by: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))   # file -> "helm template x"
+    cluster_notes: tuple[str, ...] = ()  # where the release, gates and API versions came from (cluster/target.py)
 
     @property
     def k8s_version(self) -> str:
@@ -132,6 +134,8 @@ class CheckReport:
 
         data: dict[str, Any] = {"k8sVersion": self.k8s_version, "findings": findings_as_dicts(self),
                                 "summary": self.summary.as_dict()}
+        if self.cluster_notes:  # only with a cluster that names its server
+            data["cluster"] = list(self.cluster_notes)
         if self.gaps:  # only then: a complete read keeps DESIGN's shape exactly
             from kubectl_wasdra.cluster.gaps import gap_list
 
@@ -178,7 +182,9 @@ def _run_check(options: CheckOptions) -> CheckReport:
         _ = ctx.gates  # bad --feature-gates fail here, before any work (UsageError)
     loaded = _load(options)
     kinds = {(document.group, document.kind) for document in loaded.documents}
-    rules = tuple(r for r in rules_for(kinds, cluster=options.snapshot is not None) if r.info.id in selected)
+    skipped = _cluster_rules(gaps)
+    rules = tuple(r for r in rules_for(kinds, cluster=options.snapshot is not None)
+                  if r.info.id in selected and r.info.id not in skipped)
     per_release = [document_findings_parallel(loaded.documents, rules, ctx, options.jobs) for ctx in contexts]
     for findings, ctx in zip(per_release, contexts, strict=True):
         findings.extend(set_findings(loaded.documents, rules, ctx))
@@ -187,7 +193,7 @@ def _run_check(options: CheckOptions) -> CheckReport:
     internal = any(f.hint == INTERNAL_ERROR_HINT for f in findings)
     report = CheckReport(tuple(options.releases), tuple(sorted(set(findings), key=finding_order)), loaded.documents,
                          loaded.files, fatal=internal or any(p.fatal for p in loaded.problems) or _blocks(gaps),
-                         gaps=gaps)
+                         gaps=gaps, cluster_notes=options.cluster_notes)
     from kubectl_wasdra.lint.project_report import apply_project_settings
 
     return apply_project_settings(report, options, selected)
@@ -203,16 +209,26 @@ def _blocks(gaps: Mapping[str, str]) -> bool:
 
 
 def _without_unread_cluster(options: CheckOptions) -> tuple[Mapping[str, str], CheckOptions]:
-    """The snapshot's gaps, and the options to check with: without the cluster when a kind its checks need was not
-    read (a FIT or REF verdict on a partial read would be a guess; the report lists the gaps and exits 2)."""
+    """The snapshot's gaps, and the options to check with: the cluster kept with what was read, the simulation off
+    when a kind it needs was not read (a verdict on a partial read would be a guess; the report lists the gaps and
+    exits 2). The rules that need an unread kind are skipped in _run_check (lint/cluster_needs.py)."""
     if options.snapshot is None:
         return {}, options
     from kubectl_wasdra.cluster.gaps import unread_kinds
 
     gaps = dict(options.snapshot.header.gaps)
     if unread_kinds(gaps):
-        return gaps, dataclasses.replace(options, snapshot=None, simulate=False)
+        return gaps, dataclasses.replace(options, simulate=False)
     return gaps, options
+
+
+def _cluster_rules(gaps: Mapping[str, str]) -> frozenset[str]:
+    """IDs of the cluster rules the read's gaps leave without data (none for a complete read or no cluster)."""
+    if not gaps:
+        return frozenset()
+    from kubectl_wasdra.lint.cluster_needs import skipped_rules
+
+    return frozenset(skipped_rules(gaps))
 
 
 def _load(options: CheckOptions) -> Any:
