@@ -12,11 +12,11 @@ from tests.oracle.compare import Difference
 
 CLASSES: Final = {
     "runtimeclass-overhead": "the pod names a RuntimeClass: the RuntimeClass admission plugin adds its overhead.podFixed "
-                             "to spec.overhead (and its scheduling constraints); the simulator reads no RuntimeClass "
+                             "to spec.overhead and merges its scheduling constraints "
                              "(plugin/pkg/admission/runtimeclass/admission.go)",
     "preemption-policy-from-class": "a PriorityClass with preemptionPolicy Never: the Priority admission plugin copies it "
                                     "to the pod, which then must not preempt ('preemption: not eligible due to "
-                                    "preemptionPolicy=Never.'); the simulator ignores the class's policy "
+                                    "preemptionPolicy=Never.') "
                                     "(plugin/pkg/admission/priority/admission.go, "
                                     "pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go)",
     "gang-message": "a gang pod's PodScheduled=False message: kube-scheduler writes each pod's own filter diagnosis "
@@ -29,9 +29,9 @@ CLASSES: Final = {
                       "(pkg/scheduler/framework/plugins/podtopologyspread/scoring.go)",
     "interpod-scoring": "the node of a pod with pod (anti-)affinity: InterPodAffinity scoring "
                         "(pkg/scheduler/framework/plugins/interpodaffinity/scoring.go)",
-    "resource-scoring": "the node of a pod that only resources decide: NodeResourcesBalancedAllocation scores the "
-                        "pre-1.36 way; since PR #135573 it scores how much the pod improves the node's balance "
-                        "(pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go)",
+    "resource-scoring": "the node of a pod that only resources decide: NodeResourcesFit and "
+                        "NodeResourcesBalancedAllocation (which since PR #135573 scores how much the pod improves the "
+                        "node's balance) (pkg/scheduler/framework/plugins/noderesources/)",
     "preemption-message": "the PostFilter half of the message (which nodes preemption found not helpful or without "
                           "victims) (pkg/scheduler/framework/preemption/preemption.go)",
     "filter-message": "the filter half of an unschedulable pod's message (pkg/scheduler/schedule_one.go FitError)",
@@ -66,18 +66,24 @@ def _spec(scenario: dict[str, Any], pod: str) -> dict[str, Any]:
 def classify(scenario: dict[str, Any], oracle: dict[str, Any], diff: Difference) -> str:
     """The class (a key of CLASSES) of one difference; `oracle` is kube-scheduler's stored verdict of the scenario."""
     spec = _spec(scenario, diff.pod)
-    if spec.get("runtimeClassName"):
-        return "runtimeclass-overhead"
-    if "preemptionPolicy=Never" in f"{diff.oracle} {diff.ours}":
-        return "preemption-policy-from-class"
     if diff.aspect == "victims" or oracle["pods"].get(diff.pod, {}).get("victims"):
         return "preemption-victims"
     if any(v.get("victims") for v in oracle["pods"].values()):
         return "after-preemption"
+    if spec.get("schedulingGroup"):
+        return "gang-message" if diff.aspect == "message" else "gang-placement"
+    if spec.get("runtimeClassName"):
+        return "runtimeclass-overhead"
+    if ("preemptionPolicy=Never" in str(diff.oracle)) != ("preemptionPolicy=Never" in str(diff.ours)):
+        return "preemption-policy-from-class"
     if diff.aspect == "message":
         return _message_class(spec, str(diff.oracle), str(diff.ours))
-    if diff.aspect == "node" or spec.get("schedulingGroup"):
+    if diff.aspect == "node":
         return _node_class(spec)
+    return _placed_class(scenario, oracle, diff)
+
+
+def _placed_class(scenario: dict[str, Any], oracle: dict[str, Any], diff: Difference) -> str:
     if any(obj.get("kind") == "PodGroup" for obj in scenario["manifests"]):
         return "gang-queue-order"
     if oracle["pods"].get(diff.pod, {}).get("nominated"):
