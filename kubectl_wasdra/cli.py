@@ -141,6 +141,12 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
       kubectl wasdra check -k overlays/prod                # what kubectl kustomize renders
       kubectl wasdra check --helm chart/ --values prod.yaml --set replicas=4
       kubectl wasdra check deploy/ --exclude 'legacy/**' --baseline .wasdra-baseline.json
+
+    \b
+    Exit codes (130 after Ctrl-C):
+      0  no finding at or above --fail-on (default error)
+      1  findings at or above --fail-on
+      2  could not do the job: unreadable path, bad flag or value, unreachable cluster
     """
     from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
     from kubectl_wasdra.report import render
@@ -148,17 +154,18 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
     paths = manifest_paths(paths, filenames, recursive)
     rendered = rendered_inputs(paths, project)
     snapshot, left_out = check_snapshot(common) if common.snapshot or common.live else (None, ())
-    common = resolve_auto(common, snapshot)
+    common, cluster_notes = resolve_auto(common, snapshot)
 
     options = CheckOptions(paths=paths, releases=common.releases or (common.release,), feature_gates=common.feature_gates,
                            runtime_config=common.runtime_config, profile=common.profile, select=common.select,
+                           namespace=common.namespace,
                            ignore=common.ignore, schema_locations=common.schema_locations,
                            stdin=sys.stdin.buffer if "-" in paths else None, jobs=jobs, snapshot=snapshot,
                            simulate=simulate, snapshot_problems=tuple(left_out), preemption=not no_preemption,
                            exclude=project.exclude + baseline_files(project), default_excludes=project.default_excludes,
                            rendered=rendered, per_file_ignores=project.per_file_ignores,
                            report_unused_ignores=project.report_unused_ignores, show_suppressed=project.show_suppressed,
-                           baseline=None if project.write_baseline else project.baseline)
+                           baseline=None if project.write_baseline else project.baseline, cluster_notes=cluster_notes)
     if project.write_baseline:
         return write_baseline(run_check(options), project.write_baseline)
     if upgrade_from is not None:
@@ -176,7 +183,8 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
         from kubectl_wasdra.lint.matrix import render_check_json
         write_report(render_check_json(report), "json")
     else:
-        write_report(render(report, common.output, color=use_color() and common.output == "text", fail_on=common.fail_on),
+        write_report(render(report, common.output, color=use_color(mode=common.color) and common.output == "text",
+                            fail_on=common.fail_on),
                      common.output)
     if len(options.releases) > 1 and common.output == "text":
         from kubectl_wasdra.lint.matrix import build_matrix, render_matrix_text
@@ -199,6 +207,11 @@ def config_command(ctx: click.Context, init: bool, output: str) -> int:
       kubectl wasdra config
       kubectl wasdra config --cluster prod -o json
       kubectl wasdra config --init
+
+    \b
+    Exit codes (130 after Ctrl-C):
+      0  settings printed (--init: the starter file written)
+      2  a bad config file or flag, or --init where the file exists
     """
     from kubectl_wasdra.cli_config import render_effective, write_starter
     from kubectl_wasdra.config.discover import repository_root

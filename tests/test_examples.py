@@ -60,7 +60,7 @@ def help_examples() -> list[str]:
         text = command.help or ""
         if "Examples:" not in text:
             continue
-        lines = text.split("Examples:", 1)[1].splitlines()
+        lines = text.split("Examples:", 1)[1].split("Exit codes", 1)[0].splitlines()  # the exit codes follow them
         found.extend(_joined(line.strip() for line in lines if line.strip() and line.strip() != "\b"))
     return found
 
@@ -209,11 +209,12 @@ def test_readme_example_runs(command: str, shown: list[str], sandbox: tuple[Path
 
 
 def test_help_lists_only_what_explain_supports() -> None:
-    """explain and explain-pending offer text/json and one release; check keeps every format."""
+    """explain and explain-pending offer kubectl's forms (text, json, yaml, wide, name) and one release; check keeps
+    every format of its own."""
     for name in ("explain", "explain-pending"):
         command = cli.all_commands()[name]
         output = next(p for p in command.params if p.name == "output")
-        assert isinstance(output.type, click.Choice) and list(output.type.choices) == ["text", "json"]
+        assert isinstance(output.type, click.Choice) and list(output.type.choices) == ["text", "json", "yaml", "wide", "name"]
         names = {p.name for p in command.params}
         assert not names & {"select", "ignore", "profile", "schema_location"}, name
         version = next(p for p in command.params if p.name == "k8s_version")

@@ -178,7 +178,8 @@ KUBECONFIG = {"apiVersion": "v1", "kind": "Config", "current-context": "fake", "
 def test_mutated_kubeconfig_is_a_clear_error_or_a_client(text: str) -> None:
     import tempfile
 
-    from kubectl_wasdra.cluster.live import LiveOptions, _client, context_namespace
+    from kubectl_wasdra.cluster.kubeconfig import context_namespace
+    from kubectl_wasdra.cluster.live import LiveOptions, _client
 
     with tempfile.TemporaryDirectory() as folder:
         path = _write_text(folder, "kubeconfig", text)

@@ -1,60 +1,51 @@
-"""Each kubeconfig file is checked before the client library reads it: at most 32 MiB, nested at most 200 levels,
-plain YAML (a `!!python/object` tag is refused, never executed) and a mapping. Anything else is "not a kubeconfig",
-exit 2, instead of the library's TypeError or RecursionError."""
+"""One kubeconfig file read as the client library can safely use it: at most 32 MiB, nested at most 200 levels,
+plain YAML (a `!!python/object` tag is refused, never executed), a mapping, and its entries of the types client-go's
+clientcmd v1 gives them. Anything else is "not a kubeconfig", exit 2, instead of the library's TypeError,
+AttributeError or RecursionError."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
+from collections.abc import Mapping
 from typing import Any, Final
-
-import yaml
 
 from kubectl_wasdra.errors import UsageError
 from kubectl_wasdra.load.bounded import read_text_capped
 from kubectl_wasdra.load.depth import too_deep_documents
 from kubectl_wasdra.load.parse import MAX_DEPTH
 
-HINT = "check KUBECONFIG and --kubeconfig (kubectl config view)"
+HINT: Final = "fix the file (kubectl config view --kubeconfig FILE)"
 
 
-def kubeconfig_files(explicit: str | None) -> Iterator[str]:
-    """The files kubectl would read: --kubeconfig, else each existing file of KUBECONFIG, else ~/.kube/config."""
-    if explicit:
-        yield explicit
-        return
-    listed = [p for p in os.environ.get("KUBECONFIG", "").split(os.pathsep) if p]
-    for path in listed or [os.path.expanduser("~/.kube/config")]:
-        if os.path.exists(path):
-            yield path
+def _not_a_kubeconfig(path: str, why: str) -> UsageError:
+    return UsageError(f"{path}: not a kubeconfig: {why}", where="--kubeconfig", hint=HINT)
 
 
-def check_kubeconfig(explicit: str | None) -> None:
-    """UsageError naming the file when a kubeconfig kubectl would read is not one (a missing --kubeconfig is left to
-    the client library's own message)."""
-    for path in kubeconfig_files(explicit):
-        if not os.path.exists(path):
-            continue
-        try:
-            text = read_text_capped(path)
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read the kubeconfig: {getattr(exc, 'strerror', None) or exc}", where=path,
-                             hint=HINT) from None
-        if too_deep_documents(text, MAX_DEPTH):
-            raise UsageError(f"not a kubeconfig: nested more than {MAX_DEPTH} levels", where=path, hint=HINT)
-        try:
-            data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        except (yaml.YAMLError, RecursionError, ValueError) as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else path
-            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-            raise UsageError(f"not a kubeconfig: {problem}", where=where, hint=HINT) from None
-        if data is not None and not isinstance(data, dict):
-            raise UsageError(f"not a kubeconfig: the file holds a {type(data).__name__}, not a Config mapping",
-                             where=path, hint=HINT)
-        problem = config_problem(data or {})
-        if problem is not None:
-            raise UsageError(f"not a kubeconfig: {problem}", where=path, hint=HINT)
+def read_kubeconfig_file(path: str) -> Mapping[str, Any]:
+    """The file's Config mapping ({} for an empty file, as kubectl reads it); UsageError naming the file otherwise."""
+    import yaml
+
+    try:
+        text = read_text_capped(path)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read the kubeconfig {path}: {getattr(exc, 'strerror', None) or exc}",
+                         where="--kubeconfig", hint="check KUBECONFIG and --kubeconfig") from None
+    if too_deep_documents(text, MAX_DEPTH):
+        raise _not_a_kubeconfig(path, f"nested more than {MAX_DEPTH} levels")
+    try:
+        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (yaml.YAMLError, RecursionError, ValueError) as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise _not_a_kubeconfig(path, f"{problem}{where}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise _not_a_kubeconfig(path, f"a {type(data).__name__}, not a mapping")
+    problem = config_problem(data)
+    if problem is not None:
+        raise _not_a_kubeconfig(path, problem)
+    return data
 
 
 # Field types of client-go's clientcmd/api/v1 types.go (Config, NamedCluster, Cluster, NamedAuthInfo, AuthInfo,
@@ -69,11 +60,11 @@ _STRINGS: Final = {
 _MAPPINGS: Final = {"cluster": (), "user": ("exec", "auth-provider"), "context": ()}
 
 
-def config_problem(data: dict[str, Any]) -> str | None:
+def config_problem(data: Mapping[str, Any]) -> str | None:
     """What makes `data` no Config the client library can read safely, or None."""
-    if not isinstance(data.get("current-context", ""), str):
+    if not isinstance(data.get("current-context", ""), str | None):
         return "current-context must be a string"
-    if not isinstance(data.get("preferences", {}) or {}, dict):
+    if not isinstance(data.get("preferences") or {}, dict):
         return "preferences must be a mapping"
     for listed, field in _ENTRIES.items():
         entries = data.get(listed) or []

@@ -59,21 +59,22 @@ def _summary(group: GroupDiagnosis) -> str:
     return f"[bold]{_title(group)}[/] — [{color}]{verdict}[/]{_safe(suffix)}"
 
 
-def _placement_lines(group: GroupDiagnosis) -> list[str]:
+def _placement_lines(group: GroupDiagnosis, wide: bool = False) -> list[str]:
+    limit = None if wide else MAX_LINES
     lines = []
     if group.domain:
         lines.append("  domain: " + ", ".join(f"{k}={v}" for k, v in group.domain.items()))
-    for pod, node in list(group.pods.items())[:MAX_LINES]:
+    for pod, node in list(group.pods.items())[:limit]:
         lines.append(f"  {pod} -> {node}" + numa_suffix(group.numa.get(pod)))
         lines += [f"    kubelet: {note}" for note in (group.numa.get(pod) or {}).get("notes", ())]
-    for claim, devices in list(group.claims.items())[:MAX_LINES]:
+    for claim, devices in list(group.claims.items())[:limit]:
         numa = group.claim_numa.get(claim) or [None] * len(devices)
         names = ", ".join(f"{d['pool']}/{d['device']}" + ("" if n is None else f" (NUMA {n})")
                           for d, n in zip(devices, numa, strict=True))
         lines.append(f"    claim {claim}: {names}")
-    hidden = max(len(group.pods) - MAX_LINES, 0) + max(len(group.claims) - MAX_LINES, 0)
+    hidden = 0 if wide else max(len(group.pods) - MAX_LINES, 0) + max(len(group.claims) - MAX_LINES, 0)
     if hidden:
-        lines.append(f"  ... {hidden} more lines (-o json has them all)")
+        lines.append(f"  ... {hidden} more lines (-o wide or -o json has them all)")
     return lines
 
 
@@ -89,7 +90,7 @@ def numa_suffix(numa: dict | None) -> str:
     return "  [" + "; ".join(parts) + "]" if parts else ""
 
 
-def _why_lines(group: GroupDiagnosis) -> list[str]:
+def _why_lines(group: GroupDiagnosis, wide: bool = False) -> list[str]:
     lines = []
     group_level = [r for r in group.reasons if r.count is None]
     for reason in group_level:
@@ -98,7 +99,7 @@ def _why_lines(group: GroupDiagnosis) -> list[str]:
         lines += ["", f"  kube-scheduler would record ({group.scheduler_record}):", f"    {group.scheduler_message}"]
     if group.pod_message:
         lines += ["", "  first pod that does not fit, as kube-scheduler words it:", f"    {group.pod_message}"]
-    for domain in group.domains[:8]:
+    for domain in group.domains[:None if wide else 8]:
         mark = "fits" if domain.feasible else f"short by {max(domain.needed - domain.placeable, 0)}"
         lines.append(f"  {domain.key}={domain.value}: {domain.placeable} of {domain.needed} pods placeable "
                      f"({domain.nodes} nodes) — {mark}")
@@ -106,8 +107,9 @@ def _why_lines(group: GroupDiagnosis) -> list[str]:
     for node, funnel in group.funnels:
         lines.append(f"  DRA on {node}: {funnel}")
     for owner, nodes in sorted(group.taken_by.items()):
-        lines.append(f"  capacity taken earlier by {owner} on {len(nodes)} node(s): {', '.join(nodes[:6])}"
-                     + (" ..." if len(nodes) > 6 else ""))
+        shown = nodes if wide else nodes[:6]
+        lines.append(f"  capacity taken earlier by {owner} on {len(nodes)} node(s): {', '.join(shown)}"
+                     + (" ..." if len(nodes) > len(shown) else ""))
     return lines
 
 
@@ -142,30 +144,30 @@ def _recorded_lines(group: GroupDiagnosis) -> list[str]:
     return [*lines, ""]
 
 
-def group_markup(group: GroupDiagnosis) -> list[str]:
-    """rich markup lines for one group."""
+def group_markup(group: GroupDiagnosis, wide: bool = False) -> list[str]:
+    """rich markup lines for one group (`wide`: every pod, claim, domain and node, as -o wide; text cuts long lists)."""
     body = _recorded_lines(group)
     if group.unknown is not None:
         return [_summary(group), *(_safe(line) for line in body)]
     kubelet = any(r.code == Reason.KUBELET_REJECTED for r in group.reasons)  # bound, then rejected by a kubelet
-    body += _placement_lines(group) if group.fits or kubelet else []
-    body += [] if group.fits else _why_lines(group)
+    body += _placement_lines(group, wide) if group.fits or kubelet else []
+    body += [] if group.fits else _why_lines(group, wide)
     if group.fits and group.pod_message:
         body += ["  the pods that stay pending, as kube-scheduler words it:", f"    {group.pod_message}"]
     body += _map_lines(group) + _suggestion_lines(group)
     return [_summary(group), *(_safe(line) for line in body)]
 
 
-def render_text(report: ExplainReport, *, color: bool = False, width: int = 130) -> str:
-    """The report as text (ANSI colour only when `color`). Without colour the markup is only stripped: rich's console
-    costs tens of milliseconds per group, minutes for a Job of thousands of pods."""
+def render_text(report: ExplainReport, *, color: bool = False, width: int = 130, wide: bool = False) -> str:
+    """The report as text (ANSI colour only when `color`; every list in full when `wide`). Without colour the markup is
+    only stripped: rich's console costs tens of milliseconds per group, minutes for a Job of thousands of pods."""
     lines = [_safe(f"not read from the cluster: {kind}: {why}") for kind, why in unread_gaps(report.gaps, EXPLAIN_KINDS).items()]
     lines += [_safe(f"left out: {problem_line(problem)}") for problem in report.left_out]
     lines += [_safe(note) for note in report.notes]
     for index, group in enumerate(report.groups):
         if index:
             lines.append("")
-        lines += group_markup(group)
+        lines += group_markup(group, wide)
     if not report.groups and not report.notes:
         lines.append("no pods or groups to explain")
     if not color:

@@ -53,6 +53,7 @@ class CheckOptions:
     simulate: bool = False
     snapshot_problems: tuple[LoadProblem, ...] = ()  # malformed snapshot objects left out: reported as LOAD findings
     preemption: bool = True  # False: --no-preemption
+    namespace: str | None = None  # -n: the namespace of namespaced objects that set none (kubectl apply -n)
     # project settings: excludes, suppressions, baseline, rendered Kustomize/Helm inputs
     exclude: tuple[str, ...] = ()
     default_excludes: bool = False
@@ -61,6 +62,7 @@ class CheckOptions:
     show_suppressed: bool = False
     baseline: str | None = None
     rendered: tuple[Rendered, ...] = ()
+    cluster_notes: tuple[str, ...] = ()  # where the release, gates and API versions came from (cluster/target.py)
 
     def context(self, release: Release) -> CheckContext:
         from kubectl_wasdra.catalog.gates import overrides_for  # one flag set over several releases (gates come and go)
@@ -113,6 +115,7 @@ class CheckReport:
     baselined: tuple[Finding, ...] = ()
     show_suppressed: bool = False
     rendered_by: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))   # file -> "helm template x"
+    cluster_notes: tuple[str, ...] = ()  # where the release, gates and API versions came from (cluster/target.py)
 
     @property
     def k8s_version(self) -> str:
@@ -132,6 +135,8 @@ class CheckReport:
 
         data: dict[str, Any] = {"k8sVersion": self.k8s_version, "findings": findings_as_dicts(self),
                                 "summary": self.summary.as_dict()}
+        if self.cluster_notes:  # only with a cluster that names its server
+            data["cluster"] = list(self.cluster_notes)
         if self.gaps:  # only then: a complete read keeps DESIGN's shape exactly
             from kubectl_wasdra.cluster.gaps import gap_list
 
@@ -176,9 +181,11 @@ def _run_check(options: CheckOptions) -> CheckReport:
     contexts = [options.context(release) for release in options.releases]
     for ctx in contexts:
         _ = ctx.gates  # bad --feature-gates fail here, before any work (UsageError)
-    loaded = _load(options)
+    loaded = _in_namespace(_load(options), options.namespace)
     kinds = {(document.group, document.kind) for document in loaded.documents}
-    rules = tuple(r for r in rules_for(kinds, cluster=options.snapshot is not None) if r.info.id in selected)
+    skipped = _cluster_rules(gaps)
+    rules = tuple(r for r in rules_for(kinds, cluster=options.snapshot is not None)
+                  if r.info.id in selected and r.info.id not in skipped)
     per_release = [document_findings_parallel(loaded.documents, rules, ctx, options.jobs) for ctx in contexts]
     for findings, ctx in zip(per_release, contexts, strict=True):
         findings.extend(set_findings(loaded.documents, rules, ctx))
@@ -187,7 +194,7 @@ def _run_check(options: CheckOptions) -> CheckReport:
     internal = any(f.hint == INTERNAL_ERROR_HINT for f in findings)
     report = CheckReport(tuple(options.releases), tuple(sorted(set(findings), key=finding_order)), loaded.documents,
                          loaded.files, fatal=internal or any(p.fatal for p in loaded.problems) or _blocks(gaps),
-                         gaps=gaps)
+                         gaps=gaps, cluster_notes=options.cluster_notes)
     from kubectl_wasdra.lint.project_report import apply_project_settings
 
     return apply_project_settings(report, options, selected)
@@ -203,16 +210,41 @@ def _blocks(gaps: Mapping[str, str]) -> bool:
 
 
 def _without_unread_cluster(options: CheckOptions) -> tuple[Mapping[str, str], CheckOptions]:
-    """The snapshot's gaps, and the options to check with: without the cluster when a kind its checks need was not
-    read (a FIT or REF verdict on a partial read would be a guess; the report lists the gaps and exits 2)."""
+    """The snapshot's gaps, and the options to check with: the cluster kept with what was read, the simulation off
+    when a kind it needs was not read (a verdict on a partial read would be a guess; the report lists the gaps and
+    exits 2). The rules that need an unread kind are skipped in _run_check (lint/cluster_needs.py)."""
     if options.snapshot is None:
         return {}, options
     from kubectl_wasdra.cluster.gaps import unread_kinds
 
     gaps = dict(options.snapshot.header.gaps)
     if unread_kinds(gaps):
-        return gaps, dataclasses.replace(options, snapshot=None, simulate=False)
+        return gaps, dataclasses.replace(options, simulate=False)
     return gaps, options
+
+
+def _cluster_rules(gaps: Mapping[str, str]) -> frozenset[str]:
+    """IDs of the cluster rules the read's gaps leave without data (none for a complete read or no cluster)."""
+    if not gaps:
+        return frozenset()
+    from kubectl_wasdra.lint.cluster_needs import skipped_rules
+
+    return frozenset(skipped_rules(gaps))
+
+
+def _in_namespace(loaded: Any, namespace: str | None) -> Any:
+    """`check -n NS`: namespaced objects that set no namespace are checked as created in NS, as `kubectl apply -n NS`
+    creates them (references, duplicates and fit then look there); cluster-scoped kinds and objects that name a
+    namespace are left as they are."""
+    if not namespace:
+        return loaded
+    import dataclasses
+
+    from kubectl_wasdra.kube.scope import is_cluster_scoped
+
+    documents = tuple(d.in_namespace(namespace) if d.namespace is None and d.kind and
+                      not is_cluster_scoped(d.group, d.kind) else d for d in loaded.documents)
+    return dataclasses.replace(loaded, documents=documents)
 
 
 def _load(options: CheckOptions) -> Any:

@@ -48,7 +48,7 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
     grouped = _rows(report)
     if color:
         return _render_rich(report, grouped)
-    lines: list[str] = gap_lines(report)
+    lines: list[str] = [*cluster_lines(report), *gap_lines(report)]
     for file, rows in grouped:
         lines.append(file)
         for _, head, rest, _ in rows:
@@ -60,14 +60,25 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
     return "\n".join(lines) + "\n"
 
 
+def cluster_lines(report: CheckReport) -> list[str]:
+    """Where the release, feature gates and API versions judged against came from, when a cluster named them."""
+    return [printable(f"cluster: {note}") for note in report.cluster_notes]
+
+
 def gap_lines(report: CheckReport) -> list[str]:
     """One line per kind the cluster read could not read that a verdict needs (cluster/gaps.py), first in the report."""
     if not report.gaps:
         return []
     from kubectl_wasdra.cluster.gaps import unread_kinds
+    from kubectl_wasdra.lint.cluster_needs import skipped_rules
 
-    return [printable(f"not read from the cluster: {kind}: {why} — cluster checks (FIT, REF010, GANG004) were skipped")
-            for kind, why in unread_kinds(report.gaps).items()]
+    skipped = skipped_rules(report.gaps)
+    lines = []
+    for kind, why in unread_kinds(report.gaps).items():
+        rules = [rule for rule, kinds in skipped.items() if kind in kinds]
+        what = f"skipped: {', '.join(rules)}" if rules else "no check needed it"
+        lines.append(printable(f"not read from the cluster: {kind}: {why} — {what}"))
+    return lines
 
 
 def _render_rich(report: CheckReport, grouped: list) -> str:
@@ -79,6 +90,8 @@ def _render_rich(report: CheckReport, grouped: list) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=True, color_system="standard", width=WIDTH + 10, soft_wrap=True,
                       highlight=False)
+    for line in cluster_lines(report):
+        console.print(Text(line, style="dim"))
     for line in gap_lines(report):
         console.print(Text(line, style="bold red"))
     for file, rows in grouped:

@@ -154,4 +154,4 @@ def test_a_file_that_is_no_kubeconfig_is_refused_by_name(content: str, tmp_path:
     path.write_text(content)
     with pytest.raises(UsageError, match="not a kubeconfig") as caught:
         read_live(LiveOptions(kubeconfig=str(path)))
-    assert str(path) in str(caught.value.where) and not (tmp_path / "pwned").exists()
+    assert str(path) in str(caught.value) and not (tmp_path / "pwned").exists()

@@ -153,8 +153,8 @@ def test_explain_reads_its_keys_from_the_file_and_typed_cluster_flags_still_need
     assert code in (0, 1) and "needs --live" not in err and not out.lstrip().startswith("{"), err
     code, out, err = run(["explain-pending", "-n", "ml", "-o", "json"], capsys)
     assert code in (0, 1) and '"pending-8gpu"' in out, err
-    code, out, err = run(["explain", "deploy/train.yaml", "--context", "prod"], capsys)
-    assert code == 2 and out == "" and "--context reads a cluster, so it needs --live" in err
+    code, out, err = run(["explain", "deploy/train.yaml", "--request-timeout", "5s"], capsys)
+    assert code == 2 and out == "" and "--request-timeout applies to reading a cluster, so it needs --live" in err
 
 
 def test_explain_simulates_the_newest_release_of_the_files_list(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,4 +1,4 @@
-"""The whole corpus (tests/corpus/realworld and the shared upstream corpus) at 1.37: every object `check` flags as not
+"""The whole corpus (tests/corpus/realworld and tests/corpus/upstream) at 1.37: every object `check` flags as not
 served, not enabled or deprecated is converted or reported with a reason, and each converted file passes
 `check --k8s-version 1.37` with the runtime config and gates `convert` printed, without a finding its original lacks."""
 
@@ -17,7 +17,7 @@ from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
 from kubectl_wasdra.load.files import expand_paths
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPORA = (ROOT / "tests" / "corpus" / "realworld", ROOT.parent / "shared" / "corpus" / "upstream")
+CORPORA = (ROOT / "tests" / "corpus" / "realworld", ROOT / "tests" / "corpus" / "upstream")
 R137 = Release.parse("1.37")
 _API_RULES = ("API001", "API002", "API003")
 # a field that moved keeps its finding: compare paths without the levels the conversions add or remove
@@ -34,7 +34,7 @@ KNOWN_DEFECTS = {
 
 @functools.cache
 def _converted() -> tuple[FileResult, ...]:
-    files, _ = expand_paths([str(c) for c in CORPORA if c.is_dir()])
+    files, _ = expand_paths([str(c) for c in CORPORA])
     converter = Converter(R137)
     return tuple(converter.file(f, Path(f).read_bytes()) for f in files)
 

@@ -3,7 +3,6 @@ nothing crashes, and VALID errors appear only on the files known to be invalid f
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -15,8 +14,7 @@ from kubectl_wasdra.lint.pipeline import check_documents
 from kubectl_wasdra.load import load_paths
 
 ROOT = Path(__file__).resolve().parents[4]
-CANDIDATES = (ROOT.parent / "shared" / "corpus" / "upstream", Path(os.environ.get("WASDRA_CORPUS", "/nonexistent")))
-CORPUS = next((p for p in CANDIDATES if p.is_dir()), None)
+CORPUS = ROOT / "tests" / "corpus" / "upstream"
 
 # Files the API server rejects, and why (all releases unless noted).
 KNOWN_INVALID = {
@@ -38,8 +36,6 @@ OWN = module_rules("gates", "validation")
 
 @pytest.fixture(scope="module")
 def documents() -> tuple:
-    if CORPUS is None:
-        pytest.skip("upstream corpus not available")
     return load_paths([str(CORPUS)]).documents
 
 
