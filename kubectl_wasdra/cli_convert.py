@@ -39,7 +39,7 @@ def convert_command(paths: tuple[str, ...], to_release: str, runtime_config: tup
     Exit codes (130 after Ctrl-C):
       0  converted, or nothing to convert
       1  an object could not be converted without information the file lacks (reported), or --diff found changes
-      2  could not do the job: unreadable path, bad flag or value
+      2  could not do the job: unreadable path, a file that does not load, a file --write may not replace, bad flag
     """
     from kubectl_wasdra.catalog.apis import parse_runtime_config
     from kubectl_wasdra.catalog.releases import Release
