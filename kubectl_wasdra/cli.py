@@ -1,5 +1,5 @@
 """Command line: declare flags, build options, call one function per command, render, exit. `check` and `config` are
-declared here; the other commands in cli_info, cli_explain, cli_snapshot and cli_convert (CommandTable).
+declared here; the other commands in cli_info, cli_explain, cli_snapshot, cli_convert and cli_lsp (CommandTable).
 
 Heavy imports (kubernetes, CEL, sched, dra, rich) happen inside the command that needs them.
 Exit codes (DESIGN.md): 0 nothing at or above --fail-on; 1 findings / a group that does not fit; 2 the tool could not
@@ -57,7 +57,7 @@ class CommandTable(click.Group):
     uses 39 of the 106."""
 
     ELSEWHERE: Final = {"completion": "cli_info", "convert": "cli_convert", "explain": "cli_explain",
-                        "explain-pending": "cli_explain", "gates": "cli_info", "rules": "cli_info",
+                        "explain-pending": "cli_explain", "gates": "cli_info", "lsp": "cli_lsp", "rules": "cli_info",
                         "snapshot": "cli_snapshot", "version": "cli_info"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:

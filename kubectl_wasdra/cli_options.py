@@ -396,18 +396,22 @@ PROJECT_OPTIONS: Final = (
 )
 
 
+def build_project(kwargs: dict[str, Any]) -> ProjectOptions:
+    """Pop the project flags out of a command's kwargs and parse them (UsageError on bad values)."""
+    return ProjectOptions(
+        exclude=tuple(kwargs.pop("config_exclude")) + tuple(kwargs.pop("exclude")),
+        per_file_ignores=_per_file_ignores(kwargs.pop("per_file_ignores")),
+        show_suppressed=kwargs.pop("show_suppressed"), report_unused_ignores=kwargs.pop("report_unused_ignores"),
+        default_excludes=kwargs.pop("default_excludes"), baseline=kwargs.pop("baseline"),
+        write_baseline=kwargs.pop("write_baseline"), kustomize=tuple(kwargs.pop("kustomize")),
+        helm=kwargs.pop("helm"), values=tuple(kwargs.pop("values")), set_values=tuple(kwargs.pop("set_values")))
+
+
 def project_options(fn: F) -> F:
     """Add the project flags to a command; it receives them parsed as `project: ProjectOptions`."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        project = ProjectOptions(
-            exclude=tuple(kwargs.pop("config_exclude")) + tuple(kwargs.pop("exclude")),
-            per_file_ignores=_per_file_ignores(kwargs.pop("per_file_ignores")),
-            show_suppressed=kwargs.pop("show_suppressed"), report_unused_ignores=kwargs.pop("report_unused_ignores"),
-            default_excludes=kwargs.pop("default_excludes"), baseline=kwargs.pop("baseline"),
-            write_baseline=kwargs.pop("write_baseline"), kustomize=tuple(kwargs.pop("kustomize")),
-            helm=kwargs.pop("helm"), values=tuple(kwargs.pop("values")), set_values=tuple(kwargs.pop("set_values")))
-        return fn(*args, project=project, **kwargs)
+        return fn(*args, project=build_project(kwargs), **kwargs)
 
     return with_options(wrapper, PROJECT_OPTIONS)  # type: ignore[return-value]

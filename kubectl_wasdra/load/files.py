@@ -103,6 +103,12 @@ def load_file(file: str, *, stdin: IO[bytes] | None = None,
     text = decode(file, raw)
     if isinstance(text, LoadProblem):
         return [], [text]
+    return load_decoded(file, text)
+
+
+def load_decoded(file: str, text: str) -> tuple[list[Document], list[LoadProblem]]:
+    """Documents and problems of a file's decoded text (an editor's buffer, too): a Helm template, kustomization or
+    CI config is one NOT_A_MANIFEST problem instead."""
     other = classify(file, text)
     if other is not None:
         return [], [LoadProblem(file, 1, 1, f"{other.what}, not Kubernetes objects: skipped", other.how,

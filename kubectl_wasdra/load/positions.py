@@ -94,6 +94,12 @@ class SourceText:
                 self._plain[index] = (root, part[1]) if part is not None and root is not None else None
             return self._plain[index]
 
+    def segment(self, index: int) -> tuple[str, int] | None:
+        """(text, line offset) of document `index` when the file splits cleanly at its `---` lines, else None: what an
+        editor's incremental check compares to tell an unchanged document."""
+        with self._lock:
+            return self._part(index)
+
     def _part(self, index: int) -> tuple[str, int] | None:
         """(text, line offset) of document `index` when the file splits cleanly at its `---` lines; under the lock."""
         if self._starts is None:

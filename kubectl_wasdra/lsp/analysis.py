@@ -1,0 +1,124 @@
+"""`check` over the workspace, again after every edit, reusing what the edit did not touch.
+
+The steps are the check pipeline's own (lint/pipeline.py `_run_check`): load findings, document rules, set rules
+over every document of the workspace, releases merged, then the project settings (suppressions, per-file ignores,
+baseline). Only the document rules are cached: by document text, so an unchanged document keeps its findings (moved
+by as many lines as the edit added above it) and a one-object edit re-checks one object.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+
+from kubectl_wasdra.lint.context import CheckContext
+from kubectl_wasdra.lint.pipeline import (
+    INTERNAL_ERROR_HINT,
+    CheckReport,
+    document_findings,
+    finding_order,
+    load_findings,
+    merge_releases,
+    set_findings,
+)
+from kubectl_wasdra.lint.problem import Finding
+from kubectl_wasdra.lint.registry import Rule, rules_for, select_rules
+from kubectl_wasdra.load import Document
+from kubectl_wasdra.lsp.settings import Settings
+from kubectl_wasdra.lsp.workspace import FileEntry, Workspace
+
+# (context number, document index, List item, document text) -> (the text's first line, its findings)
+_Key = tuple[int, int, int | None, str]
+
+
+class Analysis:
+    """The findings of one workspace under one set of settings; `run()` after every change."""
+
+    def __init__(self, settings: Settings, workspace: Workspace) -> None:
+        self.settings = settings
+        self.workspace = workspace
+        options = settings.options
+        self.selected = select_rules(options.select, options.ignore)
+        self.contexts: tuple[CheckContext, ...] = tuple(options.context(release) for release in options.releases)
+        for ctx in self.contexts:
+            _ = ctx.gates  # bad feature gates fail here, as in check
+        self._rules: tuple[Rule, ...] = ()
+        self._by_file: dict[str, tuple[FileEntry, list[list[Finding]]]] = {}
+        self._by_text: dict[str, dict[_Key, tuple[int, list[Finding]]]] = {}
+        self.report: CheckReport | None = None
+
+    def run(self) -> dict[str, list[Finding]]:
+        """Every file's findings, sorted as `check` sorts them (files without findings are absent)."""
+        options = self.settings.options
+        workspace = self.workspace
+        documents = workspace.documents()
+        kinds = {(document.group, document.kind) for document in documents}
+        rules = tuple(r for r in rules_for(kinds, cluster=options.snapshot is not None) if r.info.id in self.selected)
+        if rules != self._rules:
+            self._rules, self._by_file, self._by_text = rules, {}, {}
+        per_release: list[list[Finding]] = [[] for _ in self.contexts]
+        problems = []
+        for path in workspace.files():
+            entry = workspace.entry(path)
+            assert entry is not None
+            problems.extend(entry.problems)
+            for number, found in enumerate(self._file_findings(entry)):
+                per_release[number].extend(found)
+        self._forget_closed(workspace.files())
+        for number, ctx in enumerate(self.contexts):
+            per_release[number].extend(set_findings(documents, rules, ctx))
+        findings = load_findings([*problems, *options.snapshot_problems], rules, options.profile)
+        findings.extend(merge_releases(per_release, options.releases))
+        internal = any(f.hint == INTERNAL_ERROR_HINT for f in findings)
+        report = CheckReport(tuple(options.releases), tuple(sorted(set(findings), key=finding_order)), documents,
+                             tuple(workspace.files()), fatal=internal)
+        from kubectl_wasdra.lint.project_report import apply_project_settings
+
+        self.report = apply_project_settings(report, options, self.selected)
+        by_file: dict[str, list[Finding]] = defaultdict(list)
+        for finding in self.report.findings:
+            by_file[finding.file].append(finding)
+        return dict(by_file)
+
+    def _file_findings(self, entry: FileEntry) -> list[list[Finding]]:
+        """The document rules' findings of one file, per context: the same as last time for the same entry, else
+        per document, reusing the findings of documents whose text did not change."""
+        known = self._by_file.get(entry.path)
+        if known is not None and known[0] is entry:
+            return known[1]
+        before = self._by_text.get(entry.path, {})
+        now: dict[_Key, tuple[int, list[Finding]]] = {}
+        result: list[list[Finding]] = [[] for _ in self.contexts]
+        for document in entry.documents:
+            segment = document.source.segment(document.index) if document.source is not None else None
+            for number, ctx in enumerate(self.contexts):
+                result[number].extend(self._document(document, segment, number, ctx, before, now))
+        self._by_file[entry.path] = (entry, result)
+        self._by_text[entry.path] = now
+        return result
+
+    def _document(self, document: Document, segment: tuple[str, int] | None, number: int, ctx: CheckContext,
+                  before: Mapping[_Key, tuple[int, list[Finding]]],
+                  now: dict[_Key, tuple[int, list[Finding]]]) -> list[Finding]:
+        if segment is None:  # the file does not split at its `---` lines (JSON, a stream with directives ...)
+            return document_findings([document], self._rules, ctx)
+        text, offset = segment
+        key = (number, document.index, document.item, text)
+        cached = before.get(key)
+        found = document_findings([document], self._rules, ctx) if cached is None else _moved(cached[1], offset - cached[0])
+        now[key] = (offset, found)
+        return found
+
+    def _forget_closed(self, files: Sequence[str]) -> None:
+        gone = set(self._by_file) - set(files)
+        for path in gone:
+            self._by_file.pop(path, None)
+            self._by_text.pop(path, None)
+
+
+def _moved(findings: list[Finding], lines: int) -> list[Finding]:
+    """Findings of an unchanged document that now starts `lines` further down."""
+    if not lines:
+        return findings
+    return [dataclasses.replace(f, line=f.line + lines) for f in findings]

@@ -1,0 +1,43 @@
+"""The language server through the protocol: diagnostics on open and change, the workspace as context."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pytest_lsp import LanguageClient
+
+from tests.lsp.conftest import CLAIM_TEMPLATE, change_file, codes, diagnostics_for, open_file
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_open_reports_the_finding_with_checks_range_and_rule_link(client: LanguageClient, project: Path) -> None:
+    uri = open_file(client, project / "deploy" / "infer.yaml")
+    found = await diagnostics_for(client, uri)
+    assert codes(found) == ["REF001"]
+    diagnostic = found[0]
+    # check points at line 14, column 36 (1-based): the value "gpu-template"
+    assert (diagnostic.range.start.line, diagnostic.range.start.character) == (13, 35)
+    assert (diagnostic.range.end.line, diagnostic.range.end.character) == (13, 35 + len("gpu-template"))
+    assert diagnostic.severity == 2 and diagnostic.source == "kubectl-wasdra"
+    assert diagnostic.code_description.href.endswith("rules.md#ref001")
+    assert '"gpu-tempalte"' in diagnostic.message   # the hint names the template of the other file
+
+
+async def test_fixing_the_other_file_clears_the_diagnostic(client: LanguageClient, project: Path) -> None:
+    uri = open_file(client, project / "deploy" / "infer.yaml")
+    assert codes(await diagnostics_for(client, uri)) == ["REF001"]
+    other = open_file(client, project / "deploy" / "template.yaml")
+    change_file(client, other, CLAIM_TEMPLATE.replace("gpu-tempalte", "gpu-template"), 2)
+    assert await diagnostics_for(client, uri, until=lambda found: not found) == []
+
+
+async def test_unsaved_changes_are_checked(client: LanguageClient, project: Path) -> None:
+    path = project / "deploy" / "class.yaml"
+    uri = open_file(client, path)
+    assert await diagnostics_for(client, uri) == []
+    change_file(client, uri, path.read_text().replace("  selectors:", "  selectorz:"), 2)
+    found = await diagnostics_for(client, uri, until=lambda found: bool(found))
+    assert codes(found) == ["SCHEMA002"]
+    assert found[0].range.start.line == 5
