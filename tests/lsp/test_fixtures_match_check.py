@@ -1,0 +1,74 @@
+"""Every file of fixtures/, opened alone in the server, gets exactly the findings `check FILE -o json` reports for it:
+same rules, same severities, same start positions (and messages)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from tests.cli_runner import run
+from tests.lsp.conftest import SERVER, diagnostics_for, open_file
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+FIXTURES = sorted(p for p in (ROOT / "fixtures").rglob("*") if p.is_file())
+SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
+            "info": types.DiagnosticSeverity.Information}
+
+
+def _text(path: Path) -> str | None:
+    """The file as an editor holds it; None for the few fixtures that are not UTF-8 text on purpose (LOAD007/008)."""
+    raw = path.read_bytes()
+    try:
+        return None if b"\0" in raw else raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+async def loose_client(lsp_client: LanguageClient):
+    """A server without a workspace folder: each open file is checked on its own, as `check FILE` checks it."""
+    await lsp_client.initialize_session(types.InitializeParams(capabilities=client_capabilities("neovim")))
+    yield
+    await lsp_client.shutdown_session()
+
+
+def _check_json(path: Path, capsys: pytest.CaptureFixture[str]) -> list[dict]:
+    code, out, err = run(["check", str(path), "-o", "json", "--no-config"], capsys)
+    assert code in (0, 1, 2), err
+    return [f for f in json.loads(out)["findings"] if f["file"] == str(path)]
+
+
+def _utf16(line: str, column: int) -> int:
+    return sum(2 if ord(c) > 0xFFFF else 1 for c in line[:column])
+
+
+@pytest.mark.asyncio
+async def test_diagnostics_equal_check_json_for_every_fixture(loose_client: LanguageClient,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    assert len(FIXTURES) > 200
+    checked, mismatches = 0, []
+    for path in FIXTURES:
+        text = _text(path)
+        if text is None:
+            continue
+        uri = path.as_uri()
+        loose_client.diagnostics.pop(uri, None)
+        open_file(loose_client, path, text)
+        published = await diagnostics_for(loose_client, uri)
+        loose_client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
+        lines = text.splitlines()
+        want = sorted((f["rule"], SEVERITY[f["severity"]], f["line"] - 1,
+                       _utf16(lines[f["line"] - 1], f["column"] - 1) if f["line"] <= len(lines) else f["column"] - 1,
+                       f["message"]) for f in _check_json(path, capsys))
+        got = sorted((str(d.code), d.severity, d.range.start.line, d.range.start.character, d.message.split("\n")[0])
+                     for d in published)
+        checked += 1
+        if got != want:
+            mismatches.append((str(path.relative_to(ROOT)), got, want))
+    assert checked > 200
+    assert mismatches == []
