@@ -83,31 +83,48 @@ class Analysis:
 
     def _file_findings(self, entry: FileEntry) -> list[list[Finding]]:
         """The document rules' findings of one file, per context: the same as last time for the same entry, else
-        per document, reusing the findings of documents whose text did not change."""
+        reused for each document whose text did not change, and computed in one go for the others."""
         known = self._by_file.get(entry.path)
         if known is not None and known[0] is entry:
             return known[1]
+        documents = entry.documents
+        source = documents[0].source if documents else None
+        segments = source.segments() if source is not None else None
+        if segments is None or any(d.source is not source or d.index >= len(segments) for d in documents):
+            result = [document_findings(list(documents), self._rules, ctx) for ctx in self.contexts]
+            self._by_file[entry.path], self._by_text[entry.path] = (entry, result), {}
+            return result
         before = self._by_text.get(entry.path, {})
         now: dict[_Key, tuple[int, list[Finding]]] = {}
-        result: list[list[Finding]] = [[] for _ in self.contexts]
-        for document in entry.documents:
-            segment = document.source.segment(document.index) if document.source is not None else None
-            for number, ctx in enumerate(self.contexts):
-                result[number].extend(self._document(document, segment, number, ctx, before, now))
+        result = [self._contextual(number, ctx, documents, segments, before, now)
+                  for number, ctx in enumerate(self.contexts)]
         self._by_file[entry.path] = (entry, result)
         self._by_text[entry.path] = now
         return result
 
-    def _document(self, document: Document, segment: tuple[str, int] | None, number: int, ctx: CheckContext,
-                  before: Mapping[_Key, tuple[int, list[Finding]]],
-                  now: dict[_Key, tuple[int, list[Finding]]]) -> list[Finding]:
-        if segment is None:  # the file does not split at its `---` lines (JSON, a stream with directives ...)
-            return document_findings([document], self._rules, ctx)
-        text, offset = segment
-        key = (number, document.index, document.item, text)
-        cached = before.get(key)
-        found = document_findings([document], self._rules, ctx) if cached is None else _moved(cached[1], offset - cached[0])
-        now[key] = (offset, found)
+    def _contextual(self, number: int, ctx: CheckContext, documents: Sequence[Document],
+                    segments: Sequence[tuple[str, int]], before: Mapping[_Key, tuple[int, list[Finding]]],
+                    now: dict[_Key, tuple[int, list[Finding]]]) -> list[Finding]:
+        """One context's findings of one file's documents: cached ones moved to where their text now starts, the
+        others checked together (one call: the rule list is set up once) and told apart by their lines."""
+        found: list[Finding] = []
+        fresh: list[tuple[Document, _Key]] = []
+        for document in documents:
+            text, offset = segments[document.index]
+            key = (number, document.index, document.item, text)
+            cached = before.get(key)
+            if cached is None:
+                fresh.append((document, key))
+            elif key not in now:
+                now[key] = (offset, _moved(cached[1], offset - cached[0]))
+                found.extend(now[key][1])
+        if fresh:
+            checked = document_findings([document for document, _ in fresh], self._rules, ctx)
+            for document, key in fresh:
+                text, offset = segments[document.index]
+                last = max(offset + text.count("\n"), offset + 1)
+                now[key] = (offset, [f for f in checked if offset < f.line <= last])
+            found.extend(checked)
         return found
 
     def _forget_closed(self, files: Sequence[str]) -> None:

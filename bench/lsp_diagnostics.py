@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""The language server, warm: CPU time from a change to its diagnostics, and memory on a large workspace.
+
+Scenarios (each in this process, through the server's own analysis, as the server runs it after a didChange):
+  full     a 100-document file re-checked after an edit that changes every document (the whole-file cost)
+  one      the same file after a one-object edit (one document's text changes; the rest reuse their findings)
+  memory   a workspace folder of --files files (10 documents each by default) scanned and checked once: peak RSS
+           of a child process that does only that
+
+CPU time (user+sys of this process, time.process_time) is reported, median of --repeat runs; the machine is shared,
+so wall time would mostly measure the neighbours. Not a test: nothing here asserts a time or a size.
+
+    python bench/lsp_diagnostics.py                 # all three
+    python bench/lsp_diagnostics.py --files 2000 --docs-per-file 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from check_throughput import MAKERS  # noqa: E402
+
+from kubectl_wasdra.lsp.analysis import Analysis  # noqa: E402
+from kubectl_wasdra.lsp.settings import resolve_settings  # noqa: E402
+from kubectl_wasdra.lsp.workspace import Workspace  # noqa: E402
+
+
+def manifest(count: int, start: int = 0) -> list[dict]:
+    return [MAKERS[i % len(MAKERS)](i) for i in range(start, start + count)]
+
+
+def text_of(docs: list[dict]) -> str:
+    return yaml.safe_dump_all(docs, sort_keys=False)
+
+
+def cpu_ms(action) -> float:
+    start = time.process_time()
+    action()
+    return (time.process_time() - start) * 1000
+
+
+def edits(repeat: int) -> tuple[list[float], list[float], int]:
+    """CPU ms per full re-check and per one-object edit of a 100-document file, and its findings."""
+    settings = resolve_settings(None, {}, use_config=False)
+    workspace = Workspace(None)
+    analysis = Analysis(settings, workspace)
+    docs = manifest(100)
+    path = os.path.abspath("bench-lsp-100.yaml")
+
+    def check(text: str) -> None:
+        workspace.open(path, text)
+        analysis.run()
+
+    check(text_of(docs))   # warm: imports, schemas, caches
+    full, one = [], []
+    for run in range(repeat):
+        changed = [dict(d, metadata={**d["metadata"], "labels": {"run": str(run)}}) for d in docs]
+        full.append(cpu_ms(lambda changed=changed: check(text_of(changed))))
+        docs = changed
+        edited = list(docs)
+        edited[50] = dict(edited[50], metadata={**edited[50]["metadata"], "annotations": {"edit": str(run)}})
+        text = text_of(edited)   # made before the clock starts: the editor sends it
+        one.append(cpu_ms(lambda text=text: check(text)))
+        docs = edited
+    return full, one, len(analysis.run().get(path, []))
+
+
+def memory(files: int, per_file: int) -> None:
+    """Child process: scan and check a workspace of `files` files, print peak RSS (MB) and CPU seconds."""
+    with tempfile.TemporaryDirectory() as root:
+        for number in range(files):
+            Path(root, f"m-{number:05d}.yaml").write_text(text_of(manifest(per_file, number * per_file)))
+        start = time.process_time()
+        settings = resolve_settings(root, {}, use_config=False)
+        workspace = Workspace(root, settings.excluded)
+        workspace.scan()
+        found = Analysis(settings, workspace).run()
+        cpu = time.process_time() - start
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"{files} files, {files * per_file} documents: scan+check {cpu:.1f} s CPU, peak RSS {peak:.0f} MB, "
+              f"{sum(map(len, found.values()))} findings")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--files", type=int, default=2000)
+    parser.add_argument("--docs-per-file", type=int, default=10)
+    parser.add_argument("--memory-child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.memory_child:
+        memory(args.files, args.docs_per_file)
+        return 0
+    full, one, findings = edits(args.repeat)
+    print(f"100-document file, every document changed: median {statistics.median(full):.1f} ms CPU "
+          f"(min {min(full):.1f}, max {max(full):.1f}); {findings} findings")
+    print(f"100-document file, one object edited:      median {statistics.median(one):.1f} ms CPU "
+          f"(min {min(one):.1f}, max {max(one):.1f})")
+    subprocess.run([sys.executable, __file__, "--memory-child", "--files", str(args.files),
+                    "--docs-per-file", str(args.docs_per_file)], check=True)
+    print(f"rerun: python bench/lsp_diagnostics.py --repeat {args.repeat} --files {args.files} "
+          f"--docs-per-file {args.docs_per_file}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
