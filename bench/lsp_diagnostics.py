@@ -31,11 +31,11 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from check_throughput import MAKERS  # noqa: E402
+from check_throughput import MAKERS
 
-from kubectl_wasdra.lsp.analysis import Analysis  # noqa: E402
-from kubectl_wasdra.lsp.settings import resolve_settings  # noqa: E402
-from kubectl_wasdra.lsp.workspace import Workspace  # noqa: E402
+from kubectl_wasdra.lsp.analysis import Analysis
+from kubectl_wasdra.lsp.settings import resolve_settings
+from kubectl_wasdra.lsp.workspace import Workspace
 
 
 def manifest(count: int, start: int = 0) -> list[dict]:
