@@ -279,8 +279,9 @@ def set_findings(documents: Sequence[Document], rules: Sequence[Rule], ctx: Chec
         try:
             for problem in implemented.check(docset, ctx):
                 milder = problem.severity is not None and problem.severity.rank < severity.rank
-                findings.append(_stamp(implemented.info, problem.severity if milder else severity, problem.document,
-                                       problem.path, problem.message, problem.hint, problem.at))
+                finding = _stamp(implemented.info, problem.severity if milder else severity, problem.document,
+                                 problem.path, problem.message, problem.hint, problem.at)
+                findings.append(dataclasses.replace(finding, related=problem.related) if problem.related else finding)
         except WasdraError:
             raise
         except Exception as exc:

@@ -88,8 +88,8 @@ class Analysis:
         if known is not None and known[0] is entry:
             return known[1]
         documents = entry.documents
-        source = documents[0].source if documents else None
-        segments = source.segments() if source is not None else None
+        source = documents[0].source if documents and entry.text is not None else None  # an editor's file
+        segments = source.segments() if source is not None else None   # (files on disk change rarely: not kept)
         if segments is None or any(d.source is not source or d.index >= len(segments) for d in documents):
             result = [document_findings(list(documents), self._rules, ctx) for ctx in self.contexts]
             self._by_file[entry.path], self._by_text[entry.path] = (entry, result), {}

@@ -4,7 +4,6 @@ to its documentation, and the other places a cross-object finding names as relat
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Sequence
 from typing import Final
 from urllib.parse import unquote, urlparse
@@ -19,8 +18,6 @@ SOURCE: Final = "kubectl-wasdra"
 RULES_URL: Final = "https://github.com/kubectl-wasdra/kubectl-wasdra/blob/main/docs/rules.md#{anchor}"
 _SEVERITY: Final = {Severity.ERROR: types.DiagnosticSeverity.Error, Severity.WARNING: types.DiagnosticSeverity.Warning,
                     Severity.INFO: types.DiagnosticSeverity.Information}
-# "file:line:col" as the cross-object rules name other copies and objects (lint/rules/duplicates.py _place)
-_PLACE: Final = re.compile(r"(?P<file>[^\s,;:()\"']+\.(?:ya?ml|json)):(?P<line>\d+):(?P<column>\d+)")
 
 LinesOf = Callable[[str], Sequence[str]]   # a file's lines (an editor's buffer, else the disk's)
 ToClient = Callable[[Sequence[str], types.Range], types.Range]   # characters -> the client's position encoding
@@ -62,13 +59,14 @@ def to_diagnostic(finding: Finding, lines_of: LinesOf, to_client: ToClient) -> t
 
 
 def _related(finding: Finding, lines_of: LinesOf, to_client: ToClient) -> list[types.DiagnosticRelatedInformation]:
-    """The other objects a cross-object finding names by place (the other copies of a duplicated object ...)."""
+    """The other objects a cross-object finding is about (the other copies of an object, the gang's other members
+    and its group), at the field each one is about."""
+    from kubectl_wasdra.lint.pipeline import document_label
+
     related = []
-    for match in _PLACE.finditer(finding.message):
-        file = os.path.abspath(match["file"])
-        line, column = int(match["line"]), int(match["column"])
-        if (file, line, column) == (os.path.abspath(finding.file), finding.line, finding.column):
-            continue
+    for document, path in finding.related:
+        line, column = document.position(tuple(path))
+        file = os.path.abspath(document.file)
         location = types.Location(uri_of(file), to_range(lines_of(file), line, column, to_client))
-        related.append(types.DiagnosticRelatedInformation(location, f"{finding.rule}: also here"))
+        related.append(types.DiagnosticRelatedInformation(location, document_label(document)))
     return related

@@ -41,3 +41,16 @@ async def test_unsaved_changes_are_checked(client: LanguageClient, project: Path
     found = await diagnostics_for(client, uri, until=lambda found: bool(found))
     assert codes(found) == ["SCHEMA002"]
     assert found[0].range.start.line == 5
+
+
+async def test_cross_object_finding_names_the_other_object(client: LanguageClient, project: Path) -> None:
+    copy = project / "deploy" / "class-copy.yaml"
+    text = (project / "deploy" / "class.yaml").read_text().replace("gpu.example.com\"", "other.example.com\"")
+    copy.write_text(text)   # a second, different DeviceClass "gpu.example.com" in the same folder
+    uri = open_file(client, copy)
+    found = await diagnostics_for(client, uri, until=lambda found: "REF013" in codes(found))
+    duplicate = next(d for d in found if d.code == "REF013")
+    [related] = duplicate.related_information
+    assert related.location.uri == (project / "deploy" / "class.yaml").as_uri()
+    assert (related.location.range.start.line, related.location.range.start.character) == (3, 2)   # its name
+    assert related.message == "DeviceClass gpu.example.com"

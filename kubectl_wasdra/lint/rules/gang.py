@@ -75,7 +75,8 @@ def min_count_exceeds_pods(docs: DocumentSet, ctx: CheckContext) -> Iterator[Set
         yield SetProblem(group.document, group.min_count_path,
                          f"gang minCount {group.min_count} of {group.label} is larger than the {pods} pod(s) "
                          f"created for it: {_describe(group.members)}",
-                         f"lower minCount to {pods} or create more pods", at="value")
+                         f"lower minCount to {pods} or create more pods", at="value",
+                         related=tuple((m.document, m.count_path or m.path) for m in group.members))
     yield from _composite_min_group_count(docs)
 
 
@@ -153,7 +154,8 @@ def heterogeneous_gang(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProb
                 yield SetProblem(member.document, path,
                                  f"{member.label} differs from {first.label} in {words}, both in gang {group.label}: "
                                  "placement is only guaranteed for homogeneous gangs",
-                                 "make the pods of one gang identical, or split them into separate groups")
+                                 "make the pods of one gang identical, or split them into separate groups",
+                                 related=((first.document, first.spec_path), (group.document, group.path)))
 
 
 @rule(codes.GANG_INTER_POD_CONSTRAINTS, scope="set")
@@ -256,4 +258,5 @@ def group_scheduler_name_mismatch(docs: DocumentSet, ctx: CheckContext) -> Itera
                 yield SetProblem(member.document, (*member.spec_path, field),
                                  f'{member.label} uses schedulerName "{name}" but {first.label} uses "{wanted}", both in '
                                  f"{group.label}: the scheduler rejects the whole group",
-                                 "use one schedulerName for every pod of the group")
+                                 "use one schedulerName for every pod of the group",
+                                 related=((first.document, first.spec_path), (group.document, group.path)))
