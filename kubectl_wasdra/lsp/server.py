@@ -102,10 +102,11 @@ def _documents(server: WasdraServer) -> None:
         ls.initialization_options = params.initialization_options
 
     @server.feature(types.INITIALIZED)
-    def initialized(ls: WasdraServer, params: types.InitializedParams) -> None:
+    async def initialized(ls: WasdraServer, params: types.InitializedParams) -> None:
         folders = ls.workspace.folders.values()
         roots = [path_of(folder.uri) for folder in folders] or ([ls.workspace.root_path] if ls.workspace.root_path else [])
-        ls.projects = Projects([r for r in roots if r], client_settings(ls.initialization_options))
+        client = client_settings(ls.initialization_options) | await _pulled_settings(ls)
+        ls.projects = Projects([r for r in roots if r], client)
         ls.refresh(list(ls.projects))
         _watch_files(ls)
 
@@ -155,8 +156,25 @@ def _workspace(server: WasdraServer) -> None:
         ls.refresh(list(touched.values()))
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    def configuration(ls: WasdraServer, params: types.DidChangeConfigurationParams) -> None:
-        _reload(ls, client_settings(params.settings) if params.settings else None)
+    async def configuration(ls: WasdraServer, params: types.DidChangeConfigurationParams) -> None:
+        if ls.projects is None:
+            return
+        pushed = client_settings(params.settings) if params.settings else {}
+        _reload(ls, pushed or await _pulled_settings(ls) or None)
+
+
+async def _pulled_settings(ls: WasdraServer) -> dict[str, Any]:
+    """The `wasdra` section from workspace/configuration, for clients that answer it ({} otherwise)."""
+    workspace = ls.client_capabilities.workspace
+    if workspace is None or not workspace.configuration:
+        return {}
+    try:
+        values = await ls.workspace_configuration_async(types.ConfigurationParams(
+            items=[types.ConfigurationItem(section=SECTION)]))
+    except Exception as exc:  # a client that claims the capability but fails the request: keep what we have
+        logger.warning("workspace/configuration failed: %s", exc)
+        return {}
+    return dict(values[0]) if values and isinstance(values[0], dict) else {}
 
 
 def _reload(ls: WasdraServer, client: dict[str, Any] | None) -> None:
@@ -177,7 +195,7 @@ def _watch_files(ls: WasdraServer) -> None:
     watched = capabilities.did_change_watched_files if capabilities is not None else None
     if watched is None or not watched.dynamic_registration:
         return
-    watchers = [types.FileSystemWatcher(glob_pattern=pattern) for pattern in ("**/*.{yaml,yml,json}",)]
+    watchers = [types.FileSystemWatcher(glob_pattern=pattern) for pattern in ("**/*.{yaml,yml,json}", "**/.wasdra.{yaml,yml}")]
     options = types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers)
     ls.client_register_capability(types.RegistrationParams(registrations=[
         types.Registration(id="wasdra-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options)]))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from tests.lsp.conftest import CLAIM_TEMPLATE, change_file, codes, diagnostics_for, open_file
@@ -54,3 +55,23 @@ async def test_cross_object_finding_names_the_other_object(client: LanguageClien
     assert related.location.uri == (project / "deploy" / "class.yaml").as_uri()
     assert (related.location.range.start.line, related.location.range.start.character) == (3, 2)   # its name
     assert related.message == "DeviceClass gpu.example.com"
+
+
+async def test_client_settings_override_the_config_file(client: LanguageClient, project: Path) -> None:
+    uri = open_file(client, project / "deploy" / "class.yaml")
+    assert await diagnostics_for(client, uri) == []
+    client.set_configuration({"k8sVersion": "1.33"}, section="wasdra")   # .wasdra.yaml says 1.37
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    found = await diagnostics_for(client, uri, until=lambda found: bool(found))
+    assert codes(found) == ["API001"]   # resource.k8s.io/v1 is served from 1.34 on
+    assert "1.33" in found[0].message
+
+
+async def test_a_changed_config_file_applies(client: LanguageClient, project: Path) -> None:
+    uri = open_file(client, project / "deploy" / "infer.yaml")
+    assert codes(await diagnostics_for(client, uri)) == ["REF001"]
+    config = project / ".wasdra.yaml"
+    config.write_text("k8sVersion: '1.37'\nignore: [REF001]\n")
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        changes=[types.FileEvent(uri=config.as_uri(), type=types.FileChangeType.Changed)]))
+    assert await diagnostics_for(client, uri, until=lambda found: not found) == []
