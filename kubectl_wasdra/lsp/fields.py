@@ -139,16 +139,22 @@ def complete(lines: list[str], row: int, column: int, options: CheckOptions) -> 
     """Field names valid at the cursor (those not yet set in the object) or, after `key: `, the field's enum values,
     for the configured (newest) release."""
     api_version, kind = type_of(lines, row)
-    if api_version is None or kind is None or row >= len(lines):
+    if row >= len(lines):
         return []
     release = options.releases[-1]
     line = lines[row][:column]
     keyed = [e for e in entries(line) if e.type == "key"]
     if keyed and (keyed[0].value_column is not None or line.endswith(": ")):
         path = (*ancestors(lines, row, keyed[0].column), keyed[0].key or "")
+        if path in (("apiVersion",), ("kind",)):
+            return _type_values(release, str(path[0]), api_version)
+        if api_version is None or kind is None:
+            return []
         field = field_at(release, api_version, kind, path)
         values = [v for v in (field.node.get("enum") or []) if v is not None] if field else []
         return [Completion(str(v), f"{keyed[0].key} value", "", False, str(v)) for v in values]
+    if api_version is None or kind is None:
+        return []
     start = len(line) - len(line.lstrip(" -"))
     parent = ancestors(lines, row, start)
     field = field_at(release, api_version, kind, parent)
@@ -162,6 +168,19 @@ def complete(lines: list[str], row: int, column: int, options: CheckOptions) -> 
             ref, node = _resolve(sub, field.definitions)
             items.append(Completion(name, _type_text(node, field.definitions, ref), docs.get(name, ""), True, f"{name}: "))
     return items
+
+
+def _type_values(release: Release, key: str, api_version: str | None) -> list[Completion]:
+    """apiVersion: the group/versions the release serves; kind: the kinds of the document's apiVersion (all kinds when
+    it has none yet)."""
+    from kubectl_wasdra.catalog.schemas import schema_set
+
+    served = [type_key.rpartition("/") for type_key in schema_set(release).kinds]
+    if key == "apiVersion":
+        values = sorted({version for version, _, _ in served})
+    else:
+        values = sorted({kind for version, _, kind in served if api_version in (None, version)})
+    return [Completion(value, f"{key} served by Kubernetes {release}", "", False, value) for value in values]
 
 
 def _siblings(lines: list[str], row: int, column: int) -> set[str]:

@@ -107,6 +107,7 @@ def _documents(server: WasdraServer) -> None:
         roots = [path_of(folder.uri) for folder in folders] or ([ls.workspace.root_path] if ls.workspace.root_path else [])
         client = client_settings(ls.initialization_options) | await _pulled_settings(ls)
         ls.projects = Projects([r for r in roots if r], client)
+        _hold_open_files(ls)   # files opened while the settings were being asked for
         ls.refresh(list(ls.projects))
         _watch_files(ls)
 
@@ -181,12 +182,17 @@ def _reload(ls: WasdraServer, client: dict[str, Any] | None) -> None:
     """New settings: every project rebuilt, the open files put back, everything checked and republished."""
     assert ls.projects is not None
     ls.projects.reload(client)
+    _hold_open_files(ls)
+    ls.published.clear()
+    ls.refresh(list(ls.projects))
+
+
+def _hold_open_files(ls: WasdraServer) -> None:
+    """Give every project the editors' text of its open manifests."""
     for uri, document in ls.workspace.text_documents.items():
         path = path_of(uri)
         if _is_manifest(uri, document.language_id) and not ls.project(path).settings.excluded(path):
             ls.project(path).workspace.open(path, document.source)
-    ls.published.clear()
-    ls.refresh(list(ls.projects))
 
 
 def _watch_files(ls: WasdraServer) -> None:
