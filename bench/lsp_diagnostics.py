@@ -4,6 +4,7 @@
 Scenarios (each in this process, through the server's own analysis, as the server runs it after a didChange):
   full     a 100-document file re-checked after an edit that changes every document (the whole-file cost)
   one      the same file after a one-object edit (one document's text changes; the rest reuse their findings)
+  moved    a line added to the first object: it changes, and the 99 others keep their findings one line lower
   memory   a workspace folder of --files files (10 documents each by default) scanned and checked once: peak RSS
            of a child process that does only that
 
@@ -52,8 +53,9 @@ def cpu_ms(action) -> float:
     return (time.process_time() - start) * 1000
 
 
-def edits(repeat: int) -> tuple[list[float], list[float], int]:
-    """CPU ms per full re-check and per one-object edit of a 100-document file, and its findings."""
+def edits(repeat: int) -> tuple[list[float], list[float], list[float], int]:
+    """CPU ms per full re-check, per one-object edit and per line added to the first object (every later document
+    moves down) of a 100-document file, and its findings."""
     settings = resolve_settings(None, {}, use_config=False)
     workspace = Workspace(None)
     analysis = Analysis(settings, workspace)
@@ -65,7 +67,7 @@ def edits(repeat: int) -> tuple[list[float], list[float], int]:
         analysis.run()
 
     check(text_of(docs))   # warm: imports, schemas, caches
-    full, one = [], []
+    full, one, moved = [], [], []
     for run in range(repeat):
         changed = [dict(d, metadata={**d["metadata"], "labels": {"run": str(run)}}) for d in docs]
         full.append(cpu_ms(lambda changed=changed: check(text_of(changed))))
@@ -75,7 +77,12 @@ def edits(repeat: int) -> tuple[list[float], list[float], int]:
         text = text_of(edited)   # made before the clock starts: the editor sends it
         one.append(cpu_ms(lambda text=text: check(text)))
         docs = edited
-    return full, one, len(analysis.run().get(path, []))
+        notes = {**docs[0]["metadata"].get("annotations", {}), f"note-{run}": "x"}   # one more line each time
+        edited = [dict(docs[0], metadata={**docs[0]["metadata"], "annotations": notes}), *docs[1:]]
+        text = text_of(edited)
+        moved.append(cpu_ms(lambda text=text: check(text)))
+        docs = edited
+    return full, one, moved, len(analysis.run().get(path, []))
 
 
 def memory(files: int, per_file: int) -> None:
@@ -104,11 +111,13 @@ def main() -> int:
     if args.memory_child:
         memory(args.files, args.docs_per_file)
         return 0
-    full, one, findings = edits(args.repeat)
+    full, one, moved, findings = edits(args.repeat)
     print(f"100-document file, every document changed: median {statistics.median(full):.1f} ms CPU "
           f"(min {min(full):.1f}, max {max(full):.1f}); {findings} findings")
     print(f"100-document file, one object edited:      median {statistics.median(one):.1f} ms CPU "
           f"(min {min(one):.1f}, max {max(one):.1f})")
+    print(f"100-document file, a line added on top:    median {statistics.median(moved):.1f} ms CPU "
+          f"(min {min(moved):.1f}, max {max(moved):.1f}; the first object changes, the other 99 move down)")
     subprocess.run([sys.executable, __file__, "--memory-child", "--files", str(args.files),
                     "--docs-per-file", str(args.docs_per_file)], check=True)
     print(f"rerun: python bench/lsp_diagnostics.py --repeat {args.repeat} --files {args.files} "

@@ -26,6 +26,48 @@ class FileEntry:
     text: str | None = None
 
 
+def _reparsed(previous: FileEntry | None, path: str, text: str) -> FileEntry | None:
+    """The new text of an editor's file, parsing only the documents whose text changed and keeping the others' data;
+    None when that would not give what loading the whole text gives (then the caller loads it): the file had or gets
+    load problems, is JSON, a List or not a manifest, or does not split cleanly at its `---` lines."""
+    from kubectl_wasdra.load.classify import classify
+    from kubectl_wasdra.load.parse import looks_like_json, parse_text
+    from kubectl_wasdra.load.positions import SourceText
+
+    if previous is None or previous.text is None or previous.problems or not previous.documents:
+        return None
+    if path.endswith(".json") or looks_like_json(text) or classify(path, text) is not None:
+        return None
+    old_source = previous.documents[0].source
+    old_parts = old_source.segments() if old_source is not None else None
+    if old_parts is None or any(d.item is not None or d.source is not old_source for d in previous.documents):
+        return None
+    known = {old_parts[d.index][0]: d.data for d in previous.documents}
+    source = SourceText(text)
+    parts = source.segments()
+    if parts is None:
+        return None
+    documents = []
+    for index, (part, _) in enumerate(parts):
+        data = known.get(part)
+        if data is None:
+            parsed = parse_text(part, is_json=False)
+            if parsed.issues or len(parsed.documents) != 1 or not _plain_object(parsed.documents[0][1]):
+                return None
+            data = parsed.documents[0][1]
+        documents.append(Document(path, index, data, None, source))
+    return FileEntry(path, tuple(documents), (), text)
+
+
+def _plain_object(value: object) -> bool:
+    """An object the loader takes as it is: a mapping with string apiVersion and kind, not a List."""
+    if not isinstance(value, dict):
+        return False
+    api_version, kind = value.get("apiVersion"), value.get("kind")
+    return bool(api_version) and bool(kind) and isinstance(api_version, str) and isinstance(kind, str) and \
+        not (kind.endswith("List") and isinstance(value.get("items"), list))
+
+
 def _walk_order(path: str) -> list[str]:
     return path.split(os.sep)  # load/files.py reads a directory in this order
 
@@ -56,8 +98,10 @@ class Workspace:
     def open(self, path: str, text: str) -> FileEntry:
         """An editor's text for `path` (opened or changed): it stands for the file until closed."""
         self._open.add(path)
-        documents, problems = load_decoded(path, text)
-        entry = FileEntry(path, tuple(documents), tuple(problems), text)
+        entry = _reparsed(self._entries.get(path), path, text)
+        if entry is None:
+            documents, problems = load_decoded(path, text)
+            entry = FileEntry(path, tuple(documents), tuple(problems), text)
         self._entries[path] = entry
         self._changed()
         return entry
