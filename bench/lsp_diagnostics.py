@@ -70,11 +70,12 @@ def edits(repeat: int) -> tuple[list[float], list[float], list[float], int]:
     full, one, moved = [], [], []
     for run in range(repeat):
         changed = [dict(d, metadata={**d["metadata"], "labels": {"run": str(run)}}) for d in docs]
-        full.append(cpu_ms(lambda changed=changed: check(text_of(changed))))
+        text = text_of(changed)   # made before the clock starts: the editor sends it
+        full.append(cpu_ms(lambda text=text: check(text)))
         docs = changed
         edited = list(docs)
         edited[50] = dict(edited[50], metadata={**edited[50]["metadata"], "annotations": {"edit": str(run)}})
-        text = text_of(edited)   # made before the clock starts: the editor sends it
+        text = text_of(edited)
         one.append(cpu_ms(lambda text=text: check(text)))
         docs = edited
         notes = {**docs[0]["metadata"].get("annotations", {}), f"note-{run}": "x"}   # one more line each time
@@ -83,6 +84,25 @@ def edits(repeat: int) -> tuple[list[float], list[float], list[float], int]:
         moved.append(cpu_ms(lambda text=text: check(text)))
         docs = edited
     return full, one, moved, len(analysis.run().get(path, []))
+
+
+def check_pipeline(repeat: int) -> list[float]:
+    """CPU ms of `check`'s own pipeline (run_check, in this process, warm) on a fresh 100-document file each time:
+    the yardstick for the every-document-changed case, which re-runs every rule on every document as check does."""
+    import dataclasses
+
+    from kubectl_wasdra.lint.pipeline import run_check
+
+    settings = resolve_settings(None, {}, use_config=False)
+    times = []
+    with tempfile.TemporaryDirectory() as root:
+        path = Path(root, "check-100.yaml")
+        for run in range(repeat + 1):
+            docs = [dict(d, metadata={**d["metadata"], "labels": {"run": str(run)}}) for d in manifest(100)]
+            path.write_text(text_of(docs))
+            options = dataclasses.replace(settings.options, paths=(str(path),), jobs=1)
+            times.append(cpu_ms(lambda options=options: run_check(options)))
+    return times[1:]
 
 
 def memory(files: int, per_file: int) -> None:
@@ -118,6 +138,9 @@ def main() -> int:
           f"(min {min(one):.1f}, max {max(one):.1f})")
     print(f"100-document file, a line added on top:    median {statistics.median(moved):.1f} ms CPU "
           f"(min {min(moved):.1f}, max {max(moved):.1f}; the first object changes, the other 99 move down)")
+    pipeline = check_pipeline(args.repeat)
+    print(f"check's pipeline on a fresh 100-document file (run_check, -j 1): median {statistics.median(pipeline):.1f} ms "
+          f"CPU (min {min(pipeline):.1f}, max {max(pipeline):.1f})")
     subprocess.run([sys.executable, __file__, "--memory-child", "--files", str(args.files),
                     "--docs-per-file", str(args.docs_per_file)], check=True)
     print(f"rerun: python bench/lsp_diagnostics.py --repeat {args.repeat} --files {args.files} "
