@@ -156,6 +156,15 @@ def _workspace(server: WasdraServer) -> None:
             ls.project(path).workspace.reread(path)
         ls.refresh(list(touched.values()))
 
+    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    def folders(ls: WasdraServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+        if ls.projects is None:
+            return
+        removed = {path_of(folder.uri) for folder in params.event.removed}
+        roots = [root for root in ls.projects.roots if root not in removed]
+        ls.projects.roots = sorted({*roots, *(path_of(f.uri) for f in params.event.added)}, key=len, reverse=True)
+        _reload(ls, None)
+
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def configuration(ls: WasdraServer, params: types.DidChangeConfigurationParams) -> None:
         if ls.projects is None:

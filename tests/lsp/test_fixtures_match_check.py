@@ -1,9 +1,11 @@
-"""Every file of fixtures/, opened alone in the server, gets exactly the findings `check FILE -o json` reports for it:
-same rules, same severities, same start positions (and messages)."""
+"""Every file of fixtures/, opened alone in the server, gets exactly the findings `check FILE -o json` reports for it;
+and with fixtures/ as the workspace folder, exactly those `check fixtures/ -o json` reports for it: same rules,
+same severities, same start positions (and messages)."""
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -70,5 +72,54 @@ async def test_diagnostics_equal_check_json_for_every_fixture(loose_client: Lang
         checked += 1
         if got != want:
             mismatches.append((str(path.relative_to(ROOT)), got, want))
+    assert checked > 200
+    assert mismatches == []
+
+
+@pytest.fixture
+def fixtures_copy(tmp_path: Path) -> Path:
+    """fixtures/ in a repository of its own (no config file above it)."""
+    (tmp_path / ".git").mkdir()
+    shutil.copytree(ROOT / "fixtures", tmp_path / "fixtures")
+    return tmp_path / "fixtures"
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+async def folder_client(lsp_client: LanguageClient, fixtures_copy: Path):
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities("neovim"),
+        workspace_folders=[types.WorkspaceFolder(uri=fixtures_copy.as_uri(), name="fixtures")]))
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_workspace_diagnostics_equal_check_json_of_the_folder(folder_client: LanguageClient, fixtures_copy: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from kubectl_wasdra.lsp.settings import resolve_settings
+
+    code, out, err = run(["check", str(fixtures_copy), "-o", "json", "--no-config"], capsys)
+    assert code in (0, 1, 2), err
+    by_file: dict[str, list[dict]] = {}
+    for finding in json.loads(out)["findings"]:
+        by_file.setdefault(finding["file"], []).append(finding)
+    excluded = resolve_settings(str(fixtures_copy), {}).excluded   # check's default excludes (Chart.yaml ...)
+    mismatches, checked = [], 0
+    for path in sorted(p for p in fixtures_copy.rglob("*") if p.suffix in (".yaml", ".yml", ".json")):
+        text = _text(path)
+        if text is None or excluded(str(path)):
+            continue
+        uri = path.as_uri()
+        open_file(folder_client, path, text)
+        published = await diagnostics_for(folder_client, uri)
+        lines = text.splitlines()
+        want = sorted((f["rule"], SEVERITY[f["severity"]], f["line"] - 1,
+                       _utf16(lines[f["line"] - 1], f["column"] - 1) if f["line"] <= len(lines) else f["column"] - 1,
+                       f["message"]) for f in by_file.get(str(path), []))
+        got = sorted((str(d.code), d.severity, d.range.start.line, d.range.start.character, d.message.split("\n")[0])
+                     for d in published)
+        checked += 1
+        if got != want:
+            mismatches.append((str(path.relative_to(fixtures_copy)), got, want))
     assert checked > 200
     assert mismatches == []
