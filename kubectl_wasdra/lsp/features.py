@@ -31,6 +31,7 @@ def _code_actions(server: WasdraServer) -> None:
 
         if ls.projects is None:
             return None
+        ls.flush()   # findings of the latest text, even when the change that came just before is not checked yet
         uri = params.text_document.uri
         path = path_of(uri)
         project = ls.project(path)

@@ -6,6 +6,7 @@ file whose findings changed, so fixing a reference in one file clears the diagno
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from collections.abc import Sequence
@@ -33,6 +34,8 @@ class WasdraServer(LanguageServer):
         self.projects: Projects | None = None
         self.published: dict[str, list[Finding]] = {}
         self.initialization_options: Any = None
+        self._dirty: dict[int, Project] = {}
+        self._flush_handle: asyncio.Handle | None = None
 
     def lines_of(self, path: str) -> Sequence[str]:
         """A file's lines: the editor's buffer when open, else the disk's (empty when unreadable)."""
@@ -53,7 +56,24 @@ class WasdraServer(LanguageServer):
         return self.projects.of(path)
 
     def refresh(self, projects: Sequence[Project]) -> None:
-        """Check `projects` again and publish every open file whose findings changed."""
+        """Check `projects` again once the messages already received are handled (a burst of keystrokes is checked
+        once, not once per keystroke), then publish every open file whose findings changed."""
+        self._dirty.update((id(project), project) for project in projects)
+        if self._flush_handle is None:
+            try:
+                self._flush_handle = asyncio.get_running_loop().call_soon(self.flush)
+            except RuntimeError:   # no event loop (called outside the server): check now
+                self.flush()
+
+    def forget_pending(self) -> None:
+        """Drop the checks waiting to run (the projects were rebuilt)."""
+        self._dirty.clear()
+
+    def flush(self) -> None:
+        """Check the projects that changed since the last check and publish what changed."""
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()   # called directly (a code action): the scheduled check has nothing left to do
+        projects, self._dirty, self._flush_handle = list(self._dirty.values()), {}, None
         for project in projects:
             project.run()
             if project.error:
@@ -191,6 +211,7 @@ def _reload(ls: WasdraServer, client: dict[str, Any] | None) -> None:
     """New settings: every project rebuilt, the open files put back, everything checked and republished."""
     assert ls.projects is not None
     ls.projects.reload(client)
+    ls.forget_pending()
     _hold_open_files(ls)
     ls.published.clear()
     ls.refresh(list(ls.projects))

@@ -104,14 +104,13 @@ async def test_workspace_diagnostics_equal_check_json_of_the_folder(folder_clien
     for finding in json.loads(out)["findings"]:
         by_file.setdefault(finding["file"], []).append(finding)
     excluded = resolve_settings(str(fixtures_copy), {}).excluded   # check's default excludes (Chart.yaml ...)
-    mismatches, checked = [], 0
-    for path in sorted(p for p in fixtures_copy.rglob("*") if p.suffix in (".yaml", ".yml", ".json")):
-        text = _text(path)
-        if text is None or excluded(str(path)):
-            continue
-        uri = path.as_uri()
+    files = [(path, text) for path in sorted(p for p in fixtures_copy.rglob("*") if p.suffix in (".yaml", ".yml", ".json"))
+             if (text := _text(path)) is not None and not excluded(str(path))]
+    for path, text in files:   # all at once: the server checks the burst together
         open_file(folder_client, path, text)
-        published = await diagnostics_for(folder_client, uri)
+    mismatches, checked = [], 0
+    for path, text in files:
+        published = await diagnostics_for(folder_client, path.as_uri())
         lines = text.splitlines()
         want = sorted((f["rule"], SEVERITY[f["severity"]], f["line"] - 1,
                        _utf16(lines[f["line"] - 1], f["column"] - 1) if f["line"] <= len(lines) else f["column"] - 1,
