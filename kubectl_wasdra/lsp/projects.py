@@ -27,12 +27,14 @@ class Project:
 
     def _settings(self, client: Mapping[str, Any]) -> Settings:
         """The folder's settings; with a bad config file or setting, the defaults (and `error` says why)."""
+        import click
+
         try:
             return resolve_settings(self.root, client)
         except WasdraError as exc:
             self.error = f"kubectl-wasdra: {exc}"
-        except Exception as exc:  # click's usage errors: one line, as check prints them
-            self.error = f"kubectl-wasdra: {getattr(exc, 'message', exc)}"
+        except click.ClickException as exc:  # a bad value for a flag's syntax: one line, as check prints it
+            self.error = f"kubectl-wasdra: {' '.join(exc.format_message().split())}"
         return resolve_settings(self.root, {}, use_config=False)
 
     def owns(self, path: str) -> bool:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from kubectl_wasdra import __version__
@@ -201,7 +202,7 @@ async def _pulled_settings(ls: WasdraServer) -> dict[str, Any]:
     try:
         values = await ls.workspace_configuration_async(types.ConfigurationParams(
             items=[types.ConfigurationItem(section=SECTION)]))
-    except Exception as exc:  # a client that claims the capability but fails the request: keep what we have
+    except JsonRpcException as exc:  # a client that claims the capability but fails the request: keep what we have
         logger.warning("workspace/configuration failed: %s", exc)
         return {}
     return dict(values[0]) if values and isinstance(values[0], dict) else {}

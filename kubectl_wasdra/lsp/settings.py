@@ -77,5 +77,7 @@ def _settings(args: list[str], config_path: str | None, root: str | None) -> Set
                            ignore=common.ignore, schema_locations=common.schema_locations, snapshot=snapshot,
                            snapshot_problems=tuple(left_out), per_file_ignores=project.per_file_ignores,
                            report_unused_ignores=project.report_unused_ignores, baseline=project.baseline)
+    for release in options.releases:
+        _ = options.context(release).gates  # unknown or conflicting feature gates fail here, as in check
     excludes = Excludes.of(DEFAULT_EXCLUDES if project.default_excludes else (), project.exclude, base=root or "")
     return Settings(options, config_path, excludes)
