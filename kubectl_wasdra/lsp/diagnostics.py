@@ -40,7 +40,7 @@ def rule_url(rule: str) -> str:
 
 
 def to_range(lines: Sequence[str], line: int, column: int, to_client: ToClient) -> types.Range:
-    (start_line, start), (end_line, end) = finding_range(list(lines), line, column)
+    (start_line, start), (end_line, end) = finding_range(lines, line, column)
     chars = types.Range(types.Position(start_line, start), types.Position(end_line, end))
     return to_client(lines, chars)
 

@@ -7,6 +7,7 @@ indicator or the line's end.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 _FLOW_END: Final = frozenset(",]}")
@@ -50,7 +51,7 @@ def _quoted_end(line: str, start: int) -> int:
     return len(line)
 
 
-def finding_range(lines: list[str], line: int, column: int) -> tuple[tuple[int, int], tuple[int, int]]:
+def finding_range(lines: Sequence[str], line: int, column: int) -> tuple[tuple[int, int], tuple[int, int]]:
     """((line, character), (line, character)), 0-based characters, for `check`'s 1-based (line, column); the server
     turns characters into the client's position encoding (UTF-16 unless negotiated otherwise)."""
     row = max(line - 1, 0)

@@ -7,6 +7,7 @@ file whose findings changed, so fixing a reference in one file clears the diagno
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 from collections.abc import Sequence
@@ -50,7 +51,7 @@ class WasdraServer(LanguageServer):
             return []
 
     def to_client(self, lines: Sequence[str], chars: types.Range) -> types.Range:
-        return self.workspace.position_codec.range_to_client_units(list(lines), chars)
+        return self.workspace.position_codec.range_to_client_units(lines, chars)
 
     def project(self, path: str) -> Project:
         assert self.projects is not None
@@ -89,7 +90,8 @@ class WasdraServer(LanguageServer):
     def publish(self, uri: str, path: str, findings: list[Finding]) -> None:
         self.published[path] = findings
         document = self.workspace.text_documents.get(uri)
-        diagnostics = [to_diagnostic(f, self.lines_of, self.to_client) for f in findings]
+        lines = functools.cache(self.lines_of)   # each file split into lines once, not once per finding
+        diagnostics = [to_diagnostic(f, lines, self.to_client) for f in findings]
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, diagnostics=diagnostics, version=document.version if document is not None else None))
 

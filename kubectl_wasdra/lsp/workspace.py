@@ -2,8 +2,10 @@
 the disk's), loaded into documents, in the order `check DIR` reads them.
 
 This is the one place the language server learns what files exist and what they define; the rest asks it for
-documents. A repository index (what each file defines and references, kept on disk) can replace its scan later
-without the server changing.
+documents (`files`, `entry`, `documents`) and tells it about edits (`open`, `close`, `reread`). `check`'s on-disk
+repository index (what each file defines and references) can take over `scan` without the server changing: its
+`load_index(root, known=...)` takes the open buffers as `known`, and the documents of the files it lists are what
+`documents()` returns.
 """
 
 from __future__ import annotations
