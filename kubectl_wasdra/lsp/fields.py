@@ -94,8 +94,8 @@ def _releases_with(api_version: str, kind: str, path: Path) -> list[Release]:
     return [release for release in SUPPORTED if field_at(release, api_version, kind, path) is not None]
 
 
-def _gates(release: Release, api_version: str, kind: str, path: Path) -> list[str]:
-    """The feature gates that govern `path` in `release` (rules/field-gates.yaml patterns)."""
+def _gated(release: Release, api_version: str, kind: str, path: Path) -> list[Any]:
+    """The field-gate entries (rules/field-gates.yaml) that govern `path` in `release`."""
     from kubectl_wasdra.catalog.field_gates import ANY_ITEM, ANY_VALUE, gated_fields
 
     def matches(pattern: tuple[str, ...]) -> bool:
@@ -103,8 +103,7 @@ def _gates(release: Release, api_version: str, kind: str, path: Path) -> list[st
             (part == ANY_ITEM and isinstance(step, int)) or (part == ANY_VALUE and isinstance(step, str)) or part == step
             for part, step in zip(pattern, path, strict=True))
 
-    return list(dict.fromkeys(gate for field in gated_fields(release, api_version, kind) if matches(field.pattern)
-                              for gate in field.gates_all))
+    return [field for field in gated_fields(release, api_version, kind) if matches(field.pattern)]
 
 
 def describe_field(lines: list[str], row: int, column: int, options: CheckOptions) -> str | None:
@@ -124,15 +123,24 @@ def describe_field(lines: list[str], row: int, column: int, options: CheckOption
     lines_out = [f"**{found[1]}**: `{type_text}` ({kind} {api_version})", ""]
     lines_out += [description, ""] if description else []
     if field.node.get("enum"):
-        lines_out.append("Allowed values: " + ", ".join(f"`{v}`" for v in field.node["enum"] if v is not None))
+        lines_out.append("- Allowed values: " + ", ".join(f"`{v}`" for v in field.node["enum"] if v is not None))
     present = _releases_with(api_version, kind, path)
     span = f"{present[0]}-{present[-1]}" if len(present) > 1 else str(present[0])
-    lines_out.append(f"In Kubernetes {span}" + (f" (added in {present[0]})" if present[0] != SUPPORTED[0] else ""))
-    ctx = options.context(release)
-    for gate in _gates(release, api_version, kind, path):
-        state = "on" if ctx.gate_enabled(gate) else "off"
-        lines_out.append(f"Feature gate `{gate}`: {state} in {release} with these settings")
-    return "\n".join(line for line in lines_out).strip()
+    lines_out.append(f"- In Kubernetes {span}" + (f" (added in {present[0]})" if present[0] != SUPPORTED[0] else ""))
+    for gated in _gated(release, api_version, kind, path):
+        lines_out += [f"- {_gate_line(gate, release, options)}" for gate in gated.gates_all]
+        lines_out.append(f"  - with the gate off: {gated.effect}" + (f" ({gated.note})" if gated.note else ""))
+    return "\n".join(lines_out).strip()   # a Markdown list: one fact per item
+
+
+def _gate_line(gate: str, release: Release, options: CheckOptions) -> str:
+    """"Feature gate `X` (beta since 1.36, on by default): on with these settings"."""
+    from kubectl_wasdra.catalog.gates import gate_table
+
+    info = gate_table(release).get(gate)
+    state = "on" if options.context(release).gate_enabled(gate) else "off"
+    about = f" ({info.since}, {'on' if info.default else 'off'} by default in {release})" if info is not None else ""
+    return f"Feature gate `{gate}`{about}: {state} with these settings"
 
 
 def complete(lines: list[str], row: int, column: int, options: CheckOptions) -> list[Completion]:

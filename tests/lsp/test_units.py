@@ -64,3 +64,27 @@ def test_generated_files_are_fresh(tool: str) -> None:
     sys.path.insert(0, str(ROOT))
     spec.loader.exec_module(module)
     assert module.TARGET.read_text() == module.render()
+
+
+POD_GROUP = """\
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata:
+  name: train
+spec:
+  resourceClaims:
+  - name: fabric
+""".splitlines(keepends=True)
+
+
+def test_hover_names_the_gate_and_its_state_in_the_configured_release() -> None:
+    from kubectl_wasdra.lint.pipeline import CheckOptions
+    from kubectl_wasdra.lsp.fields import describe_field
+
+    text = describe_field(POD_GROUP, 5, 3, CheckOptions(paths=()))
+    assert text is not None and text.startswith("**resourceClaims**: `array of")
+    assert "- In Kubernetes 1.37 (added in 1.37)" in text   # scheduling.k8s.io/v1beta1 PodGroup is new in 1.37
+    assert "Feature gate `DRAWorkloadResourceClaims` (1.36 alpha, 1.37 beta, off by default in 1.37): off" in text
+    gates = {"DRAWorkloadResourceClaims": True, "GenericWorkload": True}
+    on = describe_field(POD_GROUP, 5, 3, CheckOptions(paths=(), feature_gates=gates))
+    assert on is not None and "off by default in 1.37): on with these settings" in on
