@@ -75,3 +75,20 @@ async def test_a_changed_config_file_applies(client: LanguageClient, project: Pa
     client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
         changes=[types.FileEvent(uri=config.as_uri(), type=types.FileChangeType.Changed)]))
     assert await diagnostics_for(client, uri, until=lambda found: not found) == []
+
+
+async def test_a_fix_saved_by_another_program_clears_the_diagnostic(client: LanguageClient, project: Path) -> None:
+    uri = open_file(client, project / "deploy" / "infer.yaml")
+    assert codes(await diagnostics_for(client, uri)) == ["REF001"]
+    template = project / "deploy" / "template.yaml"   # not open in the editor: changed on disk
+    template.write_text(CLAIM_TEMPLATE.replace("gpu-tempalte", "gpu-template"))
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        changes=[types.FileEvent(uri=template.as_uri(), type=types.FileChangeType.Changed)]))
+    assert await diagnostics_for(client, uri, until=lambda found: not found) == []
+
+
+async def test_closing_a_file_clears_its_diagnostics(client: LanguageClient, project: Path) -> None:
+    uri = open_file(client, project / "deploy" / "infer.yaml")
+    assert codes(await diagnostics_for(client, uri)) == ["REF001"]
+    client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
+    assert await diagnostics_for(client, uri, until=lambda found: not found) == []
