@@ -92,3 +92,16 @@ async def test_closing_a_file_clears_its_diagnostics(client: LanguageClient, pro
     assert codes(await diagnostics_for(client, uri)) == ["REF001"]
     client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
     assert await diagnostics_for(client, uri, until=lambda found: not found) == []
+
+
+async def test_incremental_changes_from_the_editor(client: LanguageClient, project: Path) -> None:
+    uri = open_file(client, project / "deploy" / "infer.yaml")
+    assert codes(await diagnostics_for(client, uri)) == ["REF001"]
+    # the editor sends only the edited range: "gpu-template" -> "gpu-tempalte" on line 14 (0-based 13)
+    start = len("        resourceClaimTemplateName: ")
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(types.Position(13, start), types.Position(13, start + len("gpu-template"))),
+            text="gpu-tempalte")]))
+    assert await diagnostics_for(client, uri, until=lambda found: not found) == []
