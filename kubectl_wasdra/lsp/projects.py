@@ -37,9 +37,6 @@ class Project:
             self.error = f"kubectl-wasdra: {' '.join(exc.format_message().split())}"
         return resolve_settings(self.root, {}, use_config=False)
 
-    def owns(self, path: str) -> bool:
-        return self.root is None or path.startswith(self.root + os.sep)
-
     def run(self) -> dict[str, list[Finding]]:
         self.findings = self.analysis.run()
         return self.findings

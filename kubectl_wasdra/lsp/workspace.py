@@ -83,6 +83,7 @@ class Workspace:
         self._entries: dict[str, FileEntry] = {}
         self._open: set[str] = set()
         self._documents: tuple[Document, ...] | None = None
+        self._files: list[str] | None = None
         self.generation = 0  # moves on every change: caches of whole-workspace results key on it
 
     def scan(self) -> None:
@@ -126,8 +127,10 @@ class Workspace:
         return self._entries.get(path)
 
     def files(self) -> list[str]:
-        """Every file, in `check`'s reading order."""
-        return sorted(self._entries, key=_walk_order)
+        """Every file, in `check`'s reading order (sorted once per change)."""
+        if self._files is None:
+            self._files = sorted(self._entries, key=_walk_order)
+        return self._files
 
     def documents(self) -> tuple[Document, ...]:
         """Every document of every file, in `check`'s reading order (computed once per change)."""
@@ -148,5 +151,5 @@ class Workspace:
         self._entries[path] = FileEntry(path, tuple(documents), tuple(problems))
 
     def _changed(self) -> None:
-        self._documents = None
+        self._documents = self._files = None
         self.generation += 1
