@@ -25,7 +25,8 @@ def lsp_command(stdio: bool) -> int:
     try:
         from kubectl_wasdra.lsp.server import serve
     except ImportError as exc:
-        raise UsageError(f"the language server needs pygls ({exc.name} is not installed)", where="lsp",
+        package = (exc.name or "pygls").partition(".")[0]
+        raise UsageError(f"the language server needs {package}, which is not installed", where="lsp",
                          hint="pip install 'kubectl-wasdra[lsp]'") from None
     serve()
     return EXIT_OK
