@@ -23,6 +23,7 @@ from kubectl_wasdra.cli_check import (
     check_snapshot,
     fixed_report,
     rendered_inputs,
+    repo_settings,
     resolve_auto,
     write_baseline,
 )
@@ -158,7 +159,8 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
                            exclude=project.exclude + baseline_files(project), default_excludes=project.default_excludes,
                            rendered=rendered, per_file_ignores=project.per_file_ignores,
                            report_unused_ignores=project.report_unused_ignores, show_suppressed=project.show_suppressed,
-                           baseline=None if project.write_baseline else project.baseline)
+                           baseline=None if project.write_baseline else project.baseline,
+                           gitignore=project.gitignore, **repo_settings(paths, project))
     if project.write_baseline:
         return write_baseline(run_check(options), project.write_baseline)
     if upgrade_from is not None:

@@ -61,6 +61,10 @@ class CheckOptions:
     show_suppressed: bool = False
     baseline: str | None = None
     rendered: tuple[Rendered, ...] = ()
+    gitignore: bool = True  # directories are walked as git walks them (--no-gitignore: every file)
+    # the repository as context (lint/repo/): references resolve against every manifest under this root
+    project_root: str | None = None
+    cache_dir: str | None = None  # where the repository index is kept (None: rebuilt in memory every run)
 
     def context(self, release: Release) -> CheckContext:
         from kubectl_wasdra.catalog.gates import overrides_for  # one flag set over several releases (gates come and go)
@@ -177,11 +181,17 @@ def _run_check(options: CheckOptions) -> CheckReport:
     for ctx in contexts:
         _ = ctx.gates  # bad --feature-gates fail here, before any work (UsageError)
     loaded = _load(options)
-    kinds = {(document.group, document.kind) for document in loaded.documents}
+    context = _repo_context(options, loaded.documents, loaded.files)
+    kinds = {(document.group, document.kind) for document in (*loaded.documents, *context)}
     rules = tuple(r for r in rules_for(kinds, cluster=options.snapshot is not None) if r.info.id in selected)
     per_release = [document_findings_parallel(loaded.documents, rules, ctx, options.jobs) for ctx in contexts]
     for findings, ctx in zip(per_release, contexts, strict=True):
-        findings.extend(set_findings(loaded.documents, rules, ctx))
+        if context:
+            from kubectl_wasdra.lint.repo.context import set_findings_with_context
+
+            findings.extend(set_findings_with_context(loaded.documents, context, rules, ctx))
+        else:
+            findings.extend(set_findings(loaded.documents, rules, ctx))
     findings = load_findings([*loaded.problems, *options.snapshot_problems], rules, options.profile)
     findings.extend(merge_releases(per_release, options.releases))
     internal = any(f.hint == INTERNAL_ERROR_HINT for f in findings)
@@ -220,8 +230,19 @@ def _load(options: CheckOptions) -> Any:
     from kubectl_wasdra.lint.project_report import load_inputs
 
     if not (options.exclude or options.default_excludes or options.rendered):
-        return load_paths(options.paths, stdin=options.stdin, max_bytes=options.max_bytes)
+        return load_paths(options.paths, stdin=options.stdin, max_bytes=options.max_bytes, gitignore=options.gitignore)
     return load_inputs(options)
+
+
+def _repo_context(options: CheckOptions, documents: Sequence[Document], files: Sequence[str]) -> tuple[Document, ...]:
+    """The repository documents the given ones reach (lint/repo/context.py); none without a project root."""
+    if options.project_root is None or not documents or all(file == "-" for file in files):
+        return ()
+    from kubectl_wasdra.lint.project_report import exclude_predicate
+    from kubectl_wasdra.lint.repo.context import repo_context
+
+    return repo_context(options.project_root, documents, files, cache_dir=options.cache_dir,
+                        gitignore=options.gitignore, exclude=exclude_predicate(options)).documents
 
 
 def load_findings(problems: Iterable[LoadProblem], rules: Sequence[Rule], profile: str) -> list[Finding]:

@@ -4,7 +4,7 @@ findings less those suppressed (annotations, comments, per-file ignores) or alre
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -18,14 +18,20 @@ if TYPE_CHECKING:
     from kubectl_wasdra.load import Document
 
 
-def load_inputs(options: CheckOptions) -> LoadResult:
-    """The paths' documents (excluded files left out) followed by the documents of each rendered input."""
+def exclude_predicate(options: CheckOptions) -> Callable[[str], bool] | None:
+    """Whether a file is left out: the default excludes (unless turned off) and the configured ones."""
     from kubectl_wasdra.load.default_excludes import DEFAULT_EXCLUDES
     from kubectl_wasdra.load.excludes import Excludes
 
     excludes = Excludes.of(DEFAULT_EXCLUDES if options.default_excludes else (), options.exclude)
+    return excludes.matches if excludes.patterns else None
+
+
+def load_inputs(options: CheckOptions) -> LoadResult:
+    """The paths' documents (excluded files left out) followed by the documents of each rendered input."""
     loaded = load_paths(options.paths, stdin=options.stdin, max_bytes=options.max_bytes,
-                        exclude=excludes.matches if excludes.patterns else None) if options.paths else LoadResult((), (), ())
+                        exclude=exclude_predicate(options), gitignore=options.gitignore) \
+        if options.paths else LoadResult((), (), ())
     documents, problems, files = list(loaded.documents), list(loaded.problems), list(loaded.files)
     for rendered in options.rendered:
         from kubectl_wasdra.load.render import load_rendered

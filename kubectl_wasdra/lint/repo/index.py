@@ -1,0 +1,187 @@
+"""The repository index: for every manifest file under a project root, the keys it defines and references
+(lint/repo/links.py), cached on disk so a run on one changed file re-reads only what changed.
+
+API:
+    index = load_index(root, cache_dir=default_cache_dir(os.environ))   # list, re-read what changed, save
+    index.definers("PodGroup/train") -> ("/repo/deploy/groups.yaml",)   # absolute paths, sorted
+    index.referrers("PodGroup/train") -> ("/repo/deploy/job.yaml",)
+    index.entry("/repo/deploy/job.yaml") -> FileEntry(size, mtime_ns, defines, references) | None
+
+A file's entry is reused while its size, mtime and ctime are unchanged; an entry written by another version of the
+tool is never reused. Which files belong to the root is asked of git (`git ls-files`: tracked plus untracked and
+not ignored) or, outside a work tree or with `gitignore=False`, read off the file system; hidden files and
+directories are left out, as `check DIR` leaves them out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from kubectl_wasdra.load import Document
+
+log = logging.getLogger(__name__)
+INDEX_FORMAT: Final = 1
+_SUFFIXES: Final = (".yaml", ".yml", ".json")
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    """What one file defines and references, and the stat values it was read at."""
+
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+    defines: tuple[str, ...]
+    references: tuple[str, ...]
+
+    def fresh(self, stat: os.stat_result) -> bool:
+        return (self.size, self.mtime_ns, self.ctime_ns) == (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+
+
+@dataclass
+class RepoIndex:
+    """Every indexed file of one root (absolute path -> entry), with lookups by key built on first use."""
+
+    root: str
+    entries: dict[str, FileEntry]
+    read: int = 0  # files parsed in this run (the others came from the cache)
+    _definers: dict[str, tuple[str, ...]] | None = field(default=None, repr=False)
+    _referrers: dict[str, tuple[str, ...]] | None = field(default=None, repr=False)
+
+    def entry(self, path: str) -> FileEntry | None:
+        return self.entries.get(os.path.abspath(path))
+
+    def definers(self, key: str) -> tuple[str, ...]:
+        """The files that define `key` ("PodGroup/train"), sorted."""
+        if self._definers is None:
+            self._definers = _invert(self.entries, "defines")
+        return self._definers.get(key, ())
+
+    def referrers(self, key: str) -> tuple[str, ...]:
+        """The files that reference `key`, sorted."""
+        if self._referrers is None:
+            self._referrers = _invert(self.entries, "references")
+        return self._referrers.get(key, ())
+
+
+def _invert(entries: Mapping[str, FileEntry], attribute: str) -> dict[str, tuple[str, ...]]:
+    found: dict[str, list[str]] = {}
+    for path in sorted(entries):
+        for key in getattr(entries[path], attribute):
+            found.setdefault(key, []).append(path)
+    return {key: tuple(paths) for key, paths in found.items()}
+
+
+def default_cache_dir(environ: Mapping[str, str]) -> str:
+    """WASDRA_CACHE_DIR, else $XDG_CACHE_HOME/kubectl-wasdra, else ~/.cache/kubectl-wasdra."""
+    if environ.get("WASDRA_CACHE_DIR"):
+        return environ["WASDRA_CACHE_DIR"]
+    base = environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "kubectl-wasdra")
+
+
+def cache_file(root: str, cache_dir: str) -> str:
+    """Where the index of `root` is kept: one file per root, named by a digest of its absolute path."""
+    digest = hashlib.sha256(os.path.abspath(root).encode("utf-8", "surrogateescape")).hexdigest()[:20]
+    return os.path.join(cache_dir, f"index-{digest}.json")
+
+
+def root_files(root: str, *, gitignore: bool = True, exclude: Callable[[str], bool] | None = None) -> list[str]:
+    """The manifest files (.yaml/.yml/.json) under `root` as absolute paths: what git walks, or the file system."""
+    from kubectl_wasdra.load.gitignore import work_tree_files
+
+    base = os.path.abspath(root)
+    listed = work_tree_files(base) if gitignore else None
+    if listed is None:
+        from kubectl_wasdra.load.files import directory_manifests
+
+        paths = [os.path.abspath(p) for p in directory_manifests(base)]
+    else:
+        paths = [os.path.join(base, p) for p in listed if p.endswith(_SUFFIXES)
+                 and not any(part.startswith(".") for part in p.split("/"))]
+    return [p for p in paths if exclude is None or not exclude(p)]
+
+
+def load_index(root: str, *, cache_dir: str | None = None, gitignore: bool = True,
+               exclude: Callable[[str], bool] | None = None,
+               known: Mapping[str, Sequence[Document]] | None = None) -> RepoIndex:
+    """The index of `root`, brought up to date: cached entries of unchanged files are reused, other files are parsed
+    (or taken from `known`: absolute path -> documents already loaded), deleted files dropped; the cache is rewritten
+    when something changed. A cache that cannot be read or written only costs time."""
+    cached = _read_cache(cache_file(root, cache_dir)) if cache_dir else {}
+    entries: dict[str, FileEntry] = {}
+    read = 0
+    for path in root_files(root, gitignore=gitignore, exclude=exclude):
+        try:
+            stat = os.stat(path)
+        except OSError:
+            continue
+        entry = cached.get(path)
+        if entry is None or not entry.fresh(stat) or (known and path in known):
+            entry = _entry(path, stat, (known or {}).get(path))
+            read += 1
+        entries[path] = entry
+    if cache_dir and (read or len(entries) != len(cached)):
+        _write_cache(cache_file(root, cache_dir), root, entries)
+    return RepoIndex(os.path.abspath(root), entries, read)
+
+
+def _entry(path: str, stat: os.stat_result, documents: Sequence[Document] | None) -> FileEntry:
+    from kubectl_wasdra.lint.repo.links import definitions, reference_keys
+
+    if documents is None:
+        from kubectl_wasdra.load import load_file
+
+        documents, _ = load_file(path)
+    defines = tuple(dict.fromkeys(key for document in documents for key in definitions(document)))
+    return FileEntry(stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, defines, reference_keys(tuple(documents)))
+
+
+def _version() -> str:
+    from kubectl_wasdra import __version__
+
+    return f"{INDEX_FORMAT}:{__version__}"
+
+
+def _read_cache(path: str) -> dict[str, FileEntry]:
+    import orjson
+
+    try:
+        with open(path, "rb") as stream:
+            data = orjson.loads(stream.read())
+        if data.get("version") != _version():
+            return {}
+        return {file: FileEntry(*row[:3], tuple(row[3]), tuple(row[4])) for file, row in data["files"].items()}
+    except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
+        log.debug("repository index %s not reused: %s", path, exc)
+        return {}
+
+
+def _write_cache(path: str, root: str, entries: Mapping[str, FileEntry]) -> None:
+    import orjson
+
+    data: dict[str, Any] = {"version": _version(), "root": os.path.abspath(root), "files": {
+        file: [e.size, e.mtime_ns, e.ctime_ns, list(e.defines), list(e.references)] for file, e in entries.items()}}
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(temporary, "wb") as stream:
+            stream.write(orjson.dumps(data))
+        os.replace(temporary, path)
+    except OSError as exc:
+        log.debug("repository index %s not written: %s", path, exc)
+
+
+def keys_of(index: RepoIndex, paths: Iterable[str], attribute: str) -> set[str]:
+    """The union of `attribute` ("defines" or "references") of the indexed `paths`."""
+    found: set[str] = set()
+    for path in paths:
+        entry = index.entry(path)
+        if entry is not None:
+            found.update(getattr(entry, attribute))
+    return found

@@ -1,0 +1,76 @@
+"""What git would walk: the files of a work tree that `.gitignore`, `.git/info/exclude` and `core.excludesFile` leave
+out, asked of git itself (`git ls-files`), so every rule of git's own matching holds (negations, directory patterns,
+nested .gitignore files, files already tracked staying in).
+
+Without git, or outside a work tree, nothing is ignored. Kept free of YAML imports: `check DIR` pays one `git`
+process per directory named.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+from typing import Final
+
+_TIMEOUT: Final = 30.0  # seconds: a hung git (a lock, a network file system) must not hang check
+
+
+@functools.cache
+def _git() -> str | None:
+    return shutil.which("git")
+
+
+def _git_lines(directory: str, *args: str) -> list[str] | None:
+    """NUL-separated output of `git -C directory ARGS`, None when git is missing or says no (not a work tree)."""
+    git = _git()
+    if git is None or not os.path.isdir(directory):
+        return None
+    try:
+        done = subprocess.run([git, "-C", directory, *args], capture_output=True, timeout=_TIMEOUT, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    return [entry for entry in done.stdout.decode("utf-8", "surrogateescape").split("\0") if entry]
+
+
+class IgnoredPaths:
+    """The ignored files and directories below one directory, as absolute paths; `contains(path)` is true for an
+    ignored path or anything under an ignored directory. (A plain class: built once per directory walked.)"""
+
+    __slots__ = ("directories", "files")
+
+    def __init__(self, files: frozenset[str], directories: frozenset[str]) -> None:
+        self.files, self.directories = files, directories
+
+    def __bool__(self) -> bool:
+        return bool(self.files or self.directories)
+
+    def contains(self, path: str) -> bool:
+        absolute = os.path.abspath(path)
+        if absolute in self.files or absolute in self.directories:
+            return True
+        return any(absolute.startswith(directory + os.sep) for directory in self.directories)
+
+
+NOTHING_IGNORED: Final = IgnoredPaths(frozenset(), frozenset())
+
+
+def ignored_below(directory: str) -> IgnoredPaths:
+    """What git ignores under `directory` (untracked files matching an ignore rule; an ignored directory as one entry)."""
+    entries = _git_lines(directory, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
+    if not entries:
+        return NOTHING_IGNORED
+    base = os.path.abspath(directory)
+    files = frozenset(os.path.join(base, e) for e in entries if not e.endswith("/"))
+    directories = frozenset(os.path.join(base, e.rstrip("/")) for e in entries if e.endswith("/"))
+    return IgnoredPaths(files, directories)
+
+
+def work_tree_files(directory: str) -> list[str] | None:
+    """Every file git would walk under `directory` (tracked, plus untracked and not ignored), relative to it, or None
+    when `directory` is not in a git work tree (then the caller walks the file system itself)."""
+    return _git_lines(directory, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+
