@@ -238,11 +238,11 @@ def _repo_context(options: CheckOptions, documents: Sequence[Document], files: S
     """The repository documents the given ones reach (lint/repo/context.py); none without a project root."""
     if options.project_root is None or not documents or all(file == "-" for file in files):
         return ()
-    from kubectl_wasdra.lint.project_report import exclude_predicate
+    from kubectl_wasdra.lint.project_report import excludes_of
     from kubectl_wasdra.lint.repo.context import repo_context
 
     return repo_context(options.project_root, documents, files, cache_dir=options.cache_dir,
-                        gitignore=options.gitignore, exclude=exclude_predicate(options)).documents
+                        gitignore=options.gitignore, exclude=excludes_of(options)).documents
 
 
 def load_findings(problems: Iterable[LoadProblem], rules: Sequence[Rule], profile: str) -> list[Finding]:

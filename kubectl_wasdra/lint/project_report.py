@@ -16,14 +16,20 @@ if TYPE_CHECKING:
     from kubectl_wasdra.lint.pipeline import CheckOptions, CheckReport
     from kubectl_wasdra.lint.suppress import Suppressed, SuppressionProblem
     from kubectl_wasdra.load import Document
+    from kubectl_wasdra.load.excludes import Excludes
 
 
-def exclude_predicate(options: CheckOptions) -> Callable[[str], bool] | None:
-    """Whether a file is left out: the default excludes (unless turned off) and the configured ones."""
+def excludes_of(options: CheckOptions) -> Excludes:
+    """The files left out: the default excludes (unless turned off) and the configured ones."""
     from kubectl_wasdra.load.default_excludes import DEFAULT_EXCLUDES
     from kubectl_wasdra.load.excludes import Excludes
 
-    excludes = Excludes.of(DEFAULT_EXCLUDES if options.default_excludes else (), options.exclude)
+    return Excludes.of(DEFAULT_EXCLUDES if options.default_excludes else (), options.exclude)
+
+
+def exclude_predicate(options: CheckOptions) -> Callable[[str], bool] | None:
+    """Whether a file is left out, None when nothing is."""
+    excludes = excludes_of(options)
     return excludes.matches if excludes.patterns else None
 
 

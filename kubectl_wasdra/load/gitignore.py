@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import os
-import shutil
 import subprocess
 from typing import Final
 
@@ -19,7 +18,12 @@ _TIMEOUT: Final = 30.0  # seconds: a hung git (a lock, a network file system) mu
 
 @functools.cache
 def _git() -> str | None:
-    return shutil.which("git")
+    """git's path on PATH (shutil.which would import more than check needs at start-up)."""
+    for directory in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        candidate = os.path.join(directory or ".", "git")
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
 
 
 def _git_lines(directory: str, *args: str) -> list[str] | None:

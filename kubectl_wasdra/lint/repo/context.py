@@ -11,7 +11,7 @@ file counts as caused by the given files when it is not found over the context a
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -20,8 +20,9 @@ from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import Finding, format_path
 from kubectl_wasdra.lint.registry import Rule
 from kubectl_wasdra.lint.repo.index import RepoIndex, keys_of, load_index
-from kubectl_wasdra.lint.repo.links import definitions, references
+from kubectl_wasdra.lint.repo.links import definitions, keys_match, references
 from kubectl_wasdra.load import Document
+from kubectl_wasdra.load.excludes import Excludes
 
 _MAX_HOPS: Final = 8  # definers of definers ...: real chains are 2-3 long (Pod -> PodGroup -> Workload -> template)
 
@@ -53,7 +54,7 @@ class RepoContext:
 
 
 def repo_context(root: str, given: Sequence[Document], given_files: Iterable[str], *, cache_dir: str | None,
-                 gitignore: bool, exclude: Callable[[str], bool] | None) -> RepoContext:
+                 gitignore: bool, exclude: Excludes | None) -> RepoContext:
     """The documents of the repository files the given documents reach (the given files themselves left out)."""
     from kubectl_wasdra.load import load_file
 
@@ -122,12 +123,12 @@ def relocate(finding: Finding, given: Sequence[Document], context: Sequence[Docu
 
 def _cause(other: Document, given: Sequence[Document]) -> tuple[Document, tuple[str | int, ...]]:
     """The given document linked to `other`, and the field path that links them."""
-    defined = set(definitions(other))
+    defined = definitions(other)
     for link in references(DocumentSet(tuple(given))):
-        if link.key in defined:
+        if any(keys_match(link.key, key) for key in defined):
             return link.document, link.path
-    referenced = {link.key for link in references(DocumentSet((other,)))}
+    linked = (*defined, *(link.key for link in references(DocumentSet((other,)))))
     for document in given:
-        if referenced & set(definitions(document)) or defined & set(definitions(document)):
+        if any(keys_match(key, mine) for key in linked for mine in definitions(document)):
             return document, ("metadata", "name")
     return given[0], ()

@@ -15,17 +15,16 @@ directories are left out, as `check DIR` leaves them out.
 
 from __future__ import annotations
 
-import hashlib
-import logging
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from kubectl_wasdra.load import Document
+from kubectl_wasdra.load.excludes import Excludes
 
-log = logging.getLogger(__name__)
-INDEX_FORMAT: Final = 1
+INDEX_FORMAT: Final = 2
 _SUFFIXES: Final = (".yaml", ".yml", ".json")
 
 
@@ -50,31 +49,39 @@ class RepoIndex:
     root: str
     entries: dict[str, FileEntry]
     read: int = 0  # files parsed in this run (the others came from the cache)
-    _definers: dict[str, tuple[str, ...]] | None = field(default=None, repr=False)
-    _referrers: dict[str, tuple[str, ...]] | None = field(default=None, repr=False)
+    _definers: dict[str, list[tuple[str, str]]] | None = field(default=None, repr=False)
+    _referrers: dict[str, list[tuple[str, str]]] | None = field(default=None, repr=False)
 
     def entry(self, path: str) -> FileEntry | None:
         return self.entries.get(os.path.abspath(path))
 
     def definers(self, key: str) -> tuple[str, ...]:
-        """The files that define `key` ("PodGroup/train"), sorted."""
+        """The files that define `key` ("PodGroup/ml/train"; an empty namespace on either side matches any), sorted."""
         if self._definers is None:
             self._definers = _invert(self.entries, "defines")
-        return self._definers.get(key, ())
+        return _lookup(self._definers, key)
 
     def referrers(self, key: str) -> tuple[str, ...]:
         """The files that reference `key`, sorted."""
         if self._referrers is None:
             self._referrers = _invert(self.entries, "references")
-        return self._referrers.get(key, ())
+        return _lookup(self._referrers, key)
 
 
-def _invert(entries: Mapping[str, FileEntry], attribute: str) -> dict[str, tuple[str, ...]]:
-    found: dict[str, list[str]] = {}
+def _invert(entries: Mapping[str, FileEntry], attribute: str) -> dict[str, list[tuple[str, str]]]:
+    """"Kind/name" -> [(namespace, path)], paths sorted."""
+    found: dict[str, list[tuple[str, str]]] = {}
     for path in sorted(entries):
         for key in getattr(entries[path], attribute):
-            found.setdefault(key, []).append(path)
-    return {key: tuple(paths) for key, paths in found.items()}
+            kind, namespace, name = key.split("/", 2)
+            found.setdefault(f"{kind}/{name}", []).append((namespace, path))
+    return found
+
+
+def _lookup(inverted: Mapping[str, list[tuple[str, str]]], key: str) -> tuple[str, ...]:
+    kind, namespace, name = key.split("/", 2)
+    rows = inverted.get(f"{kind}/{name}", ())
+    return tuple(dict.fromkeys(path for ns, path in rows if not namespace or not ns or ns == namespace))
 
 
 def default_cache_dir(environ: Mapping[str, str]) -> str:
@@ -86,12 +93,16 @@ def default_cache_dir(environ: Mapping[str, str]) -> str:
 
 
 def cache_file(root: str, cache_dir: str) -> str:
-    """Where the index of `root` is kept: one file per root, named by a digest of its absolute path."""
-    digest = hashlib.sha256(os.path.abspath(root).encode("utf-8", "surrogateescape")).hexdigest()[:20]
-    return os.path.join(cache_dir, f"index-{digest}.json")
+    """Where the index of `root` is kept: one file per root, named by its last directory name and a checksum of its
+    absolute path (the file records the path too, so a collision only costs a rebuild). zlib, not hashlib: loading
+    OpenSSL would cost every pre-commit run more than reading the index."""
+    absolute = os.path.abspath(root)
+    digest = zlib.crc32(absolute.encode("utf-8", "surrogateescape"))
+    name = "".join(c if c.isalnum() or c in "-_." else "_" for c in os.path.basename(absolute))[:40]
+    return os.path.join(cache_dir, f"index-{name}-{digest:08x}.json")
 
 
-def root_files(root: str, *, gitignore: bool = True, exclude: Callable[[str], bool] | None = None) -> list[str]:
+def root_files(root: str, *, gitignore: bool = True, exclude: Excludes | None = None) -> list[str]:
     """The manifest files (.yaml/.yml/.json) under `root` as absolute paths: what git walks, or the file system."""
     from kubectl_wasdra.load.gitignore import work_tree_files
 
@@ -104,16 +115,17 @@ def root_files(root: str, *, gitignore: bool = True, exclude: Callable[[str], bo
     else:
         paths = [os.path.join(base, p) for p in listed if p.endswith(_SUFFIXES)
                  and not any(part.startswith(".") for part in p.split("/"))]
-    return [p for p in paths if exclude is None or not exclude(p)]
+    left_out = exclude.excluded(paths) if exclude is not None else set()
+    return [p for p in paths if p not in left_out]
 
 
 def load_index(root: str, *, cache_dir: str | None = None, gitignore: bool = True,
-               exclude: Callable[[str], bool] | None = None,
+               exclude: Excludes | None = None,
                known: Mapping[str, Sequence[Document]] | None = None) -> RepoIndex:
     """The index of `root`, brought up to date: cached entries of unchanged files are reused, other files are parsed
     (or taken from `known`: absolute path -> documents already loaded), deleted files dropped; the cache is rewritten
     when something changed. A cache that cannot be read or written only costs time."""
-    cached = _read_cache(cache_file(root, cache_dir)) if cache_dir else {}
+    cached = _read_cache(cache_file(root, cache_dir), root) if cache_dir else {}
     entries: dict[str, FileEntry] = {}
     read = 0
     for path in root_files(root, gitignore=gitignore, exclude=exclude):
@@ -122,7 +134,7 @@ def load_index(root: str, *, cache_dir: str | None = None, gitignore: bool = Tru
         except OSError:
             continue
         entry = cached.get(path)
-        if entry is None or not entry.fresh(stat) or (known and path in known):
+        if entry is None or not entry.fresh(stat):
             entry = _entry(path, stat, (known or {}).get(path))
             read += 1
         entries[path] = entry
@@ -148,17 +160,18 @@ def _version() -> str:
     return f"{INDEX_FORMAT}:{__version__}"
 
 
-def _read_cache(path: str) -> dict[str, FileEntry]:
+def _read_cache(path: str, root: str) -> dict[str, FileEntry]:
+    """The cached entries, or none when the file is missing, unreadable, of another version or another root (the
+    index is rebuilt: a cache only ever costs time)."""
     import orjson
 
     try:
         with open(path, "rb") as stream:
             data = orjson.loads(stream.read())
-        if data.get("version") != _version():
+        if data.get("version") != _version() or data.get("root") != os.path.abspath(root):
             return {}
         return {file: FileEntry(*row[:3], tuple(row[3]), tuple(row[4])) for file, row in data["files"].items()}
-    except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
-        log.debug("repository index %s not reused: %s", path, exc)
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return {}
 
 
@@ -173,8 +186,8 @@ def _write_cache(path: str, root: str, entries: Mapping[str, FileEntry]) -> None
         with open(temporary, "wb") as stream:
             stream.write(orjson.dumps(data))
         os.replace(temporary, path)
-    except OSError as exc:
-        log.debug("repository index %s not written: %s", path, exc)
+    except OSError:
+        pass  # a read-only home or a full disk: the next run rebuilds the index
 
 
 def keys_of(index: RepoIndex, paths: Iterable[str], attribute: str) -> set[str]:

@@ -24,13 +24,15 @@ def layout(tmp_path: Path) -> Path:
 def test_definers_and_referrers(layout: Path, tmp_path: Path) -> None:
     index = load_index(str(layout), cache_dir=str(tmp_path / "cache"))
     groups, job_file = str(layout / "deploy" / "groups.yaml"), str(layout / "deploy" / "job.yaml")
-    assert index.definers("PodGroup/train-workers") == (groups,)
-    assert index.referrers("PodGroup/train-workers") == (job_file,)
-    assert index.referrers("ResourceClaimTemplate/gpu") == (job_file,)
-    assert index.referrers("Workload/train") == (groups,)   # the PodGroup's workloadRef
-    assert index.referrers("DeviceClass/gpu.example.com") == (groups,)
-    assert index.definers("Job/train") == (job_file,) and index.definers("Job/nope") == ()
+    assert index.definers("PodGroup/ml/train-workers") == (groups,)
+    assert index.referrers("PodGroup/ml/train-workers") == (job_file,)
+    assert index.referrers("ResourceClaimTemplate/ml/gpu") == (job_file,)
+    assert index.referrers("Workload/ml/train") == (groups,)   # the PodGroup's workloadRef
+    assert index.referrers("DeviceClass//gpu.example.com") == (groups,)
+    assert index.definers("Job/ml/train") == (job_file,) and index.definers("Job/ml/nope") == ()
     assert sorted(index.entries) == [groups, job_file]
+    assert index.definers("PodGroup//train-workers") == (groups,)   # no namespace: any namespace
+    assert index.definers("PodGroup/other/train-workers") == ()
 
 
 def test_the_cache_is_reused_until_a_file_changes(layout: Path, tmp_path: Path) -> None:
@@ -39,10 +41,10 @@ def test_the_cache_is_reused_until_a_file_changes(layout: Path, tmp_path: Path) 
     assert load_index(str(layout), cache_dir=cache).read == 0   # warm: nothing parsed
     write(layout, {"deploy/job.yaml": job(8).replace("train-workers", "renamed") + "# longer\n"})
     index = load_index(str(layout), cache_dir=cache)
-    assert index.read == 1 and index.referrers("PodGroup/renamed") == (str(layout / "deploy" / "job.yaml"),)
+    assert index.read == 1 and index.referrers("PodGroup/ml/renamed") == (str(layout / "deploy" / "job.yaml"),)
     os.remove(layout / "deploy" / "job.yaml")
     index = load_index(str(layout), cache_dir=cache)
-    assert index.read == 0 and index.referrers("PodGroup/renamed") == ()
+    assert index.read == 0 and index.referrers("PodGroup/ml/renamed") == ()
 
 
 def test_a_cache_of_another_version_or_a_broken_one_is_not_used(layout: Path, tmp_path: Path) -> None:
@@ -65,14 +67,14 @@ def test_git_ignored_files_are_not_indexed_unless_asked(layout: Path, tmp_path: 
     (layout / ".git" / "info").mkdir(exist_ok=True)
     (layout / ".git" / "info" / "exclude").write_text("extra/\n")
     index = load_index(str(layout))
-    assert index.definers("PodGroup/train-workers") == (str(layout / "deploy" / "groups.yaml"),)
-    assert index.referrers("PodGroup/train-workers") == (str(layout / "deploy" / "job.yaml"),)   # untracked + excluded
+    assert index.definers("PodGroup/ml/train-workers") == (str(layout / "deploy" / "groups.yaml"),)
+    assert index.referrers("PodGroup/ml/train-workers") == (str(layout / "deploy" / "job.yaml"),)   # untracked + excluded
     everything = load_index(str(layout), gitignore=False)
-    assert len(everything.definers("PodGroup/train-workers")) == 2
+    assert len(everything.definers("PodGroup/ml/train-workers")) == 2
 
 
 def test_an_untracked_file_counts_and_a_root_outside_git_is_walked(tmp_path: Path) -> None:
     plain = tmp_path / "plain"
     write(plain, {"a/groups.yaml": GROUPS, "b/job.yaml": job(8), ".hidden/job.yaml": job(1)})
     index = load_index(str(plain))
-    assert index.referrers("PodGroup/train-workers") == (str(plain / "b" / "job.yaml"),)
+    assert index.referrers("PodGroup/ml/train-workers") == (str(plain / "b" / "job.yaml"),)
