@@ -101,7 +101,8 @@ def set_findings_with_context(given: Sequence[Document], context: Sequence[Docum
     kept = [f for f in together if f.file in given_files]
     elsewhere = [f for f in together if f.file not in given_files]
     if elsewhere:
-        alone = set(set_findings(context, rules, ctx))
+        involved = {f.rule for f in elsewhere}   # only the rules that found something there run again
+        alone = set(set_findings(context, [r for r in rules if r.info.id in involved], ctx))
         kept.extend(relocate(f, given, context) for f in elsewhere if f not in alone)
     return kept
 
