@@ -103,6 +103,8 @@ def cli(ctx: click.Context, debug: bool) -> None:
 @RECURSIVE_OPTION
 @common_options
 @project_options
+@click.option("-v", "--verbose", is_flag=True,
+              help="List every file skipped as not a manifest (text and github output show only their count).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes for large inputs (default: all cores).")
 @click.option("--upgrade-from", metavar="VERSION", default=None,
@@ -117,7 +119,8 @@ def cli(ctx: click.Context, debug: bool) -> None:
 @NO_PREEMPTION_OPTION
 def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool, common: CommonOptions,
                   project: ProjectOptions, jobs: int | None, upgrade_from: str | None = None,
-                  simulate: bool = True, fix: bool = False, unsafe_fixes: bool = False, no_preemption: bool = False) -> int:
+                  simulate: bool = True, fix: bool = False, unsafe_fixes: bool = False, no_preemption: bool = False,
+                  verbose: bool = False) -> int:
     """Lint manifests: API availability, schema, feature gates, API validation, references.
 
     PATH (or -f PATH) is a file, a directory (its .yaml, .yml and .json files; with -R its subdirectories' too), a
@@ -160,7 +163,7 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
                            rendered=rendered, per_file_ignores=project.per_file_ignores,
                            report_unused_ignores=project.report_unused_ignores, show_suppressed=project.show_suppressed,
                            baseline=None if project.write_baseline else project.baseline,
-                           gitignore=project.gitignore, **repo_settings(paths, project))
+                           gitignore=project.gitignore, verbose=verbose, **repo_settings(paths, project))
     if project.write_baseline:
         return write_baseline(run_check(options), project.write_baseline)
     if upgrade_from is not None:

@@ -15,6 +15,7 @@ from typing import IO, TYPE_CHECKING, Any, Final
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
 from kubectl_wasdra.errors import WasdraError
+from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.codes import RuleInfo, Severity
 from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.docset import DocumentSet
@@ -59,6 +60,7 @@ class CheckOptions:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     report_unused_ignores: bool = False
     show_suppressed: bool = False
+    verbose: bool = False  # list the skipped non-manifests one by one in text and github output (-v)
     baseline: str | None = None
     rendered: tuple[Rendered, ...] = ()
     gitignore: bool = True  # directories are walked as git walks them (--no-gitignore: every file)
@@ -117,6 +119,24 @@ class CheckReport:
     baselined: tuple[Finding, ...] = ()
     show_suppressed: bool = False
     rendered_by: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))   # file -> "helm template x"
+    verbose: bool = False
+
+    @property
+    def skipped(self) -> tuple[Finding, ...]:
+        """The files skipped as not manifests (LOAD013 notes): reported apart from the results (SARIF tool
+        notifications; a one-line count in text and github output unless -v)."""
+        return tuple(f for f in self.findings if f.rule == SKIPPED_RULE)
+
+    def without_skipped(self) -> CheckReport:
+        """The report less its skipped-file notes (what text and github output list without -v)."""
+        return dataclasses.replace(self, findings=tuple(f for f in self.findings if f.rule != SKIPPED_RULE))
+
+    def skipped_line(self) -> str:
+        """"12 files skipped: not manifests; -v to list", "" when none was skipped."""
+        count = len({f.file for f in self.skipped})
+        if not count:
+            return ""
+        return f"{count} file{'' if count == 1 else 's'} skipped: not manifests; -v to list"
 
     @property
     def k8s_version(self) -> str:
@@ -147,7 +167,10 @@ class CheckReport:
         if fail_on == "never":
             return False
         threshold = Severity(fail_on).rank
-        return any(f.severity.rank >= threshold for f in self.findings)
+        return any(f.severity.rank >= threshold and f.rule != SKIPPED_RULE for f in self.findings)
+
+
+SKIPPED_RULE: Final = codes.LOAD_NOT_A_MANIFEST.id
 
 
 def finding_order(finding: Finding) -> tuple[str, int, int, str, str, str, str, str]:

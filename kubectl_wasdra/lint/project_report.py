@@ -72,7 +72,8 @@ def apply_project_settings(report: CheckReport, options: CheckOptions, selected:
     rendered_by = {d.file: r.label for r in options.rendered for d in report.documents
                    if d.source is not None and d.source.text is r.text}
     return dataclasses.replace(report, findings=tuple(findings), suppressed=suppressed, baselined=tuple(baselined),
-                               show_suppressed=options.show_suppressed, rendered_by=MappingProxyType(rendered_by))
+                               show_suppressed=options.show_suppressed, rendered_by=MappingProxyType(rendered_by),
+                               verbose=options.verbose)
 
 
 def _has_directives(documents: Iterable[Document]) -> bool:
