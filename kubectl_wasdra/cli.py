@@ -267,6 +267,9 @@ def main(argv: list[str] | None = None) -> None:
         code = cli.main(args=argv, prog_name=PROG, standalone_mode=False, complete_var="_KUBECTL_WASDRA_COMPLETE")
     except click.exceptions.Exit as exc:
         code = exc.exit_code
+    except click.exceptions.NoArgsIsHelpError as exc:  # bare `kubectl-wasdra`: the help, as kubectl prints it
+        write(exc.ctx.get_help() + "\n")
+        code = EXIT_OK
     except click.ClickException as exc:
         say_error(f"{PROG}: error: {_click_error_line(exc)}")
         code = EXIT_ERROR

@@ -277,7 +277,7 @@ FILENAME_OPTION: Final = click.option(
     "-f", "--filename", "filenames", multiple=True, metavar="PATH", type=click.Path(),
     help="Manifests: a file, a directory, a glob, or - for stdin (repeatable; same as a PATH argument).")
 RECURSIVE_OPTION: Final = click.option(
-    "-R", "--recursive/--no-recursive", default=True, show_default=True,
+    "--recursive/--no-recursive", "-R", default=True, show_default=True,  # not "-R" first: click would show "[default: R]"
     help="Read directories with their subdirectories (kubectl's -R, on by default as linters walk trees); "
          "--no-recursive reads only a directory's own files, as `kubectl apply -f DIR` does.")
 
