@@ -52,7 +52,8 @@ def _group_reason(result: GroupResult) -> ReasonItem | None:
         details.update(topologyKey=outcome.topology_key, domains=len(outcome.attempts))
         if best is not None and best.domain:
             details["bestDomain"] = best.domain[1]
-        return ReasonItem(Reason.TOPOLOGY_NO_DOMAIN_FITS.value, _counted(result.message, best), None, details)
+        first = outcome.attempts[0] if outcome.attempts else best   # the "first placement status" quoted
+        return ReasonItem(Reason.TOPOLOGY_NO_DOMAIN_FITS.value, _counted(result.message, first), None, details)
     if entry.group is not None and entry.group.gang:
         return ReasonItem(Reason.GANG_PARTIAL_FIT.value, _counted(result.message, best), None, details)
     return None
