@@ -123,13 +123,17 @@ def relocate(finding: Finding, given: Sequence[Document], context: Sequence[Docu
 
 
 def _cause(other: Document, given: Sequence[Document]) -> tuple[Document, tuple[str | int, ...]]:
-    """The given document linked to `other`, and the field path that links them."""
+    """The given document linked to `other`, and the field path that links them: a copy of it (at the name), else a
+    reference to it, else an object it references (at the name)."""
     defined = definitions(other)
+    for document in given:
+        if any(keys_match(key, mine) for key in defined for mine in definitions(document)):
+            return document, ("metadata", "name")
     for link in references(DocumentSet(tuple(given))):
         if any(keys_match(link.key, key) for key in defined):
             return link.document, link.path
-    linked = (*defined, *(link.key for link in references(DocumentSet((other,)))))
+    referenced = [link.key for link in references(DocumentSet((other,)))]
     for document in given:
-        if any(keys_match(key, mine) for key in linked for mine in definitions(document)):
+        if any(keys_match(key, mine) for key in referenced for mine in definitions(document)):
             return document, ("metadata", "name")
     return given[0], ()
