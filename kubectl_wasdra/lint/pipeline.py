@@ -290,14 +290,14 @@ def document_findings(documents: Sequence[Document], rules: Sequence[Rule], ctx:
     """Findings of the document-scope rules, document by document."""
     findings: list[Finding] = []
     document_rules = [(r, severity_for(r.info, ctx.profile)) for r in rules if r.scope == "document"]
-    from kubectl_wasdra.lint.rules._gated import NEEDS_SERVED_API, api_unavailable
+    from kubectl_wasdra.lint.rules._gated import skipped_families
 
     for document in documents:
-        unavailable = api_unavailable(document, ctx)  # API001/API002 report it; GATE/VALID would only cascade
+        skipped = skipped_families(document, ctx)  # API001/API002 report it; what would only cascade is left out
         crashed: set[str] = set()  # rules sharing one analysis fail together: report the failure once
         found: list[tuple[RuleInfo, Severity, Problem]] = []
         for implemented, severity in document_rules:
-            if unavailable and implemented.info.family in NEEDS_SERVED_API:
+            if implemented.info.family in skipped:
                 continue
             try:
                 for problem in implemented.check(document, ctx):  # a loop, not extend(generator): 30+ rules a document
