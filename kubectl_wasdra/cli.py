@@ -199,20 +199,20 @@ def config_command(ctx: click.Context, init: bool, output: str) -> int:
     """The effective settings of `check` (flags > WASDRA_* environment > .wasdra.yaml > defaults) and where each
     one comes from. Takes check's flags, --config FILE, --no-config and --cluster NAME.
 
+    --init writes a starter .wasdra.yaml; the feature gates and runtime config come from a cluster (--snapshot FILE
+    with a header, or --live): without one, those the manifests need are written commented out, to be confirmed.
+
     \b
     Examples:
       kubectl wasdra config
       kubectl wasdra config --cluster prod -o json
       kubectl wasdra config --init
     """
-    from kubectl_wasdra.cli_config import render_effective, write_starter
-    from kubectl_wasdra.config.discover import repository_root
+    from kubectl_wasdra.cli_config import init_starter, render_effective
 
-    if init:
-        path, documents = write_starter(repository_root())
-        say_error(f"wrote {path} (from {documents} manifest(s)); check it with: {PROG} config")
-        return EXIT_OK
     check_ctx = check_command.make_context("check", list(ctx.args), parent=ctx)
+    if init:
+        return init_starter(check_ctx)
     write_report(render_effective(check_ctx, output), output)
     return EXIT_OK
 
