@@ -121,10 +121,13 @@ def root_files(root: str, *, gitignore: bool = True, exclude: Excludes | None = 
 
 def load_index(root: str, *, cache_dir: str | None = None, gitignore: bool = True,
                exclude: Excludes | None = None,
-               known: Mapping[str, Sequence[Document]] | None = None) -> RepoIndex:
+               known: Mapping[str, Sequence[Document]] | None = None,
+               overlay: Mapping[str, Sequence[Document]] | None = None) -> RepoIndex:
     """The index of `root`, brought up to date: cached entries of unchanged files are reused, other files are parsed
-    (or taken from `known`: absolute path -> documents already loaded), deleted files dropped; the cache is rewritten
-    when something changed. A cache that cannot be read or written only costs time."""
+    (or taken from `known`: absolute path -> documents already loaded from that very file), deleted files dropped;
+    the cache is rewritten when something changed. `overlay` (absolute path -> documents of an unsaved editor
+    buffer) replaces those files' entries in the index returned, never in the cache. A cache that cannot be read or
+    written only costs time."""
     cached = _read_cache(cache_file(root, cache_dir), root) if cache_dir else {}
     entries: dict[str, FileEntry] = {}
     read = 0
@@ -140,6 +143,8 @@ def load_index(root: str, *, cache_dir: str | None = None, gitignore: bool = Tru
         entries[path] = entry
     if cache_dir and (read or len(entries) != len(cached)):
         _write_cache(cache_file(root, cache_dir), root, entries)
+    for path, documents in (overlay or {}).items():
+        entries[os.path.abspath(path)] = _entry(path, os.stat_result((0,) * 10), documents)
     return RepoIndex(os.path.abspath(root), entries, read)
 
 

@@ -78,3 +78,15 @@ def test_an_untracked_file_counts_and_a_root_outside_git_is_walked(tmp_path: Pat
     write(plain, {"a/groups.yaml": GROUPS, "b/job.yaml": job(8), ".hidden/job.yaml": job(1)})
     index = load_index(str(plain))
     assert index.referrers("PodGroup/ml/train-workers") == (str(plain / "b" / "job.yaml"),)
+
+
+def test_an_overlay_changes_the_index_returned_not_the_cache(layout: Path, tmp_path: Path) -> None:
+    """What a language server passes for unsaved buffers: used for the answer, never stored."""
+    from kubectl_wasdra.load import load_text
+
+    cache, job_file = str(tmp_path / "cache"), str(layout / "deploy" / "job.yaml")
+    buffer, _ = load_text(job_file, job(8).replace("train-workers", "edited"))
+    index = load_index(str(layout), cache_dir=cache, overlay={job_file: buffer})
+    assert index.referrers("PodGroup/ml/edited") == (job_file,) and index.referrers("PodGroup/ml/train-workers") == ()
+    again = load_index(str(layout), cache_dir=cache)
+    assert again.read == 0 and again.referrers("PodGroup/ml/train-workers") == (job_file,)
