@@ -259,13 +259,17 @@ def _load(options: CheckOptions) -> Any:
 
 def _repo_context(options: CheckOptions, documents: Sequence[Document], files: Sequence[str]) -> tuple[Document, ...]:
     """The repository documents the given ones reach (lint/repo/context.py); none without a project root."""
-    if options.project_root is None or not documents or all(file == "-" for file in files):
-        return ()
+    root = options.project_root
+    if root is None or not documents or not any(os.path.abspath(f).startswith(os.path.join(root, "")) for f in files
+                                                 if f != "-"):
+        return ()   # nothing given from inside the project: its other files are no context for it
     from kubectl_wasdra.lint.project_report import excludes_of
     from kubectl_wasdra.lint.repo.context import repo_context
 
+    texts = {id(r.text) for r in options.rendered}
+    rendered = [d for d in documents if d.source is not None and id(d.source.text) in texts]
     return repo_context(options.project_root, documents, files, cache_dir=options.cache_dir,
-                        gitignore=options.gitignore, exclude=excludes_of(options)).documents
+                        gitignore=options.gitignore, exclude=excludes_of(options), rendered=rendered).documents
 
 
 def load_findings(problems: Iterable[LoadProblem], rules: Sequence[Rule], profile: str) -> list[Finding]:

@@ -54,14 +54,17 @@ class RepoContext:
 
 
 def repo_context(root: str, given: Sequence[Document], given_files: Iterable[str], *, cache_dir: str | None,
-                 gitignore: bool, exclude: Excludes | None) -> RepoContext:
-    """The documents of the repository files the given documents reach (the given files themselves left out)."""
+                 gitignore: bool, exclude: Excludes | None, rendered: Iterable[Document] = ()) -> RepoContext:
+    """The documents of the repository files the given documents reach (the given files themselves left out).
+    `rendered` are given documents that do not come from their file as it is on disk (Kustomize/Helm output): they
+    take part in the links but never become the index entry of that file."""
     from kubectl_wasdra.load import load_file
 
     given_paths = {os.path.realpath(f) for f in given_files if f != "-"}
+    not_on_disk = {id(d) for d in rendered}
     known: dict[str, list[Document]] = {}
     for document in given:
-        if document.file != "-":
+        if document.file != "-" and id(document) not in not_on_disk:
             known.setdefault(os.path.abspath(document.file), []).append(document)
     index = load_index(root, cache_dir=cache_dir, gitignore=gitignore, exclude=exclude, known=known)
     defined = {key for document in given for key in definitions(document)}

@@ -92,3 +92,10 @@ def test_project_root_is_the_config_directory_else_the_work_tree(layout: Path) -
     finally:
         os.chdir(old)
     assert project_root(str(layout.parent)) is None or project_root(str(layout.parent)) != str(layout)
+
+
+def test_files_from_outside_the_project_get_no_context(layout: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "job.yaml").write_text(job(8))
+    assert {rule for rule, *_ in _check(layout, (str(outside / "job.yaml"),))} == {"REF001", "REF004"}
