@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
-from typing import Final
+from dataclasses import replace
+from typing import Final, NamedTuple
 
 from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.docset import DocumentSet
@@ -45,8 +45,7 @@ def project_root(start: str | None = None) -> str | None:
         directory = parent
 
 
-@dataclass(frozen=True)
-class RepoContext:
+class RepoContext(NamedTuple):
     """The context documents of one check and the index they came from."""
 
     documents: tuple[Document, ...]

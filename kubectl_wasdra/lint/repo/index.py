@@ -18,8 +18,7 @@ from __future__ import annotations
 import os
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from kubectl_wasdra.load import Document
 from kubectl_wasdra.load.excludes import Excludes
@@ -28,9 +27,9 @@ INDEX_FORMAT: Final = 2
 _SUFFIXES: Final = (".yaml", ".yml", ".json")
 
 
-@dataclass(frozen=True)
-class FileEntry:
-    """What one file defines and references, and the stat values it was read at."""
+class FileEntry(NamedTuple):
+    """What one file defines and references, and the stat values it was read at. (NamedTuples and a plain class
+    here: dataclasses cost start-up time, and a pre-commit run pays it.)"""
 
     size: int
     mtime_ns: int
@@ -42,15 +41,16 @@ class FileEntry:
         return (self.size, self.mtime_ns, self.ctime_ns) == (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
 
 
-@dataclass
 class RepoIndex:
-    """Every indexed file of one root (absolute path -> entry), with lookups by key built on first use."""
+    """Every indexed file of one root (absolute path -> entry), with lookups by key built on first use; `read` is
+    how many files were parsed in this run (the others came from the cache)."""
 
-    root: str
-    entries: dict[str, FileEntry]
-    read: int = 0  # files parsed in this run (the others came from the cache)
-    _definers: dict[str, list[tuple[str, str]]] | None = field(default=None, repr=False)
-    _referrers: dict[str, list[tuple[str, str]]] | None = field(default=None, repr=False)
+    __slots__ = ("_definers", "_referrers", "entries", "read", "root")
+
+    def __init__(self, root: str, entries: dict[str, FileEntry], read: int = 0) -> None:
+        self.root, self.entries, self.read = root, entries, read
+        self._definers: dict[str, list[tuple[str, str]]] | None = None
+        self._referrers: dict[str, list[tuple[str, str]]] | None = None
 
     def entry(self, path: str) -> FileEntry | None:
         return self.entries.get(os.path.abspath(path))
@@ -113,8 +113,7 @@ def root_files(root: str, *, gitignore: bool = True, exclude: Excludes | None = 
 
         paths = [os.path.abspath(p) for p in directory_manifests(base)]
     else:
-        paths = [os.path.join(base, p) for p in listed if p.endswith(_SUFFIXES)
-                 and not any(part.startswith(".") for part in p.split("/"))]
+        paths = [os.path.join(base, p) for p in listed if p.endswith(_SUFFIXES) and "/." not in f"/{p}"]
     left_out = exclude.excluded(paths) if exclude is not None else set()
     return [p for p in paths if p not in left_out]
 
