@@ -99,3 +99,22 @@ def test_files_from_outside_the_project_get_no_context(layout: Path, tmp_path: P
     outside.mkdir()
     (outside / "job.yaml").write_text(job(8))
     assert {rule for rule, *_ in _check(layout, (str(outside / "job.yaml"),))} == {"REF001", "REF004"}
+
+
+def test_the_command_line_uses_the_repository_unless_told_not_to(layout: Path, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.cli_runner import run
+
+    monkeypatch.chdir(layout)
+    monkeypatch.delenv("WASDRA_REPO_CONTEXT", raising=False)
+    monkeypatch.setenv("WASDRA_CACHE_DIR", str(tmp_path / "cache"))
+    gates = ["--feature-gates", "GenericWorkload=true", "--runtime-config", "scheduling.k8s.io/v1beta1=true"]
+    code, out, _ = run(["check", "deploy/job.yaml", *gates, "-o", "json"], capsys)
+    assert code == 0 and '"findings": []' in out
+    code, out, _ = run(["check", "deploy/job.yaml", *gates, "-o", "json", "--no-repo-context"], capsys)
+    assert "REF004" in out and "REF001" in out
+    monkeypatch.setenv("WASDRA_REPO_CONTEXT", "false")
+    code, out, _ = run(["check", "deploy/job.yaml", *gates, "-o", "json"], capsys)
+    assert "REF004" in out
+    assert list((tmp_path / "cache").glob("index-repo-*.json"))   # the index was kept on disk
