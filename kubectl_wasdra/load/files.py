@@ -52,7 +52,13 @@ def _expand_one(path: str, gitignore: bool) -> Iterator[str]:
     elif os.path.exists(path):
         yield path
     elif glob.has_magic(path):
-        for match in sorted(glob.glob(path, recursive=True)):
+        matches = sorted(glob.glob(path, recursive=True))
+        if gitignore:   # a glob walks too: what git ignores stays out (load/gitignore.py)
+            from kubectl_wasdra.load.gitignore import ignored_files
+
+            left_out = ignored_files([m for m in matches if not os.path.isdir(m)])
+            matches = [m for m in matches if m not in left_out]
+        for match in matches:
             if os.path.isdir(match):
                 yield from _walk_directory(match, gitignore=gitignore)
             elif _regular_or_broken(match):

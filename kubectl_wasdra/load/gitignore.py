@@ -26,16 +26,17 @@ def _git() -> str | None:
     return None
 
 
-def _git_lines(directory: str, *args: str) -> list[str] | None:
+def _git_lines(directory: str, *args: str, stdin: bytes | None = None, ok: tuple[int, ...] = (0,)) -> list[str] | None:
     """NUL-separated output of `git -C directory ARGS`, None when git is missing or says no (not a work tree)."""
     git = _git()
     if git is None or not os.path.isdir(directory):
         return None
     try:
-        done = subprocess.run([git, "-C", directory, *args], capture_output=True, timeout=_TIMEOUT, check=False)
+        done = subprocess.run([git, "-C", directory, *args], input=stdin, capture_output=True, timeout=_TIMEOUT,
+                              check=False)
     except (OSError, subprocess.SubprocessError):
         return None
-    if done.returncode != 0:
+    if done.returncode not in ok:
         return None
     return [entry for entry in done.stdout.decode("utf-8", "surrogateescape").split("\0") if entry]
 
@@ -78,3 +79,17 @@ def work_tree_files(directory: str) -> list[str] | None:
     when `directory` is not in a git work tree (then the caller walks the file system itself)."""
     return _git_lines(directory, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 
+
+def ignored_files(paths: list[str]) -> set[str]:
+    """Those of `paths` (files a glob matched) that git ignores, asked per directory's work tree with
+    `git check-ignore` (exit 1 means none is ignored); none outside a work tree."""
+    found: set[str] = set()
+    by_directory: dict[str, list[str]] = {}
+    for path in paths:
+        by_directory.setdefault(os.path.dirname(os.path.abspath(path)), []).append(path)
+    for directory, group in by_directory.items():
+        data = "\0".join(os.path.abspath(p) for p in group).encode("utf-8", "surrogateescape") + b"\0"
+        lines = _git_lines(directory, "check-ignore", "-z", "--stdin", stdin=data, ok=(0, 1))
+        ignored = set(lines or ())
+        found.update(p for p in group if os.path.abspath(p) in ignored)
+    return found

@@ -74,3 +74,10 @@ def test_outside_a_work_tree_nothing_is_ignored(tmp_path: Path, monkeypatch: pyt
     (tmp_path / ".gitignore").write_text("node_modules/\n")
     monkeypatch.chdir(tmp_path)
     assert _walked(True) == ["node_modules/x.yaml"]
+
+
+def test_a_glob_leaves_out_what_git_ignores(work: Path) -> None:
+    files, _ = expand_paths(["**/*.yaml"], gitignore=True)
+    assert sorted(os.path.relpath(f) for f in files) == ["deploy/app.yaml", "deploy/keep/tracked.yaml"]
+    files, _ = expand_paths(["**/*.yaml"], gitignore=False)
+    assert len(files) == 6
