@@ -59,19 +59,22 @@ def repo_context(root: str, given: Sequence[Document], given_files: Iterable[str
     take part in the links but never become the index entry of that file."""
     from kubectl_wasdra.load import load_file
 
-    given_paths = {os.path.realpath(f) for f in given_files if f != "-"}
+    named = [f for f in given_files if f != "-"]
+    given_paths = {os.path.abspath(f) for f in named} | {os.path.realpath(f) for f in named}
     not_on_disk = {id(d) for d in rendered}
     known: dict[str, list[Document]] = {}
     for document in given:
         if document.file != "-" and id(document) not in not_on_disk:
             known.setdefault(os.path.abspath(document.file), []).append(document)
     index = load_index(root, cache_dir=cache_dir, gitignore=gitignore, exclude=exclude, known=known)
+    if all(path in given_paths for path in index.entries):
+        return RepoContext((), index)   # every file of the project is checked anyway (`check .`)
     defined = {key for document in given for key in definitions(document)}
     referenced = {link.key for link in references(DocumentSet(tuple(given)))}
     wanted = _files(index, defined | referenced) | {p for key in defined for p in index.referrers(key)}
     loaded: dict[str, list[Document]] = {}
     for _ in range(_MAX_HOPS):
-        new = sorted(p for p in wanted if p not in loaded and os.path.realpath(p) not in given_paths)
+        new = sorted(p for p in wanted if p not in loaded and p not in given_paths)
         if not new:
             break
         for path in new:
