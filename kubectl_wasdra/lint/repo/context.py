@@ -20,7 +20,7 @@ from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import Finding, format_path
 from kubectl_wasdra.lint.registry import Rule
 from kubectl_wasdra.lint.repo.index import RepoIndex, keys_of, load_index
-from kubectl_wasdra.lint.repo.links import definitions, keys_match, references
+from kubectl_wasdra.lint.repo.links import definitions, keys_match, references, split_key
 from kubectl_wasdra.load import Document
 from kubectl_wasdra.load.excludes import Excludes
 
@@ -71,7 +71,9 @@ def repo_context(root: str, given: Sequence[Document], given_files: Iterable[str
         return RepoContext((), index)   # every file of the project is checked anyway (`check .`)
     defined = {key for document in given for key in definitions(document)}
     referenced = {link.key for link in references(DocumentSet(tuple(given)))}
-    wanted = _files(index, defined | referenced) | {p for key in defined for p in index.referrers(key)}
+    # what a given file defined at the last run and no longer does (a rename): its referrers may break now
+    dropped = {key for path, entry in index.previous.items() if path in given_paths for key in entry.defines} - defined
+    wanted = _files(index, defined | referenced) | {p for key in defined | dropped for p in index.referrers(key)}
     loaded: dict[str, list[Document]] = {}
     for _ in range(_MAX_HOPS):
         new = sorted(p for p in wanted if p not in loaded and p not in given_paths)
@@ -119,7 +121,7 @@ def relocate(finding: Finding, given: Sequence[Document], context: Sequence[Docu
     from kubectl_wasdra.lint.pipeline import document_label
 
     other = next((d for d in context if d.file == finding.file and document_label(d) == finding.object), None)
-    target, path = _cause(other, given) if other is not None else (given[0], ())
+    target, path = _cause(other, given, finding.path) if other is not None else (given[0], ())
     line, column = target.position(path, "value") if path else target.position()
     where = f"{finding.object} ({finding.file}:{finding.line}:{finding.column}"
     where += f", {finding.path})" if finding.path else ")"
@@ -127,9 +129,17 @@ def relocate(finding: Finding, given: Sequence[Document], context: Sequence[Docu
                    message=f"{where}: {finding.message}", object=document_label(target))
 
 
-def _cause(other: Document, given: Sequence[Document]) -> tuple[Document, tuple[str | int, ...]]:
-    """The given document linked to `other`, and the field path that links them: a copy of it (at the name), else a
-    reference to it, else an object it references (at the name)."""
+def _cause(other: Document, given: Sequence[Document], finding_path: str) -> tuple[Document, tuple[str | int, ...]]:
+    """The given document linked to `other`, and the field path that links them: the object the finding's field
+    names (or, renamed, a given object of that kind), else a copy of `other` (at the name), else a reference to it,
+    else an object it references (at the name)."""
+    subject = next((link.key for link in references(DocumentSet((other,))) if format_path(link.path) == finding_path),
+                   None)
+    if subject is not None:
+        named = [d for d in given if any(keys_match(subject, mine) for mine in definitions(d))]
+        named = named or [d for d in given if d.kind == split_key(subject)[0] and d.name]
+        if named:
+            return named[0], ("metadata", "name")
     defined = definitions(other)
     for document in given:
         if any(keys_match(key, mine) for key in defined for mine in definitions(document)):

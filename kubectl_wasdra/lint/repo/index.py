@@ -45,10 +45,12 @@ class RepoIndex:
     """Every indexed file of one root (absolute path -> entry), with lookups by key built on first use; `read` is
     how many files were parsed in this run (the others came from the cache)."""
 
-    __slots__ = ("_definers", "_referrers", "entries", "read", "root")
+    __slots__ = ("_definers", "_referrers", "entries", "previous", "read", "root")
 
-    def __init__(self, root: str, entries: dict[str, FileEntry], read: int = 0) -> None:
+    def __init__(self, root: str, entries: dict[str, FileEntry], read: int = 0,
+                 previous: dict[str, FileEntry] | None = None) -> None:
         self.root, self.entries, self.read = root, entries, read
+        self.previous = previous or {}   # the cached entries of files that changed since (what they used to define)
         self._definers: dict[str, list[tuple[str, str]]] | None = None
         self._referrers: dict[str, list[tuple[str, str]]] | None = None
 
@@ -129,6 +131,7 @@ def load_index(root: str, *, cache_dir: str | None = None, gitignore: bool = Tru
     written only costs time."""
     cached = _read_cache(cache_file(root, cache_dir), root) if cache_dir else {}
     entries: dict[str, FileEntry] = {}
+    previous: dict[str, FileEntry] = {}
     read = 0
     for path in root_files(root, gitignore=gitignore, exclude=exclude):
         try:
@@ -137,6 +140,8 @@ def load_index(root: str, *, cache_dir: str | None = None, gitignore: bool = Tru
             continue
         entry = cached.get(path)
         if entry is None or not entry.fresh(stat):
+            if entry is not None:
+                previous[path] = entry
             entry = _entry(path, stat, (known or {}).get(path))
             read += 1
         entries[path] = entry
@@ -144,7 +149,7 @@ def load_index(root: str, *, cache_dir: str | None = None, gitignore: bool = Tru
         _write_cache(cache_file(root, cache_dir), root, entries)
     for path, documents in (overlay or {}).items():
         entries[os.path.abspath(path)] = _entry(path, os.stat_result((0,) * 10), documents)
-    return RepoIndex(os.path.abspath(root), entries, read)
+    return RepoIndex(os.path.abspath(root), entries, read, previous)
 
 
 def _entry(path: str, stat: os.stat_result, documents: Sequence[Document] | None) -> FileEntry:

@@ -118,3 +118,12 @@ def test_the_command_line_uses_the_repository_unless_told_not_to(layout: Path, t
     code, out, _ = run(["check", "deploy/job.yaml", *gates, "-o", "json"], capsys)
     assert "REF004" in out
     assert list((tmp_path / "cache").glob("index-repo-*.json"))   # the index was kept on disk
+
+
+def test_renaming_an_object_reports_the_references_it_breaks_elsewhere(layout: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    assert _check(layout, ("deploy/groups.yaml",), cache=cache) == []   # the index remembers what groups.yaml defines
+    write(layout, {"deploy/groups.yaml": GROUPS.replace("name: train-workers,", "name: train-workerz,")})
+    findings = _check(layout, ("deploy/groups.yaml",), cache=cache)
+    # job.yaml's podGroupName now names nothing: reported on the renamed PodGroup, naming job.yaml
+    assert findings == [("REF004", "deploy/groups.yaml", 12, "metadata.name")]   # at the PodGroup's new name
