@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import zlib
+from stat import S_ISREG
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
@@ -138,6 +139,8 @@ def load_index(root: str, *, cache_dir: str | None = None, gitignore: bool = Tru
             stat = os.stat(path)
         except OSError:
             continue
+        if not S_ISREG(stat.st_mode):
+            continue   # a FIFO or a device named like a manifest: reading it could block forever
         entry = cached.get(path)
         if entry is None or not entry.fresh(stat):
             if entry is not None:

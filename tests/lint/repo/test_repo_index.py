@@ -90,3 +90,9 @@ def test_an_overlay_changes_the_index_returned_not_the_cache(layout: Path, tmp_p
     assert index.referrers("PodGroup/ml/edited") == (job_file,) and index.referrers("PodGroup/ml/train-workers") == ()
     again = load_index(str(layout), cache_dir=cache)
     assert again.read == 0 and again.referrers("PodGroup/ml/train-workers") == (job_file,)
+
+
+def test_a_fifo_named_like_a_manifest_is_not_read(layout: Path) -> None:
+    os.mkfifo(layout / "deploy" / "pipe.yaml")
+    index = load_index(str(layout))   # would block forever if it were read
+    assert str(layout / "deploy" / "pipe.yaml") not in index.entries
