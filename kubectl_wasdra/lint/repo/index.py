@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import os
 import zlib
-from stat import S_ISREG
 from collections.abc import Iterable, Mapping, Sequence
+from stat import S_ISREG
 from typing import Any, Final, NamedTuple
 
 from kubectl_wasdra.load import Document
