@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import os
-import subprocess
 from typing import Final
 
 _TIMEOUT: Final = 30.0  # seconds: a hung git (a lock, a network file system) must not hang check
@@ -27,13 +26,54 @@ def _git() -> str | None:
 
 
 def _git_lines(directory: str, *args: str, stdin: bytes | None = None, ok: tuple[int, ...] = (0,)) -> list[str] | None:
-    """NUL-separated output of `git -C directory ARGS`, None when git is missing or says no (not a work tree)."""
+    """NUL-separated output of `git -C directory ARGS`, None when git is missing, says no (not a work tree) or takes
+    longer than _TIMEOUT."""
     git = _git()
     if git is None or not os.path.isdir(directory):
         return None
+    if stdin is not None or not hasattr(os, "posix_spawn"):   # posix_spawn: not on Windows
+        return _lines_via_subprocess([git, "-C", directory, *args], stdin, ok)
+    output = _spawn_output([git, "-C", directory, *args], ok)
+    return None if output is None else [entry for entry in output.decode("utf-8", "surrogateescape").split("\0") if entry]
+
+
+def _spawn_output(argv: list[str], ok: tuple[int, ...]) -> bytes | None:
+    """The stdout of `argv` run without a shell, stderr discarded; None on a failure or after _TIMEOUT. posix_spawn
+    and a pipe rather than subprocess: importing subprocess costs a pre-commit run more than git itself."""
+    import select
+    import signal
+    import time
+
+    read_end, write_end = os.pipe()
     try:
-        done = subprocess.run([git, "-C", directory, *args], input=stdin, capture_output=True, timeout=_TIMEOUT,
-                              check=False)
+        pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=[
+            (os.POSIX_SPAWN_DUP2, write_end, 1), (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0), (os.POSIX_SPAWN_CLOSE, read_end)])
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        return None
+    os.close(write_end)
+    chunks, deadline = [], time.monotonic() + _TIMEOUT
+    with os.fdopen(read_end, "rb", buffering=0) as stream:
+        while (left := deadline - time.monotonic()) > 0 and select.select([stream], [], [], left)[0]:
+            chunk = stream.read(1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    if time.monotonic() >= deadline:
+        os.kill(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    return b"".join(chunks) if code in ok else None
+
+
+def _lines_via_subprocess(argv: list[str], stdin: bytes | None, ok: tuple[int, ...]) -> list[str] | None:
+    """As _git_lines, for a command that reads stdin (globs only: subprocess writes and reads without deadlock)."""
+    import subprocess
+
+    try:
+        done = subprocess.run(argv, input=stdin, capture_output=True, timeout=_TIMEOUT, check=False)
     except (OSError, subprocess.SubprocessError):
         return None
     if done.returncode not in ok:
