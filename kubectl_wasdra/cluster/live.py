@@ -23,6 +23,7 @@ import contextlib
 import datetime
 import email.utils
 import logging
+import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -305,15 +306,29 @@ def _client(options: LiveOptions) -> tuple[Any, bool]:
         kubernetes.config.load_kube_config(config_file=options.kubeconfig, context=options.context,
                                            client_configuration=configuration, persist_config=False)
     except kubernetes.config.ConfigException as exc:
-        raise _kubeconfig_error(exc) from None
+        raise _kubeconfig_error(exc, options) from None
     configuration.retries = False
     withheld = withhold_over_http(configuration)
     return kubernetes.client.ApiClient(configuration), withheld
 
 
-def _kubeconfig_error(exc: Exception) -> UsageError:
-    return UsageError(f"cannot use the kubeconfig: {exc}", where="--kubeconfig/--context",
+def _kubeconfig_error(exc: Exception, options: Any) -> UsageError:
+    return UsageError(f"cannot use the kubeconfig: {exc}", where=kubeconfig_source(options),
                       hint="check KUBECONFIG, --kubeconfig and --context (kubectl config get-contexts)")
+
+
+def kubeconfig_source(options: Any) -> str:
+    """Which kubeconfig (and context) was used, as the user chose it: "--kubeconfig F", "KUBECONFIG=F" or the
+    default file, never a flag that was not given. The client reads KUBECONFIG itself; this only names it."""
+    kubeconfig = getattr(options, "kubeconfig", None)
+    if kubeconfig:
+        where = f"--kubeconfig {kubeconfig}"
+    elif os.environ.get("KUBECONFIG"):
+        where = f"KUBECONFIG={os.environ['KUBECONFIG']}"
+    else:
+        where = "~/.kube/config (the default kubeconfig; no KUBECONFIG or --kubeconfig)"
+    context = getattr(options, "context", None)
+    return f"{where}, --context {context}" if context else where
 
 
 def _discover(reader: _Reader) -> tuple[list[str], dict[tuple[str, str], list[_Resource]]]:
@@ -442,7 +457,7 @@ def _session(options: LiveOptions | Any) -> Iterator[tuple[_Reader, bool]]:
         api, withheld = _client(options)
         withheld = withheld or failures.withheld
         if failures:
-            raise ClusterReadError(f"cannot get credentials: {failures[0]}", where="--kubeconfig/--context",
+            raise ClusterReadError(f"cannot get credentials: {failures[0]}", where=kubeconfig_source(options),
                                    hint="check the exec plugin of the kubeconfig user (kubectl config view)")
         yield _Reader(api, options), withheld
 
@@ -524,7 +539,7 @@ def context_namespace(kubeconfig: str | None, context: str | None) -> str:
     try:
         contexts, current = kubernetes.config.list_kube_config_contexts(config_file=kubeconfig)
     except (kubernetes.config.ConfigException, OSError) as exc:
-        raise _kubeconfig_error(exc) from None
+        raise _kubeconfig_error(exc, LiveOptions(kubeconfig=kubeconfig, context=context)) from None
     chosen = next((c for c in contexts if c.get("name") == context), None) if context else current
     if chosen is None:
         raise UsageError(f'context "{context}" is not in the kubeconfig', where="--context",
