@@ -1,9 +1,12 @@
-"""`check` over the workspace, again after every edit, reusing what the edit did not touch.
+"""`check` over the open files of a workspace, again after every edit, reusing what the edit did not touch.
 
-The steps are the check pipeline's own (lint/pipeline.py `_run_check`): load findings, document rules, set rules
-over every document of the workspace, releases merged, then the project settings (suppressions, per-file ignores,
-baseline). Only the document rules are cached: by document text, so an unchanged document keeps its findings (moved
-by as many lines as the edit added above it) and a one-object edit re-checks one object.
+The steps are the check pipeline's own (lint/pipeline.py `_run_check`) for `check OPEN-FILES...` with the repository
+as context: load findings, document rules, set rules over the open files' documents plus the context the repository
+index finds for them (lint/repo/context.py: findings the open files cause in context files are reported on them),
+releases merged, then the project settings (suppressions, per-file ignores, baseline). The document rules are cached
+by document text, so an unchanged document keeps its findings (moved by as many lines as the edit added above it) and
+a one-object edit re-checks one object; the set rules run over the edited files and their context, never the whole
+folder.
 """
 
 from __future__ import annotations
@@ -20,7 +23,6 @@ from kubectl_wasdra.lint.pipeline import (
     finding_order,
     load_findings,
     merge_releases,
-    set_findings,
 )
 from kubectl_wasdra.lint.problem import Finding
 from kubectl_wasdra.lint.registry import Rule, rules_for, select_rules
@@ -49,11 +51,12 @@ class Analysis:
         self.report: CheckReport | None = None
 
     def run(self) -> dict[str, list[Finding]]:
-        """Every file's findings, sorted as `check` sorts them (files without findings are absent)."""
+        """Every open file's findings, sorted as `check` sorts them (files without findings are absent)."""
         options = self.settings.options
         workspace = self.workspace
         documents = workspace.documents()
-        kinds = {(document.group, document.kind) for document in documents}
+        context = workspace.context()
+        kinds = {(document.group, document.kind) for document in (*documents, *context)}
         rules = tuple(r for r in rules_for(kinds, cluster=options.snapshot is not None) if r.info.id in self.selected)
         if rules != self._rules:
             self._rules, self._by_file, self._by_text = rules, {}, {}
@@ -66,8 +69,10 @@ class Analysis:
             for number, found in enumerate(self._file_findings(entry)):
                 per_release[number].extend(found)
         self._forget_closed(workspace.files())
+        from kubectl_wasdra.lint.repo.context import set_findings_with_context
+
         for number, ctx in enumerate(self.contexts):
-            per_release[number].extend(set_findings(documents, rules, ctx))
+            per_release[number].extend(set_findings_with_context(documents, context, rules, ctx))
         findings = load_findings([*problems, *options.snapshot_problems], rules, options.profile)
         findings.extend(merge_releases(per_release, options.releases))
         internal = any(f.hint == INTERNAL_ERROR_HINT for f in findings)

@@ -21,7 +21,10 @@ class Project:
         self.root = root
         self.error: str | None = None
         self.settings = self._settings(client)
-        self.workspace = Workspace(root, self.settings.excluded)
+        from kubectl_wasdra.lint.repo.index import default_cache_dir
+
+        self.workspace = Workspace(root, self.settings.excluded, excludes=self.settings.excludes,
+                                   cache_dir=default_cache_dir(os.environ), gitignore=self.settings.gitignore)
         self.analysis = Analysis(self.settings, self.workspace)
         self.findings: dict[str, list[Finding]] = {}
 

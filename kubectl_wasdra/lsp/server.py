@@ -159,7 +159,8 @@ def _edited(ls: WasdraServer, uri: str, language: str | None = None) -> None:
         return
     path = path_of(uri)
     project = ls.project(path)
-    if project.settings.excluded(path):
+    if project.settings.excluded(path):   # as `check FILE` leaves it out (Chart.yaml ...): no findings to show
+        ls.refresh([])
         return
     project.workspace.open(path, ls.workspace.get_text_document(uri).source)
     ls.refresh([project])

@@ -29,6 +29,7 @@ class Settings:
     options: CheckOptions
     config_path: str | None
     excludes: Any  # load.excludes.Excludes
+    gitignore: bool = True   # the folder's files are those git lists (as `check DIR` walks it)
 
     def excluded(self, path: str) -> bool:
         return bool(self.excludes.patterns) and self.excludes.matches(path)
@@ -80,4 +81,4 @@ def _settings(args: list[str], config_path: str | None, root: str | None) -> Set
     for release in options.releases:
         _ = options.context(release).gates  # unknown or conflicting feature gates fail here, as in check
     excludes = Excludes.of(DEFAULT_EXCLUDES if project.default_excludes else (), project.exclude, base=root or "")
-    return Settings(options, config_path, excludes)
+    return Settings(options, config_path, excludes, project.gitignore)

@@ -1,20 +1,25 @@
-"""The workspace as `check` would read it: every manifest file of the folder (its open editors' unsaved text instead of
-the disk's), loaded into documents, in the order `check DIR` reads them.
+"""The workspace as the language server checks it: the open editors' files (their unsaved text), and the repository
+index of the folder (lint/repo/index.py: what every manifest defines and references, the very cache file `check` keeps)
+to find the files those reach, the context their cross-object rules run over.
 
 This is the one place the language server learns what files exist and what they define; the rest asks it for
-documents (`files`, `entry`, `documents`) and tells it about edits (`open`, `close`, `reread`). `check`'s on-disk
-repository index (what each file defines and references) can take over `scan` without the server changing: its
-`load_index(root, known=...)` takes the open buffers as `known`, and the documents of the files it lists are what
-`documents()` returns.
+documents (`files`, `entry`, `documents`, `context`) and tells it about edits (`open`, `close`, `reread`). An edit
+changes the index entry of its own file only, in memory (`EditedIndex`, as `load_index(overlay=...)` would): the
+repository is listed again only when files change on disk.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from kubectl_wasdra.lint.repo.context import context_files
+from kubectl_wasdra.lint.repo.index import FileEntry as IndexEntry
+from kubectl_wasdra.lint.repo.index import RepoIndex, load_index
+from kubectl_wasdra.lint.repo.links import definitions, keys_match, reference_keys, split_key
 from kubectl_wasdra.load import Document, LoadProblem, load_file
+from kubectl_wasdra.load.excludes import Excludes
 from kubectl_wasdra.load.files import load_decoded
 
 
@@ -74,69 +79,157 @@ def _walk_order(path: str) -> list[str]:
     return path.split(os.sep)  # load/files.py reads a directory in this order
 
 
-class Workspace:
-    """The files of one workspace folder (or of no folder: then only the open files) and their documents."""
+class EditedIndex(RepoIndex):
+    """The index on disk with the open buffers' entries on top: what `load_index(overlay=...)` returns, kept up to date
+    per edit without listing the repository again. `previous` holds the disk's entries of the open files, so a buffer
+    that no longer defines what its file defines brings in that name's referrers (a rename, as `check` sees it)."""
 
-    def __init__(self, root: str | None, excluded: Callable[[str], bool] = lambda path: False) -> None:
+    __slots__ = ("_base", "_overlay")
+
+    def __init__(self, base: RepoIndex, overlay: Mapping[str, IndexEntry]) -> None:
+        previous = {path: base.entries[path] for path in overlay if path in base.entries}
+        super().__init__(base.root, base.entries, base.read, previous)
+        self._base, self._overlay = base, overlay
+
+    def entry(self, path: str) -> IndexEntry | None:
+        path = os.path.abspath(path)
+        return self._overlay.get(path) or self._base.entries.get(path)
+
+    def definers(self, key: str) -> tuple[str, ...]:
+        return self._merged(key, self._base.definers(key), "defines")
+
+    def referrers(self, key: str) -> tuple[str, ...]:
+        return self._merged(key, self._base.referrers(key), "references")
+
+    def _merged(self, key: str, on_disk: tuple[str, ...], attribute: str) -> tuple[str, ...]:
+        found = {path for path in on_disk if path not in self._overlay}
+        found.update(path for path, entry in self._overlay.items()
+                     if any(keys_match(key, mine) for mine in getattr(entry, attribute)))
+        return tuple(sorted(found))
+
+
+def _same_namespace(key: str, other: str) -> bool:
+    """Whether two keys' namespaces match as the index matches them (an empty one matches any)."""
+    first, second = split_key(key)[1], split_key(other)[1]
+    return first == second or not first or not second
+
+
+def index_entry(documents: Sequence[Document]) -> IndexEntry:
+    """The index entry of an editor's buffer (no size or times: it is not on disk)."""
+    defines = tuple(dict.fromkeys(key for document in documents for key in definitions(document)))
+    return IndexEntry(0, 0, 0, defines, reference_keys(tuple(documents)))
+
+
+class Workspace:
+    """The open files of one workspace folder (or of no folder: then no context) and the folder's index."""
+
+    def __init__(self, root: str | None, excluded: Callable[[str], bool] = lambda path: False, *,
+                 excludes: Excludes | None = None, cache_dir: str | None = None, gitignore: bool = True) -> None:
         self.root = os.path.abspath(root) if root else None
         self.excluded = excluded
+        self.excludes, self.cache_dir, self.gitignore = excludes, cache_dir, gitignore
         self._entries: dict[str, FileEntry] = {}
-        self._open: set[str] = set()
+        self._keys: dict[str, IndexEntry] = {}   # the index entries of the open buffers
+        self._index: RepoIndex | None = None
+        self._context: dict[str, tuple[tuple[int, int], tuple[Document, ...]]] = {}   # path -> (stat, documents)
         self._documents: tuple[Document, ...] | None = None
         self._files: list[str] | None = None
         self.generation = 0  # moves on every change: caches of whole-workspace results key on it
 
     def scan(self) -> None:
-        """Read every manifest of the folder (as `check ROOT` expands it, excluded files left out)."""
+        """List the folder's manifests and bring the index up to date (`check`'s cache: re-reads what changed)."""
         if self.root is None:
             return
-        from kubectl_wasdra.load.files import directory_manifests
-
-        for path in directory_manifests(self.root):
-            path = os.path.abspath(path)
-            if path not in self._open and not self.excluded(path):
-                self._read(path)
+        self._index = load_index(self.root, cache_dir=self.cache_dir, gitignore=self.gitignore, exclude=self.excludes)
         self._changed()
+
+    @property
+    def index(self) -> RepoIndex | None:
+        """The folder's index as the editors' buffers make it (None: no folder)."""
+        return EditedIndex(self._index, self._keys) if self._index is not None else None
 
     def open(self, path: str, text: str) -> FileEntry:
         """An editor's text for `path` (opened or changed): it stands for the file until closed."""
-        self._open.add(path)
         entry = _reparsed(self._entries.get(path), path, text)
         if entry is None:
             documents, problems = load_decoded(path, text)
             entry = FileEntry(path, tuple(documents), tuple(problems), text)
         self._entries[path] = entry
+        self._keys[path] = index_entry(entry.documents)
         self._changed()
         return entry
 
     def close(self, path: str) -> None:
-        """The editor closed `path`: the disk's copy counts again (if it is a manifest of the folder)."""
-        self._open.discard(path)
-        self.reread(path)
+        """The editor closed `path`: the disk's copy counts again (as context)."""
+        self._entries.pop(path, None)
+        self._keys.pop(path, None)
+        self._changed()
 
     def reread(self, path: str) -> None:
-        """`path` changed on disk (created, changed, deleted): read it again unless an editor holds it."""
-        if path in self._open:
-            return
-        self._entries.pop(path, None)
-        if self._belongs(path) and os.path.isfile(path):
-            self._read(path)
-        self._changed()
+        """`path` changed on disk (created, changed, deleted): the index is brought up to date."""
+        self._context.pop(path, None)
+        if self._index is not None and self._belongs(path):
+            self.scan()
 
     def entry(self, path: str) -> FileEntry | None:
         return self._entries.get(path)
 
     def files(self) -> list[str]:
-        """Every file, in `check`'s reading order (sorted once per change)."""
+        """Every open file, in `check`'s reading order (sorted once per change)."""
         if self._files is None:
             self._files = sorted(self._entries, key=_walk_order)
         return self._files
 
     def documents(self) -> tuple[Document, ...]:
-        """Every document of every file, in `check`'s reading order (computed once per change)."""
+        """Every document of every open file, in `check`'s reading order (computed once per change)."""
         if self._documents is None:
             self._documents = tuple(d for path in self.files() for d in self._entries[path].documents)
         return self._documents
+
+    def context(self) -> tuple[Document, ...]:
+        """The documents of the folder's other files that the open ones reach (lint/repo/context.py), read from disk
+        once while unchanged and kept only while they are context."""
+        index = self.index
+        if index is None or not self._entries:
+            return ()
+        paths = context_files(index, self.documents(), set(self._entries))
+        paths = sorted({*paths, *self._near_misses(index)} - set(self._entries))
+        kept: dict[str, tuple[tuple[int, int], tuple[Document, ...]]] = {}
+        for path in paths:
+            try:
+                stat = os.stat(path)
+            except OSError:
+                continue
+            known = self._context.get(path)
+            if known is None or known[0] != (stat.st_size, stat.st_mtime_ns):
+                known = ((stat.st_size, stat.st_mtime_ns), tuple(load_file(path)[0]))
+            kept[path] = known
+        self._context = kept
+        return tuple(d for path in paths if path in kept for d in kept[path][1])
+
+    def _near_misses(self, index: RepoIndex) -> set[str]:
+        """The files defining a name close to one the open files reference but nothing defines (a misspelling): the
+        reference rules' did-you-mean hint needs that object, as it finds it when the whole folder is checked."""
+        from kubectl_wasdra.catalog.spelling import closest_name
+
+        missing = {key for entry in self._keys.values() for key in entry.references if not index.definers(key)}
+        if not missing:
+            return set()
+        names: dict[str, set[str]] = {}   # kind -> defined keys (a few ms over 20,000 objects, only for a miss)
+        for entry in (*self._base_entries(), *self._keys.values()):
+            for key in entry.defines:
+                names.setdefault(split_key(key)[0], set()).add(key)
+        found: set[str] = set()
+        for key in missing:
+            kind, _, name = split_key(key)
+            candidates = {split_key(k)[2]: k for k in names.get(kind, ()) if _same_namespace(key, k)}
+            close = closest_name(name, candidates)
+            if close is not None:
+                found.update(index.definers(candidates[close]))
+        return found
+
+    def _base_entries(self) -> list[IndexEntry]:
+        return list(self._index.entries.values()) if self._index is not None else []
 
     def _belongs(self, path: str) -> bool:
         from kubectl_wasdra.load.files import MANIFEST_SUFFIXES
@@ -145,10 +238,6 @@ class Workspace:
             return False
         relative = os.path.relpath(path, self.root).split(os.sep)
         return not any(part.startswith(".") for part in relative) and not self.excluded(path)
-
-    def _read(self, path: str) -> None:
-        documents, problems = load_file(path)
-        self._entries[path] = FileEntry(path, tuple(documents), tuple(problems))
 
     def _changed(self) -> None:
         self._documents = self._files = None

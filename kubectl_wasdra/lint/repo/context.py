@@ -11,7 +11,7 @@ file counts as caused by the given files when it is not found over the context a
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 from typing import Final, NamedTuple
 
@@ -69,20 +69,27 @@ def repo_context(root: str, given: Sequence[Document], given_files: Iterable[str
     index = load_index(root, cache_dir=cache_dir, gitignore=gitignore, exclude=exclude, known=known)
     if all(path in given_paths for path in index.entries):
         return RepoContext((), index)   # every file of the project is checked anyway (`check .`)
+    loaded = {path: load_file(_shown(path))[0] for path in context_files(index, given, given_paths)}
+    return RepoContext(tuple(d for path in sorted(loaded) for d in loaded[path]), index)
+
+
+def context_files(index: RepoIndex, given: Sequence[Document], given_paths: Collection[str]) -> list[str]:
+    """The indexed files (absolute paths, sorted, the given ones left out) the given documents reach: the definers of
+    what they define or reference, the referrers of what they define (or defined at the last run: `index.previous`),
+    then, transitively, the definers of what those reference. Only the index is read, never the files."""
     defined = {key for document in given for key in definitions(document)}
     referenced = {link.key for link in references(DocumentSet(tuple(given)))}
     # what a given file defined at the last run and no longer does (a rename): its referrers may break now
     dropped = {key for path, entry in index.previous.items() if path in given_paths for key in entry.defines} - defined
     wanted = _files(index, defined | referenced) | {p for key in defined | dropped for p in index.referrers(key)}
-    loaded: dict[str, list[Document]] = {}
+    found: set[str] = set()
     for _ in range(_MAX_HOPS):
-        new = sorted(p for p in wanted if p not in loaded and p not in given_paths)
+        new = sorted(p for p in wanted if p not in found and p not in given_paths)
         if not new:
             break
-        for path in new:
-            loaded[path] = load_file(_shown(path))[0]
+        found.update(new)
         wanted |= _files(index, keys_of(index, new, "references"))
-    return RepoContext(tuple(d for path in sorted(loaded) for d in loaded[path]), index)
+    return sorted(found)
 
 
 def _files(index: RepoIndex, keys: Iterable[str]) -> set[str]:
