@@ -1,5 +1,6 @@
 """Hover and completion from the release schemas (schemas/k8s-<release>.json), their field descriptions
-(schemas/field-docs.json, tools/gen_field_docs.py) and the field-gate table (rules/field-gates.yaml)."""
+(schemas/field-docs.json, tools/gen_field_docs.py), the field-gate table (rules/field-gates.yaml) and the enumerated
+values the validation rules accept (enums.py)."""
 
 from __future__ import annotations
 
@@ -81,6 +82,14 @@ def field_at(release: Release, api_version: str, kind: str, path: Path) -> Field
     return Field(owner, path[-1] if path else None, node, current, schemas.definitions)
 
 
+def allowed_values(release: Release, field: Field, path: Path) -> list[Any]:
+    """The values an enumerated field takes in `release`: the schema's enum, else the validation rules' set (enums.py)."""
+    from kubectl_wasdra.lsp.enums import enum_values
+
+    values = [v for v in (field.node.get("enum") or []) if v is not None]
+    return values or list(enum_values(release, field.owner, field.name, path))
+
+
 def _type_text(node: Mapping[str, Any], definitions: Mapping[str, Any], definition: str | None = None) -> str:
     kinds = node.get("type") or ("object" if node.get("properties") else "")
     kinds = [k for k in (kinds if isinstance(kinds, list) else [kinds]) if k and k != "null"]
@@ -122,8 +131,9 @@ def describe_field(lines: list[str], row: int, column: int, options: CheckOption
     type_text = _type_text(field.node, field.definitions, field.definition)
     lines_out = [f"**{found[1]}**: `{type_text}` ({kind} {api_version})", ""]
     lines_out += [description, ""] if description else []
-    if field.node.get("enum"):
-        lines_out.append("- Allowed values: " + ", ".join(f"`{v}`" for v in field.node["enum"] if v is not None))
+    values = allowed_values(release, field, path)
+    if values:
+        lines_out.append("- Allowed values: " + ", ".join(f"`{v}`" for v in values))
     present = _releases_with(api_version, kind, path)
     span = f"{present[0]}-{present[-1]}" if len(present) > 1 else str(present[0])
     lines_out.append(f"- In Kubernetes {span}" + (f" (added in {present[0]})" if present[0] != SUPPORTED[0] else ""))
@@ -159,8 +169,8 @@ def complete(lines: list[str], row: int, column: int, options: CheckOptions) -> 
         if api_version is None or kind is None:
             return []
         field = field_at(release, api_version, kind, path)
-        values = [v for v in (field.node.get("enum") or []) if v is not None] if field else []
-        return [Completion(str(v), f"{keyed[0].key} value", "", False, str(v)) for v in values]
+        values = allowed_values(release, field, path) if field else []
+        return [Completion(str(v), f"{keyed[0].key} value in Kubernetes {release}", "", False, str(v)) for v in values]
     if api_version is None or kind is None:
         return []
     start = len(line) - len(line.lstrip(" -"))

@@ -8,7 +8,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.lsp.conftest import change_file, codes, diagnostics_for, open_file
+from tests.lsp.conftest import DEPLOYMENT, change_file, codes, diagnostics_for, open_file
 
 pytestmark = pytest.mark.asyncio
 TYPO = """\
@@ -108,3 +108,14 @@ async def test_completion_offers_the_fields_not_yet_set(client: LanguageClient, 
     kinds = [item.label for item in kind.items]   # the kinds resource.k8s.io/v1 serves in 1.37
     assert {"DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice"} <= set(kinds)
     assert "Pod" not in kinds
+
+
+async def test_completion_offers_the_enum_values_of_the_release(client: LanguageClient, project: Path) -> None:
+    text = DEPLOYMENT.replace("        image: registry.example.com/infer:1\n",
+                              "        image: registry.example.com/infer:1\n        imagePullPolicy: \n")
+    uri = open_file(client, project / "deploy" / "infer.yaml", text)
+    await diagnostics_for(client, uri)
+    row = text.splitlines().index("        imagePullPolicy: ")
+    result = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri), position=types.Position(row, 25)))
+    assert sorted(item.label for item in result.items) == ["Always", "IfNotPresent", "Never"]
