@@ -57,6 +57,12 @@ spec:
 """
 
 
+@pytest.fixture(autouse=True)
+def index_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The servers started here keep their repository index in a temporary directory, not the user's cache."""
+    monkeypatch.setenv("WASDRA_CACHE_DIR", str(tmp_path_factory.mktemp("index-cache")))
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A workspace folder: a Deployment whose claim template is misspelt in another file, and a .wasdra.yaml."""
