@@ -5,13 +5,14 @@ Scenarios (each in this process, through the server's own analysis, as the serve
   full     a 100-document file re-checked after an edit that changes every document (the whole-file cost)
   one      the same file after a one-object edit (one document's text changes; the rest reuse their findings)
   moved    a line added to the first object: it changes, and the 99 others keep their findings one line lower
-  memory   a workspace folder of --files files (10 documents each by default) scanned and checked once: peak RSS
-           of a child process that does only that
+  folder   a workspace folder of --files files (10 documents each by default): its repository index built and
+           reused, then one object edited in an ordinary file and in the file every other one names; CPU per edit and
+           peak RSS of a child process that does only that
 
 CPU time (user+sys of this process, time.process_time) is reported, median of --repeat runs; the machine is shared,
 so wall time would mostly measure the neighbours. Not a test: nothing here asserts a time or a size.
 
-    python bench/lsp_diagnostics.py                 # all three
+    python bench/lsp_diagnostics.py                 # all of them
     python bench/lsp_diagnostics.py --files 2000 --docs-per-file 10
 """
 
@@ -135,10 +136,9 @@ def memory(files: int, per_file: int) -> None:
                 text = text_of(docs)
                 times.append(cpu_ms(lambda text=text, path=path, folder=folder, analysis=analysis:
                                     (folder.open(path, text), analysis.run())))
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             print(f"  one object edited in {what}: median {statistics.median(times[1:]):.1f} ms CPU "
-                  f"(first {times[0]:.0f} ms), context {len(folder.context())} documents")
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"  peak RSS {peak:.0f} MB")
+                  f"(first {times[0]:.0f} ms), context {len(folder.context())} documents; peak RSS so far {peak:.0f} MB")
 
 
 def main() -> int:
