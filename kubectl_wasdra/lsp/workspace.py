@@ -131,6 +131,7 @@ class Workspace:
         self._entries: dict[str, FileEntry] = {}
         self._keys: dict[str, IndexEntry] = {}   # the index entries of the open buffers
         self._index: RepoIndex | None = None
+        self._stale = False   # files changed on disk since the index was brought up to date
         self._names: tuple[RepoIndex, Mapping[str, frozenset[str]]] | None = None   # _defined_on_disk, per listing
         self._context: dict[str, tuple[tuple[int, int], tuple[Document, ...]]] = {}   # path -> (stat, documents)
         self._documents: tuple[Document, ...] | None = None
@@ -142,11 +143,14 @@ class Workspace:
         if self.root is None:
             return
         self._index = load_index(self.root, cache_dir=self.cache_dir, gitignore=self.gitignore, exclude=self.excludes)
+        self._stale = False
         self._changed()
 
     @property
     def index(self) -> RepoIndex | None:
         """The folder's index as the editors' buffers make it (None: no folder)."""
+        if self._stale:
+            self.scan()
         return EditedIndex(self._index, self._keys) if self._index is not None else None
 
     def open(self, path: str, text: str) -> FileEntry:
@@ -167,10 +171,12 @@ class Workspace:
         self._changed()
 
     def reread(self, path: str) -> None:
-        """`path` changed on disk (created, changed, deleted): the index is brought up to date."""
+        """`path` changed on disk (created, changed, deleted): the index is brought up to date when next asked (once
+for a burst of changes, a `git checkout`)."""
         self._context.pop(path, None)
         if self._index is not None and self._belongs(path):
-            self.scan()
+            self._stale = True
+            self._changed()
 
     def entry(self, path: str) -> FileEntry | None:
         return self._entries.get(path)
