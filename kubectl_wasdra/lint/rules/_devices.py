@@ -45,6 +45,8 @@ class ClusterDevices:
     values: dict[tuple[str, str], set[str]] = field(default_factory=dict)     # (domain, ident) -> string values
     drivers: frozenset[str] = frozenset()
     memo: dict[tuple[str, ...], list[ClusterDevice] | None] = field(default_factory=dict)
+    # (release, *expressions) -> (index of the expression, first CEL runtime error, devices it failed on)
+    failures: dict[tuple[str, ...], tuple[int, str, int]] = field(default_factory=dict)
 
     def matching(self, expressions: Sequence[str], release: Release) -> list[ClusterDevice] | None:
         """Devices every expression selects; None when an expression does not compile (VALID031 reports it). A CEL
@@ -62,14 +64,39 @@ class ClusterDevices:
             compiled = [compile_selector(text, release) for text in expressions]
         except CelCompileError:
             return None
-        found = []
+        found, failed, first = [], 0, None
         for device in self.devices:
             try:
                 if all(selector.matches(device.view) for selector in compiled):
                     found.append(device)
-            except CelRuntimeError:
-                continue
+            except CelRuntimeError as exc:
+                if exc.message.startswith("no such key"):
+                    continue    # an attribute this device does not publish: the did-you-mean hints cover it
+                failed += 1
+                first = first or (self._failing(compiled, device), exc.message)
+        if first is not None:
+            self.failures[(str(release), *expressions)] = (first[0], first[1], failed)
         return found
+
+    @staticmethod
+    def _failing(compiled: Sequence[Any], device: ClusterDevice) -> int:
+        """The index of the first selector that raises on `device`."""
+        from kubectl_wasdra.errors import CelRuntimeError
+
+        for index, selector in enumerate(compiled):
+            try:
+                if not selector.matches(device.view):
+                    return index
+            except CelRuntimeError:
+                return index
+        return 0
+
+    def runtime_error(self, expressions: Sequence[str], release: Release) -> tuple[int, str, int] | None:
+        """(expression index, message, devices) of the CEL runtime error (other than a missing attribute) the
+        expressions raised on some device of the cluster, None when none did. The scheduler's allocator fails the
+        claim with such an error, so it is the cause to report when nothing matched, not "matches no device"."""
+        self.matching(expressions, release)
+        return self.failures.get((str(release), *expressions))
 
     def per_node_upper_bound(self, devices: Sequence[ClusterDevice]) -> int:
         """The most of `devices` one node could reach: its own plus every network-attached one."""

@@ -35,7 +35,7 @@ from kubectl_wasdra.lint.rules._gated import APISERVER, components_text, documen
 from kubectl_wasdra.lint.rules._objects import ObjectIndex, object_index
 from kubectl_wasdra.lint.rules._pods import document_pod_sources, of_kind, pod_sources
 from kubectl_wasdra.lint.rules._refs import claim_documents
-from kubectl_wasdra.lint.rules.validation._base import as_dict
+from kubectl_wasdra.lint.rules.validation._base import as_dict, as_list
 from kubectl_wasdra.load import Document
 from kubectl_wasdra.load.document import value_at
 
@@ -50,6 +50,25 @@ def _has_devices(ctx: CheckContext) -> bool:
 def _matches(devices: ClusterDevices, index: ObjectIndex, request: Mapping[str, Any], ctx: CheckContext
              ) -> list[ClusterDevice] | None:
     return request_matches(devices, index, request, ctx.release)
+
+
+def runtime_failure(obj: Any, path: tuple[str | int, ...], devices: ClusterDevices, ctx: CheckContext
+                    ) -> tuple[tuple[str | int, ...], str, str] | None:
+    """(path of the expression, message, hint) when the selectors of `obj` (a DeviceClass spec or a request) raised a
+    CEL runtime error on devices of the cluster ("no such overload: _>_(int64, string)"): the allocator fails the
+    claim with that error, which explain shows too, so it is reported as such at the expression, not as "matches no
+    device"."""
+    expressions = selector_expressions(obj)
+    failure = devices.runtime_error(expressions, ctx.release) if expressions else None
+    if failure is None:
+        return None
+    index, message, count = failure
+    position = [i for i, s in enumerate(as_list(as_dict(obj).get("selectors")))
+                if isinstance(as_dict(as_dict(s).get("cel")).get("expression"), str)][index]
+    return ((*path, "selectors", position, "cel", "expression"),
+            f"CEL runtime error on {count} of {len(devices.devices)} device(s) in the cluster: {message}",
+            "fix the expression for the attribute types the drivers publish (kubectl get resourceslices -o yaml); "
+            "the scheduler fails the allocation with this error")
 
 
 def _class_reported(docs: DocumentSet, devices: ClusterDevices, request: Mapping[str, Any], ctx: CheckContext) -> bool:
@@ -88,6 +107,10 @@ def selector_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iterator
                     any(_class_reported(docs, devices, request, ctx) for _, request in alternatives):
                 continue
             first_path, first = alternatives[0]
+            failure = runtime_failure(first, first_path, devices, ctx) if len(alternatives) == 1 else None
+            if failure is not None:
+                yield SetProblem(document, *failure, at="value")
+                continue
             expressions = selector_expressions(first)
             hint = next(filter(None, map(devices.suggestion, expressions)), None) or \
                 "check the attribute names and values the drivers publish (kubectl get resourceslices -o yaml)"
@@ -129,6 +152,10 @@ def device_class_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iter
         expressions = selector_expressions(document.get(("spec",)))
         found = devices.matching(expressions, ctx.release)
         if found is None or found:
+            continue
+        failure = runtime_failure(document.get(("spec",)), ("spec",), devices, ctx)
+        if failure is not None:
+            yield SetProblem(document, *failure, at="value")
             continue
         hint = next(filter(None, map(devices.suggestion, expressions)), None) or \
             "drivers in the cluster: " + ", ".join(sorted(devices.drivers))
