@@ -40,6 +40,7 @@ class SetProblem:
     hint: str | None = None
     at: str = "key"
     severity: Severity | None = None  # a milder severity than the rule's for this verdict (FIT004: fits by preempting)
+    position: tuple[int, int] | None = None   # explicit 1-based (line, column) inside the value, e.g. of a CEL error
 
 
 @dataclass(frozen=True, order=True)

@@ -35,6 +35,7 @@ from kubectl_wasdra.lint.rules._gated import APISERVER, components_text, documen
 from kubectl_wasdra.lint.rules._objects import ObjectIndex, object_index
 from kubectl_wasdra.lint.rules._pods import document_pod_sources, of_kind, pod_sources
 from kubectl_wasdra.lint.rules._refs import claim_documents
+from kubectl_wasdra.lint.rules._selector_types import type_problem
 from kubectl_wasdra.lint.rules.validation._base import as_dict, as_list
 from kubectl_wasdra.load import Document
 from kubectl_wasdra.load.document import value_at
@@ -102,6 +103,10 @@ def selector_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iterator
     devices, index = cluster_devices(ctx.snapshot), object_index(docs, ctx)
     for document in claim_documents(docs):
         for path, alternatives in request_alternatives(document.kind, document.data):
+            typed = next(filter(None, (type_problem(document, r, p, devices) for p, r in alternatives)), None)
+            if typed is not None:
+                yield typed
+                continue
             results = [_matches(devices, index, request, ctx) for _, request in alternatives]
             if any(result is None or result for result in results) or \
                     any(_class_reported(docs, devices, request, ctx) for _, request in alternatives):
@@ -149,6 +154,10 @@ def device_class_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iter
         return
     devices = cluster_devices(ctx.snapshot)
     for document in of_kind(docs, "DeviceClass"):
+        typed = type_problem(document, document.get(("spec",)), ("spec",), devices)
+        if typed is not None:
+            yield typed
+            continue
         expressions = selector_expressions(document.get(("spec",)))
         found = devices.matching(expressions, ctx.release)
         if found is None or found:
