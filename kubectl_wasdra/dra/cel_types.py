@@ -25,10 +25,12 @@ from typing import Any, Final
 
 from kubectl_wasdra.dra.cel import _Token, _tokens
 
-# the DeviceAttribute value fields (resource/v1 types.go) and the CEL type each one has in a selector
-ATTRIBUTE_TYPES: Final = {"int": "int", "bool": "bool", "string": "string", "version": "version",
-                          "ints": "list(int)", "bools": "list(bool)", "strings": "list(string)",
-                          "versions": "list(version)"}
+# the scalar DeviceAttribute value fields (resource/v1 types.go) and the CEL type each one has in a selector
+ATTRIBUTE_TYPES: Final = {"int": "int", "bool": "bool", "string": "string", "version": "version"}
+# The list forms (DRAListTypeAttributes) are never typed: upstream lets scalar operations apply to them
+# (`names > 0`, `names == "fish"`, `names.isGreaterThan(semver(...))` match: dynamic-resource-allocation/cel/
+# compile_test.go, list-of-int / list-of-string / list-of-semver), which no static list(T) type expresses.
+LIST_FIELDS: Final = frozenset({"ints", "bools", "strings", "versions"})
 QUANTITY: Final = "quantity"
 _NUMERIC: Final = frozenset({"int", "uint", "double"})
 _ORDERING: Final = frozenset({"_<_", "_<=_", "_>_", "_>=_"})
@@ -141,12 +143,10 @@ def _type(name: str) -> Any:
 
     simple = {"int": cel.Type.INT, "bool": cel.Type.BOOL, "string": cel.Type.STRING,
               "version": cel.Type.AbstractType("Semver"), QUANTITY: cel.Type.AbstractType("Quantity")}
-    if name.startswith("list("):
-        return cel.Type.List(simple[name[5:-1]])
     return simple[name]
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)
 def _environment(variables: tuple[tuple[str, str], ...]) -> Any:
     """A checking environment: the selector environment plus one typed variable per rewritten reference."""
     from cel_expr_python import cel
@@ -179,6 +179,13 @@ def _is_runtime_accepted(message: str) -> bool:
 def check_types(expression: str, declared: Mapping[tuple[str, str, str], DeclaredType]) -> SelectorTypeError | None:
     """The first type error of `expression` once the references with a certain type are typed, or None (also when
     nothing is typed, or the expression does not compile untyped: VALID031 reports that)."""
+    from kubectl_wasdra.dra.cel import compile_selector
+    from kubectl_wasdra.errors import CelCompileError
+
+    try:
+        compile_selector(expression)
+    except CelCompileError:
+        return None  # VALID031's finding: only errors the declared types cause are this check's
     found = references(expression)
     if found is None:
         return None

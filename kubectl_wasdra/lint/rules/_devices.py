@@ -195,10 +195,13 @@ def build_devices(snapshot: ClusterSnapshot) -> ClusterDevices:
 
 
 def _attribute_type(attribute: Any) -> str | None:
-    """The CEL type of a DeviceAttribute as published: its one value field (None when it has none or several)."""
-    from kubectl_wasdra.dra.cel_types import ATTRIBUTE_TYPES
+    """The CEL type of a DeviceAttribute as published: its one scalar value field (None for a list form, none or
+    several)."""
+    from kubectl_wasdra.dra.cel_types import ATTRIBUTE_TYPES, LIST_FIELDS
 
-    kinds = [ATTRIBUTE_TYPES[key] for key in attribute if key in ATTRIBUTE_TYPES] if isinstance(attribute, dict) else []
+    if not isinstance(attribute, dict) or any(key in LIST_FIELDS for key in attribute):
+        return None
+    kinds = [ATTRIBUTE_TYPES[key] for key in attribute if key in ATTRIBUTE_TYPES]
     return kinds[0] if len(kinds) == 1 else None
 
 
