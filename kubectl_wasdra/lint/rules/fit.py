@@ -87,7 +87,10 @@ def selector_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iterator
     together match no device that any driver publishes in the cluster (for `firstAvailable`, when no subrequest
     matches), and a `matchAttribute` constraint naming an attribute that none of a constrained request's devices
     publishes. When an attribute name, value or driver is not published but a close one is, the hint says
-    "did you mean".
+    "did you mean". A request selector that is ill-typed for the attribute and capacity types the cluster's
+    ResourceSlices declare (an int attribute compared with a string, a version with a quantity) is reported first,
+    at the error inside the expression, without evaluating anything; one that raises a CEL runtime error on the
+    cluster's devices is reported as that error.
 
     ## Why is this bad?
     No allocation can ever succeed: the pods stay Pending with `NoMatchingDevices` whatever else frees up.
@@ -138,7 +141,8 @@ def device_class_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iter
     """
     ## What it does
     With a snapshot: flags a DeviceClass of the manifests whose selectors match no device any driver publishes in
-    the cluster.
+    the cluster, and, first, a selector that is ill-typed for the attribute and capacity types the cluster's
+    ResourceSlices declare (reported at the error inside the expression, before anything is evaluated).
 
     ## Why is this bad?
     Every claim using the class fails with `NoMatchingDevices`: usually a driver name typo or a class for a driver
