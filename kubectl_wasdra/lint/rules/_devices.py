@@ -48,8 +48,10 @@ class ClusterDevices:
     memo: dict[tuple[str, ...], list[ClusterDevice] | None] = field(default_factory=dict)
     # (release, *expressions) -> (index of the expression, first CEL runtime error, devices it failed on)
     failures: dict[tuple[str, ...], tuple[int, str, int]] = field(default_factory=dict)
-    # (attributes|capacity, domain, name) -> the one type every declaring slice gives it (others are left out)
-    declared: dict[tuple[str, str, str], DeclaredType] = field(default_factory=dict)
+    snapshot: ClusterSnapshot | None = None
+    # (attributes|capacity, domain, name) -> the one type every declaring slice gives it (others are left out);
+    # built on the first selector that references an attribute or a capacity (declared_types)
+    declared: dict[tuple[str, str, str], DeclaredType] | None = None
     type_errors: dict[str, SelectorTypeError | None] = field(default_factory=dict)
 
     def type_error(self, expression: str) -> SelectorTypeError | None:
@@ -57,6 +59,8 @@ class ClusterDevices:
         if expression not in self.type_errors:
             from kubectl_wasdra.dra.cel_types import check_types
 
+            if self.declared is None and ("attributes" in expression or "capacity" in expression):
+                self.declared = declared_types(self.snapshot) if self.snapshot is not None else {}
             self.type_errors[expression] = check_types(expression, self.declared) if self.declared else None
         return self.type_errors[expression]
 
@@ -190,7 +194,7 @@ def build_devices(snapshot: ClusterSnapshot) -> ClusterDevices:
                         result.values.setdefault((domain, ident), set()).add(value)
     result.devices = tuple(devices)
     result.drivers = frozenset(d.driver for d in devices)
-    result.declared = declared_types(snapshot)
+    result.snapshot = snapshot
     return result
 
 
