@@ -35,6 +35,9 @@ QUANTITY: Final = "quantity"
 _NUMERIC: Final = frozenset({"int", "uint", "double"})
 _ORDERING: Final = frozenset({"_<_", "_<=_", "_>_", "_>=_"})
 _OVERLOAD_RE: Final = re.compile(r"found no matching overload for '([^']+)' applied to '\((.*)\)'")
+# the checker's type errors; any other error of the typed compile (none is expected) is not reported
+_TYPE_ERRORS: Final = ("found no matching overload for", "cannot be the operand of a select operation",
+                       "cannot be the range of a comprehension")
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,9 @@ def references(expression: str) -> tuple[list[Reference], set[tuple[str, str, st
     if any(tok.text == "device" and k + 1 < len(tokens) and tokens[k + 1].text == ","
            for k, tok in enumerate(tokens)):
         return None  # a macro variable or cel.bind named device: the text no longer says what it refers to
+    if any(tok.text == "/" and k + 1 < len(tokens) and tokens[k + 1].text == "/"
+           and tokens[k + 1].offset == tok.offset + 1 for k, tok in enumerate(tokens)):
+        return None  # a comment: its text (quotes included) is not tokenized as CEL would
     found, optional = [], set()
     for i in range(len(tokens)):
         matched = _match_reference(tokens, i)
@@ -216,7 +222,7 @@ def _first_error(expression: str, text: str, variables: tuple[tuple[str, str], .
         program = _environment(variables).compile(text)
     except RuntimeError as exc:
         for line, column, message in re.findall(r"ERROR: <input>:(\d+):(\d+): ([^\n]*)", str(exc)):
-            if not _is_runtime_accepted(message):
+            if any(kind in message for kind in _TYPE_ERRORS) and not _is_runtime_accepted(message):
                 reference = _culprit(expression, typed, declared, int(line), int(column), message)
                 key = (reference.where, reference.domain, reference.name) if reference else None
                 return SelectorTypeError(int(line), int(column), user_message(message.strip()), reference,

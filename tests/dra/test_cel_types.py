@@ -53,3 +53,7 @@ def test_only_what_cel_go_accepts_in_kubernetes_is_dropped(message: str, accepte
 def test_an_expression_that_does_not_compile_untyped_is_left_to_valid031() -> None:
     assert check_types(f'{GPU}.index > "2" && nosuch()', INDEX) is None
     assert check_types(f'{GPU}.index > "2"', INDEX) is not None
+
+
+def test_an_expression_with_a_comment_is_not_analysed() -> None:
+    assert references(f'{GPU}.index > "2" // the driver\'s index') is None

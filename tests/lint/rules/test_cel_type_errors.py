@@ -79,8 +79,11 @@ def test_a_claim_selector_on_a_second_line_of_a_block_scalar(tmp_path: Path) -> 
     (f'{GPU}["index"].startsWith("1")', "'startsWith' applied to '(int, string)'"),
     (f'{GPU}.index.size() > 0', "'size' applied to '(int)'"),
     ('device.attributes["resource.kubernetes.io"].numaNode == "0"', "'_==_' applied to '(int, string)'"),
+    # upstream compile_test.go "macro-exists-on-string": "got 'types.String', expected iterable type" at run time
+    (f'{GPU}.model.exists(x, x == "X100")', "type 'string' cannot be the range of a comprehension"),
+    (f'{GPU}.index.value > 1', "type 'int' cannot be the operand of a select operation"),
 ], ids=["version-vs-string", "version-vs-quantity", "quantity-vs-int", "quantity-vs-version", "int-string-method",
-        "size-of-int", "standard-attribute-equality"])
+        "size-of-int", "standard-attribute-equality", "macro-on-a-string", "field-of-an-int"])
 def test_type_errors(tmp_path: Path, expression: str, fragment: str) -> None:
     ((rule, _, _, _, message, _),) = _findings(_class(expression), tmp_path)
     assert rule == "FIT002" and fragment in message
