@@ -360,7 +360,7 @@ def set_findings(documents: Sequence[Document], rules: Sequence[Rule], ctx: Chec
             for problem in implemented.check(docset, ctx):
                 milder = problem.severity is not None and problem.severity.rank < severity.rank
                 finding = _stamp(implemented.info, problem.severity if milder else severity, problem.document,
-                                 problem.path, problem.message, problem.hint, problem.at)
+                                 problem.path, problem.message, problem.hint, problem.at, problem.position)
                 findings.append(dataclasses.replace(finding, related=problem.related) if problem.related else finding)
         except WasdraError:
             raise

@@ -41,6 +41,7 @@ class SetProblem:
     at: str = "key"
     severity: Severity | None = None  # a milder severity than the rule's for this verdict (FIT004: fits by preempting)
     related: tuple[tuple[Document, Path], ...] = ()  # the other objects (and fields) the verdict is about
+    position: tuple[int, int] | None = None   # explicit 1-based (line, column) inside the value, e.g. of a CEL error
 
 
 @dataclass(frozen=True, order=True)

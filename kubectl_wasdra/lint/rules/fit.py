@@ -35,6 +35,7 @@ from kubectl_wasdra.lint.rules._gated import APISERVER, components_text, documen
 from kubectl_wasdra.lint.rules._objects import ObjectIndex, object_index
 from kubectl_wasdra.lint.rules._pods import document_pod_sources, of_kind, pod_sources
 from kubectl_wasdra.lint.rules._refs import claim_documents
+from kubectl_wasdra.lint.rules._selector_types import type_problem
 from kubectl_wasdra.lint.rules.validation._base import as_dict, as_list
 from kubectl_wasdra.load import Document
 from kubectl_wasdra.load.document import value_at
@@ -86,7 +87,10 @@ def selector_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iterator
     together match no device that any driver publishes in the cluster (for `firstAvailable`, when no subrequest
     matches), and a `matchAttribute` constraint naming an attribute that none of a constrained request's devices
     publishes. When an attribute name, value or driver is not published but a close one is, the hint says
-    "did you mean".
+    "did you mean". A request selector that is ill-typed for the attribute and capacity types the cluster's
+    ResourceSlices declare (an int attribute compared with a string, a version with a quantity) is reported first,
+    at the error inside the expression, without evaluating anything; one that raises a CEL runtime error on the
+    cluster's devices is reported as that error.
 
     ## Why is this bad?
     No allocation can ever succeed: the pods stay Pending with `NoMatchingDevices` whatever else frees up.
@@ -102,6 +106,10 @@ def selector_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iterator
     devices, index = cluster_devices(ctx.snapshot), object_index(docs, ctx)
     for document in claim_documents(docs):
         for path, alternatives in request_alternatives(document.kind, document.data):
+            typed = next(filter(None, (type_problem(document, r, p, devices) for p, r in alternatives)), None)
+            if typed is not None:
+                yield typed
+                continue
             results = [_matches(devices, index, request, ctx) for _, request in alternatives]
             if any(result is None or result for result in results) or \
                     any(_class_reported(docs, devices, request, ctx) for _, request in alternatives):
@@ -133,7 +141,8 @@ def device_class_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iter
     """
     ## What it does
     With a snapshot: flags a DeviceClass of the manifests whose selectors match no device any driver publishes in
-    the cluster.
+    the cluster, and, first, a selector that is ill-typed for the attribute and capacity types the cluster's
+    ResourceSlices declare (reported at the error inside the expression, before anything is evaluated).
 
     ## Why is this bad?
     Every claim using the class fails with `NoMatchingDevices`: usually a driver name typo or a class for a driver
@@ -149,6 +158,10 @@ def device_class_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iter
         return
     devices = cluster_devices(ctx.snapshot)
     for document in of_kind(docs, "DeviceClass"):
+        typed = type_problem(document, document.get(("spec",)), ("spec",), devices)
+        if typed is not None:
+            yield typed
+            continue
         expressions = selector_expressions(document.get(("spec",)))
         found = devices.matching(expressions, ctx.release)
         if found is None or found:

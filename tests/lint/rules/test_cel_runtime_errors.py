@@ -1,5 +1,6 @@
 """check --snapshot names a CEL runtime error as such, at the expression (what explain shows), instead of "matches no
-device"; a selector on an attribute no device publishes keeps its did-you-mean."""
+device"; a selector on an attribute no device publishes keeps its did-you-mean. The selectors here guard with has(),
+so the static type check (test_cel_type_errors.py) leaves them to evaluation."""
 
 from __future__ import annotations
 
@@ -44,7 +45,8 @@ def _findings(text: str, tmp_path: Path) -> list[tuple[str, int, str, str, str]]
 
 
 def test_a_type_error_in_a_device_class_is_reported_at_the_expression(tmp_path: Path) -> None:
-    text = CLASS.replace("EXPRESSION", """'device.attributes["gpu.example.com"].index > "2"'""")
+    guarded = 'has(device.attributes["gpu.example.com"].index) && device.attributes["gpu.example.com"].index > "2"'
+    text = CLASS.replace("EXPRESSION", f"'{guarded}'")
     ((rule, line, path, message, _),) = _findings(text, tmp_path)
     assert (rule, line, path) == ("FIT002", 8, "spec.selectors[1].cel.expression")
     assert message.startswith("CEL runtime error on 2 of 2 device(s)") and "no such overload: _>_(int64, string)" in message
@@ -52,7 +54,8 @@ def test_a_type_error_in_a_device_class_is_reported_at_the_expression(tmp_path: 
 
 
 def test_a_type_error_in_a_claim_selector_is_reported_at_the_expression(tmp_path: Path) -> None:
-    text = TEMPLATE.replace("EXPRESSION", """'device.attributes["gpu.example.com"].model > 2'""")
+    guarded = 'has(device.attributes["gpu.example.com"].model) && device.attributes["gpu.example.com"].model > 2'
+    text = TEMPLATE.replace("EXPRESSION", f"'{guarded}'")
     ((rule, line, path, message, _),) = _findings(text, tmp_path)
     assert (rule, line, path) == ("FIT001", 12, "spec.spec.devices.requests[0].exactly.selectors[0].cel.expression")
     assert "no such overload: _>_(string, int64)" in message
