@@ -1,5 +1,5 @@
 """Command line: declare flags, build options, call one function per command, render, exit. `check` and `config` are
-declared here; the other commands in cli_info, cli_explain, cli_snapshot and cli_convert (CommandTable).
+declared here; the other commands in cli_info, cli_explain, cli_snapshot, cli_convert and cli_lsp (CommandTable).
 
 Heavy imports (kubernetes, CEL, sched, dra, rich) happen inside the command that needs them.
 Exit codes (DESIGN.md): 0 nothing at or above --fail-on; 1 findings / a group that does not fit; 2 the tool could not
@@ -23,6 +23,7 @@ from kubectl_wasdra.cli_check import (
     check_snapshot,
     fixed_report,
     rendered_inputs,
+    repo_settings,
     resolve_auto,
     write_baseline,
 )
@@ -57,7 +58,7 @@ class CommandTable(click.Group):
     uses 39 of the 106."""
 
     ELSEWHERE: Final = {"completion": "cli_info", "convert": "cli_convert", "explain": "cli_explain",
-                        "explain-pending": "cli_explain", "gates": "cli_info", "rules": "cli_info",
+                        "explain-pending": "cli_explain", "gates": "cli_info", "lsp": "cli_lsp", "rules": "cli_info",
                         "snapshot": "cli_snapshot", "version": "cli_info"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -102,6 +103,8 @@ def cli(ctx: click.Context, debug: bool) -> None:
 @RECURSIVE_OPTION
 @common_options
 @project_options
+@click.option("-v", "--verbose", is_flag=True,
+              help="List every file skipped as not a manifest (text and github output show only their count).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes for large inputs (default: all cores).")
 @click.option("--upgrade-from", metavar="VERSION", default=None,
@@ -116,7 +119,8 @@ def cli(ctx: click.Context, debug: bool) -> None:
 @NO_PREEMPTION_OPTION
 def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool, common: CommonOptions,
                   project: ProjectOptions, jobs: int | None, upgrade_from: str | None = None,
-                  simulate: bool = True, fix: bool = False, unsafe_fixes: bool = False, no_preemption: bool = False) -> int:
+                  simulate: bool = True, fix: bool = False, unsafe_fixes: bool = False, no_preemption: bool = False,
+                  verbose: bool = False) -> int:
     """Lint manifests: API availability, schema, feature gates, API validation, references.
 
     PATH (or -f PATH) is a file, a directory (its .yaml, .yml and .json files; with -R its subdirectories' too), a
@@ -165,7 +169,8 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
                            exclude=project.exclude + baseline_files(project), default_excludes=project.default_excludes,
                            rendered=rendered, per_file_ignores=project.per_file_ignores,
                            report_unused_ignores=project.report_unused_ignores, show_suppressed=project.show_suppressed,
-                           baseline=None if project.write_baseline else project.baseline, cluster_notes=cluster_notes)
+                           baseline=None if project.write_baseline else project.baseline, cluster_notes=cluster_notes,
+                           gitignore=project.gitignore, verbose=verbose, **repo_settings(paths, project))
     if project.write_baseline:
         return write_baseline(run_check(options), project.write_baseline)
     if upgrade_from is not None:
@@ -202,6 +207,9 @@ def config_command(ctx: click.Context, init: bool, output: str) -> int:
     """The effective settings of `check` (flags > WASDRA_* environment > .wasdra.yaml > defaults) and where each
     one comes from. Takes check's flags, --config FILE, --no-config and --cluster NAME.
 
+    --init writes a starter .wasdra.yaml; the feature gates and runtime config come from a cluster (--snapshot FILE
+    with a header, or --live): without one, those the manifests need are written commented out, to be confirmed.
+
     \b
     Examples:
       kubectl wasdra config
@@ -213,14 +221,11 @@ def config_command(ctx: click.Context, init: bool, output: str) -> int:
       0  settings printed (--init: the starter file written)
       2  a bad config file or flag, or --init where the file exists
     """
-    from kubectl_wasdra.cli_config import render_effective, write_starter
-    from kubectl_wasdra.config.discover import repository_root
+    from kubectl_wasdra.cli_config import init_starter, render_effective
 
-    if init:
-        path, documents = write_starter(repository_root())
-        say_error(f"wrote {path} (from {documents} manifest(s)); check it with: {PROG} config")
-        return EXIT_OK
     check_ctx = check_command.make_context("check", list(ctx.args), parent=ctx)
+    if init:
+        return init_starter(check_ctx)
     write_report(render_effective(check_ctx, output), output)
     return EXIT_OK
 
@@ -275,6 +280,9 @@ def main(argv: list[str] | None = None) -> None:
         code = cli.main(args=argv, prog_name=PROG, standalone_mode=False, complete_var="_KUBECTL_WASDRA_COMPLETE")
     except click.exceptions.Exit as exc:
         code = exc.exit_code
+    except click.exceptions.NoArgsIsHelpError as exc:  # bare `kubectl-wasdra`: the help, as kubectl prints it
+        write(exc.ctx.get_help() + "\n")
+        code = EXIT_OK
     except click.ClickException as exc:
         say_error(f"{PROG}: error: {_click_error_line(exc)}")
         code = EXIT_ERROR

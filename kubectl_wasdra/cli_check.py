@@ -58,6 +58,16 @@ def rendered_inputs(paths: tuple[str, ...], project: ProjectOptions) -> tuple[An
     return tuple(rendered)
 
 
+def repo_settings(paths: tuple[str, ...], project: ProjectOptions) -> dict[str, str | None]:
+    """The project root and index cache for the repository as context (lint/repo/), when files are named."""
+    if not project.repo_context or not any(path != "-" for path in paths):
+        return {}
+    from kubectl_wasdra.lint.repo.context import project_root
+    from kubectl_wasdra.lint.repo.index import default_cache_dir
+
+    return {"project_root": project_root(), "cache_dir": default_cache_dir(os.environ)}
+
+
 def baseline_files(project: ProjectOptions) -> tuple[str, ...]:
     """The baseline files as exclude patterns: a baseline inside a checked directory is not a manifest."""
     return tuple(os.path.abspath(path) for path in (project.baseline, project.write_baseline) if path)

@@ -340,7 +340,7 @@ FILENAME_OPTION: Final = click.option(
     "-f", "--filename", "filenames", multiple=True, metavar="PATH", type=click.Path(),
     help="Manifests: a file, a directory, a glob, or - for stdin (repeatable; same as a PATH argument).")
 RECURSIVE_OPTION: Final = click.option(
-    "-R", "--recursive/--no-recursive", default=True, show_default=True,
+    "--recursive/--no-recursive", "-R", default=True, show_default=True,  # not "-R" first: click would show "[default: R]"
     help="Read directories with their subdirectories (kubectl's -R, on by default as linters walk trees); "
          "--no-recursive reads only a directory's own files, as `kubectl apply -f DIR` does.")
 
@@ -413,6 +413,8 @@ class ProjectOptions:
     helm: str | None = None
     values: tuple[str, ...] = ()
     set_values: tuple[str, ...] = ()
+    gitignore: bool = True
+    repo_context: bool = True
 
 
 def _per_file_ignores(items: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -441,6 +443,11 @@ PROJECT_OPTIONS: Final = (
                  help="The config file's exclude (set from .wasdra.yaml; --exclude adds to it)."),
     click.option("--default-excludes/--no-default-excludes", default=True, show_default=True,
                  help="Leave out well-known non-manifests (Chart.yaml, values*.yaml, kustomization.yaml, .github/ ...)."),
+    click.option("--gitignore/--no-gitignore", default=True, show_default=True,
+                 help="Walk directories as git does: leave out what .gitignore and .git/info/exclude ignore."),
+    click.option("--repo-context/--no-repo-context", default=True, show_default=True, envvar="WASDRA_REPO_CONTEXT",
+                 help="Resolve references against every manifest under the project root (where .wasdra.yaml is, "
+                      "else the git work tree), reporting findings only for the files given."),
     click.option("--per-file-ignores", multiple=True, metavar="GLOB=RULES", help="Skip RULES in files matching GLOB."),
     click.option("--show-suppressed", is_flag=True, help="List suppressed findings too (marked as such)."),
     click.option("--report-unused-ignores", is_flag=True,
@@ -459,18 +466,23 @@ PROJECT_OPTIONS: Final = (
 )
 
 
+def build_project(kwargs: dict[str, Any]) -> ProjectOptions:
+    """Pop the project flags out of a command's kwargs and parse them (UsageError on bad values)."""
+    return ProjectOptions(
+        exclude=tuple(kwargs.pop("config_exclude")) + tuple(kwargs.pop("exclude")),
+        per_file_ignores=_per_file_ignores(kwargs.pop("per_file_ignores")),
+        show_suppressed=kwargs.pop("show_suppressed"), report_unused_ignores=kwargs.pop("report_unused_ignores"),
+        default_excludes=kwargs.pop("default_excludes"), baseline=kwargs.pop("baseline"),
+        write_baseline=kwargs.pop("write_baseline"), kustomize=tuple(kwargs.pop("kustomize")),
+        helm=kwargs.pop("helm"), values=tuple(kwargs.pop("values")), set_values=tuple(kwargs.pop("set_values")),
+        gitignore=kwargs.pop("gitignore"), repo_context=kwargs.pop("repo_context"))
+
+
 def project_options(fn: F) -> F:
     """Add the project flags to a command; it receives them parsed as `project: ProjectOptions`."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        project = ProjectOptions(
-            exclude=tuple(kwargs.pop("config_exclude")) + tuple(kwargs.pop("exclude")),
-            per_file_ignores=_per_file_ignores(kwargs.pop("per_file_ignores")),
-            show_suppressed=kwargs.pop("show_suppressed"), report_unused_ignores=kwargs.pop("report_unused_ignores"),
-            default_excludes=kwargs.pop("default_excludes"), baseline=kwargs.pop("baseline"),
-            write_baseline=kwargs.pop("write_baseline"), kustomize=tuple(kwargs.pop("kustomize")),
-            helm=kwargs.pop("helm"), values=tuple(kwargs.pop("values")), set_values=tuple(kwargs.pop("set_values")))
-        return fn(*args, project=project, **kwargs)
+        return fn(*args, project=build_project(kwargs), **kwargs)
 
     return with_options(wrapper, PROJECT_OPTIONS)  # type: ignore[return-value]

@@ -231,7 +231,8 @@ def test_config_keys_and_scheduler_config_only_where_honoured() -> None:
     def configurable(name: str) -> set[str]:
         return {p.name for p in cli.all_commands()[name].params if p.name and p.envvar == env_var(p.name)}
 
-    assert configurable("check") == {key.param for key in KEYS} | {"exclude"}  # WASDRA_EXCLUDE adds to the file's
+    # WASDRA_EXCLUDE adds to the file's; WASDRA_REPO_CONTEXT=false checks named files on their own (a whole CI job)
+    assert configurable("check") == {key.param for key in KEYS} | {"exclude", "repo_context"}
     for name in ("explain", "explain-pending"):
         assert configurable(name) == {"k8s_version", "feature_gates", "runtime_config", "snapshot"}, name
         assert "scheduler_config" in {p.name for p in cli.all_commands()[name].params}

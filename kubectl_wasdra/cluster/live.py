@@ -341,9 +341,9 @@ def _client(options: LiveOptions) -> tuple[Any, bool]:
         kubernetes.config.load_kube_config_from_dict(_kubeconfig(options), context=options.context,
                                                      client_configuration=configuration, persist_config=False)
     except kubernetes.config.ConfigException as exc:
-        raise _kubeconfig_error(exc) from None
+        raise _kubeconfig_error(exc, options) from None
     except (TypeError, AttributeError, KeyError, ValueError) as exc:  # the library reads some fields unchecked
-        raise _kubeconfig_error(f"not a kubeconfig the client library can read ({type(exc).__name__})") from None
+        raise _kubeconfig_error(f"not a kubeconfig the client library can read ({type(exc).__name__})", options) from None
     configuration.retries = False
     trim_token(configuration)
     withheld = withhold_over_http(configuration)
@@ -360,9 +360,23 @@ def _kubeconfig(options: LiveOptions) -> dict[str, Any]:
     return merged_kubeconfig(kubeconfig_files(options.kubeconfig, options.kubeconfig_env))
 
 
-def _kubeconfig_error(exc: Exception | str) -> UsageError:
-    return UsageError(f"cannot use the kubeconfig: {exc}", where="--kubeconfig/--context",
+def _kubeconfig_error(exc: Exception | str, options: Any) -> UsageError:
+    return UsageError(f"cannot use the kubeconfig: {exc}", where=kubeconfig_source(options),
                       hint="check KUBECONFIG, --kubeconfig and --context (kubectl config get-contexts)")
+
+
+def kubeconfig_source(options: Any) -> str:
+    """Which kubeconfig (and context) was used, as the user chose it: "--kubeconfig F", "KUBECONFIG=F" or the
+    default file, never a flag that was not given. The client reads KUBECONFIG itself; this only names it."""
+    kubeconfig = getattr(options, "kubeconfig", None)
+    if kubeconfig:
+        where = f"--kubeconfig {kubeconfig}"
+    elif os.environ.get("KUBECONFIG"):
+        where = f"KUBECONFIG={os.environ['KUBECONFIG']}"
+    else:
+        where = "~/.kube/config (the default kubeconfig; no KUBECONFIG or --kubeconfig)"
+    context = getattr(options, "context", None)
+    return f"{where}, --context {context}" if context else where
 
 
 def _discover(reader: _Reader) -> tuple[list[str], dict[tuple[str, str], list[_Resource]]]:
@@ -520,7 +534,7 @@ def _session(options: LiveOptions | Any) -> Iterator[tuple[_Reader, bool]]:
         api, withheld = _client(options)
         withheld = withheld or failures.withheld
         if failures:
-            raise ClusterReadError(f"cannot get credentials: {failures[0]}", where="--kubeconfig/--context",
+            raise ClusterReadError(f"cannot get credentials: {failures[0]}", where=kubeconfig_source(options),
                                    hint="check the exec plugin of the kubeconfig user (kubectl config view)")
         yield _Reader(api, options), withheld
 

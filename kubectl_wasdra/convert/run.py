@@ -54,12 +54,12 @@ def convert_paths(paths: Sequence[str], release: Release, runtime_config: Mappin
     files, problems = expand_paths(paths)
     outcome = ConvertOutcome()
     errors = [f"{p.file}:{p.line}:{p.column}: error: {p.message} — {p.hint}" for p in problems]
-    converter = Converter(release, runtime_config)
     unreadable = False
+    contents: dict[str, bytes] = {}
     for path in files:
         try:
             raw = _read(path)
-        except (OSError, UnicodeDecodeError) as exc:
+        except OSError as exc:
             errors.append(f"{path}:1:1: error: cannot read: {exc} — check the path, its size and that it is UTF-8 text")
             unreadable = True
             continue
@@ -68,7 +68,15 @@ def convert_paths(paths: Sequence[str], release: Release, runtime_config: Mappin
             errors.extend(broken)
             unreadable = True
             continue
-        result = converter.file(path, raw)
+        contents[path] = raw
+    converter = Converter(release, runtime_config, existing=_identities(contents))
+    for path, raw in contents.items():
+        try:
+            result = converter.file(path, raw)
+        except UnicodeDecodeError as exc:
+            errors.append(f"{path}:1:1: error: cannot read: {exc} — check the path, its size and that it is UTF-8 text")
+            unreadable = True
+            continue
         outcome.results.append(result)
         if mode == "write" and result.changed:
             try:
@@ -99,6 +107,23 @@ def load_errors(path: str, raw: bytes) -> list[str]:
     problems = [text] if isinstance(text, LoadProblem) else load_text(path, text)[1]
     return [f"{p.file}:{p.line}:{p.column}: error: {p.message} — {p.hint or 'fix the file'}"
             for p in problems if p.kind in _BROKEN]
+
+
+def _identities(contents: Mapping[str, bytes]) -> frozenset[tuple[str, str, str]]:
+    """(kind, namespace, name) of every object of the input files, read with check's loader (unreadable text is
+    left to the conversion, which reports it)."""
+    from kubectl_wasdra.load.files import decode, load_text
+
+    found = set()
+    for path, raw in contents.items():
+        text = decode(path, raw)
+        if isinstance(text, str):
+            for document in load_text(path, text)[0]:
+                if document.kind and document.name:
+                    found.add((document.kind, document.namespace or "", document.name))
+    return frozenset(found)
+
+
 
 
 def _stdout(results: list[FileResult], mode: str, output: str) -> str:

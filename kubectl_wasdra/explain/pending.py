@@ -170,6 +170,7 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
         diagnosis.agreement = compare(diagnosis, diagnosis.recorded)
         groups.append(diagnosis)
     if target is None and not groups:
+        _require_namespace(snapshot, options.namespace)
         return ExplainReport(str(release), [], [*assumed, "nothing is Pending" + (f" in {options.namespace}"
                                                                                    if options.namespace else "")],
                              gaps=dict(snapshot.header.gaps), left_out=list(left_out))
@@ -179,3 +180,20 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
     return ExplainReport(str(release), groups, [*assumed, *unmodelled_notes(options.feature_gates or {}, gates.enabled_gates),
                                                 *config_notes(config)],
                          gaps=dict(snapshot.header.gaps), left_out=list(left_out))
+
+
+def _require_namespace(snapshot: Any, namespace: str | None) -> None:
+    """UsageError for `-n NS` naming a namespace the cluster does not have (then "nothing is Pending in NS" would
+    mislead): judged by the Namespace objects and the pods' namespaces, when Namespaces were read at all."""
+    if not namespace or "Namespace" in snapshot.header.gaps:
+        return
+    known = {(obj.get("metadata") or {}).get("name") for obj in snapshot.of_kind("Namespace")}
+    known |= {(obj.get("metadata") or {}).get("namespace") for obj in snapshot.of_kind("Pod")}
+    known = {name for name in known if isinstance(name, str) and name}
+    if not known or namespace in known:
+        return
+    from kubectl_wasdra.catalog.spelling import closest_name
+
+    close = closest_name(namespace, sorted(known))
+    hint = f'did you mean "{close}"?' if close else "namespaces: " + ", ".join(sorted(known)[:10])
+    raise UsageError(f'namespace "{namespace}" does not exist in the cluster', where="-n/--namespace", hint=hint)

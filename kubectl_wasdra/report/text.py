@@ -44,10 +44,14 @@ def _rows(report: CheckReport) -> list[tuple[str, list[tuple[Finding, str, list[
 
 
 def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") -> str:
-    """Plain text, or ANSI-coloured text when `color`."""
+    """Plain text, or ANSI-coloured text when `color`. Files skipped as not manifests are one count line before the
+    summary unless the report is verbose (-v)."""
+    skipped = "" if report.verbose else report.skipped_line()
+    if skipped:
+        report = report.without_skipped()
     grouped = _rows(report)
     if color:
-        return _render_rich(report, grouped)
+        return _render_rich(report, grouped, skipped)
     lines: list[str] = [*cluster_lines(report), *gap_lines(report)]
     for file, rows in grouped:
         lines.append(file)
@@ -56,6 +60,7 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
             lines.extend(rest)
     if lines:
         lines.append("")
+    lines.extend([skipped] if skipped else [])
     lines.append(report.summary.line())
     return "\n".join(lines) + "\n"
 
@@ -81,7 +86,7 @@ def gap_lines(report: CheckReport) -> list[str]:
     return lines
 
 
-def _render_rich(report: CheckReport, grouped: list) -> str:
+def _render_rich(report: CheckReport, grouped: list, skipped: str) -> str:
     import io
 
     from rich.console import Console
@@ -107,5 +112,7 @@ def _render_rich(report: CheckReport, grouped: list) -> str:
     style = "bold red" if summary.errors else "yellow" if summary.warnings else "green"
     if grouped:
         console.print()
+    if skipped:
+        console.print(Text(skipped, style="dim"))
     console.print(Text(summary.line(), style=style))
     return buffer.getvalue()

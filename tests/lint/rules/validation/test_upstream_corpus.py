@@ -26,6 +26,8 @@ KNOWN_INVALID = {
     "resourceslice-list-attributes.yaml": "attribute name with '-' is not a C identifier",
     "podgroup-priority.yaml": "docs example without basic/gang policy",
     "examples__dra__resourceclaim.yaml": "docs example: cel.expression mis-indented, so cel is empty",
+    # served but not enabled (v1alpha3 in 1.33/1.34): validated as written since API002 no longer silences VALID
+    "dynamic-resource-allocation.md__at-a59a7c35__v1alpha3.yaml": "docs example: DeviceClass without metadata.name",
 }
 # 1.33/1.34 only: counter sets must be in the same slice, no distinctAttribute, allowMultipleAllocations unknown.
 KNOWN_INVALID_BEFORE_135 = ("partitionable", "compatibilitygroups", "countersets", "distinct", "consumablecapacity")
