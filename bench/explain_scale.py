@@ -146,46 +146,42 @@ def cluster_file(args: tuple[int, int, int, float, int], scale: float) -> Path:
     return path
 
 
-def run_row(row: Row, scale: float, timeout: float) -> dict[str, Any]:
-    """Run one row in a fresh process: CPU seconds, peak RSS (MiB), output bytes, exit code, the command."""
+def run_row(row: Row, scale: float, timeout: float, checkout: str | None = None) -> dict[str, Any]:
+    """Run one row in a fresh process: CPU seconds, peak RSS (MiB), output bytes, exit code, the command. With
+    `checkout`, the kubectl_wasdra package of that directory runs instead of the installed one (before/after)."""
     cluster = cluster_file(row.cluster, scale)
     manifests = OUT / f"{row.name}{'' if scale == 1 else f'-x{scale}'}.json"
     manifests.write_bytes(orjson.dumps({"apiVersion": "v1", "kind": "List", "items": row.manifests(scale)}))
     exe = shutil.which("kubectl-wasdra") or str(Path(sys.executable).parent / "kubectl-wasdra")
-    command = [exe, "explain", "-f", str(manifests), "--snapshot", str(cluster), *GATES, *row.flags]
-    env = {**os.environ, **dict(row.env)}
+    if checkout:
+        exe = f"{sys.executable} -m kubectl_wasdra"
+    command = [*exe.split(" "), "explain", "-f", str(manifests), "--snapshot", str(cluster), *GATES, *row.flags]
+    env = {**os.environ, **dict(row.env), **({"PYTHONPATH": checkout} if checkout else {})}
     env.pop("CI", None)
     started = time.perf_counter()
-    with open(os.devnull, "wb") as sink, subprocess.Popen(command, stdout=subprocess.PIPE, stderr=sink, env=env) as proc:
-        size = _drain(proc, timeout, started)
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
+    output = OUT / f"{row.name}{'-before' if checkout else ''}.out"
+    with open(output, "wb") as sink, open(os.devnull, "wb") as errors:
+        proc = subprocess.Popen(command, stdout=sink, stderr=errors, env=env)
+        usage = _wait(proc.pid, timeout)
     wall = time.perf_counter() - started
     shown = " ".join(f"{k}={v}" for k, v in row.env) + (" " if row.env else "") + " ".join(
         [Path(command[0]).name, *command[1:]])
-    return {"row": row.name, "cpu": usage.ru_utime + usage.ru_stime, "rss": usage.ru_maxrss / 1024, "wall": wall,
-            "output": size, "exit": proc.returncode, "target": row.target, "command": shown}
+    return {"row": row.name, "cpu": usage[1].ru_utime + usage[1].ru_stime, "rss": usage[1].ru_maxrss / 1024,
+            "wall": wall, "output": output.stat().st_size, "exit": usage[0], "target": row.target, "command": shown}
 
 
-def _drain(proc: subprocess.Popen[bytes], timeout: float, started: float) -> int:
-    """Bytes the process wrote to stdout; it is killed after `timeout` seconds (exit -9)."""
-    assert proc.stdout is not None
-    size = 0
-    os.set_blocking(proc.stdout.fileno(), False)
+def _wait(pid: int, timeout: float) -> tuple[int, Any]:
+    """(exit code, rusage) of the child; it is killed after `timeout` seconds (exit -9)."""
+    started = time.perf_counter()
     while True:
-        try:
-            chunk = proc.stdout.read(1 << 20)
-        except BlockingIOError:
-            chunk = None
-        if chunk:
-            size += len(chunk)
-        elif chunk == b"" or proc.poll() is not None:
-            rest = proc.stdout.read() or b""
-            return size + len(rest)
-        else:
-            time.sleep(0.02)
+        found, status, usage = os.wait4(pid, os.WNOHANG)
+        if found:
+            return os.waitstatus_to_exitcode(status), usage
         if time.perf_counter() - started > timeout:
-            proc.kill()
+            os.kill(pid, 9)
+            _, status, usage = os.wait4(pid, 0)
+            return os.waitstatus_to_exitcode(status), usage
+        time.sleep(0.05)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -193,6 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", default=",".join(ROWS), help=f"comma-separated, of: {', '.join(ROWS)}")
     parser.add_argument("--quick", action="store_true", help="about a tenth of each size (the same shapes)")
     parser.add_argument("--timeout", type=float, default=300, help="seconds before a row is killed")
+    parser.add_argument("--checkout", help="run the kubectl_wasdra package of this directory (e.g. a main worktree)")
     args = parser.parse_args(argv)
     scale = 0.1 if args.quick else 1.0
     names = [n.strip() for n in args.rows.split(",") if n.strip()]
@@ -201,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown rows {unknown}; known: {', '.join(ROWS)}")
     print(f"{'row':<11} {'CPU s':>7} {'peak MiB':>9} {'output':>10} {'exit':>4}  target")
     for name in names:
-        result = run_row(ROWS[name], scale, args.timeout)
+        result = run_row(ROWS[name], scale, args.timeout, args.checkout)
         killed = " (killed at timeout)" if result["exit"] == -9 else ""
         print(f"{result['row']:<11} {result['cpu']:>7.2f} {result['rss']:>9.0f} {_size(result['output']):>10} "
               f"{result['exit']:>4}  {result['target']}{killed}")

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kubectl_wasdra.explain.causes import dra_cause, first_error, histogram_items, summed
 from kubectl_wasdra.explain.model import DomainLine, GroupDiagnosis, ReasonItem
+from kubectl_wasdra.explain.ordering import natural_key
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.status import Code
@@ -68,11 +70,7 @@ def reasons_of(result: GroupResult) -> list[ReasonItem]:
         group_item = _group_reason(result)
         if group_item is not None:
             items.append(group_item)
-    for error in list(result.pod_errors.values())[:1]:
-        for count in error.histogram():
-            details = dict(count.details)
-            details.pop("funnel", None)
-            items.append(ReasonItem(count.reason.value, count.message, count.count, details))
+    items += _node_reasons(result)
     if result.fits:  # pods beyond what had to fit that stay pending (basic groups, gang extras)
         return items
     for child in result.children:
@@ -80,13 +78,33 @@ def reasons_of(result: GroupResult) -> list[ReasonItem]:
     return items
 
 
+def _node_reasons(result: GroupResult) -> list[ReasonItem]:
+    """kube-scheduler's node histogram of the first pod that did not fit; for a topology-constrained group that fits
+    nowhere, the histograms of every domain added up (each domain's first failing pod), so that no domain's cause
+    is hidden behind the one tried first."""
+    outcome = result.outcome
+    if outcome is not None and outcome.topology_key and not result.fits and len(outcome.attempts) > 1:
+        errors = [first_error(a.failed) for a in outcome.attempts]
+        return summed([histogram_items(e) for e in errors if e is not None])
+    error = first_error(result.pod_errors)
+    return histogram_items(error) if error is not None else []
+
+
 def _domains(result: GroupResult) -> list[DomainLine]:
+    """Every domain tried, most pods placeable first, then in natural order of the value (r2 before r10)."""
     outcome = result.outcome
     if outcome is None or not outcome.topology_key:
         return []
-    lines = [DomainLine(a.domain[0], a.domain[1], a.placeable, result.entry.min_count, len(a.nodes), a.success)
-             for a in outcome.attempts if a.domain]
-    return sorted(lines, key=lambda d: (-d.placeable, d.value))
+    lines = []
+    for a in outcome.attempts:
+        if not a.domain:
+            continue
+        error = first_error(a.failed) if not a.success else None
+        lines.append(DomainLine(a.domain[0], str(a.domain[1]), a.placeable, result.entry.min_count, len(a.nodes),
+                                a.success, tuple(histogram_items(error)) if error is not None else (),
+                                dra_cause([error]) if error is not None else None,
+                                sum(len(devices) for devices in a.devices.values())))
+    return sorted(lines, key=lambda d: (-d.placeable, natural_key(d.value)))
 
 
 def _progress(funnel: str) -> int:
@@ -142,7 +160,7 @@ def diagnose(result: GroupResult) -> GroupDiagnosis:
     """The diagnosis of one simulated entry."""
     entry = result.entry
     group = entry.group
-    first_error = next(iter(result.pod_errors.values()), None)
+    first = first_error(result.pod_errors)
     return GroupDiagnosis(
         kind=entry.kind, namespace=entry.namespace, name=entry.name, fits=result.fits,
         policy=group.policy if group is not None else None,
@@ -153,7 +171,8 @@ def diagnose(result: GroupResult) -> GroupDiagnosis:
         claims={key.split("/", 1)[1]: [_device(d) for d in devices] for key, devices in sorted(result.claims.items())},
         claim_node_selectors=_node_selectors(result),
         domain=result.domain, reasons=reasons_of(result), scheduler_message=result.message, scheduler_record=_record(result),
-        pod_message=(result.message if entry.kind == "Pod" else first_error.message()) if first_error is not None else "",
+        pod_message=(result.message if entry.kind == "Pod" else first.message()) if first is not None else "",
         preemption=result.extra.get("preemption"),
         domains=_domains(result), funnels=_funnels(result), taken_by=_taken_by(result),
+        dra_cause=dra_cause([first]) if first is not None and not entry.topology_key else None,
     )

@@ -10,15 +10,19 @@ from rich.markup import escape
 
 from kubectl_wasdra.cluster.gaps import EXPLAIN_KINDS
 from kubectl_wasdra.cluster.gaps import unread_kinds as unread_gaps
+from kubectl_wasdra.explain.domain_text import domain_lines
 from kubectl_wasdra.explain.left_out import problem_line
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.nominations import nomination_lines
+from kubectl_wasdra.explain.ordering import natural_key, natural_sorted, shortened
 from kubectl_wasdra.explain.placement_map import LEGEND
 from kubectl_wasdra.explain.preemption_text import preemption_lines
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.report.safe import printable
 
 MAX_LINES = 16  # pods and claims listed per group in text; JSON lists all
+MAX_HOLDERS = 3  # entries named under "capacity taken earlier by"
+MAX_TAKEN_NODES = 6  # nodes named per such entry
 
 
 def _safe(text: str) -> str:
@@ -98,16 +102,23 @@ def _why_lines(group: GroupDiagnosis) -> list[str]:
         lines += ["", f"  kube-scheduler would record ({group.scheduler_record}):", f"    {group.scheduler_message}"]
     if group.pod_message:
         lines += ["", "  first pod that does not fit, as kube-scheduler words it:", f"    {group.pod_message}"]
-    for domain in group.domains[:8]:
-        mark = "fits" if domain.feasible else f"short by {max(domain.needed - domain.placeable, 0)}"
-        lines.append(f"  {domain.key}={domain.value}: {domain.placeable} of {domain.needed} pods placeable "
-                     f"({domain.nodes} nodes) — {mark}")
+    lines += domain_lines(group.domains)
+    if group.dra_cause is not None:
+        lines.append(f"  DRA: {group.dra_cause.text()}")
     lines += preemption_lines(group.preemption) + nomination_lines(group.nominations, group.preemption)
     for node, funnel in group.funnels:
         lines.append(f"  DRA on {node}: {funnel}")
-    for owner, nodes in sorted(group.taken_by.items()):
-        lines.append(f"  capacity taken earlier by {owner} on {len(nodes)} node(s): {', '.join(nodes[:6])}"
-                     + (" ..." if len(nodes) > 6 else ""))
+    return lines + _taken_lines(group.taken_by)
+
+
+def _taken_lines(taken_by: dict[str, list[str]]) -> list[str]:
+    """Who took the capacity: the MAX_HOLDERS holders on most nodes, then how many more (one line each, so that a
+    queue of pods that do not fit prints linear output)."""
+    holders = sorted(taken_by.items(), key=lambda item: (-len(item[1]), natural_key(item[0])))
+    lines = [f"  capacity taken earlier by {owner} on {len(nodes):,} node(s): "
+             + shortened(natural_sorted(nodes), MAX_TAKEN_NODES) for owner, nodes in holders[:MAX_HOLDERS]]
+    if len(holders) > MAX_HOLDERS:
+        lines.append(f"  … and capacity taken earlier by {len(holders) - MAX_HOLDERS:,} more pods or groups")
     return lines
 
 

@@ -187,9 +187,17 @@ class Simulation:
 
 
 def _remember_before(result: GroupResult, state: SchedState) -> None:
-    """Keep who had placed pods where and which devices were taken, as they were before this entry."""
-    result.placed_by_before = {node: owners for node, owners in state.placed_by.items() if owners}
-    result.devices_before = dict(state.dra.devices) if state.dra is not None else {}
+    """Keep who had placed pods where and which devices were taken, as they were before this entry (explanations
+    only). Entries that meet the same state (`tick` unchanged: nothing placed or freed since) share one copy, so a
+    queue of pods that do not fit costs linear time and memory, not a copy per pod."""
+    if not state.explain:
+        return
+    cached = state.before_copy
+    if cached is None or cached[0] != state.tick:
+        cached = (state.tick, {node: owners for node, owners in state.placed_by.items() if owners},
+                  dict(state.dra.devices) if state.dra is not None else {})
+        state.before_copy = cached
+    result.placed_by_before, result.devices_before = cached[1], cached[2]
 
 
 def simulate(snapshot: ClusterSnapshot, groups: Collection[tuple[str, str, str]] | None = None,

@@ -76,6 +76,7 @@ class SchedState:
         # PersistentVolumes bound by assumed pods (name -> "ns/claim")
         self.volume_index: Any = None
         self.bound_volumes: dict[str, str] = {}
+        self.before_copy: tuple[int, dict[str, Any], dict[Any, Any]] | None = None  # simulation._remember_before
 
     # -- transactions ------------------------------------------------------------------------------------------
 

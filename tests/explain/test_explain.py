@@ -46,7 +46,8 @@ def test_json_has_exactly_the_design_shape(demo):
     data = orjson.loads(render_json(ExplainReport("1.37", demo)))
     assert list(data) == ["k8sVersion", "groups"]
     group = data["groups"][0]
-    assert list(group) == ["kind", "namespace", "name", "fits", "placement", "reasons", "suggestions", "preemption"]
+    assert list(group) == ["kind", "namespace", "name", "fits", "placement", "reasons", "suggestions", "tried",
+                           "preemption", "domains"]
     assert list(group["preemption"]) == ["helps", "attempted", "nominatedNodes", "victims", "pdbViolations", "spared",
                                          "message"]
     assert list(group["placement"]) == ["pods", "claims", "domain"]
@@ -57,7 +58,8 @@ def test_text_shows_scheduler_line_domains_and_map(demo):
     text = render_text(ExplainReport("1.37", demo))
     assert "PodGroup ml/train — does NOT fit (gang, minCount 6, 6 pods, topology example.com/rack)" in text
     assert "0/2 placements are available, first placement status: minCount (6) cannot be satisfied" in text
-    assert "example.com/rack=r0: 4 of 6 pods placeable" in text
+    assert "1 rack (r0), 4 nodes: 4 of 6 pods placeable — short by 2" in text
+    assert "1 rack (r1), 4 nodes: 4 of 6 pods placeable — short by 2" in text
     assert "Placement map" in text and "▣" in text
     assert "\x1b[" not in text
 

@@ -45,6 +45,8 @@ def _available_on(selector: Any, node: NodeInfo) -> bool:
 def _failure_status(failure: Any) -> Status:
     reason = _FUNNEL_REASONS.get(str(getattr(failure, "reason", "")), Reason.NO_MATCHING_DEVICES)
     details = {"funnel": getattr(failure, "summary", "")} if getattr(failure, "summary", "") else {}
+    if getattr(failure, "stages", None):
+        details["funnelStages"] = failure.stages
     if getattr(failure, "fatal", False):
         return Status(Code.ERROR, reason, str(getattr(failure, "message", CANNOT_ALLOCATE)), details, NAME)
     # per-node allocator errors keep their own text (dynamicresources.go Filter: ErrFailedAllocationOnNode)
@@ -77,12 +79,12 @@ def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
 class Outcome:
     """What the allocator said for one pod on one node: ok with an allocation, or a failure with its funnel."""
 
-    __slots__ = ("allocation", "fatal", "message", "node_message", "ok", "reason", "summary")
+    __slots__ = ("allocation", "fatal", "message", "node_message", "ok", "reason", "stages", "summary")
 
     def __init__(self, ok: bool, allocation: Any = None, reason: str = "", message: str = "", summary: str = "",
-                 fatal: bool = False, node_message: str = CANNOT_ALLOCATE) -> None:
+                 fatal: bool = False, node_message: str = CANNOT_ALLOCATE, stages: tuple[Any, ...] = ()) -> None:
         self.ok, self.allocation, self.reason, self.message = ok, allocation, reason, message
-        self.summary, self.fatal, self.node_message = summary, fatal, node_message
+        self.summary, self.fatal, self.node_message, self.stages = summary, fatal, node_message, stages
 
 
 class DraState:
@@ -310,6 +312,16 @@ def _funnel_text(failure: Any) -> str:
     return f"claim {funnel.claim} request {funnel.request} needs {funnel.needed}: {stages}{short}"
 
 
+def funnel_stages(failure: Any) -> tuple[Any, ...]:
+    """The short funnel as hashable data for per-domain aggregation: (claim, request, device class, needed, first short
+    stage, ((stage, count), ...), matchAttribute or ""); () without a funnel."""
+    funnel = getattr(failure, "funnel", None)
+    if funnel is None or funnel.first_short is None:
+        return ()
+    return (funnel.claim, funnel.request, funnel.device_class, funnel.needed, funnel.first_short,
+            tuple((stage.name, stage.count) for stage in funnel.stages), str(funnel.details.get("matchAttribute", "")))
+
+
 def _allocate(claims: list[Mapping[str, Any]], resolved: tuple[Any, ...], node: Mapping[str, Any], inventory: Any,
               usage: Any, features: Any, step_limit: int | None) -> Outcome:
     allocator = _dra()
@@ -323,7 +335,7 @@ def _allocate(claims: list[Mapping[str, Any]], resolved: tuple[Any, ...], node: 
     if isinstance(result, allocator.Allocation):
         return Outcome(True, allocation=(resolved, result))
     return Outcome(False, reason=str(result.reason), message=str(result.message), summary=_funnel_text(result),
-                   fatal=bool(result.fatal), node_message=str(result.node_message))
+                   fatal=bool(result.fatal), node_message=str(result.node_message), stages=funnel_stages(result))
 
 
 def _apply(allocation: Any, usage: Any) -> Any:
