@@ -101,6 +101,8 @@ def explain_exit(report: Any, *, fits_anyway: bool = False) -> int:
 @FILENAME_OPTION
 @RECURSIVE_OPTION
 @click.option("--no-suggestions", is_flag=True, help="Skip the suggestions (each costs one more simulation).")
+@click.option("--what-if-budget", default="", metavar="[SECONDSs][,COUNT]",
+              help="CPU seconds and simulations the suggestions may spend over all groups (default 20s,40).")
 @SCHEDULER_CONFIG_OPTION
 @click.option("--numa-aware-scheduler", is_flag=True,
               help="The cluster's kube-scheduler runs scheduler-plugins' NodeResourceTopologyMatch filter in every "
@@ -109,7 +111,7 @@ def explain_exit(report: Any, *, fits_anyway: bool = False) -> int:
 @explain_options
 def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool, no_suggestions: bool,
                     common: CommonOptions, scheduler_config: str | None = None, no_preemption: bool = False,
-                    numa_aware_scheduler: bool = False) -> int:
+                    numa_aware_scheduler: bool = False, what_if_budget: str = "") -> int:
     """Dry-run the manifests' pods and groups against a snapshot: placement plan, or why not and what would fit.
 
     PATH (or -f PATH) is a file, a directory (its .yaml, .yml and .json files; with -R its subdirectories' too), a
@@ -135,7 +137,8 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
                              runtime_config=common.runtime_config, suggestions=not no_suggestions,
                              scheduler_config=scheduler_config,
                              namespace=common.namespace if common.live else None, job_pod_cap=job_pod_cap(),
-                             preemption=not no_preemption, numa_aware=numa_aware_scheduler)
+                             preemption=not no_preemption, numa_aware=numa_aware_scheduler,
+                             what_if_budget=what_if_budget)
     report = run_explain(options)
     write_report(render_explain(report, common.output), common.output)
     return explain_exit(report, fits_anyway=common.fail_on == "never")

@@ -14,7 +14,7 @@ from kubectl_wasdra.explain.domain_text import domain_lines
 from kubectl_wasdra.explain.left_out import problem_line
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.nominations import nomination_lines
-from kubectl_wasdra.explain.ordering import natural_key, natural_sorted, shortened
+from kubectl_wasdra.explain.ordering import MORE_HINT, natural_key, natural_sorted, shortened
 from kubectl_wasdra.explain.placement_map import LEGEND
 from kubectl_wasdra.explain.preemption_text import preemption_lines
 from kubectl_wasdra.reasons import Reason
@@ -133,12 +133,23 @@ def _map_lines(group: GroupDiagnosis) -> list[str]:
 
 
 def _suggestion_lines(group: GroupDiagnosis) -> list[str]:
-    if not group.suggestions:
-        return []
-    lines = ["", "  What would make it fit (each checked by re-running the simulation):"]
-    width = max(len(s.message) for s in group.suggestions)
-    for index, suggestion in enumerate(group.suggestions, 1):
-        lines.append(f"    {index}. {suggestion.message:<{width}}  -> {suggestion.outcome}")
+    lines = []
+    if group.suggestions:
+        lines += ["", "  What would make it fit (each checked by re-running the simulation):"]
+        width = max(len(s.message) for s in group.suggestions)
+        for index, suggestion in enumerate(group.suggestions, 1):
+            lines.append(f"    {index}. {suggestion.message:<{width}}  -> {suggestion.outcome}")
+    if group.suggestions_note and not group.suggestions:
+        lines += ["", f"  What would make it fit: {group.suggestions_note}"]
+        if group.tried:
+            lines.append("  tried (each by re-running the simulation):")
+            lines += [f"    - {t.change or t.kind}  -> {t.outcome}" for t in group.tried[:MAX_LINES]]
+            if len(group.tried) > MAX_LINES:
+                lines.append(f"    … and {len(group.tried) - MAX_LINES} more ({MORE_HINT})")
+        else:
+            lines.append("  nothing could be tried")
+    elif group.suggestions_note:
+        lines.append(f"  ({group.suggestions_note})")
     return lines
 
 

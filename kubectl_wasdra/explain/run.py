@@ -18,6 +18,7 @@ from kubectl_wasdra.explain.overlay import MAX_JOB_PODS, Overlay, build_overlay
 from kubectl_wasdra.explain.placement_map import build_map
 from kubectl_wasdra.explain.suggestions import suggest
 from kubectl_wasdra.explain.unknown import mark_unknown
+from kubectl_wasdra.explain.whatif import Budget, parse_budget
 from kubectl_wasdra.kube.quantity import QuantityError
 from kubectl_wasdra.load.document import LoadProblem
 from kubectl_wasdra.reasons import Reason
@@ -47,6 +48,7 @@ class ExplainOptions:
     scheduler_config: str | None = None  # --scheduler-config FILE (a KubeSchedulerConfiguration)
     preemption: bool = True  # False: --no-preemption
     numa_aware: bool = False  # --numa-aware-scheduler: every profile runs NodeResourceTopologyMatch
+    what_if_budget: str = ""  # --what-if-budget "20s,40" (explain/whatif.py); "" for the default
     namespace: str | None = None  # for manifests that name none (kubectl apply's -n / context namespace); None: "default"
 
 
@@ -182,14 +184,16 @@ def _podless(sim: Simulation, overlay: Overlay, seen: set[tuple[str, str]]) -> l
 
 
 def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *, with_suggestions: bool = True,
-                    notes: bool = False, config: SchedulerConfig | None = None, preemption: bool = True) -> Any:
+                    notes: bool = False, config: SchedulerConfig | None = None, preemption: bool = True,
+                    budget: Budget | None = None) -> Any:
     """Diagnoses of the overlay's groups in queue order, with placement maps and (optionally) suggestions; with
     `notes`, (diagnoses, notes about objects the simulation left out); `config` = the scheduler profiles;
-    `preemption=False` leaves preemption out. A verdict that depends on a kind the snapshot's header says was not read
-    is unknown (explain/unknown.py)."""
+    `preemption=False` leaves preemption out; `budget` bounds the what-ifs of all groups together. A verdict that
+    depends on a kind the snapshot's header says was not read is unknown (explain/unknown.py)."""
     from kubectl_wasdra.explain.kubelet_stage import apply_stage, claim_numa, run_stage
 
     unread = unread_kinds(snapshot.header.gaps, EXPLAIN_KINDS)
+    budget = budget if budget is not None else Budget()
     sim = Simulation(snapshot, gates, config=config)
     sim.preemption = preemption
     everything = sim.run()
@@ -209,7 +213,8 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
         if wants_devices and (result.kind != "Pod" or not result.fits):
             diagnosis.placement_map = build_map(snapshot, result, key)
         if with_suggestions:
-            diagnosis.suggestions = suggest(snapshot, gates, result, sim)
+            diagnosis.suggestions, diagnosis.tried, diagnosis.suggestions_note = suggest(
+                snapshot, gates, result, sim, budget)
         out.append(diagnosis)
     seen = {(r.namespace, r.name) for r in results}
     diagnoses = out + _podless(sim, overlay, seen)
@@ -235,8 +240,9 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
     overlay, left_out = overlay_leaving_out(admitted.documents, options.job_pod_cap, namespace=options.namespace)
     gates = make_gates(release, options.feature_gates, options.runtime_config)
     snapshot = cluster.overlay(list(overlay.objects))
+    budget = parse_budget(options.what_if_budget) if options.what_if_budget else Budget()
     groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True,
-                                    config=config, preemption=options.preemption)
+                                    config=config, preemption=options.preemption, budget=budget)
     ignored = [*unmodelled_notes(options.feature_gates or {}, gates.enabled_gates), *config_notes(config)]
     return ExplainReport(str(release), [*admitted.left_out, *groups],
                          [*assumed, *admitted.notes, *overlay.capped, *ignored, *notes], gaps=dict(cluster.header.gaps),

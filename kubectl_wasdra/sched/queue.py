@@ -126,8 +126,14 @@ def _check_quorum(root: Entry) -> None:
 class QueueBuilder:
     """Turns a snapshot into queue entries plus the bound pods the state starts from."""
 
-    def __init__(self, snapshot: ClusterSnapshot, gates: Gates, config: SchedulerConfig = DEFAULT_CONFIG) -> None:
+    def __init__(self, snapshot: ClusterSnapshot, gates: Gates, config: SchedulerConfig = DEFAULT_CONFIG,
+                 known: Mapping[int, tuple[Any, ...]] | None = None) -> None:
+        """`known` is the `infos` of a builder with the same gates and configuration over a snapshot this one was
+        derived from: the PodInfo of every pod object found there unchanged (same object, priority and creation
+        order) is reused instead of built again (what-ifs re-run the queue with a few objects changed)."""
         self.snapshot, self.gates, self.config = snapshot, gates, config
+        self.known = known or {}
+        self.infos: dict[int, tuple[Any, ...]] = {}  # id(pod object) -> (object, priority, order, PodInfo)
         self.priorities = Priorities(snapshot)
         self.groups = read_groups(snapshot)
         self.composites = read_composites(snapshot)
@@ -143,8 +149,16 @@ class QueueBuilder:
 
     def pod_info(self, pod: Mapping[str, Any]) -> PodInfo:
         """PodInfo with the resolved priority; the group link is dropped when GenericWorkload is off (field gate)."""
-        info = build_pod_info(pod, self.priorities.resolve(pod.get("spec") or {}))
-        info.order = self.snapshot.creation_order("Pod", info.namespace, info.name)
+        priority = self.priorities.resolve(pod.get("spec") or {})
+        meta = pod.get("metadata") or {}
+        order = self.snapshot.creation_order("Pod", meta.get("namespace") or "default", meta.get("name") or "")
+        found = self.known.get(id(pod))
+        if found is not None and found[0] is pod and found[1] == priority and found[2] == order:
+            self.infos[id(pod)] = found
+            return found[3]
+        info = build_pod_info(pod, priority)
+        info.order = order
+        self.infos[id(pod)] = (pod, priority, order, info)
         if info.group is not None and not self.gates.enabled(admission.GENERIC_WORKLOAD):
             info.group = None
         if not self.config.is_default:

@@ -32,6 +32,7 @@ from kubectl_wasdra.sched.volumes import VolumeIndex
 MALFORMED: Final = (AttributeError, TypeError, KeyError, ValueError, IndexError, QuantityError)
 DRA_KINDS = ("ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass")
 DRA_STATIC = ("ResourceSlice", "ResourceClaim", "DeviceClass", "DeviceTaintRule")
+DRA_INVENTORY = ("ResourceSlice", "DeviceClass", "DeviceTaintRule", "Namespace")  # what dra.Inventory reads
 GROUP_ENTRY_KINDS = ("PodGroup", "Workload")  # CompositePodGroup roots: preemption at the root is not modelled
 VOLUME_KINDS = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode")
 
@@ -40,6 +41,8 @@ def _same(a: ClusterSnapshot, b: ClusterSnapshot, kinds: tuple[str, ...]) -> boo
     """True when both snapshots hold the very same objects of these kinds (an overlay that did not touch them)."""
     for kind in kinds:
         left, right = a.of_kind(kind), b.of_kind(kind)
+        if left is right:
+            continue
         if len(left) != len(right) or any(x is not y for x, y in zip(left, right, strict=True)):
             return False
     return True
@@ -56,10 +59,11 @@ class Simulation:
         self.snapshot, self.gates = snapshot, gates
         self.config = config or (base.config if base is not None else DEFAULT_CONFIG)
         self.preemption = True  # False (--no-preemption): no PostFilter preemption is simulated
-        self.queue = QueueBuilder(snapshot, gates, self.config)
+        reuse_infos = base is not None and base.gates is gates and base.config is self.config
+        self.queue = QueueBuilder(snapshot, gates, self.config, base.queue.infos if reuse_infos and base else None)
         self.entries = self.queue.build()
         same_nodes = base is not None and _same(base.snapshot, snapshot, ("Node",))
-        facts = base.state.facts if same_nodes and base is not None else self._node_facts()
+        facts = base.state.facts if same_nodes and base is not None else self._node_facts(base)
         self.state = SchedState(facts, minor=gates.release.minor)
         self.state.explain = explain
         self.state.snapshot = snapshot
@@ -71,15 +75,24 @@ class Simulation:
             advertised = frozenset(r for f in facts.values() for r in f.allocatable)
             self.advertised = advertised
             reuse = base.state.dra if base is not None and same_nodes and _same(base.snapshot, snapshot, DRA_STATIC) else None
-            self.state.dra = build_dra_state(snapshot, self._resolve, frozenset(self.extended), reuse, gates.enabled)
+            inventory = base.state.dra.inventory if reuse is None and base is not None and base.state.dra is not None \
+                and base.gates is gates and same_nodes and _same(base.snapshot, snapshot, DRA_INVENTORY) else None
+            self.state.dra = build_dra_state(snapshot, self._resolve, frozenset(self.extended), reuse, gates.enabled,
+                                             inventory)
         if any(snapshot.of_kind(kind) for kind in VOLUME_KINDS):
             self.state.volume_index = VolumeIndex(snapshot)
         for pod, node in self.queue.bound:
             self.state.add_pod(pod, node)
 
-    def _node_facts(self) -> dict[str, NodeFacts]:
+    def _node_facts(self, base: Simulation | None = None) -> dict[str, NodeFacts]:
+        """Facts of every node; those of node objects `base` already read (the same object) are reused."""
+        known = base.state.facts if base is not None else {}
         facts = {}
         for node in self.snapshot.of_kind("Node"):
+            found = known.get(str((node.get("metadata") or {}).get("name")))
+            if found is not None and found.node is node:
+                facts[found.name] = found
+                continue
             try:
                 item = NodeFacts.of(node)
             except (QuantityError, ValueError, TypeError, AttributeError) as exc:  # malformed node in the snapshot
