@@ -16,6 +16,7 @@ from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.nominations import nomination_lines
 from kubectl_wasdra.explain.ordering import MORE_HINT, natural_key, natural_sorted, shortened
 from kubectl_wasdra.explain.placement_map import LEGEND
+from kubectl_wasdra.explain.pod_runs import fitting_summary, rest_line, split_runs
 from kubectl_wasdra.explain.preemption_text import preemption_lines
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.report.safe import printable
@@ -146,7 +147,7 @@ def _suggestion_lines(group: GroupDiagnosis) -> list[str]:
             lines += [f"    - {t.change or t.kind}  -> {t.outcome}" for t in group.tried[:MAX_LINES]]
             if len(group.tried) > MAX_LINES:
                 lines.append(f"    … and {len(group.tried) - MAX_LINES} more ({MORE_HINT})")
-        else:
+        elif group.suggestions_note.startswith("no single change"):
             lines.append("  nothing could be tried")
     elif group.suggestions_note:
         lines.append(f"  ({group.suggestions_note})")
@@ -184,10 +185,16 @@ def render_text(report: ExplainReport, *, color: bool = False, width: int = 130)
     lines = [_safe(f"not read from the cluster: {kind}: {why}") for kind, why in unread_gaps(report.gaps, EXPLAIN_KINDS).items()]
     lines += [_safe(f"left out: {problem_line(problem)}") for problem in report.left_out]
     lines += [_safe(note) for note in report.notes]
-    for index, group in enumerate(report.groups):
+    for index, run in enumerate(split_runs(report.groups)):  # standalone pods with one answer: summarised
         if index:
             lines.append("")
-        lines += group_markup(group)
+        if len(run) > 1 and run[0].fits:
+            title, placed = fitting_summary(run)
+            lines += [f"[bold]{_safe(title)}[/] — [green]fit[/]", _safe(placed)]
+            continue
+        lines += group_markup(run[0])
+        if len(run) > 1:
+            lines.append(_safe(rest_line(run)))
     if not report.groups and not report.notes:
         lines.append("no pods or groups to explain")
     if not color:

@@ -199,7 +199,8 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
     everything = sim.run()
     stage = run_stage(sim, everything)  # the kubelets' answers after binding, in queue order
     results = [r for r in everything if _is_ours(r, overlay)]
-    out = []
+    out: list[GroupDiagnosis] = []
+    previous: GroupDiagnosis | None = None
     for result in results:
         diagnosis = diagnose(result)
         if mark_unknown(diagnosis, result, unread):
@@ -213,12 +214,28 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
         if wants_devices and (result.kind != "Pod" or not result.fits):
             diagnosis.placement_map = build_map(snapshot, result, key)
         if with_suggestions:
-            diagnosis.suggestions, diagnosis.tried, diagnosis.suggestions_note = suggest(
-                snapshot, gates, result, sim, budget)
+            same = _same_failure(diagnosis, previous)
+            if same is not None:  # a pod failing exactly as the one before it: the same what-ifs would say the same
+                diagnosis.suggestions, diagnosis.tried = same.suggestions, same.tried
+                diagnosis.suggestions_note = same.suggestions_note
+            else:
+                diagnosis.suggestions, diagnosis.tried, diagnosis.suggestions_note = suggest(
+                    snapshot, gates, result, sim, budget)
+            previous = diagnosis
         out.append(diagnosis)
     seen = {(r.namespace, r.name) for r in results}
     diagnoses = out + _podless(sim, overlay, seen)
     return (diagnoses, list(sim.queue.skipped)) if notes else diagnoses
+
+
+def _same_failure(diagnosis: GroupDiagnosis, previous: GroupDiagnosis | None) -> GroupDiagnosis | None:
+    """`previous` when both are standalone pods of one namespace that do not fit for the very same reasons (queued one
+    after the other: a Job's or a Deployment's pods), else None."""
+    if previous is None or diagnosis.kind != "Pod" or previous.kind != "Pod" or diagnosis.fits or previous.fits:
+        return None
+    same = (diagnosis.namespace == previous.namespace and diagnosis.pod_message == previous.pod_message
+            and [(r.code, r.message) for r in diagnosis.reasons] == [(r.code, r.message) for r in previous.reasons])
+    return previous if same else None
 
 
 def run_explain(options: ExplainOptions) -> ExplainReport:

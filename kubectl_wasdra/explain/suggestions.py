@@ -292,6 +292,8 @@ def suggest(snapshot: ClusterSnapshot, gates: Gates, result: GroupResult, base: 
                 found.append((SUGGESTERS.index(suggester), suggestion))
     except BudgetSpent:
         note = f"what-if budget spent ({verifier.budget.describe()}; raise it with --what-if-budget)"
+        if not verifier.tried:
+            return [], [], f"not searched: {note}"
     if not found:
         note = "no single change found" + (f"; {note}" if note else "")
     return [suggestion for _, suggestion in sorted(found, key=lambda item: item[0])], verifier.tried, note
