@@ -84,7 +84,12 @@ def render_explain(report: Any, output: str) -> str:
         return render_json(report)
     from kubectl_wasdra.explain.render_text import render_text
 
-    return render_text(report, color=use_color())
+    color = use_color()
+    if not color:
+        return render_text(report)
+    import shutil
+
+    return render_text(report, color=True, width=shutil.get_terminal_size((130, 24)).columns)
 
 
 def explain_exit(report: Any, *, fits_anyway: bool = False) -> int:
@@ -102,7 +107,7 @@ def explain_exit(report: Any, *, fits_anyway: bool = False) -> int:
 @RECURSIVE_OPTION
 @click.option("--no-suggestions", is_flag=True, help="Skip the suggestions (each costs one more simulation).")
 @click.option("--what-if-budget", default="", metavar="[SECONDSs][,COUNT]",
-              help="CPU seconds and simulations the suggestions may spend over all groups (default 20s,40).")
+              help="CPU seconds and simulations the suggestions may spend over all groups (default 10s,40).")
 @SCHEDULER_CONFIG_OPTION
 @click.option("--numa-aware-scheduler", is_flag=True,
               help="The cluster's kube-scheduler runs scheduler-plugins' NodeResourceTopologyMatch filter in every "

@@ -156,11 +156,29 @@ def _record(result: GroupResult) -> str:
     return f"{condition}=False, Unschedulable"
 
 
-def diagnose(result: GroupResult) -> GroupDiagnosis:
-    """The diagnosis of one simulated entry."""
+def _shared(result: GroupResult, like: tuple[GroupResult, GroupDiagnosis] | None) -> GroupDiagnosis | None:
+    """The diagnosis of the pod before when this standalone pod failed with that very diagnosis (the same FitError
+    statuses over the same state): what is derived from them is reused, keeping a queue of identical pods linear."""
+    if like is None or result.kind != "Pod" or result.fits or like[0].kind != "Pod" or like[0].fits:
+        return None
+    first, before = first_error(result.pod_errors), first_error(like[0].pod_errors)
+    same = first is not None and first.shares_statuses(before) and result.placed_by_before is like[0].placed_by_before
+    return like[1] if same and result.notices == like[0].notices and result.entry.blocked is None else None
+
+
+def diagnose(result: GroupResult, like: tuple[GroupResult, GroupDiagnosis] | None = None) -> GroupDiagnosis:
+    """The diagnosis of one simulated entry; `like` is the entry before it with its diagnosis (see _shared)."""
     entry = result.entry
     group = entry.group
     first = first_error(result.pod_errors)
+    shared = _shared(result, like)
+    if shared is not None:
+        return GroupDiagnosis(
+            kind=entry.kind, namespace=entry.namespace, name=entry.name, fits=False, topology_key=entry.topology_key,
+            reasons=shared.reasons, scheduler_message=result.message, scheduler_record=_record(result),
+            pod_message=result.message, preemption=result.extra.get("preemption"), funnels=shared.funnels,
+            taken_by=shared.taken_by, dra_cause=shared.dra_cause, placement_map=shared.placement_map,
+            map_info=shared.map_info)
     return GroupDiagnosis(
         kind=entry.kind, namespace=entry.namespace, name=entry.name, fits=result.fits,
         policy=group.policy if group is not None else None,

@@ -12,10 +12,10 @@ from kubectl_wasdra.cluster.gaps import EXPLAIN_KINDS
 from kubectl_wasdra.cluster.gaps import unread_kinds as unread_gaps
 from kubectl_wasdra.explain.domain_text import domain_lines
 from kubectl_wasdra.explain.left_out import problem_line
+from kubectl_wasdra.explain.map_text import map_lines
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.nominations import nomination_lines
 from kubectl_wasdra.explain.ordering import MORE_HINT, natural_key, natural_sorted, shortened
-from kubectl_wasdra.explain.placement_map import LEGEND
 from kubectl_wasdra.explain.pod_runs import fitting_summary, rest_line, split_runs
 from kubectl_wasdra.explain.preemption_text import preemption_lines
 from kubectl_wasdra.reasons import Reason
@@ -123,16 +123,6 @@ def _taken_lines(taken_by: dict[str, list[str]]) -> list[str]:
     return lines
 
 
-def _map_lines(group: GroupDiagnosis) -> list[str]:
-    if not group.placement_map:
-        return []
-    lines = ["", f"  Placement map ({LEGEND})"]
-    for value, nodes in group.placement_map:
-        cells = "   ".join(f"{node} {cell}" for node, cell in nodes)
-        lines.append(f"    {value:<6} {cells}" if value else f"    {cells}")
-    return lines
-
-
 def _suggestion_lines(group: GroupDiagnosis) -> list[str]:
     lines = []
     if group.suggestions:
@@ -165,8 +155,8 @@ def _recorded_lines(group: GroupDiagnosis) -> list[str]:
     return [*lines, ""]
 
 
-def group_markup(group: GroupDiagnosis) -> list[str]:
-    """rich markup lines for one group."""
+def group_markup(group: GroupDiagnosis, width: int = 130) -> list[str]:
+    """rich markup lines for one group (the placement map fitted to `width` columns)."""
     body = _recorded_lines(group)
     if group.unknown is not None:
         return [_summary(group), *(_safe(line) for line in body)]
@@ -175,7 +165,7 @@ def group_markup(group: GroupDiagnosis) -> list[str]:
     body += [] if group.fits else _why_lines(group)
     if group.fits and group.pod_message:
         body += ["  the pods that stay pending, as kube-scheduler words it:", f"    {group.pod_message}"]
-    body += _map_lines(group) + _suggestion_lines(group)
+    body += map_lines(group, width) + _suggestion_lines(group)
     return [_summary(group), *(_safe(line) for line in body)]
 
 
@@ -192,7 +182,7 @@ def render_text(report: ExplainReport, *, color: bool = False, width: int = 130)
             title, placed = fitting_summary(run)
             lines += [f"[bold]{_safe(title)}[/] — [green]fit[/]", _safe(placed)]
             continue
-        lines += group_markup(run[0])
+        lines += group_markup(run[0], width)
         if len(run) > 1:
             lines.append(_safe(rest_line(run)))
     if not report.groups and not report.notes:

@@ -15,7 +15,7 @@ from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.explain.left_out import problem_error
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis, ReasonItem
 from kubectl_wasdra.explain.overlay import MAX_JOB_PODS, Overlay, build_overlay
-from kubectl_wasdra.explain.placement_map import build_map
+from kubectl_wasdra.explain.placement_map import MapInfo, allocated_in_snapshot, build_map
 from kubectl_wasdra.explain.suggestions import suggest
 from kubectl_wasdra.explain.unknown import mark_unknown
 from kubectl_wasdra.explain.whatif import Budget, parse_budget
@@ -48,7 +48,7 @@ class ExplainOptions:
     scheduler_config: str | None = None  # --scheduler-config FILE (a KubeSchedulerConfiguration)
     preemption: bool = True  # False: --no-preemption
     numa_aware: bool = False  # --numa-aware-scheduler: every profile runs NodeResourceTopologyMatch
-    what_if_budget: str = ""  # --what-if-budget "20s,40" (explain/whatif.py); "" for the default
+    what_if_budget: str = ""  # --what-if-budget "10s,40" (explain/whatif.py); "" for the default
     namespace: str | None = None  # for manifests that name none (kubectl apply's -n / context namespace); None: "default"
 
 
@@ -194,6 +194,7 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
 
     unread = unread_kinds(snapshot.header.gaps, EXPLAIN_KINDS)
     budget = budget if budget is not None else Budget()
+    used = allocated_in_snapshot(snapshot)  # devices the snapshot's claims hold, for every placement map
     sim = Simulation(snapshot, gates, config=config)
     sim.preemption = preemption
     everything = sim.run()
@@ -201,8 +202,11 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
     results = [r for r in everything if _is_ours(r, overlay)]
     out: list[GroupDiagnosis] = []
     previous: GroupDiagnosis | None = None
+    like: tuple[GroupResult, GroupDiagnosis] | None = None
     for result in results:
-        diagnosis = diagnose(result)
+        diagnosis = diagnose(result, like)
+        shared = like is not None and diagnosis.placement_map is like[1].placement_map and bool(diagnosis.placement_map)
+        like = (result, diagnosis)
         if mark_unknown(diagnosis, result, unread):
             out.append(diagnosis)
             continue
@@ -211,8 +215,9 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
         key = result.entry.topology_key or (result.entry.group.topology_keys[0] if result.entry.group and
                                             result.entry.group.topology_keys else None)
         wants_devices = any(p.claims_or_extended for p in result.pods)
-        if wants_devices and (result.kind != "Pod" or not result.fits):
-            diagnosis.placement_map = build_map(snapshot, result, key)
+        if wants_devices and (result.kind != "Pod" or not result.fits) and not shared:
+            diagnosis.map_info = MapInfo()
+            diagnosis.placement_map = build_map(snapshot, result, key, diagnosis.map_info, used)
         if with_suggestions:
             same = _same_failure(diagnosis, previous)
             if same is not None:  # a pod failing exactly as the one before it: the same what-ifs would say the same

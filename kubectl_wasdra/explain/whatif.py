@@ -2,7 +2,9 @@
 the first run (pod infos, node facts, device inventory; sched/simulation.py `base`), and every one is recorded with
 its outcome, so that "no single change found" can list what was tried.
 
-The budget (time and count) is shared by every group of one explain run: `--what-if-budget 20s,40` by default.
+The budget (CPU time and count) is shared by every group of one explain run: `--what-if-budget 10s,40` by default. A
+what-if is not started when the last one's cost would take the time past the budget. The count keeps runs
+reproducible; the time bound may cut a search at a different point on a slower machine.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from kubectl_wasdra.sched.admission import Gates
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.simulation import Simulation
 
-DEFAULT_SECONDS: Final = 20.0
+DEFAULT_SECONDS: Final = 10.0
 DEFAULT_RUNS: Final = 40
 _PART = re.compile(r"^(?:(\d+(?:\.\d+)?)s|(\d+))$")
 
@@ -42,9 +44,11 @@ class Budget:
     used_seconds: float = 0.0
     spent: bool = False  # True once a what-if was refused
 
+    last_seconds: float = 0.0  # what the last what-if cost (the estimate for the next)
+
     def allows(self) -> bool:
-        """True while another what-if may run."""
-        return self.used_runs < self.runs and self.used_seconds < self.seconds
+        """True while another what-if may run (and, by the cost of the last one, finish within the time)."""
+        return self.used_runs < self.runs and self.used_seconds + self.last_seconds <= self.seconds
 
     def describe(self) -> str:
         """ "12 of 40 what-ifs, 3.1 of 20 s"."""
@@ -58,7 +62,7 @@ def parse_budget(text: str) -> Budget:
         match = _PART.match(part)
         if match is None:
             raise UsageError(f'--what-if-budget "{text}" is not SECONDS s and/or a count', where="--what-if-budget",
-                             hint='e.g. --what-if-budget 20s,40 (20 CPU seconds, at most 40 what-ifs); "0" for none')
+                             hint='e.g. --what-if-budget 10s,40 (10 CPU seconds, at most 40 what-ifs); "0" for none')
         if match.group(1) is not None:
             budget.seconds = float(match.group(1))
         else:
@@ -94,7 +98,8 @@ class Verifier:
         simulation = Simulation(snapshot, gates or self.gates, explain=explain, base=self.base)
         results = simulation.run({self.target}, stop=True)
         self.budget.used_runs += 1
-        self.budget.used_seconds += time.process_time() - started
+        self.budget.last_seconds = time.process_time() - started
+        self.budget.used_seconds += self.budget.last_seconds
         after = results[0] if results else None
         outcome = "the group is no longer queued" if after is None else \
             where(after, self.result.entry.topology_key) if after.fits else "does not fit"

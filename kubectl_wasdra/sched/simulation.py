@@ -48,6 +48,11 @@ def _same(a: ClusterSnapshot, b: ClusterSnapshot, kinds: tuple[str, ...]) -> boo
     return True
 
 
+def _same_bound(a: list[tuple[PodInfo, str]], b: list[tuple[PodInfo, str]]) -> bool:
+    """True when both queues start from the very same bound pods (the same PodInfo objects) on the same nodes."""
+    return len(a) == len(b) and all(x[0] is y[0] and x[1] == y[1] for x, y in zip(a, b, strict=True))
+
+
 class Simulation:
     """A snapshot prepared for simulation: node facts, the queue, the initial state with bound pods."""
 
@@ -70,6 +75,7 @@ class Simulation:
         self.state.namespaces = {str((ns.get("metadata") or {}).get("name") or ""): (ns.get("metadata") or {}).get("labels")
                                  or {} for ns in snapshot.of_kind("Namespace")}
         self._claims_cache: dict[int, Any] = {}
+        self._preempted: dict[tuple[Any, ...], tuple[Any, tuple[str, Any]]] = {}  # _post_filter
         if any(snapshot.of_kind(kind) for kind in DRA_KINDS) or self._any_claims():
             self.extended = extended_resource_classes(snapshot) if gates.enabled("DRAExtendedResource") else {}
             advertised = frozenset(r for f in facts.values() for r in f.allocatable)
@@ -81,8 +87,13 @@ class Simulation:
                                              inventory)
         if any(snapshot.of_kind(kind) for kind in VOLUME_KINDS):
             self.state.volume_index = VolumeIndex(snapshot)
-        for pod, node in self.queue.bound:
-            self.state.add_pod(pod, node)
+        if same_nodes and base is not None and _same_bound(base.queue.bound, self.queue.bound) \
+                and base.state.volume_index is None and self.state.volume_index is None:
+            self.state.restore(base.initial)  # the same bound pods on the same nodes: their ledger, copied
+        else:
+            for pod, node in self.queue.bound:
+                self.state.add_pod(pod, node)
+        self.initial = self.state.ledger()  # for simulations derived from this one (what-ifs)
 
     def _node_facts(self, base: Simulation | None = None) -> dict[str, NodeFacts]:
         """Facts of every node; those of node objects `base` already read (the same object) are reused."""
@@ -174,12 +185,25 @@ class Simulation:
             if error.pre_filter_error or not self.preemption:  # a scheduling error runs no PostFilter; --no-preemption
                 result.message = error.message()
                 return result
-            tail, answer = post_filter_message(pods[0], error, state, self.preemption_context)
+            tail, answer = self._post_filter(pods[0], error, state)
             result.message = f"{error.message()} {tail}" if tail else error.message()
             result.extra["preemption"] = answer
         elif entry.kind in GROUP_ENTRY_KINDS and not result.fits and self.preemption and state.explain:
             self._preempt_group(entry, result, state)
         return result
+
+    def _post_filter(self, pod: PodInfo, error: Any, state: SchedState) -> tuple[str, Any]:
+        """post_filter_message, shared by identical pods that failed with one diagnosis over unchanged usage (a dry
+        run that is rolled back changes nothing) when preemption does not help them, so a queue of such pods runs
+        preemption once, not once per pod."""
+        key = (pod.signature, pod.priority, pod.preemption_policy, id(error.statuses), state.version)
+        found = self._preempted.get(key)
+        if found is not None and found[0] is error.statuses:
+            return found[1]
+        answer = post_filter_message(pod, error, state, self.preemption_context)
+        if answer[1] is None or not answer[1].helps:  # an answer that helps names this pod's nominated node
+            self._preempted[key] = (error.statuses, answer)
+        return answer
 
     @functools.cached_property
     def preemption_context(self) -> Context:
@@ -201,13 +225,13 @@ class Simulation:
 
 def _remember_before(result: GroupResult, state: SchedState) -> None:
     """Keep who had placed pods where and which devices were taken, as they were before this entry (explanations
-    only). Entries that meet the same state (`tick` unchanged: nothing placed or freed since) share one copy, so a
+    only). Entries that meet the same state (`version` unchanged: nothing placed or freed since) share one copy, so a
     queue of pods that do not fit costs linear time and memory, not a copy per pod."""
     if not state.explain:
         return
     cached = state.before_copy
-    if cached is None or cached[0] != state.tick:
-        cached = (state.tick, {node: owners for node, owners in state.placed_by.items() if owners},
+    if cached is None or cached[0] != state.version:
+        cached = (state.version, {node: owners for node, owners in state.placed_by.items() if owners},
                   dict(state.dra.devices) if state.dra is not None else {})
         state.before_copy = cached
     result.placed_by_before, result.devices_before = cached[1], cached[2]
