@@ -23,6 +23,7 @@ from kubectl_wasdra.cli_options import (
     pending_options,
 )
 from kubectl_wasdra.cli_output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, use_color, write_report
+from kubectl_wasdra.cli_progress import progress_for_stderr
 from kubectl_wasdra.errors import UsageError
 
 
@@ -143,8 +144,12 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
                              scheduler_config=scheduler_config,
                              namespace=common.namespace if common.live else None, job_pod_cap=job_pod_cap(),
                              preemption=not no_preemption, numa_aware=numa_aware_scheduler,
-                             what_if_budget=what_if_budget)
-    report = run_explain(options)
+                             what_if_budget=what_if_budget, progress=progress_for_stderr())
+    try:
+        report = run_explain(options)
+    finally:
+        if options.progress is not None:
+            options.progress.close()
     write_report(render_explain(report, common.output), common.output)
     return explain_exit(report, fits_anyway=common.fail_on == "never")
 

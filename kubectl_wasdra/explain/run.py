@@ -3,7 +3,7 @@ verified suggestions and the placement map."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -49,6 +49,7 @@ class ExplainOptions:
     preemption: bool = True  # False: --no-preemption
     numa_aware: bool = False  # --numa-aware-scheduler: every profile runs NodeResourceTopologyMatch
     what_if_budget: str = ""  # --what-if-budget "10s,40" (explain/whatif.py); "" for the default
+    progress: Any = None  # callable(stage text) the CLI gives on a terminal (cli_progress.py); None: silent
     namespace: str | None = None  # for manifests that name none (kubectl apply's -n / context namespace); None: "default"
 
 
@@ -185,25 +186,30 @@ def _podless(sim: Simulation, overlay: Overlay, seen: set[tuple[str, str]]) -> l
 
 def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *, with_suggestions: bool = True,
                     notes: bool = False, config: SchedulerConfig | None = None, preemption: bool = True,
-                    budget: Budget | None = None) -> Any:
+                    budget: Budget | None = None, progress: Callable[[str], None] | None = None) -> Any:
     """Diagnoses of the overlay's groups in queue order, with placement maps and (optionally) suggestions; with
     `notes`, (diagnoses, notes about objects the simulation left out); `config` = the scheduler profiles;
     `preemption=False` leaves preemption out; `budget` bounds the what-ifs of all groups together. A verdict that
     depends on a kind the snapshot's header says was not read is unknown (explain/unknown.py)."""
     from kubectl_wasdra.explain.kubelet_stage import apply_stage, claim_numa, run_stage
 
+    progress = progress or _silent
     unread = unread_kinds(snapshot.header.gaps, EXPLAIN_KINDS)
     budget = budget if budget is not None else Budget()
     used = allocated_in_snapshot(snapshot)  # devices the snapshot's claims hold, for every placement map
+    progress("preparing the simulation")
     sim = Simulation(snapshot, gates, config=config)
     sim.preemption = preemption
-    everything = sim.run()
+    progress(f"simulating {len(sim.entries):,} queue entries")
+    everything = sim.run(progress=progress)
     stage = run_stage(sim, everything)  # the kubelets' answers after binding, in queue order
     results = [r for r in everything if _is_ours(r, overlay)]
     out: list[GroupDiagnosis] = []
     previous: GroupDiagnosis | None = None
     like: tuple[GroupResult, GroupDiagnosis] | None = None
-    for result in results:
+    for index, result in enumerate(results, 1):
+        progress(f"explaining {result.kind} {result.namespace}/{result.name} ({index:,} of {len(results):,}; "
+                 f"{budget.used_runs} what-ifs so far)")
         diagnosis = diagnose(result, like)
         shared = like is not None and diagnosis.placement_map is like[1].placement_map and bool(diagnosis.placement_map)
         like = (result, diagnosis)
@@ -225,12 +231,16 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
                 diagnosis.suggestions_note = same.suggestions_note
             else:
                 diagnosis.suggestions, diagnosis.tried, diagnosis.suggestions_note = suggest(
-                    snapshot, gates, result, sim, budget)
+                    snapshot, gates, result, sim, budget, progress)
             previous = diagnosis
         out.append(diagnosis)
     seen = {(r.namespace, r.name) for r in results}
     diagnoses = out + _podless(sim, overlay, seen)
     return (diagnoses, list(sim.queue.skipped)) if notes else diagnoses
+
+
+def _silent(_: str) -> None:
+    """No progress reporting."""
 
 
 def _same_failure(diagnosis: GroupDiagnosis, previous: GroupDiagnosis | None) -> GroupDiagnosis | None:
@@ -248,7 +258,10 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
     server would reject and pods of other schedulers are reported as such, not simulated (explain/admitted.py)."""
     from kubectl_wasdra.explain.admitted import admit
 
+    progress = options.progress or _silent
+    progress("reading the manifests")
     documents = load_documents(options.files)
+    progress("reading the cluster" if options.live is not None else "loading the snapshot")
     cluster, skipped = load_cluster_leaving_out(options.snapshot, options.live)
     release, assumed = resolve_release(options.release, cluster)
     config = scheduler_config(options.scheduler_config)
@@ -264,7 +277,7 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
     snapshot = cluster.overlay(list(overlay.objects))
     budget = parse_budget(options.what_if_budget) if options.what_if_budget else Budget()
     groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True,
-                                    config=config, preemption=options.preemption, budget=budget)
+                                    config=config, preemption=options.preemption, budget=budget, progress=progress)
     ignored = [*unmodelled_notes(options.feature_gates or {}, gates.enabled_gates), *config_notes(config)]
     return ExplainReport(str(release), [*admitted.left_out, *groups],
                          [*assumed, *admitted.notes, *overlay.capped, *ignored, *notes], gaps=dict(cluster.header.gaps),

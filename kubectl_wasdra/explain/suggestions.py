@@ -276,13 +276,14 @@ SUGGESTERS: Final[tuple[Callable[[Verifier], Suggestion | None], ...]] = (
 
 
 def suggest(snapshot: ClusterSnapshot, gates: Gates, result: GroupResult, base: Simulation | None = None,
-            budget: Budget | None = None) -> tuple[list[Suggestion], list[Tried], str]:
+            budget: Budget | None = None, progress: Callable[[str], None] | None = None,
+            ) -> tuple[list[Suggestion], list[Tried], str]:
     """Verified suggestions for a group that does not fit (none for one that fits or is invalid), every what-if tried
     and a note when none was found; `base` is the simulation `result` came from (its prepared state is reused by the
     re-runs), `budget` bounds the what-ifs (shared by all groups of a run). Candidates run most promising first."""
     if result.fits or (result.entry.blocked is not None and result.entry.blocked.reason is Reason.GROUP_INVALID):
         return [], [], ""
-    verifier = Verifier(snapshot, gates, result, base, budget or Budget())
+    verifier = Verifier(snapshot, gates, result, base, budget or Budget(), progress=progress)
     found: list[tuple[int, Suggestion]] = []  # shown in SUGGESTERS' order, whatever order they were tried in
     note = ""
     try:

@@ -13,7 +13,7 @@ import copy
 import re
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -80,6 +80,7 @@ class Verifier:
     base: Simulation | None = None
     budget: Budget = field(default_factory=Budget)
     tried: list[Tried] = field(default_factory=list)
+    progress: Callable[[str], None] | None = None  # told which what-if runs (the CLI's status line)
 
     @property
     def target(self) -> tuple[str, str, str]:
@@ -93,6 +94,9 @@ class Verifier:
         if not self.budget.allows():
             self.budget.spent = True
             raise BudgetSpent
+        if self.progress is not None:
+            self.progress(f"what-if {self.budget.used_runs + 1} for {self.result.kind} {self.result.namespace}/"
+                          f"{self.result.name}: {change or kind}")
         started = time.process_time()
         snapshot = self.snapshot.overlay(list(objects))
         simulation = Simulation(snapshot, gates or self.gates, explain=explain, base=self.base)

@@ -6,7 +6,7 @@ Earlier entries consume what later ones need; a result remembers which entries h
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
@@ -124,12 +124,16 @@ class Simulation:
             return cached
         return cached[1]
 
-    def run(self, only: Collection[tuple[str, str, str]] | None = None, *, stop: bool = False) -> list[GroupResult]:
+    def run(self, only: Collection[tuple[str, str, str]] | None = None, *, stop: bool = False,
+            progress: Callable[[str], None] | None = None) -> list[GroupResult]:
         """Results of every entry in queue order (or only those whose (kind, namespace, name) is in `only`); with
-        `stop`, entries queued after the last wanted one are not simulated (they cannot change its result)."""
+        `stop`, entries queued after the last wanted one are not simulated (they cannot change its result);
+        `progress` is told which entry is placed (the CLI's status line)."""
         results = []
         remaining = len(only) if only is not None else -1
-        for entry in self.entries:
+        for index, entry in enumerate(self.entries, 1):
+            if progress is not None:
+                progress(f"simulating {entry.kind} {entry.namespace}/{entry.name} ({index:,} of {len(self.entries):,})")
             result = self._place_guarded(entry)
             if only is None or (entry.kind, entry.namespace, entry.name) in only:
                 results.append(result)
