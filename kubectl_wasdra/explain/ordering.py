@@ -35,7 +35,8 @@ def runs(names: Sequence[str]) -> list[str]:
     for name in natural_sorted(names):
         parts = _split(name)
         if previous is not None and parts is not None and previous[0] == parts[0] and parts[1] == previous[1] + 1 \
-                and (len(parts[2]) == len(previous[2]) or not parts[2].startswith("0")):
+                and (len(parts[2]) == len(previous[2]) or (not (parts[2] + previous[2]).startswith("0")
+                     and not previous[2].startswith("0"))):
             previous = parts
             continue
         if start is not None:
