@@ -127,12 +127,15 @@ class QueueBuilder:
     """Turns a snapshot into queue entries plus the bound pods the state starts from."""
 
     def __init__(self, snapshot: ClusterSnapshot, gates: Gates, config: SchedulerConfig = DEFAULT_CONFIG,
-                 known: Mapping[int, tuple[Any, ...]] | None = None) -> None:
+                 known: Mapping[int, tuple[Any, ...]] | None = None, same_priorities: bool = False) -> None:
         """`known` is the `infos` of a builder with the same gates and configuration over a snapshot this one was
         derived from: the PodInfo of every pod object found there unchanged (same object, priority and creation
-        order) is reused instead of built again (what-ifs re-run the queue with a few objects changed)."""
+        order) is reused instead of built again (what-ifs re-run the queue with a few objects changed); with
+        `same_priorities` (the same PriorityClass objects) a known object's priority and creation order are taken
+        as they were (an overlay keeps both for the objects it does not replace)."""
         self.snapshot, self.gates, self.config = snapshot, gates, config
         self.known = known or {}
+        self.same_priorities = same_priorities
         self.infos: dict[int, tuple[Any, ...]] = {}  # id(pod object) -> (object, priority, order, PodInfo)
         self.priorities = Priorities(snapshot)
         self.groups = read_groups(snapshot)
@@ -149,10 +152,13 @@ class QueueBuilder:
 
     def pod_info(self, pod: Mapping[str, Any]) -> PodInfo:
         """PodInfo with the resolved priority; the group link is dropped when GenericWorkload is off (field gate)."""
+        found = self.known.get(id(pod))
+        if found is not None and self.same_priorities and found[0] is pod:
+            self.infos[id(pod)] = found
+            return found[3]
         priority = self.priorities.resolve(pod.get("spec") or {})
         meta = pod.get("metadata") or {}
         order = self.snapshot.creation_order("Pod", meta.get("namespace") or "default", meta.get("name") or "")
-        found = self.known.get(id(pod))
         if found is not None and found[0] is pod and found[1] == priority and found[2] == order:
             self.infos[id(pod)] = found
             return found[3]

@@ -65,7 +65,8 @@ class Simulation:
         self.config = config or (base.config if base is not None else DEFAULT_CONFIG)
         self.preemption = True  # False (--no-preemption): no PostFilter preemption is simulated
         reuse_infos = base is not None and base.gates is gates and base.config is self.config
-        self.queue = QueueBuilder(snapshot, gates, self.config, base.queue.infos if reuse_infos and base else None)
+        self.queue = QueueBuilder(snapshot, gates, self.config, base.queue.infos if reuse_infos and base else None,
+                                  same_priorities=base is not None and _same(base.snapshot, snapshot, ("PriorityClass",)))
         self.entries = self.queue.build()
         same_nodes = base is not None and _same(base.snapshot, snapshot, ("Node",))
         facts = base.state.facts if same_nodes and base is not None else self._node_facts(base)
@@ -83,8 +84,10 @@ class Simulation:
             reuse = base.state.dra if base is not None and same_nodes and _same(base.snapshot, snapshot, DRA_STATIC) else None
             inventory = base.state.dra.inventory if reuse is None and base is not None and base.state.dra is not None \
                 and base.gates is gates and same_nodes and _same(base.snapshot, snapshot, DRA_INVENTORY) else None
+            known = base.state.dra.inventory if base is not None and base.state.dra is not None \
+                and base.gates is gates else None
             self.state.dra = build_dra_state(snapshot, self._resolve, frozenset(self.extended), reuse, gates.enabled,
-                                             inventory)
+                                             inventory, known)
         if any(snapshot.of_kind(kind) for kind in VOLUME_KINDS):
             self.state.volume_index = VolumeIndex(snapshot)
         if same_nodes and base is not None and _same_bound(base.queue.bound, self.queue.bound) \

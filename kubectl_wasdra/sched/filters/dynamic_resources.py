@@ -279,13 +279,14 @@ def _dra() -> Any:
 
 
 def build_dra_state(snapshot: Any, resolve: Any, extended_names: frozenset[str], reuse: DraState | None = None,
-                    enabled: Callable[[str], bool] | None = None, reuse_inventory: Any = None) -> DraState:
+                    enabled: Callable[[str], bool] | None = None, reuse_inventory: Any = None,
+                    base_inventory: Any = None) -> DraState:
     """The DRA view of a snapshot: inventory and the usage ledger of claims allocated in the snapshot; `reuse` is the
     initial view of a snapshot with the same slices, classes, rules and claims (inventory and ledger are shared).
     `enabled` is the simulation's gate lookup: the allocator honours the DRA features it turns on (release defaults
     plus --feature-gates), as kube-scheduler builds its allocator Features from its own gates; None: 1.37 defaults.
     `reuse_inventory`: the inventory of a snapshot with the same slices, classes, rules and namespaces (the claims
-    differ, so only the ledger is built again)."""
+    differ, so only the ledger is built again); `base_inventory` one whose slices may be reused object by object."""
     allocator = _dra()
     if allocator is None:
         return DraState(snapshot, None, None, extended_names, resolve)
@@ -300,7 +301,7 @@ def build_dra_state(snapshot: Any, resolve: Any, extended_names: frozenset[str],
 
         usage = DeviceUsage.from_claims(snapshot.of_kind("ResourceClaim"))
         inventory = reuse_inventory if reuse_inventory is not None else \
-            build_inventory(snapshot, taint_rules=enabled is None or enabled("DRADeviceTaintRules"))
+            build_inventory(snapshot, taint_rules=enabled is None or enabled("DRADeviceTaintRules"), base=base_inventory)
         state = DraState(snapshot, inventory, usage, extended_names, resolve, features)
     state.filter_timeout = enabled is None or enabled("DRASchedulerFilterTimeout")
     return state
