@@ -193,4 +193,10 @@ def diagnose(result: GroupResult, like: tuple[GroupResult, GroupDiagnosis] | Non
         preemption=result.extra.get("preemption"),
         domains=_domains(result), funnels=_funnels(result), taken_by=_taken_by(result),
         dra_cause=dra_cause([first]) if first is not None and not entry.topology_key else None,
+        pod_message_domain=_best_domain(result) if first is not None and entry.kind != "Pod" else "",
     )
+
+
+def _best_domain(result: GroupResult) -> str:
+    best = result.outcome.best if result.outcome is not None else None
+    return str(best.domain[1]) if best is not None and best.domain and result.outcome.topology_key else ""

@@ -78,6 +78,7 @@ class GroupDiagnosis:
     scheduler_message: str = ""
     scheduler_record: str = "PodGroupInitiallyScheduled=False, Unschedulable"  # where kube-scheduler writes the message
     pod_message: str = ""
+    pod_message_domain: str = ""  # the topology domain pod_message comes from (the placement that came closest)
     domains: list[DomainLine] = field(default_factory=list)
     funnels: list[tuple[str, str]] = field(default_factory=list)  # (node, funnel summary) for DRA failures
     dra_cause: Any = None  # causes.DraCause over every node, for a group without topology domains

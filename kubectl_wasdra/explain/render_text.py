@@ -102,7 +102,8 @@ def _why_lines(group: GroupDiagnosis) -> list[str]:
     if group.kind != "Pod" and group.scheduler_message and not group.fits:
         lines += ["", f"  kube-scheduler would record ({group.scheduler_record}):", f"    {group.scheduler_message}"]
     if group.pod_message:
-        lines += ["", "  first pod that does not fit, as kube-scheduler words it:", f"    {group.pod_message}"]
+        where = f" in {group.topology_key}={group.pod_message_domain}" if group.pod_message_domain else ""
+        lines += ["", f"  first pod that does not fit{where}, as kube-scheduler words it:", f"    {group.pod_message}"]
     lines += domain_lines(group.domains)
     if group.dra_cause is not None:
         lines.append(f"  DRA: {group.dra_cause.text()}")

@@ -64,9 +64,10 @@ def fewer_devices(verifier: Verifier) -> Suggestion | None:
                 what = f'request "{request.get("name")}" of {_name(template)}: {smaller} devices instead of {count}'
                 after = verifier.run([changed], kind="fewerDevices", change=what)
                 if after is not None and after.fits:
-                    return Suggestion("fewerDevices", f"ask for {smaller} × {exactly.get('deviceClassName')} per pod "  # noqa: RUF001
-                                      f"instead of {count} ({_name(template)}, request \"{request.get('name')}\")",
-                                      where(after, verifier.result.entry.topology_key))
+                    several = len(_devices(template).get("requests") or ()) > 1
+                    named = f', request "{request.get("name")}"' if several else ""
+                    return Suggestion("fewerDevices", f"{smaller} instead of {count} devices per pod "
+                                      f"({_name(template)}{named})", where(after, verifier.result.entry.topology_key))
     return None
 
 
