@@ -161,7 +161,8 @@ def run_row(row: Row, scale: float, timeout: float, checkout: str | None = None)
     started = time.perf_counter()
     output = OUT / f"{row.name}{'-before' if checkout else ''}.out"
     with open(output, "wb") as sink, open(os.devnull, "wb") as errors:
-        proc = subprocess.Popen(command, stdout=sink, stderr=errors, env=env)
+        # -m puts the working directory first on sys.path: run from the checkout, so that its package is the one run
+        proc = subprocess.Popen(command, stdout=sink, stderr=errors, env=env, cwd=checkout or None)
         usage = _wait(proc.pid, timeout)
     wall = time.perf_counter() - started
     shown = " ".join(f"{k}={v}" for k, v in row.env) + (" " if row.env else "") + " ".join(
