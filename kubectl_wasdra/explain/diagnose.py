@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kubectl_wasdra.explain.causes import dra_cause, first_error, histogram_items, summed
+from kubectl_wasdra.explain.causes import dra_cause, first_error, histogram_items
 from kubectl_wasdra.explain.model import DomainLine, GroupDiagnosis, ReasonItem
 from kubectl_wasdra.explain.ordering import natural_key
 from kubectl_wasdra.reasons import Reason
@@ -79,13 +79,8 @@ def reasons_of(result: GroupResult) -> list[ReasonItem]:
 
 
 def _node_reasons(result: GroupResult) -> list[ReasonItem]:
-    """kube-scheduler's node histogram of the first pod that did not fit; for a topology-constrained group that fits
-    nowhere, the histograms of every domain added up (each domain's first failing pod), so that no domain's cause
-    is hidden behind the one tried first."""
-    outcome = result.outcome
-    if outcome is not None and outcome.topology_key and not result.fits and len(outcome.attempts) > 1:
-        errors = [first_error(a.failed) for a in outcome.attempts]
-        return summed([histogram_items(e) for e in errors if e is not None])
+    """kube-scheduler's node histogram of the first pod that did not fit (in the placement that came closest; every
+    domain's own histogram is in `domains`)."""
     error = first_error(result.pod_errors)
     return histogram_items(error) if error is not None else []
 
