@@ -117,7 +117,7 @@ def _funnels(result: GroupResult) -> list[tuple[str, str]]:
             if funnel:
                 found.append((node, str(funnel)))
     found.sort(key=lambda item: -_progress(item[1]))
-    return found[:_FUNNEL_NODES]
+    return found
 
 
 def _taken_by(result: GroupResult) -> dict[str, list[str]]:
@@ -167,11 +167,13 @@ def diagnose(result: GroupResult, like: tuple[GroupResult, GroupDiagnosis] | Non
     group = entry.group
     first = first_error(result.pod_errors)
     shared = _shared(result, like)
+    funnels = _funnels(result) if shared is None else []
     if shared is not None:
         return GroupDiagnosis(
             kind=entry.kind, namespace=entry.namespace, name=entry.name, fits=False, topology_key=entry.topology_key,
             reasons=shared.reasons, scheduler_message=result.message, scheduler_record=_record(result),
             pod_message=result.message, preemption=result.extra.get("preemption"), funnels=shared.funnels,
+            funnels_hidden=shared.funnels_hidden,
             taken_by=shared.taken_by, dra_cause=shared.dra_cause, placement_map=shared.placement_map,
             map_info=shared.map_info)
     return GroupDiagnosis(
@@ -186,7 +188,8 @@ def diagnose(result: GroupResult, like: tuple[GroupResult, GroupDiagnosis] | Non
         domain=result.domain, reasons=reasons_of(result), scheduler_message=result.message, scheduler_record=_record(result),
         pod_message=(result.message if entry.kind == "Pod" else first.message()) if first is not None else "",
         preemption=result.extra.get("preemption"),
-        domains=_domains(result), funnels=_funnels(result), taken_by=_taken_by(result),
+        domains=_domains(result), funnels=funnels[:_FUNNEL_NODES], funnels_hidden=max(len(funnels) - _FUNNEL_NODES, 0),
+        taken_by=_taken_by(result),
         dra_cause=dra_cause([first]) if first is not None and not entry.topology_key else None,
         pod_message_domain=_best_domain(result) if first is not None and entry.kind != "Pod" else "",
     )

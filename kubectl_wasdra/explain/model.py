@@ -81,6 +81,7 @@ class GroupDiagnosis:
     pod_message_domain: str = ""  # the topology domain pod_message comes from (the placement that came closest)
     domains: list[DomainLine] = field(default_factory=list)
     funnels: list[tuple[str, str]] = field(default_factory=list)  # (node, funnel summary) for DRA failures
+    funnels_hidden: int = 0  # nodes with a DRA funnel beyond the closest ones shown
     dra_cause: Any = None  # causes.DraCause over every node, for a group without topology domains
     tried: list[Tried] = field(default_factory=list)  # every what-if simulated, with its outcome
     suggestions_note: str = ""  # why the search for suggestions stopped ("no single change found", budget spent)

@@ -110,6 +110,8 @@ def _why_lines(group: GroupDiagnosis) -> list[str]:
     lines += preemption_lines(group.preemption) + nomination_lines(group.nominations, group.preemption)
     for node, funnel in group.funnels:
         lines.append(f"  DRA on {node}: {funnel}")
+    if group.funnels_hidden:
+        lines.append(f"  … and {group.funnels_hidden:,} more nodes' DRA funnels (the closest are shown above)")
     return lines + _taken_lines(group.taken_by)
 
 
