@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Throughput of `kubectl wasdra convert` (in process, no output written) over the real-world corpus and the shared
-upstream corpus: files, documents and converted objects per second, best of --repeat; and the no-op case (the converted
+"""Throughput of `kubectl wasdra convert` (in process, no output written) over tests/corpus/realworld and
+tests/corpus/upstream: files, documents and converted objects per second, best of --repeat; and the no-op case (the converted
 corpus converted again, where every document is parsed and nothing is rewritten).
 
     python bench/convert_throughput.py --repeat 5
@@ -18,7 +18,7 @@ from kubectl_wasdra.convert.roundtrip import SourceText, split_documents
 from kubectl_wasdra.load.files import expand_paths
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPORA = (ROOT / "tests" / "corpus" / "realworld", ROOT.parent / "shared" / "corpus" / "upstream")
+CORPORA = (ROOT / "tests" / "corpus" / "realworld", ROOT / "tests" / "corpus" / "upstream")
 
 
 def _best(inputs: list[tuple[str, bytes]], converter: Converter, repeat: int) -> tuple[float, float, int]:

@@ -1,5 +1,5 @@
 """Command line: declare flags, build options, call one function per command, render, exit. `check` and `config` are
-declared here; the other commands in cli_info, cli_explain, cli_snapshot and cli_convert (CommandTable).
+declared here; the other commands in cli_info, cli_explain, cli_snapshot, cli_convert and cli_lsp (CommandTable).
 
 Heavy imports (kubernetes, CEL, sched, dra, rich) happen inside the command that needs them.
 Exit codes (DESIGN.md): 0 nothing at or above --fail-on; 1 findings / a group that does not fit; 2 the tool could not
@@ -23,6 +23,7 @@ from kubectl_wasdra.cli_check import (
     check_snapshot,
     fixed_report,
     rendered_inputs,
+    repo_settings,
     resolve_auto,
     write_baseline,
 )
@@ -57,7 +58,7 @@ class CommandTable(click.Group):
     uses 39 of the 106."""
 
     ELSEWHERE: Final = {"completion": "cli_info", "convert": "cli_convert", "explain": "cli_explain",
-                        "explain-pending": "cli_explain", "gates": "cli_info", "rules": "cli_info",
+                        "explain-pending": "cli_explain", "gates": "cli_info", "lsp": "cli_lsp", "rules": "cli_info",
                         "snapshot": "cli_snapshot", "version": "cli_info"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -102,6 +103,8 @@ def cli(ctx: click.Context, debug: bool) -> None:
 @RECURSIVE_OPTION
 @common_options
 @project_options
+@click.option("-v", "--verbose", is_flag=True,
+              help="List every file skipped as not a manifest (text and github output show only their count).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes for large inputs (default: all cores).")
 @click.option("--upgrade-from", metavar="VERSION", default=None,
@@ -116,7 +119,8 @@ def cli(ctx: click.Context, debug: bool) -> None:
 @NO_PREEMPTION_OPTION
 def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool, common: CommonOptions,
                   project: ProjectOptions, jobs: int | None, upgrade_from: str | None = None,
-                  simulate: bool = True, fix: bool = False, unsafe_fixes: bool = False, no_preemption: bool = False) -> int:
+                  simulate: bool = True, fix: bool = False, unsafe_fixes: bool = False, no_preemption: bool = False,
+                  verbose: bool = False) -> int:
     """Lint manifests: API availability, schema, feature gates, API validation, references.
 
     PATH (or -f PATH) is a file, a directory (its .yaml, .yml and .json files; with -R its subdirectories' too), a
@@ -141,6 +145,12 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
       kubectl wasdra check -k overlays/prod                # what kubectl kustomize renders
       kubectl wasdra check --helm chart/ --values prod.yaml --set replicas=4
       kubectl wasdra check deploy/ --exclude 'legacy/**' --baseline .wasdra-baseline.json
+
+    \b
+    Exit codes (130 after Ctrl-C):
+      0  no finding at or above --fail-on (default error)
+      1  findings at or above --fail-on
+      2  could not do the job: unreadable path, bad flag or value, unreachable cluster
     """
     from kubectl_wasdra.lint.pipeline import CheckOptions, run_check
     from kubectl_wasdra.report import render
@@ -148,17 +158,19 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
     paths = manifest_paths(paths, filenames, recursive)
     rendered = rendered_inputs(paths, project)
     snapshot, left_out = check_snapshot(common) if common.snapshot or common.live else (None, ())
-    common = resolve_auto(common, snapshot)
+    common, cluster_notes = resolve_auto(common, snapshot)
 
     options = CheckOptions(paths=paths, releases=common.releases or (common.release,), feature_gates=common.feature_gates,
                            runtime_config=common.runtime_config, profile=common.profile, select=common.select,
+                           namespace=common.namespace,
                            ignore=common.ignore, schema_locations=common.schema_locations,
                            stdin=sys.stdin.buffer if "-" in paths else None, jobs=jobs, snapshot=snapshot,
                            simulate=simulate, snapshot_problems=tuple(left_out), preemption=not no_preemption,
                            exclude=project.exclude + baseline_files(project), default_excludes=project.default_excludes,
                            rendered=rendered, per_file_ignores=project.per_file_ignores,
                            report_unused_ignores=project.report_unused_ignores, show_suppressed=project.show_suppressed,
-                           baseline=None if project.write_baseline else project.baseline)
+                           baseline=None if project.write_baseline else project.baseline, cluster_notes=cluster_notes,
+                           gitignore=project.gitignore, verbose=verbose, **repo_settings(paths, project))
     if project.write_baseline:
         return write_baseline(run_check(options), project.write_baseline)
     if upgrade_from is not None:
@@ -176,7 +188,8 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
         from kubectl_wasdra.lint.matrix import render_check_json
         write_report(render_check_json(report), "json")
     else:
-        write_report(render(report, common.output, color=use_color() and common.output == "text", fail_on=common.fail_on),
+        write_report(render(report, common.output, color=use_color(mode=common.color) and common.output == "text",
+                            fail_on=common.fail_on),
                      common.output)
     if len(options.releases) > 1 and common.output == "text":
         from kubectl_wasdra.lint.matrix import build_matrix, render_matrix_text
@@ -194,20 +207,25 @@ def config_command(ctx: click.Context, init: bool, output: str) -> int:
     """The effective settings of `check` (flags > WASDRA_* environment > .wasdra.yaml > defaults) and where each
     one comes from. Takes check's flags, --config FILE, --no-config and --cluster NAME.
 
+    --init writes a starter .wasdra.yaml; the feature gates and runtime config come from a cluster (--snapshot FILE
+    with a header, or --live): without one, those the manifests need are written commented out, to be confirmed.
+
     \b
     Examples:
       kubectl wasdra config
       kubectl wasdra config --cluster prod -o json
       kubectl wasdra config --init
-    """
-    from kubectl_wasdra.cli_config import render_effective, write_starter
-    from kubectl_wasdra.config.discover import repository_root
 
-    if init:
-        path, documents = write_starter(repository_root())
-        say_error(f"wrote {path} (from {documents} manifest(s)); check it with: {PROG} config")
-        return EXIT_OK
+    \b
+    Exit codes (130 after Ctrl-C):
+      0  settings printed (--init: the starter file written)
+      2  a bad config file or flag, or --init where the file exists
+    """
+    from kubectl_wasdra.cli_config import init_starter, render_effective
+
     check_ctx = check_command.make_context("check", list(ctx.args), parent=ctx)
+    if init:
+        return init_starter(check_ctx)
     write_report(render_effective(check_ctx, output), output)
     return EXIT_OK
 
@@ -262,6 +280,9 @@ def main(argv: list[str] | None = None) -> None:
         code = cli.main(args=argv, prog_name=PROG, standalone_mode=False, complete_var="_KUBECTL_WASDRA_COMPLETE")
     except click.exceptions.Exit as exc:
         code = exc.exit_code
+    except click.exceptions.NoArgsIsHelpError as exc:  # bare `kubectl-wasdra`: the help, as kubectl prints it
+        write(exc.ctx.get_help() + "\n")
+        code = EXIT_OK
     except click.ClickException as exc:
         say_error(f"{PROG}: error: {_click_error_line(exc)}")
         code = EXIT_ERROR

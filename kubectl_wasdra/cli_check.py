@@ -54,6 +54,16 @@ def rendered_inputs(paths: tuple[str, ...], project: ProjectOptions) -> tuple[An
     return tuple(rendered)
 
 
+def repo_settings(paths: tuple[str, ...], project: ProjectOptions) -> dict[str, str | None]:
+    """The project root and index cache for the repository as context (lint/repo/), when files are named."""
+    if not project.repo_context or not any(path != "-" for path in paths):
+        return {}
+    from kubectl_wasdra.lint.repo.context import project_root
+    from kubectl_wasdra.lint.repo.index import default_cache_dir
+
+    return {"project_root": project_root(), "cache_dir": default_cache_dir(os.environ)}
+
+
 def baseline_files(project: ProjectOptions) -> tuple[str, ...]:
     """The baseline files as exclude patterns: a baseline inside a checked directory is not a manifest."""
     return tuple(os.path.abspath(path) for path in (project.baseline, project.write_baseline) if path)
@@ -76,20 +86,21 @@ def check_exit(report: Any, fail_on: str) -> int:
     return EXIT_FINDINGS if report.fails(fail_on) else EXIT_OK
 
 
-def resolve_auto(common: CommonOptions, snapshot: Any = None) -> CommonOptions:
-    """`--k8s-version auto`: the release of the snapshot's server, else of the live server (GET /version)."""
-    if common.releases is not None or not (snapshot is not None or common.live):
-        return common
+def resolve_auto(common: CommonOptions, snapshot: Any = None) -> tuple[CommonOptions, tuple[str, ...]]:
+    """check with a cluster: the release, gates and runtime config of the cluster's server unless flags say otherwise
+    (cluster/target.py), and notes saying where each came from. A list of releases is a matrix run: left alone."""
+    if snapshot is None or (common.releases is not None and len(common.releases) > 1):
+        return common, ()
     import dataclasses
 
-    from kubectl_wasdra.cluster.header import server_release
+    from kubectl_wasdra.cluster.target import resolve_target
 
-    release = server_release(snapshot.header.server_version) if snapshot is not None else None
-    if release is None and common.live:
-        from kubectl_wasdra.cluster.live import server_release as live_release
-
-        release = live_release(common)
-    return dataclasses.replace(common, releases=(release,)) if release is not None else common
+    release = common.releases[-1] if common.releases else None
+    header = snapshot.header if (snapshot.header.server_version or release is None) else None
+    target = resolve_target(header, release, release_given=common.release_given, feature_gates=common.feature_gates,
+                            runtime_config=common.runtime_config)
+    return dataclasses.replace(common, releases=(target.release,), feature_gates=target.feature_gates,
+                               runtime_config=target.runtime_config), target.notes
 
 
 def check_snapshot(common: CommonOptions) -> tuple[Any, tuple[Any, ...]]:

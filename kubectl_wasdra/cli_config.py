@@ -135,10 +135,11 @@ def render_effective(check_ctx: click.Context, output: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_starter(directory: str) -> tuple[str, int]:
-    """Write a starter `.wasdra.yaml` into `directory` for the manifests below it; (path, documents seen).
-    UsageError when the file exists."""
-    from kubectl_wasdra.config.starter import detect_needs, starter_text
+def write_starter(directory: str, cluster: tuple[Any, str] | None = None) -> tuple[str, Any]:
+    """Write a starter `.wasdra.yaml` into `directory` for the manifests below it, with the release, runtime config
+    and gates of `cluster` ((snapshot, description)) when given; (path, what was written). UsageError when the file
+    exists."""
+    from kubectl_wasdra.config.starter import apply_cluster, detect_needs, starter_text
     from kubectl_wasdra.load import load_paths
     from kubectl_wasdra.load.default_excludes import DEFAULT_EXCLUDES
     from kubectl_wasdra.load.excludes import Excludes
@@ -149,6 +150,38 @@ def write_starter(directory: str) -> tuple[str, int]:
     excludes = Excludes.of(DEFAULT_EXCLUDES, base=directory)
     loaded = load_paths([directory], exclude=excludes.matches)
     needs = detect_needs(loaded.documents)
+    if cluster is not None:
+        needs = apply_cluster(needs, cluster[0].header, cluster[1])
     with open(path, "w", encoding="utf-8") as stream:
         stream.write(starter_text(needs))
-    return path, needs.documents
+    return path, needs
+
+
+def init_starter(check_ctx: click.Context) -> int:
+    """`config --init`: the starter file at the repository root, from the cluster of --snapshot/--live when given;
+    says loudly on stderr when the gates and runtime config could only come from the manifests."""
+    from kubectl_wasdra.cli_options import build_common
+    from kubectl_wasdra.cli_output import EXIT_OK, PROG, say_error
+    from kubectl_wasdra.config.discover import repository_root
+
+    common = build_common(dict(check_ctx.params))
+    cluster = None
+    if common.snapshot or common.live:
+        from kubectl_wasdra.explain.run import load_cluster_leaving_out
+
+        snapshot, _ = load_cluster_leaving_out(common.snapshot, common if common.live else None)
+        header = snapshot.header
+        if header.server_version or header.served or header.feature_gates:
+            where = f"snapshot {', '.join(common.snapshot)}" if common.snapshot else "the live cluster"
+            cluster = (snapshot, where)
+        else:
+            say_error(f"{PROG}: warning: {', '.join(common.snapshot)} has no snapshot header (server version, served "
+                      "APIs, gates): write one with `kubectl wasdra snapshot`")
+    path, needs = write_starter(repository_root(), cluster)
+    say_error(f"wrote {path} (from {needs.documents} manifest(s)); check it with: {PROG} config")
+    unchecked = [*needs.unknown_gates, *needs.unknown_runtime] if cluster else [*needs.feature_gates, *needs.runtime_config]
+    if unchecked:
+        say_error(f"{PROG}: warning: not read from a cluster: {', '.join(sorted(unchecked))} — the manifests need "
+                  "them; they are written commented out: enable only what the cluster runs (or rerun with "
+                  "--snapshot FILE / --live), or check cannot tell you when the cluster lacks them")
+    return EXIT_OK

@@ -34,6 +34,12 @@ def convert_command(paths: tuple[str, ...], to_release: str, runtime_config: tup
       kubectl wasdra convert deploy/ --to 1.37 --diff
       kubectl wasdra convert claim.yaml --to 1.37 --write
       kubectl wasdra convert workload.yaml --to 1.36 -o json
+
+    \b
+    Exit codes (130 after Ctrl-C):
+      0  converted, or nothing to convert
+      1  an object could not be converted without information the file lacks (reported), or --diff found changes
+      2  could not do the job: unreadable path, bad flag or value
     """
     from kubectl_wasdra.catalog.apis import parse_runtime_config
     from kubectl_wasdra.catalog.releases import Release

@@ -9,7 +9,6 @@ from typing import Any
 
 import click
 
-from kubectl_wasdra.cli_check import resolve_auto
 from kubectl_wasdra.cli_config import ConfiguredCommand
 from kubectl_wasdra.cli_options import (
     FILENAME_OPTION,
@@ -28,14 +27,15 @@ from kubectl_wasdra.errors import UsageError
 
 
 def cluster_options(common: CommonOptions) -> CommonOptions:
-    """explain's and explain-pending's options with `auto` and the live namespace resolved; UsageError without a
-    cluster or with several releases typed."""
+    """explain's and explain-pending's options with the live namespace resolved (the release, gates and runtime config
+    are resolved once the cluster is read: explain/run.py resolve_release); UsageError without a cluster or with
+    several releases typed."""
     if not common.snapshot and not common.live:
         raise UsageError("no cluster given", where="--snapshot", hint="pass --snapshot PATH or --live")
     if common.releases is not None and len(common.releases) > 1 and _typed("k8s_version"):
         raise UsageError("explain simulates one release at a time", where="--k8s-version",
                          hint=f"give one release, e.g. --k8s-version {common.releases[-1]}")
-    return _live_namespace(resolve_auto(common))
+    return _live_namespace(common)
 
 
 def _live_namespace(common: CommonOptions) -> CommonOptions:
@@ -45,9 +45,10 @@ def _live_namespace(common: CommonOptions) -> CommonOptions:
         return common
     import dataclasses
 
-    from kubectl_wasdra.cluster.live import context_namespace
+    from kubectl_wasdra.cluster.kubeconfig import context_namespace
 
-    return dataclasses.replace(common, namespace=context_namespace(common.kubeconfig, common.context))
+    return dataclasses.replace(common, namespace=context_namespace(common.kubeconfig, common.context,
+                                                                   os.environ.get("KUBECONFIG")))
 
 
 def _typed(param: str) -> bool:
@@ -77,20 +78,30 @@ def job_pod_cap() -> int:
     return int(value)
 
 
-def render_explain(report: Any, output: str) -> str:
-    """The report as JSON, or as text (coloured on a terminal)."""
+def render_explain(report: Any, output: str, color: str = "auto") -> str:
+    """The report as JSON or YAML, as the names of the groups that do not fit (-o name), or as text (-o wide: every
+    list in full), coloured as --color and the environment say."""
     if output == "json":
         from kubectl_wasdra.explain.render_json import render_json
 
         return render_json(report)
+    if output in ("yaml", "name"):
+        from kubectl_wasdra.explain.render_forms import render_name, render_yaml
+
+        return render_yaml(report) if output == "yaml" else render_name(report)
     from kubectl_wasdra.explain.render_text import render_text
 
-    color = use_color()
-    if not color:
-        return render_text(report)
+    color_on = use_color(mode=color)
+    if not color_on:
+        return render_text(report, wide=output == "wide")
     import shutil
 
-    return render_text(report, color=True, width=shutil.get_terminal_size((130, 24)).columns)
+    return render_text(report, color=True, width=shutil.get_terminal_size((130, 24)).columns, wide=output == "wide")
+
+
+def _written_as(output: str) -> str:
+    """The format write_report is told: wide is text (neutralised on CI alike), yaml and name are data."""
+    return "text" if output == "wide" else output
 
 
 def explain_exit(report: Any, *, fits_anyway: bool = False) -> int:
@@ -131,6 +142,12 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
       kubectl wasdra explain -f train.yaml --snapshot cluster/ --fail-on never
       kubectl wasdra explain -f job.yaml --live
       kubectl wasdra explain -f job.yaml --snapshot cluster/ --scheduler-config kube-scheduler.yaml
+
+    \b
+    Exit codes (130 after Ctrl-C):
+      0  every group fits (with --fail-on never: the dry run completed)
+      1  a group does not fit
+      2  could not do the job, a verdict is unknown (a kind it needs was not read), or an object was left out as malformed
     """
     from kubectl_wasdra.explain.run import ExplainOptions, run_explain
 
@@ -139,7 +156,8 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
         raise UsageError("no manifests given", where="PATH", hint="name files or directories, -f PATH, or - for stdin")
     common = cluster_options(common)
     options = ExplainOptions(files=files, snapshot=common.snapshot, live=common if common.live else None,
-                             release=explain_release(common), feature_gates=common.feature_gates,
+                             release=explain_release(common), release_given=common.release_given,
+                             feature_gates=common.feature_gates,
                              runtime_config=common.runtime_config, suggestions=not no_suggestions,
                              scheduler_config=scheduler_config,
                              namespace=common.namespace if common.live else None, job_pod_cap=job_pod_cap(),
@@ -150,7 +168,7 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
     finally:
         if options.progress is not None:
             options.progress.close()
-    write_report(render_explain(report, common.output), common.output)
+    write_report(render_explain(report, common.output, common.color), _written_as(common.output))
     return explain_exit(report, fits_anyway=common.fail_on == "never")
 
 
@@ -173,15 +191,21 @@ def explain_pending_command(target: str | None, common: CommonOptions, scheduler
       kubectl wasdra explain-pending pending-8gpu -n ml --snapshot cluster/    # a bare NAME is a pod
       kubectl wasdra explain-pending pod/pending-8gpu --live --context prod
       kubectl wasdra explain-pending --live -A
+
+    \b
+    Exit codes (130 after Ctrl-C):
+      0  every pending pod and group explained would fit now
+      1  one would still not fit
+      2  could not do the job (nothing pending by that name, cluster unreachable), a verdict is unknown, or an object was left out
     """
     from kubectl_wasdra.explain.pending import PendingOptions, run_explain_pending
 
     common = cluster_options(common)
     options = PendingOptions(target=target, snapshot=common.snapshot, live=common if common.live else None,
-                             release=explain_release(common), feature_gates=common.feature_gates,
-                             runtime_config=common.runtime_config,
+                             release=explain_release(common), release_given=common.release_given,
+                             feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              namespace=None if common.all_namespaces else common.namespace,
                              scheduler_config=scheduler_config, preemption=not no_preemption)
     report = run_explain_pending(options)
-    write_report(render_explain(report, common.output), common.output)
+    write_report(render_explain(report, common.output, common.color), _written_as(common.output))
     return explain_exit(report)

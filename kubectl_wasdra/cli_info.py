@@ -25,6 +25,11 @@ def gates_command(k8s_version: str | None, area: str | None, diff: tuple[str, st
       kubectl wasdra gates --k8s-version 1.37 --area dra
       kubectl wasdra gates --diff 1.35 1.37 --area scheduling
       kubectl wasdra gates -o json
+
+    \b
+    Exit codes (130 after Ctrl-C):
+      0  printed
+      2  a bad flag or value (unknown release or area)
     """
     from kubectl_wasdra.catalog.releases import NEWEST, Release
     from kubectl_wasdra.report.gates import render_diff, render_table
@@ -47,6 +52,11 @@ def rules_command(rule_id: str | None, output: str) -> int:
       kubectl wasdra rules
       kubectl wasdra rules SCHEMA002
       kubectl wasdra rules GATE -o json
+
+    \b
+    Exit codes (130 after Ctrl-C):
+      0  printed
+      2  a bad flag or value (unknown rule ID)
     """
     from kubectl_wasdra.report.catalog import render_rules
 
@@ -63,6 +73,11 @@ def version_command(output: str) -> int:
     Examples:
       kubectl wasdra version
       kubectl wasdra version -o json
+
+    \b
+    Exit codes (130 after Ctrl-C):
+      0  printed
+      2  a bad flag or value
     """
     from kubectl_wasdra.report.version import render_version
 
@@ -80,6 +95,11 @@ def completion_command(shell: str) -> int:
       source <(kubectl-wasdra completion bash)
       kubectl-wasdra completion zsh > ~/.zfunc/_kubectl-wasdra    # with fpath+=~/.zfunc in ~/.zshrc
       kubectl-wasdra completion fish > ~/.config/fish/completions/kubectl-wasdra.fish
+
+    \b
+    Exit codes (130 after Ctrl-C):
+      0  printed
+      2  a bad flag or value (unknown shell)
     """
     from click.shell_completion import get_completion_class
 

@@ -2,7 +2,8 @@
 
 Each command declares only the flags it honours (`@common_options` for check, `@explain_options`,
 `@pending_options`); each passes `common: CommonOptions`. Single flags are available for commands that need only a
-few (`K8S_VERSION_OPTION` ...). Cluster-access flags given on the command line without --live are exit 2.
+few (`K8S_VERSION_OPTION` ...). --context and --kubeconfig typed on the command line read the cluster, as in kubectl;
+the other cluster-access flags without a cluster to read are exit 2.
 """
 
 from __future__ import annotations
@@ -17,12 +18,15 @@ import click
 from click.core import ParameterSource
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release, parse_release_list
+from kubectl_wasdra.cli_output import COLOR_MODES
 from kubectl_wasdra.config.keys import FAIL_ON, OUTPUT_FORMATS, PROFILES
 from kubectl_wasdra.errors import UsageError
 from kubectl_wasdra.kube.durations import parse_duration
 
 F = TypeVar("F", bound=Callable[..., Any])
 TEXT_OR_JSON: Final = ("text", "json")
+# explain and explain-pending: kubectl's -o forms beside text and JSON (wide: text with every domain and node listed)
+EXPLAIN_FORMATS: Final = ("text", "json", "yaml", "wide", "name")
 # strconv.ParseBool, which component-base uses for --feature-gates values
 _TRUE: Final = frozenset({"1", "t", "T", "TRUE", "true", "True"})
 _FALSE: Final = frozenset({"0", "f", "F", "FALSE", "false", "False"})
@@ -53,6 +57,8 @@ class CommonOptions:
     all_namespaces: bool = False
     request_timeout: float | None = 30.0  # seconds per request to a cluster (None: no limit); cluster/timeouts.py
     read_deadline: float | None = 300.0  # seconds for one whole cluster read (None: no limit); cluster/timeouts.py
+    release_given: bool = True  # False: --k8s-version was left at its default, which a cluster's server version replaces
+    color: str = "auto"  # --color: auto (a TTY, FORCE_COLOR, CLICOLOR_FORCE, never with NO_COLOR), always, never
 
     @property
     def release(self) -> Release:
@@ -101,25 +107,60 @@ def build_common(kwargs: dict[str, Any]) -> CommonOptions:
         schema_locations=tuple(kwargs.pop("schema_location", ())), snapshot=tuple(kwargs.pop("snapshot", ())),
         live=kwargs.pop("live", False), kubeconfig=kwargs.pop("kubeconfig", None), context=kwargs.pop("context", None),
         namespace=kwargs.pop("namespace", None), all_namespaces=kwargs.pop("all_namespaces", False),
-        **cluster_timeouts(kwargs),
+        color=kwargs.pop("color", default.color), **cluster_timeouts(kwargs), release_given=_given("k8s_version"),
     )
 
 
+def _given(param: str) -> bool:
+    """The flag was set (command line, WASDRA_* or .wasdra.yaml), not left at its default."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return True
+    return ctx.get_parameter_source(param) not in (None, ParameterSource.DEFAULT)
+
+
 # flags that only mean something when a cluster is read (--live); on the command line without it they are exit 2
-LIVE_ONLY: Final = {"kubeconfig": "--kubeconfig", "context": "--context", "request_timeout": "--request-timeout",
-                     "read_deadline": "--read-deadline"}
+LIVE_ONLY: Final = {"request_timeout": "--request-timeout", "read_deadline": "--read-deadline"}
+# flags that choose a cluster, as in kubectl: typed on the command line they mean "read the cluster" (--live implied)
+CLUSTER_CHOICE: Final = {"kubeconfig": "--kubeconfig", "context": "--context"}
+
+
+def _two_sources(flag: str) -> UsageError:
+    return UsageError(f"{flag} reads a cluster and --snapshot reads files: give one of them", where=flag,
+                      hint=f"drop {flag} to use the snapshot, or drop --snapshot to read the cluster")
+
+
+def imply_live(common: CommonOptions) -> CommonOptions:
+    """--kubeconfig or --context typed on the command line reads that cluster, as kubectl would, without --live; with
+    --snapshot as well it is exit 2 (one source of cluster state at a time). Values from .wasdra.yaml or WASDRA_* never
+    count, since one config file serves live and offline runs."""
+    ctx = click.get_current_context(silent=True)
+    if common.live or ctx is None:
+        return common
+    typed = [flag for name, flag in CLUSTER_CHOICE.items() if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE]
+    if not typed:
+        return common
+    if common.snapshot:
+        raise _two_sources(typed[0])
+    import dataclasses
+
+    return dataclasses.replace(common, live=True)
 
 
 def require_live_for(flags: Mapping[str, str], live: bool) -> None:
-    """Exit 2 (UsageError) for a cluster-access flag typed on the command line without --live; values from a config
-    file (click's default_map) are left alone, since one file serves live and offline runs."""
+    """Exit 2 (UsageError) for a cluster-access flag typed on the command line without a cluster to read (--live,
+    --context or --kubeconfig); values from a config file (click's default_map) are left alone, since one file serves
+    live and offline runs."""
     ctx = click.get_current_context(silent=True)
     if live or ctx is None:
         return
     for name, flag in flags.items():
-        if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE:
-            raise UsageError(f"{flag} reads a cluster, so it needs --live", where=flag,
-                             hint=f"add --live to read the cluster of the kubeconfig, or drop {flag}")
+        if ctx.get_parameter_source(name) is not ParameterSource.COMMANDLINE:
+            continue
+        if name in CLUSTER_CHOICE:  # reached only beside --snapshot: alone, they read the cluster
+            raise _two_sources(flag)
+        raise UsageError(f"{flag} applies to reading a cluster, so it needs --live (or --context, --kubeconfig)",
+                         where=flag, hint=f"add --live to read the cluster of the kubeconfig, or drop {flag}")
 
 
 def complete_releases(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
@@ -166,8 +207,15 @@ PROFILE_OPTION: Final = click.option(
     "--profile", type=click.Choice(PROFILES), default="default", show_default=True, help="Severity profile.")
 OUTPUT_OPTION: Final = click.option(
     "-o", "--output", type=click.Choice(OUTPUT_FORMATS), default="text", show_default=True, help="Output format.")
-TEXT_OR_JSON_OPTION: Final = click.option(  # explain, explain-pending and the catalogue commands (gates, rules ...)
+TEXT_OR_JSON_OPTION: Final = click.option(  # the catalogue commands (gates, rules ...)
     "-o", "--output", type=click.Choice(TEXT_OR_JSON), default="text", show_default=True, help="Output format.")
+EXPLAIN_OUTPUT_OPTION: Final = click.option(
+    "-o", "--output", type=click.Choice(EXPLAIN_FORMATS), default="text", show_default=True,
+    help="Output format: text; wide (text with every domain and node); json or yaml (the same document); name "
+         "(kind/namespace/name of each group that does not fit, as kubectl's -o name).")
+COLOR_OPTION: Final = click.option(
+    "--color", type=click.Choice(COLOR_MODES), default="auto", show_default=True,
+    help="Colour text output: auto = on a terminal, or with FORCE_COLOR / CLICOLOR_FORCE set (never with NO_COLOR).")
 FAIL_ON_OPTION: Final = click.option(
     "--fail-on", type=click.Choice(FAIL_ON), default="error", show_default=True,
     help="Exit 1 when a finding has at least this severity.")
@@ -182,8 +230,10 @@ SCHEMA_LOCATION_OPTION: Final = click.option(
 SNAPSHOT_OPTION: Final = click.option(
     "--snapshot", multiple=True, metavar="PATH", type=click.Path(exists=True), help="Cluster snapshot file or directory.")
 LIVE_OPTION: Final = click.option("--live", is_flag=True, help="Read the cluster (read-only: list/get only).")
-KUBECONFIG_OPTION: Final = click.option("--kubeconfig", metavar="FILE", help="Path to the kubeconfig file (with --live).")
-CONTEXT_OPTION: Final = click.option("--context", metavar="NAME", help="kubeconfig context (with --live).")
+KUBECONFIG_OPTION: Final = click.option("--kubeconfig", metavar="FILE",
+                                        help="Path to the kubeconfig file; reads the cluster (implies --live).")
+CONTEXT_OPTION: Final = click.option("--context", metavar="NAME",
+                                     help="kubeconfig context; reads its cluster (implies --live).")
 NAMESPACE_OPTION: Final = click.option("-n", "--namespace", metavar="NS", help="Namespace (with --live).")
 ALL_NAMESPACES_OPTION: Final = click.option("-A", "--all-namespaces", is_flag=True, help="All namespaces (with --live).")
 EXPLAIN_K8S_VERSION_OPTION: Final = click.option(
@@ -195,6 +245,10 @@ EXPLAIN_FAIL_ON_OPTION: Final = click.option(
 EXPLAIN_NAMESPACE_OPTION: Final = click.option(
     "-n", "--namespace", metavar="NS",
     help="With --live: namespace of the manifests that name none (default: the kubeconfig context's).")
+CHECK_NAMESPACE_OPTION: Final = click.option(
+    "-n", "--namespace", metavar="NS",
+    help="Namespace of the namespaced objects that name none, as `kubectl apply -n NS` creates them (default: such "
+         "objects match a reference from any namespace).")
 PENDING_NAMESPACE_OPTION: Final = click.option(
     "-n", "--namespace", metavar="NS",
     help="Only this namespace (default with --live: the kubeconfig context's; with --snapshot: all).")
@@ -242,13 +296,13 @@ TARGET_OPTIONS: Final = (FEATURE_GATES_OPTION, RUNTIME_CONFIG_OPTION)
 LIVE_READ_OPTIONS: Final = (SNAPSHOT_OPTION, LIVE_OPTION, KUBECONFIG_OPTION, CONTEXT_OPTION, *CLUSTER_TIMEOUT_OPTIONS)
 COMMON_OPTIONS: Final = (
     K8S_VERSION_OPTION, *TARGET_OPTIONS, PROFILE_OPTION, OUTPUT_OPTION, FAIL_ON_OPTION,
-    SELECT_OPTION, IGNORE_OPTION, SCHEMA_LOCATION_OPTION, *LIVE_READ_OPTIONS,
+    SELECT_OPTION, IGNORE_OPTION, SCHEMA_LOCATION_OPTION, *LIVE_READ_OPTIONS, CHECK_NAMESPACE_OPTION, COLOR_OPTION,
 )
-EXPLAIN_OPTIONS: Final = (EXPLAIN_K8S_VERSION_OPTION, *TARGET_OPTIONS, TEXT_OR_JSON_OPTION, EXPLAIN_FAIL_ON_OPTION,
+EXPLAIN_OPTIONS: Final = (EXPLAIN_K8S_VERSION_OPTION, *TARGET_OPTIONS, EXPLAIN_OUTPUT_OPTION, EXPLAIN_FAIL_ON_OPTION,
                           *LIVE_READ_OPTIONS,
-                          EXPLAIN_NAMESPACE_OPTION)
-PENDING_OPTIONS: Final = (EXPLAIN_K8S_VERSION_OPTION, *TARGET_OPTIONS, TEXT_OR_JSON_OPTION, *LIVE_READ_OPTIONS,
-                          PENDING_NAMESPACE_OPTION, PENDING_ALL_NAMESPACES_OPTION)
+                          EXPLAIN_NAMESPACE_OPTION, COLOR_OPTION)
+PENDING_OPTIONS: Final = (EXPLAIN_K8S_VERSION_OPTION, *TARGET_OPTIONS, EXPLAIN_OUTPUT_OPTION, *LIVE_READ_OPTIONS,
+                          PENDING_NAMESPACE_OPTION, PENDING_ALL_NAMESPACES_OPTION, COLOR_OPTION)
 
 
 def option_set(options: tuple[Callable[[Any], Any], ...], live_only: Mapping[str, str]) -> Callable[[F], F]:
@@ -258,7 +312,7 @@ def option_set(options: tuple[Callable[[Any], Any], ...], live_only: Mapping[str
     def decorate(fn: F) -> F:
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            common = build_common(kwargs)
+            common = imply_live(build_common(kwargs))
             require_live_for(live_only, common.live)
             return fn(*args, common=common, **kwargs)
 
@@ -277,7 +331,7 @@ FILENAME_OPTION: Final = click.option(
     "-f", "--filename", "filenames", multiple=True, metavar="PATH", type=click.Path(),
     help="Manifests: a file, a directory, a glob, or - for stdin (repeatable; same as a PATH argument).")
 RECURSIVE_OPTION: Final = click.option(
-    "-R", "--recursive/--no-recursive", default=True, show_default=True,
+    "--recursive/--no-recursive", "-R", default=True, show_default=True,  # not "-R" first: click would show "[default: R]"
     help="Read directories with their subdirectories (kubectl's -R, on by default as linters walk trees); "
          "--no-recursive reads only a directory's own files, as `kubectl apply -f DIR` does.")
 
@@ -350,6 +404,8 @@ class ProjectOptions:
     helm: str | None = None
     values: tuple[str, ...] = ()
     set_values: tuple[str, ...] = ()
+    gitignore: bool = True
+    repo_context: bool = True
 
 
 def _per_file_ignores(items: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -378,6 +434,11 @@ PROJECT_OPTIONS: Final = (
                  help="The config file's exclude (set from .wasdra.yaml; --exclude adds to it)."),
     click.option("--default-excludes/--no-default-excludes", default=True, show_default=True,
                  help="Leave out well-known non-manifests (Chart.yaml, values*.yaml, kustomization.yaml, .github/ ...)."),
+    click.option("--gitignore/--no-gitignore", default=True, show_default=True,
+                 help="Walk directories as git does: leave out what .gitignore and .git/info/exclude ignore."),
+    click.option("--repo-context/--no-repo-context", default=True, show_default=True, envvar="WASDRA_REPO_CONTEXT",
+                 help="Resolve references against every manifest under the project root (where .wasdra.yaml is, "
+                      "else the git work tree), reporting findings only for the files given."),
     click.option("--per-file-ignores", multiple=True, metavar="GLOB=RULES", help="Skip RULES in files matching GLOB."),
     click.option("--show-suppressed", is_flag=True, help="List suppressed findings too (marked as such)."),
     click.option("--report-unused-ignores", is_flag=True,
@@ -396,18 +457,23 @@ PROJECT_OPTIONS: Final = (
 )
 
 
+def build_project(kwargs: dict[str, Any]) -> ProjectOptions:
+    """Pop the project flags out of a command's kwargs and parse them (UsageError on bad values)."""
+    return ProjectOptions(
+        exclude=tuple(kwargs.pop("config_exclude")) + tuple(kwargs.pop("exclude")),
+        per_file_ignores=_per_file_ignores(kwargs.pop("per_file_ignores")),
+        show_suppressed=kwargs.pop("show_suppressed"), report_unused_ignores=kwargs.pop("report_unused_ignores"),
+        default_excludes=kwargs.pop("default_excludes"), baseline=kwargs.pop("baseline"),
+        write_baseline=kwargs.pop("write_baseline"), kustomize=tuple(kwargs.pop("kustomize")),
+        helm=kwargs.pop("helm"), values=tuple(kwargs.pop("values")), set_values=tuple(kwargs.pop("set_values")),
+        gitignore=kwargs.pop("gitignore"), repo_context=kwargs.pop("repo_context"))
+
+
 def project_options(fn: F) -> F:
     """Add the project flags to a command; it receives them parsed as `project: ProjectOptions`."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        project = ProjectOptions(
-            exclude=tuple(kwargs.pop("config_exclude")) + tuple(kwargs.pop("exclude")),
-            per_file_ignores=_per_file_ignores(kwargs.pop("per_file_ignores")),
-            show_suppressed=kwargs.pop("show_suppressed"), report_unused_ignores=kwargs.pop("report_unused_ignores"),
-            default_excludes=kwargs.pop("default_excludes"), baseline=kwargs.pop("baseline"),
-            write_baseline=kwargs.pop("write_baseline"), kustomize=tuple(kwargs.pop("kustomize")),
-            helm=kwargs.pop("helm"), values=tuple(kwargs.pop("values")), set_values=tuple(kwargs.pop("set_values")))
-        return fn(*args, project=project, **kwargs)
+        return fn(*args, project=build_project(kwargs), **kwargs)
 
     return with_options(wrapper, PROJECT_OPTIONS)  # type: ignore[return-value]

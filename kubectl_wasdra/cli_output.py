@@ -11,12 +11,21 @@ EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
 PROG = "kubectl wasdra" if os.environ.get("KUBECTL_PATH") else "kubectl-wasdra"
 
 
-def use_color(stream: object = None) -> bool:  # no typing import: `--version` loads this module
-    """Colour only on a TTY, never with a non-empty NO_COLOR (no-color.org: an empty one does not count), never on a
-    dumb terminal (decided once, here)."""
+COLOR_MODES = ("auto", "always", "never")
+
+
+def use_color(stream: object = None, mode: str = "auto") -> bool:  # no typing import: `--version` loads this module
+    """Whether text output is coloured, decided once, here: `--color always|never` first; then a non-empty NO_COLOR
+    turns it off (no-color.org: an empty one does not count); then a FORCE_COLOR (force-color.org) or CLICOLOR_FORCE
+    (bixense.com/clicolors) that is set and not "0" turns it on; otherwise only on a TTY that is not a dumb terminal."""
+    if mode != "auto":
+        return mode == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if any(os.environ.get(name, "") not in ("", "0") for name in ("FORCE_COLOR", "CLICOLOR_FORCE")):
+        return True
     stream = stream or sys.stdout
-    return (bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
-            and os.environ.get("TERM") != "dumb")
+    return bool(getattr(stream, "isatty", lambda: False)()) and os.environ.get("TERM") != "dumb"
 
 
 def on_ci() -> bool:

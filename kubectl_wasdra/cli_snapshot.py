@@ -52,12 +52,18 @@ def snapshot_command(output: str | None, output_file: str | None, anonymize: boo
       kubectl wasdra snapshot -o json > cluster.json
       kubectl wasdra snapshot --context prod --anonymize --output-file bug-report.yaml
       kubectl wasdra snapshot --snapshot cluster/ --anonymize -o yaml > anonymized.yaml
+
+    \b
+    Exit codes (130 after Ctrl-C):
+      0  written
+      2  the cluster could not be read, or a --snapshot file did not load (what loaded is still written)
     """
-    from kubectl_wasdra.cli_options import LIVE_ONLY, require_live_for
+    from kubectl_wasdra.cli_options import CLUSTER_CHOICE, LIVE_ONLY, require_live_for
     from kubectl_wasdra.cluster.export import SnapshotOptions, export_snapshot
 
     reads_cluster = live or not snapshot
-    require_live_for({**LIVE_ONLY, "namespace": "-n/--namespace", "all_namespaces": "-A/--all-namespaces"}, reads_cluster)
+    require_live_for({**CLUSTER_CHOICE, **LIVE_ONLY, "namespace": "-n/--namespace", "all_namespaces": "-A/--all-namespaces"},
+                     reads_cluster)
     options = SnapshotOptions(output=output_file, format=output, anonymize=anonymize, snapshot=snapshot,
                               live=reads_cluster, kubeconfig=kubeconfig, context=context,
                               namespace=None if all_namespaces else namespace, **cluster_timeouts(timeouts))

@@ -25,6 +25,17 @@ class UsageError(WasdraError):
     """A flag or argument is wrong (unknown gate, bad version, unknown rule ID)."""
 
 
+class UsageErrors(UsageError):
+    """Several usage errors found in one pass (a config file with three bad keys): each on its own line, first first."""
+
+    def __init__(self, errors: list[UsageError]) -> None:
+        super().__init__(errors[0].message, where=errors[0].where, hint=errors[0].hint)
+        self.errors = tuple(errors)
+
+    def __str__(self) -> str:
+        return "\n".join(UsageError.__str__(error) for error in self.errors)
+
+
 class LoadError(WasdraError):
     """A file cannot be read or parsed at all."""
 

@@ -27,6 +27,7 @@ HELP = {
         "  explain          Dry-run the manifests' pods and groups against a...\n"
         '  explain-pending  Explain Pending pods and groups of a cluster or...\n'
         '  gates            The feature-gate / KEP matrix: stage, default and...\n'
+        "  lsp              Language server on stdio: check's findings as you...\n"
         '  rules            The rule catalogue: IDs, names, severities and each...\n'
         '  snapshot         Dump the objects the simulator needs (read-only) as...\n'
         "  version          The tool's version, the Kubernetes releases it...\n"
@@ -56,6 +57,7 @@ HELP = {
         "  explain          Dry-run the manifests' pods and groups against a snapshot: placement plan, or why...\n"
         '  explain-pending  Explain Pending pods and groups of a cluster or snapshot, next to what the cluster...\n'
         '  gates            The feature-gate / KEP matrix: stage, default and components per release, or what...\n'
+        "  lsp              Language server on stdio: check's findings as you type, fixes as code actions, field...\n"
         "  rules            The rule catalogue: IDs, names, severities and each rule's documentation.\n"
         '  snapshot         Dump the objects the simulator needs (read-only) as one portable List plus a header,...\n'
         "  version          The tool's version, the Kubernetes releases it supports and the versions of its...\n"

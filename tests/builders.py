@@ -108,10 +108,13 @@ def claim_template(name: str, device_class_name: str, count: int = 1, *, namespa
             "metadata": {"name": name, "namespace": namespace}, "spec": {"spec": {"devices": devices}}}
 
 
-def priority_class(name: str, value: int, *, default: bool = False) -> dict:
-    """A PriorityClass."""
-    return {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": name}, "value": value,
-            "globalDefault": default}
+def priority_class(name: str, value: int, *, default: bool = False, preemption_policy: str | None = None) -> dict:
+    """A PriorityClass (preemptionPolicy left unset unless given: the API server defaults it)."""
+    out = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": name}, "value": value,
+           "globalDefault": default}
+    if preemption_policy is not None:
+        out["preemptionPolicy"] = preemption_policy
+    return out
 
 
 def snapshot(*objects: Mapping[str, Any]) -> ClusterSnapshot:

@@ -14,3 +14,7 @@ from pathlib import Path
 _BIN = str(Path(sys.executable).parent)
 if _BIN not in os.environ.get("PATH", "").split(os.pathsep):
     os.environ["PATH"] = _BIN + os.pathsep + os.environ.get("PATH", "")
+
+# `check FILE` inside this repository would take every fixture as context (lint/repo/): the suite checks files on
+# their own unless a test turns the repository context on (tests/lint/repo/ build their repositories in tmp_path)
+os.environ.setdefault("WASDRA_REPO_CONTEXT", "false")

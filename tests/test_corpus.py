@@ -1,4 +1,4 @@
-"""Real manifests (../shared/corpus/upstream beside the repository): every file loads without a crash, the whole check
+"""Real manifests (tests/corpus/upstream, with its SOURCES.md): every file loads without a crash, the whole check
 runs over them, and the LOAD/API/SCHEMA verdict per file and release 1.33-1.37 matches tests/corpus_verdicts.json.
 
 Known facts are asserted directly (resource.k8s.io/v1 is not served before 1.34; scheduling.k8s.io/v1alpha1 Workload
@@ -22,9 +22,8 @@ from kubectl_wasdra.lint.pipeline import CheckOptions, CheckReport, run_check
 from kubectl_wasdra.load import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "corpus" / "upstream"
+CORPUS = ROOT / "tests" / "corpus" / "upstream"
 VERDICTS = Path(__file__).resolve().parent / "corpus_verdicts.json"
-pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS} (it lives beside the repository)")
 
 
 @functools.cache
@@ -48,6 +47,7 @@ def _verdicts() -> dict[str, dict[str, list[str]]]:
     return dict(sorted(verdicts.items()))
 
 
+@pytest.mark.smoke
 def test_every_file_loads_without_a_crash() -> None:
     files = sorted(p for p in CORPUS.rglob("*") if p.is_file())
     assert files
@@ -106,6 +106,7 @@ def test_api001_agrees_with_the_served_table(release: Release) -> None:
             assert key not in flagged, key
 
 
+@pytest.mark.smoke
 def test_verdicts_match_the_record() -> None:
     verdicts = _verdicts()
     if os.environ.get("WASDRA_UPDATE_CORPUS"):

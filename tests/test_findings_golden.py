@@ -1,5 +1,5 @@
 """Every finding and every position stays byte-identical on the whole test corpus (fixtures/, tests/corpus/realworld/
-and ../shared/corpus/upstream beside the repository) while loading and position lookup are optimised.
+and tests/corpus/upstream) while loading and position lookup are optimised.
 
 tests/golden/findings.json holds the JSON report of `check` over each root; tests/golden/positions.json holds, per
 file, a digest of the (line, column) of every key and value of every document (and of one missing child per
@@ -25,15 +25,8 @@ from kubectl_wasdra.load import load_paths
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"
 ROOTS = {"fixtures": ROOT / "fixtures", "realworld": ROOT / "tests" / "corpus" / "realworld",
-         "upstream": ROOT.parent / "shared" / "corpus" / "upstream"}
+         "upstream": ROOT / "tests" / "corpus" / "upstream"}
 UPDATE = bool(os.environ.get("WASDRA_UPDATE_GOLDEN"))
-
-
-def _available(name: str) -> Path:
-    root = ROOTS[name]
-    if not root.is_dir():
-        pytest.skip(f"corpus not found at {root} (it lives beside the repository)")
-    return root
 
 
 def _relative(text: str, root: Path) -> str:
@@ -78,12 +71,12 @@ def _compare(name: str, kind: str, actual: Any) -> None:
 
 @pytest.mark.parametrize("name", sorted(ROOTS))
 def test_findings_are_unchanged(name: str) -> None:
-    _compare(name, "findings", json.loads(_report_json(_available(name), jobs=1)))
+    _compare(name, "findings", json.loads(_report_json(ROOTS[name], jobs=1)))
 
 
 @pytest.mark.parametrize("name", sorted(ROOTS))
 def test_every_position_is_unchanged(name: str) -> None:
-    _compare(name, "positions", _position_digests(_available(name)))
+    _compare(name, "positions", _position_digests(ROOTS[name]))
 
 
 def test_findings_are_the_same_with_worker_processes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -91,7 +84,7 @@ def test_findings_are_the_same_with_worker_processes(monkeypatch: pytest.MonkeyP
     from kubectl_wasdra.lint import parallel
 
     monkeypatch.setattr(parallel, "MIN_DOCUMENTS_PER_WORKER", 100)
-    roots = [_available("fixtures"), _available("upstream")]
+    roots = [ROOTS["fixtures"], ROOTS["upstream"]]
     one = run_check(CheckOptions(paths=tuple(map(str, roots)), jobs=1))
     two = run_check(CheckOptions(paths=tuple(map(str, roots)), jobs=2))
     assert parallel.worker_count(len(one.documents), 2) == 2

@@ -73,3 +73,14 @@ def test_gateless_keps_name_the_standard_numa_attribute() -> None:
     assert ("KEPs without a feature gate (always on): KEP-6072 standard device attributes "
             "resource.kubernetes.io/numaNode and resource.kubernetes.io/pcieRoot (since 1.37)") in text
     assert "KEP-6072" not in run("--k8s-version", "1.36")
+
+
+def test_gateless_keps_are_rows_of_the_table_and_the_json() -> None:
+    rows = [line.split() for line in run("--k8s-version", "1.37", "--area", "dra").splitlines()]
+    assert ["6072", "(no", "gate)", "dra", "no", "gate", "always", "on", "-", "1.37", "-"] in rows
+    assert not any(row[:1] == ["6072"] for row in (line.split() for line in run("--k8s-version", "1.37", "--area",
+                                                                                   "scheduling").splitlines()))
+    data = json.loads(run("--k8s-version", "1.37", "-o", "json"))
+    (kep,) = [g for g in data["gates"] if g["kep"] == 6072]
+    assert kep["gate"] is None and kep["stage"] == "no gate" and "resource.kubernetes.io/numaNode" in kep["changes"]
+    assert not [g for g in json.loads(run("--k8s-version", "1.36", "-o", "json"))["gates"] if g["kep"] == 6072]

@@ -82,7 +82,7 @@ def test_snapshot_reads_the_current_context_and_accepts_live(fake_cluster: str, 
 
 def test_snapshot_cluster_flags_with_snapshot_files_are_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["snapshot", "--snapshot", CLUSTER, "--context", "prod"], capsys)
-    assert code == 2 and "--context reads a cluster, so it needs --live" in err
+    assert code == 2 and "--context reads a cluster and --snapshot reads files: give one of them" in err
 
 
 # -f / positional / -R / -k
@@ -150,7 +150,7 @@ def test_live_namespace_comes_from_the_context(fake_cluster: str, tmp_path: Path
 
 
 def test_context_without_namespace_means_default(fake_cluster: str, tmp_path: Path) -> None:
-    from kubectl_wasdra.cluster.live import context_namespace
+    from kubectl_wasdra.cluster.kubeconfig import context_namespace
     from kubectl_wasdra.errors import UsageError
 
     config = kubeconfig(tmp_path, fake_cluster, None)
@@ -173,19 +173,38 @@ def test_explain_live_puts_unnamespaced_manifests_in_the_context_namespace(
     assert code == 0 and "Pod default/small — fits" in out
 
 
-# flags that need --live
+# flags that need a cluster to read; --context and --kubeconfig choose one, as in kubectl
 
 @pytest.mark.parametrize("argv", [
-    ["check", str(CHECK), "--context", "prod"],
-    ["check", str(CHECK), "--kubeconfig", "/tmp/k"],
     ["check", str(CHECK), "--request-timeout", "5s"],
     ["explain", str(CHECK), "--snapshot", CLUSTER, "--read-deadline", "1m"],
     ["explain", str(CHECK), "--snapshot", CLUSTER, "-n", "ml"],
-    ["explain-pending", "--snapshot", CLUSTER, "--context", "prod"],
-], ids=["check-context", "check-kubeconfig", "check-timeout", "explain-deadline", "explain-namespace", "pending-context"])
+], ids=["check-timeout", "explain-deadline", "explain-namespace"])
 def test_cluster_flags_without_live_are_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(argv, capsys)
     assert code == 2 and out == "" and "needs --live" in err and "add --live" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["check", str(CHECK), "--snapshot", CLUSTER, "--context", "prod"],
+    ["explain-pending", "--snapshot", CLUSTER, "--kubeconfig", "/tmp/k"],
+], ids=["check-context", "pending-kubeconfig"])
+def test_cluster_choice_beside_a_snapshot_is_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == "" and "reads a cluster and --snapshot reads files: give one of them" in err
+
+
+def test_context_or_kubeconfig_alone_reads_the_cluster(fake_cluster: str, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    config = kubeconfig(tmp_path, fake_cluster, "ml")
+    with_live = run(["explain-pending", "--live", "--kubeconfig", config, "-o", "json"], capsys)
+    implied = run(["explain-pending", "--kubeconfig", config, "-o", "json"], capsys)
+    assert implied == with_live and '"pending-8gpu"' in implied[1]
+    code, _, err = run(["explain-pending", "pending-8gpu", "--kubeconfig", config, "--context", "team"], capsys)
+    assert code == 2 and "no pending Pod" in err  # the team context was read: it works in namespace team
+    implied = run(["check", str(CHECK), "--kubeconfig", config, "-o", "json"], capsys)
+    assert implied == run(["check", str(CHECK), "--live", "--kubeconfig", config, "-o", "json"], capsys)
+    assert implied != run(["check", str(CHECK), "-o", "json"], capsys)  # the cluster's findings (fit, served APIs)
 
 
 def test_namespace_filters_a_snapshot_in_explain_pending(capsys: pytest.CaptureFixture[str]) -> None:
@@ -195,9 +214,9 @@ def test_namespace_filters_a_snapshot_in_explain_pending(capsys: pytest.CaptureF
     assert '"pending-8gpu"' not in out
 
 
-def test_check_does_not_offer_namespace_flags(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(["check", str(CHECK), "-n", "ml"], capsys)
-    assert code == 2 and "no such option '-n'" in err
+def test_check_does_not_offer_all_namespaces(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["check", str(CHECK), "-A"], capsys)  # -n is the namespace of objects naming none (below)
+    assert code == 2 and "no such option '-A'" in err
 
 
 def test_config_file_values_do_not_count_as_typed_flags() -> None:
@@ -232,3 +251,37 @@ def test_request_timeout_and_read_deadline_reach_the_live_reader() -> None:
     assert (bounded.request_timeout, bounded.read_deadline) == (3.0, 60.0)
     unbounded = LiveOptions.from_flags(CommonOptions(live=True, request_timeout=None, read_deadline=None))
     assert (unbounded.request_timeout, unbounded.read_deadline) == (None, None)
+
+
+# check -n: the namespace of objects that name none, as kubectl apply -n
+
+CLAIMS_IN_ML = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: gpu, namespace: ml}
+spec: {spec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu.example.com}}]}}}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  resourceClaims: [{name: g, resourceClaimTemplateName: gpu}]
+  containers: [{name: c, image: x, resources: {claims: [{name: g}]}}]
+"""
+
+
+@pytest.mark.parametrize(("namespace", "rules"), [([], []), (["-n", "ml"], []), (["-n", "other"], ["REF001"]),
+                                                  (["--namespace", "other"], ["REF001"])],
+                         ids=["unset-matches-any", "same-namespace", "other-namespace", "long-flag"])
+def test_check_namespace_places_objects_that_name_none(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                       namespace: list[str], rules: list[str]) -> None:
+    manifest = tmp_path / "train.yaml"
+    manifest.write_text(CLAIMS_IN_ML)
+    code, out, _ = run(["check", str(manifest), "-o", "json", *namespace], capsys)
+    findings = json.loads(out)["findings"]
+    assert code == 0 and [f["rule"] for f in findings] == rules
+    assert all('namespace "other"' in f["message"] and f["line"] == 14 for f in findings)  # the Pod's own line

@@ -94,8 +94,46 @@ def test_hook_needs_no_flags_when_the_config_file_carries_them(repo: tuple[Path,
     files = {"train.yaml": gang, "Chart.yaml": "apiVersion: v2\nname: x\nversion: 0.1.0\n", "values.yaml": "replicas: 2\n"}
     result = _run(work, env, files)
     assert result.returncode == 1 and "API002" in result.stdout   # the gang needs gates and runtime config
-    assert "LOAD013" in result.stdout and "Chart.yaml" in result.stdout   # noted as not a manifest, never an error
+    # left out by the default excludes (Chart.yaml, values*.yaml ...): no note, no error, no count
+    assert "LOAD013" not in result.stdout and "Chart.yaml" not in result.stdout and "skipped" not in result.stdout
     config = ('k8sVersion: "1.37"\nfeatureGates: {GenericWorkload: true, TopologyAwareWorkloadScheduling: true}\n'
               "runtimeConfig: {scheduling.k8s.io/v1beta1: true}\n")
     result = _run(work, env, {".wasdra.yaml": config})
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_staged_file_is_checked_against_the_whole_repository(tmp_path: Path) -> None:
+    """pre-commit passes only the staged job.yaml; its references resolve against the unchanged groups.yaml, and
+    the gang its new parallelism breaks (GANG001, on the PodGroup there) is reported on the Job."""
+    sys.path.insert(0, str(ROOT / "tests" / "lint" / "repo"))
+    from layouts import GROUPS, job
+
+    work = tmp_path / "repo"
+    work.mkdir()
+    hook = {key: value for key, value in _hook().items() if key not in ("description",)}
+    config = {"repos": [{"repo": "local", "hooks": [hook | {"language": "system"}]}]}   # the tool installed here
+    env = {k: v for k, v in os.environ.items() if k != "WASDRA_REPO_CONTEXT"}
+    env |= {"PRE_COMMIT_HOME": str(tmp_path / "pc"), "WASDRA_CACHE_DIR": str(tmp_path / "cache"), "NO_COLOR": "1",
+                "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}", "GIT_AUTHOR_NAME": "t",
+                "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+    (work / "deploy").mkdir()
+    (work / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+    (work / ".wasdra.yaml").write_text('featureGates: {GenericWorkload: true}\n'
+                                      'runtimeConfig: {scheduling.k8s.io/v1beta1: true}\n')
+    (work / "deploy" / "groups.yaml").write_text(GROUPS)
+    (work / "deploy" / "job.yaml").write_text(job(8))
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "start", "--no-verify"]):
+        subprocess.run([GIT, *args], cwd=work, env=env, check=True)
+
+    def commit_job(text: str) -> subprocess.CompletedProcess[str]:
+        (work / "deploy" / "job.yaml").write_text(text)
+        subprocess.run([GIT, "add", "deploy/job.yaml"], cwd=work, env=env, check=True)
+        return subprocess.run([sys.executable, "-m", "pre_commit", "run"], cwd=work, env=env, capture_output=True,
+                              text=True, check=False)
+
+    result = commit_job(job(8).replace("completions: 8", "completions: 8\n  backoffLimit: 2"))
+    assert result.returncode == 0, result.stdout + result.stderr   # no REF001/REF004: both names are defined
+    result = commit_job(job(6))
+    assert result.returncode == 1, result.stdout
+    assert "GANG001" in result.stdout and "deploy/job.yaml" in result.stdout and "deploy/groups.yaml:16" in result.stdout
+    assert "REF004" not in result.stdout and "REF001" not in result.stdout

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import readme_setup  # noqa: E402
@@ -19,7 +21,7 @@ def test_two_commands_in_a_virtual_environment() -> None:
     install, tests = readme_setup.setup_commands()
     assert install.startswith("python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/kubectl-wasdra explain ")
     assert "[test]" not in install and "sudo" not in install
-    assert tests == ".venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest"
+    assert tests == ".venv/bin/pip install '.[test]' && .venv/bin/python -m pytest"  # a normal install, not -e
 
 
 def test_ci_runs_the_readme_commands_and_checks_the_user_install() -> None:
@@ -35,6 +37,7 @@ def test_user_install_declares_no_test_tooling() -> None:
     assert not set(readme_setup.requirements()) & set(readme_setup.test_extra())
 
 
+@pytest.mark.smoke
 def test_the_demo_exits_0_and_shows_both_verdicts() -> None:
     install, _ = readme_setup.setup_commands()
     demo = shlex.split(install.rsplit(" && ", 1)[1])

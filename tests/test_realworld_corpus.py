@@ -1,6 +1,6 @@
 """The real-world regression corpus (tests/corpus/realworld, sources in its SOURCES.md): the verdict of every document
 at every release 1.33-1.37, each repository checked on its own, matches the reviewed record in
-tests/corpus/realworld-verdicts.json, and `check` over it together with the shared upstream corpus exits 0 or 1 at every
+tests/corpus/realworld-verdicts.json, and `check` over it with tests/corpus/upstream exits 0 or 1 at every
 release, never with an internal error.
 
 Regenerate the record after an intended change (then review each changed verdict against the Kubernetes sources):
@@ -24,7 +24,7 @@ from kubectl_wasdra.lint.pipeline import INTERNAL_ERROR_HINT, CheckOptions, Chec
 ROOT = Path(__file__).resolve().parent.parent
 REALWORLD = ROOT / "tests" / "corpus" / "realworld"
 VERDICTS = ROOT / "tests" / "corpus" / "realworld-verdicts.json"
-UPSTREAM = ROOT.parent / "shared" / "corpus" / "upstream"
+UPSTREAM = ROOT / "tests" / "corpus" / "upstream"
 
 
 @functools.cache
@@ -61,6 +61,7 @@ def test_the_corpus_is_large_enough_and_sourced() -> None:
         assert f"| {owner_repo.replace('__', '/')} |" in sources and f"`{inner}`" in sources, path
 
 
+@pytest.mark.smoke
 def test_verdicts_match_the_reviewed_record() -> None:
     verdicts = _verdicts()
     if os.environ.get("WASDRA_UPDATE_CORPUS"):
@@ -87,7 +88,6 @@ def test_known_verdicts() -> None:
     assert verdicts[binding]["1.37"] == ["VALID011"]   # ServiceAccount subject without namespace (rbac validation)
 
 
-@pytest.mark.skipif(not UPSTREAM.is_dir(), reason=f"shared corpus not found at {UPSTREAM}")
 @pytest.mark.parametrize("release", SUPPORTED, ids=str)
 def test_check_exits_0_or_1_without_internal_error(release: Release, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:

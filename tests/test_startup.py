@@ -14,7 +14,8 @@ HEAVY = ("kubernetes", "cel_expr_python", "celpy", "kubectl_wasdra.sched", "kube
          "kubectl_wasdra.cluster.live")
 # what the start-up work keeps out of a one-file check (--output, not -o: click itself imports difflib for a short option)
 NOT_FOR_ONE_FILE = ("kubectl_wasdra.cli_info", "kubectl_wasdra.cli_explain", "kubectl_wasdra.cli_snapshot",
-                    "kubectl_wasdra.cli_convert", "email.utils", "socket", "pickle", "difflib", "unicodedata", "ruamel")
+                    "kubectl_wasdra.cli_convert", "email.utils", "socket", "pickle", "difflib", "unicodedata", "ruamel",
+                    "kubectl_wasdra.cli_lsp", "kubectl_wasdra.lsp", "pygls", "lsprotocol")
 SCRIPT = """
 import json, sys
 from kubectl_wasdra.entry import main

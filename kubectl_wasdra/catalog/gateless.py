@@ -7,11 +7,14 @@ from typing import Final, NamedTuple
 
 
 class GatelessKep(NamedTuple):
-    """A KEP without a gate: number, what it adds (naming the API surface), since which minor release."""
+    """A KEP without a gate: number, what it adds (naming the API surface), since which minor release, its area
+    (as in rules/feature-gates.yaml) and the components that act on it."""
 
     kep: int
     what: str
     since: str
+    area: str = "dra"
+    components: tuple[str, ...] = ()
 
 
 # KEP-6072 (sig-node/sig-scheduling): standard device attributes, a naming convention plus producer helpers in
@@ -19,5 +22,5 @@ class GatelessKep(NamedTuple):
 # kubelet-numa.md §6.1). The list form (`ints`/`strings`) still needs DRAListTypeAttributes.
 GATELESS: Final = (
     GatelessKep(6072, "standard device attributes resource.kubernetes.io/numaNode and resource.kubernetes.io/pcieRoot",
-                "1.37"),
+                "1.37", "dra"),   # published by DRA drivers; no Kubernetes component acts on it
 )

@@ -163,6 +163,19 @@ def builtin_validator(release: Release, key: str) -> CompiledSchema | None:
     return CompiledSchema(load_jsonschema_rs().Draft202012Validator(text), parsed)
 
 
+def releases_with_field(key: str, path: tuple[str | int, ...]) -> tuple[Release, ...]:
+    """The supported releases whose schema of built-in "apiVersion/Kind" `key` defines the field at `path` (its last
+    step is the field name): asked only for an unknown field, to say "added in 1.37" rather than guess a neighbour."""
+    from kubectl_wasdra.catalog.releases import SUPPORTED
+
+    found = []
+    for release in SUPPORTED:
+        compiled = builtin_validator(release, key)
+        if compiled is not None and path and path[-1] in properties_at(compiled.schema, path[:-1]):
+            found.append(release)
+    return tuple(found)
+
+
 def is_builtin_group(api_version: str) -> bool:
     """True when the group of `api_version` belongs to Kubernetes itself (in any supported release)."""
     from kubectl_wasdra.catalog.apis import builtin_groups

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
+FEATURE_GATES_GAP: Final = "feature gates"  # the header gap when the API server's /metrics could not be read
 NOT_SERVED: Final = "not served"  # how cluster/live.py starts the gap of a kind the server does not serve
 # every verdict needs nodes and the pods already on them (free capacity)
 ALWAYS: Final = ("Node", "Pod")

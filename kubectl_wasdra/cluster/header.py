@@ -110,17 +110,18 @@ def merge_headers(first: SnapshotHeader, second: SnapshotHeader) -> SnapshotHead
     )
 
 
-def server_release(version: str | None) -> Release | None:
-    """The supported release of a server's gitVersion ("v1.36.2-eks-1" -> 1.36) for `--k8s-version auto`: newer
-    servers map to the newest supported release; None when there is no version; UsageError for a server older
-    than the oldest supported release."""
+def parse_server_version(version: str | None) -> Release | None:
+    """The minor release of a server's gitVersion ("v1.36.2-eks-1" -> 1.36), supported or not; None without one."""
     match = _VERSION.match(version or "")
-    if match is None:
-        return None
-    found = Release(int(match.group(1)), int(match.group(2)))
-    if found > NEWEST:
-        return NEWEST
-    if found not in SUPPORTED:
-        raise UsageError(f"the cluster runs Kubernetes {found}, which is not supported", where="--k8s-version auto",
-                         hint=f"pass --k8s-version with one of {', '.join(map(str, SUPPORTED))}")
+    return Release(int(match.group(1)), int(match.group(2))) if match is not None else None
+
+
+def server_release(version: str | None) -> Release | None:
+    """The supported release of a server's gitVersion ("v1.36.2-eks-1" -> 1.36) for `--k8s-version auto`; None when
+    there is no version; UsageError for a server outside the supported releases (it is not simulated as another)."""
+    found = parse_server_version(version)
+    if found is not None and found not in SUPPORTED:
+        raise UsageError(f"the cluster runs Kubernetes {found} ({version}), which this tool does not model "
+                         f"(it knows {SUPPORTED[0]}-{SUPPORTED[-1]})", where="--k8s-version",
+                         hint=f"judge it as a known release with --k8s-version {NEWEST if found > NEWEST else SUPPORTED[0]}")
     return found

@@ -1,9 +1,11 @@
 """Read-only live snapshot through the official `kubernetes` client (the only module that imports it).
 
-Kubeconfig and context resolve as kubectl does: `--kubeconfig`, else `KUBECONFIG` (several files merged), else
-~/.kube/config; `--context` picks the context. The server version (/version) and the served group/versions (discovery)
+Kubeconfig and context resolve as kubectl does: `--kubeconfig`, else `KUBECONFIG` (several files merged by kubectl's
+rules, cluster/kubeconfig.py), else ~/.kube/config; `--context` picks the context. Requests say
+`User-Agent: kubectl-wasdra/<version>`. The server version (/version) and the served group/versions (discovery)
 are read first; then each kind the simulator needs is listed on its own, from the newest served version that has it, in
-pages (`limit`/`continue`), so one unserved or forbidden type never sinks the rest: it becomes a gap in the header.
+pages (`limit`/`continue`; a continue token that expired, 410 Gone, falls back to one unpaged list as client-go's
+pager does), so one unserved or forbidden type never sinks the rest: it becomes a gap in the header.
 The API server's feature-gate states come from GET /metrics (cluster/metrics.py); a 403 there is a gap, not an error.
 429 and 5xx are retried honouring Retry-After (seconds or an HTTP date), with capped exponential backoff; timeouts and
 connections lost mid-body are retried the same way. Time is bounded (cluster/timeouts.py): each request by
@@ -23,7 +25,9 @@ import contextlib
 import datetime
 import email.utils
 import logging
+import os
 import time
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -36,7 +40,8 @@ import urllib3
 
 from kubectl_wasdra.cluster.body import BodyLimit, read_body
 from kubectl_wasdra.cluster.builder import SnapshotBuilder
-from kubectl_wasdra.cluster.gaps import NOT_SERVED
+from kubectl_wasdra.cluster.gaps import FEATURE_GATES_GAP, NOT_SERVED
+from kubectl_wasdra.cluster.kubeconfig import trim_token, user_agent
 from kubectl_wasdra.cluster.live_auth import bounded_credentials, withhold_over_http
 from kubectl_wasdra.cluster.numa_kinds import CONFIGZ_KIND
 from kubectl_wasdra.cluster.snapshot import CLUSTER_SCOPED_KINDS, SNAPSHOT_KINDS, ClusterSnapshot, SnapshotHeader
@@ -69,6 +74,8 @@ KIND_SOURCES: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = MappingProxyTyp
     "CSIDriver": ("storage.k8s.io", ("v1",)),
     # preemption: PodDisruptionBudgets (namespaced, read GET-only like the rest)
     "PodDisruptionBudget": ("policy", ("v1",)),
+    # RuntimeClass admission of manifests (sched/runtime_class.py): cluster-scoped
+    "RuntimeClass": ("node.k8s.io", ("v1",)),
     # NUMA facts (kubelet/facts.py): the NodeResourceTopology CRD when its group is served; KubeletConfigz is no API
     # kind but each node's GET .../proxy/configz (cluster/live_numa.py), read in read_live after the topologies
     "NodeResourceTopology": ("topology.node.k8s.io", ("v1alpha2",)),
@@ -77,7 +84,6 @@ KIND_SOURCES: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = MappingProxyTyp
 # (ToSelectableFields: reason, involvedObject.kind, ...); a selector cannot OR two kinds, so kinds are kept client-side.
 FIELD_SELECTORS: Final[Mapping[str, str]] = MappingProxyType({"Event": "reason=FailedScheduling"})
 EVENT_OBJECT_KINDS: Final = frozenset({"Pod", "PodGroup"})
-FEATURE_GATES_GAP: Final = "feature gates"  # header.gaps key when /metrics could not be read
 NEVER_READ: Final = frozenset({"secrets", "configmaps"})
 RETRY_STATUSES: Final = frozenset({429, 500, 502, 503, 504})
 CREDENTIALS_GAP: Final = "credentials"  # header.gaps key when credentials were withheld over plain http://
@@ -89,6 +95,8 @@ class LiveOptions:
 
     kubeconfig: str | None = None
     context: str | None = None
+    # KUBECONFIG, read where the options are made (the edge), never deep down
+    kubeconfig_env: str | None = field(default_factory=lambda: os.environ.get("KUBECONFIG"))
     namespace: str | None = None  # None: all namespaces (-A)
     event_namespace: str | None = None  # Events only: the namespace explain-pending looks at (None: as `namespace`)
     kinds: tuple[str, ...] = SNAPSHOT_KINDS
@@ -185,7 +193,7 @@ class _Reader:
             raise _Gap("not read: Secrets and ConfigMaps are never read")
         last, attempt = "no attempt made", 0
         for attempt in range(self.options.max_attempts):
-            self._check_deadline()
+            self._check_deadline(attempt, last)
             try:
                 return self._attempt(path, query, accept)
             except _Retry as retry:
@@ -214,16 +222,21 @@ class _Reader:
             final = path == "/version" and isinstance(exc, urllib3.exceptions.TimeoutError)
             raise _Retry(f"timed out or connection lost ({type(exc).__name__})", final=final) from None
         except kubernetes.client.exceptions.ApiException as exc:  # the client's wrapper for TLS failures
-            raise _Gap(f"TLS error: {exc.reason}") from None
+            raise _Gap(f"TLS error: {_one_line(exc.reason)}") from None
         message = _status_message(response)
         if response.status in RETRY_STATUSES:
             raise _Retry(f"{response.status} {message}", retry_after=response.headers.get("Retry-After"))
         raise _Gap(_failure(response.status, message))
 
-    def _check_deadline(self) -> None:
-        if self.deadline.passed:
-            raise _Gap(f"not read: the whole read may take {self.options.read_deadline:g}s (--read-deadline), "
-                       "and that time was up")
+    def _check_deadline(self, attempts: int = 0, last: str = "") -> None:
+        """_Gap when the read's deadline has passed; after failed attempts (429s ...) it says what they met."""
+        if not self.deadline.passed:
+            return
+        if attempts:
+            raise _Gap(f"gave up after {attempts} attempt{'s' if attempts > 1 else ''}: {last}; the whole read may "
+                       f"take {self.options.read_deadline:g}s (--read-deadline), and that time was up")
+        raise _Gap(f"not read: the whole read may take {self.options.read_deadline:g}s (--read-deadline), "
+                   "and that time was up")
 
     def _request(self, path: str, query: Sequence[tuple[str, str | int]], accept: str, timeout: float | None) -> Any:
         method, url, headers, _body, _post = self.api.param_serialize(
@@ -242,6 +255,11 @@ class _Reader:
         left = self.deadline.left()
         pause = min(delay if after is None else after, self.options.backoff_cap)
         self.options.sleep(pause if left is None else min(pause, left))
+
+
+def _one_line(text: object) -> str:
+    """The client's multi-line error text ("SSLError\\n[SSL: ...] ...") as one line, its lines joined with ": "."""
+    return ": ".join(" ".join(line.split()) for line in str(text).splitlines() if line.strip())
 
 
 def _host_port(url: str) -> str:
@@ -302,18 +320,43 @@ def _client(options: LiveOptions) -> tuple[Any, bool]:
     credentials were withheld because the server is plain http://."""
     configuration = kubernetes.client.Configuration()
     try:
-        kubernetes.config.load_kube_config(config_file=options.kubeconfig, context=options.context,
-                                           client_configuration=configuration, persist_config=False)
+        kubernetes.config.load_kube_config_from_dict(_kubeconfig(options), context=options.context,
+                                                     client_configuration=configuration, persist_config=False)
     except kubernetes.config.ConfigException as exc:
-        raise _kubeconfig_error(exc) from None
+        raise _kubeconfig_error(exc, options) from None
     configuration.retries = False
+    trim_token(configuration)
     withheld = withhold_over_http(configuration)
-    return kubernetes.client.ApiClient(configuration), withheld
+    api = kubernetes.client.ApiClient(configuration)
+    api.user_agent = user_agent()
+    return api, withheld
 
 
-def _kubeconfig_error(exc: Exception) -> UsageError:
-    return UsageError(f"cannot use the kubeconfig: {exc}", where="--kubeconfig/--context",
+def _kubeconfig(options: LiveOptions) -> dict[str, Any]:
+    """The kubeconfig kubectl would use: --kubeconfig, else KUBECONFIG's files merged by kubectl's rules
+    (cluster/kubeconfig.py), else ~/.kube/config."""
+    from kubectl_wasdra.cluster.kubeconfig import kubeconfig_files, merged_kubeconfig
+
+    return merged_kubeconfig(kubeconfig_files(options.kubeconfig, options.kubeconfig_env))
+
+
+def _kubeconfig_error(exc: Exception, options: Any) -> UsageError:
+    return UsageError(f"cannot use the kubeconfig: {exc}", where=kubeconfig_source(options),
                       hint="check KUBECONFIG, --kubeconfig and --context (kubectl config get-contexts)")
+
+
+def kubeconfig_source(options: Any) -> str:
+    """Which kubeconfig (and context) was used, as the user chose it: "--kubeconfig F", "KUBECONFIG=F" or the
+    default file, never a flag that was not given. The client reads KUBECONFIG itself; this only names it."""
+    kubeconfig = getattr(options, "kubeconfig", None)
+    if kubeconfig:
+        where = f"--kubeconfig {kubeconfig}"
+    elif os.environ.get("KUBECONFIG"):
+        where = f"KUBECONFIG={os.environ['KUBECONFIG']}"
+    else:
+        where = "~/.kube/config (the default kubeconfig; no KUBECONFIG or --kubeconfig)"
+    context = getattr(options, "context", None)
+    return f"{where}, --context {context}" if context else where
 
 
 def _discover(reader: _Reader) -> tuple[list[str], dict[tuple[str, str], list[_Resource]]]:
@@ -362,31 +405,43 @@ def _resource_for(kind: str, resources: Mapping[tuple[str, str], list[_Resource]
 
 def _list(reader: _Reader, resource: _Resource, namespace: str | None,
           report: Callable[[int], None]) -> list[dict[str, Any]]:
-    """Every object of one resource, page by page; a continue token that expired (410) restarts the list once."""
-    for _restart in range(2):
-        items: list[dict[str, Any]] = []
-        token: str | None = None
-        seen: set[str] = set()
-        while True:
-            query: list[tuple[str, str | int]] = [("limit", reader.options.page_size)]
-            if resource.kind in FIELD_SELECTORS:
-                query.append(("fieldSelector", FIELD_SELECTORS[resource.kind]))
-            if token:
-                query.append(("continue", token))
-            try:
-                page = reader.get(resource.path(namespace), query)
-            except _Gap as gap:
-                if token and str(gap).startswith("410"):
-                    break
-                raise
-            for item in _list_of(page.get("items")):
-                if isinstance(item, dict):
-                    items.append({"apiVersion": resource.group_version, "kind": resource.kind, **item})
-            report(len(items))
-            token = _next_token(page, seen, len(items))
-            if token is None:
-                return items
-    raise _Gap("the list changed too fast to page through (410 Gone twice)")
+    """Every object of one resource, page by page; when a continue token expires (410 Gone: the server compacted past
+    it), one list without paging, as client-go's pager does (k8s.io/client-go/tools/pager FullListIfExpired)."""
+    items: list[dict[str, Any]] = []
+    token: str | None = None
+    seen: set[str] = set()
+    while True:
+        query: list[tuple[str, str | int]] = [("limit", reader.options.page_size), *_selector(resource)]
+        if token:
+            query.append(("continue", token))
+        try:
+            page = reader.get(resource.path(namespace), query)
+        except _Gap as gap:
+            if token and str(gap).startswith("410"):
+                return _unpaged(reader, resource, namespace, report)
+            raise
+        items.extend(_items(page, resource))
+        report(len(items))
+        token = _next_token(page, seen, len(items))
+        if token is None:
+            return items
+
+
+def _selector(resource: _Resource) -> list[tuple[str, str | int]]:
+    return [("fieldSelector", FIELD_SELECTORS[resource.kind])] if resource.kind in FIELD_SELECTORS else []
+
+
+def _items(page: Mapping[str, Any], resource: _Resource) -> list[dict[str, Any]]:
+    return [{"apiVersion": resource.group_version, "kind": resource.kind, **item}
+            for item in _list_of(page.get("items")) if isinstance(item, dict)]
+
+
+def _unpaged(reader: _Reader, resource: _Resource, namespace: str | None,
+             report: Callable[[int], None]) -> list[dict[str, Any]]:
+    """The whole list in one response (no limit, no continue): the pager's fallback after 410 Gone."""
+    items = _items(reader.get(resource.path(namespace), _selector(resource)), resource)
+    report(len(items))
+    return items
 
 
 def _next_token(page: Mapping[str, Any], seen: set[str], count: int) -> str | None:
@@ -407,8 +462,17 @@ def _server_version(reader: _Reader) -> str:
     except _Unreachable as gap:
         raise ClusterReadError(str(gap), hint="check the cluster address in the kubeconfig (kubectl config view)") from None
     except _Gap as gap:
-        raise ClusterReadError(f"cannot read the server version: {gap}",
-                               hint="check the cluster address and credentials") from None
+        raise ClusterReadError(f"cannot read the server version: {gap}", hint=_version_hint(str(gap))) from None
+
+
+def _version_hint(gap: str) -> str:
+    """What to do when /version could not be read, by what went wrong (throttling is no address problem)."""
+    if " 429 " in f" {gap}" or ": 429" in gap:
+        return ("the API server is throttling this client (API priority and fairness): try again later, or allow more "
+                "time with --read-deadline")
+    if gap.startswith("TLS error"):
+        return "check the cluster's certificate-authority and server name in the kubeconfig (kubectl config view)"
+    return "check the cluster address and credentials"
 
 
 def _feature_gates(reader: _Reader) -> tuple[dict[str, bool], str | None]:
@@ -423,26 +487,19 @@ def _feature_gates(reader: _Reader) -> tuple[dict[str, bool], str | None]:
     return gates, None if gates else "/metrics has no kubernetes_feature_enabled samples"
 
 
-def server_release(options: LiveOptions | Any) -> Any:
-    """The catalog Release of the live server (GET /version only), for `--k8s-version auto`; see header.server_release."""
-    from kubectl_wasdra.cluster.header import server_release as release_of
-
-    with _session(options) as (reader, _withheld):
-        version = _server_version(reader)
-    return release_of(version)
-
-
 @contextlib.contextmanager
 def _session(options: LiveOptions | Any) -> Iterator[tuple[_Reader, bool]]:
     """A reader for LiveOptions or the CLI's flags (LiveOptions.from_flags), with exec plugins bounded by the request
     timeout and temporary credential files removed at the end; yields (reader, credentials withheld)."""
     if not isinstance(options, LiveOptions):
         options = LiveOptions.from_flags(options)
-    with bounded_credentials(options.request_timeout) as failures:
+    with bounded_credentials(options.request_timeout) as failures, warnings.catch_warnings():
+        # insecure-skip-tls-verify: urllib3 warns on every request; once says it (kubectl says nothing at all)
+        warnings.filterwarnings("once", category=urllib3.exceptions.InsecureRequestWarning)
         api, withheld = _client(options)
         withheld = withheld or failures.withheld
         if failures:
-            raise ClusterReadError(f"cannot get credentials: {failures[0]}", where="--kubeconfig/--context",
+            raise ClusterReadError(f"cannot get credentials: {failures[0]}", where=kubeconfig_source(options),
                                    hint="check the exec plugin of the kubeconfig user (kubectl config view)")
         yield _Reader(api, options), withheld
 
@@ -516,17 +573,3 @@ def _is_wanted_event(event: Mapping[str, Any]) -> bool:
     involved = event.get("involvedObject") or event.get("regarding")
     return (isinstance(involved, dict) and involved.get("kind") in EVENT_OBJECT_KINDS
             and event.get("reason") == FIELD_SELECTORS["Event"].partition("=")[2])
-
-
-def context_namespace(kubeconfig: str | None, context: str | None) -> str:
-    """The namespace of the kubeconfig context in use (--context, else current-context), "default" when it names none:
-    the namespace kubectl works in without -n. UsageError for a kubeconfig or context that does not load."""
-    try:
-        contexts, current = kubernetes.config.list_kube_config_contexts(config_file=kubeconfig)
-    except (kubernetes.config.ConfigException, OSError) as exc:
-        raise _kubeconfig_error(exc) from None
-    chosen = next((c for c in contexts if c.get("name") == context), None) if context else current
-    if chosen is None:
-        raise UsageError(f'context "{context}" is not in the kubeconfig', where="--context",
-                         hint="list the contexts with kubectl config get-contexts")
-    return (chosen.get("context") or {}).get("namespace") or "default"

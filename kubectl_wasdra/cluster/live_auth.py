@@ -12,12 +12,14 @@ Upstream: kubernetes/kubernetes staging/src/k8s.io/client-go/plugin/pkg/client/a
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
+import logging
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 import kubernetes
@@ -25,6 +27,9 @@ from kubernetes.config import kube_config
 from kubernetes.config.exec_provider import ExecProvider
 
 NOT_A_TERMINAL: Final = "exec plugin cannot support interactive mode: standard input is not a terminal"
+EXEC_EXTENSION: Final = "client.authentication.k8s.io/exec"  # the cluster extension passed to plugins as `config`
+MAX_STDERR_LINES: Final = 3  # of a failed plugin's stderr, quoted in the error
+MAX_STDERR_CHARS: Final = 400
 
 
 class ExecFailures(list[str]):
@@ -53,7 +58,7 @@ def _provider_class(timeout: float | None, failures: ExecFailures) -> type[ExecP
                 failures.withheld = True
                 raise kubernetes.config.ConfigException("exec plugin not run: the server is plain http://")
             try:
-                return _run_plugin(self, timeout)
+                return usable_status(_run_plugin(self, timeout))
             except kubernetes.config.ConfigException as exc:
                 failures.append(str(exc))
                 raise
@@ -70,7 +75,7 @@ def _run_plugin(provider: Any, timeout: float | None) -> Any:
     info: dict[str, Any] = {"apiVersion": provider.api_version, "kind": "ExecCredential",
                             "spec": {"interactive": interactive}}
     if provider.cluster:
-        info["spec"]["cluster"] = provider.cluster.value
+        info["spec"]["cluster"] = exec_cluster(provider.cluster.value)
     env = {**provider.env, "KUBERNETES_EXEC_INFO": json.dumps(info)}
     command = provider.args[0]
     try:
@@ -81,8 +86,20 @@ def _run_plugin(provider: Any, timeout: float | None) -> Any:
     except OSError as exc:
         raise kubernetes.config.ConfigException(f"exec plugin {command!r} cannot run: {exc.strerror}") from None
     if done.returncode != 0:
-        raise kubernetes.config.ConfigException(f"exec: process returned {done.returncode}")
+        raise kubernetes.config.ConfigException(plugin_failure(command, done.returncode, done.stderr))
     return _status(done.stdout, provider.api_version)
+
+
+def usable_status(status: Any) -> Any:
+    """The ExecCredential status when it holds a token or a client certificate with its key; the client library only
+    logs the other cases and goes on without credentials, so they are failures here."""
+    if isinstance(status, dict) and status.get("token"):
+        return status
+    if isinstance(status, dict) and status.get("clientCertificateData"):
+        if status.get("clientKeyData"):
+            return status
+        raise kubernetes.config.ConfigException("exec: the plugin printed clientCertificateData without clientKeyData")
+    raise kubernetes.config.ConfigException("exec: the plugin printed neither a token nor clientCertificateData")
 
 
 def _status(stdout: str, api_version: str) -> Any:
@@ -96,6 +113,60 @@ def _status(stdout: str, api_version: str) -> Any:
     return data["status"]
 
 
+def plugin_failure(command: str, code: int, stderr: str | None) -> str:
+    """One line for a plugin that failed: client-go's words, then what the plugin said on stderr (kubectl lets it
+    through to the terminal; here it is the end of the message, its last lines joined)."""
+    said = " / ".join(line.strip() for line in (stderr or "").strip().splitlines()[-MAX_STDERR_LINES:] if line.strip())
+    if len(said) > MAX_STDERR_CHARS:
+        said = said[:MAX_STDERR_CHARS] + "..."
+    return f"exec: executable {command} failed with exit code {code}" + (f": {said}" if said else "")
+
+
+def exec_cluster(cluster: Mapping[str, Any]) -> dict[str, Any]:
+    """The `spec.cluster` client-go gives an exec plugin with provideClusterInfo: the server, TLS settings, the CA as
+    certificate-authority-data (read from certificate-authority when only a file is named), and as `config` the
+    cluster's `client.authentication.k8s.io/exec` extension; never the raw kubeconfig entry.
+    Upstream: k8s.io/client-go/pkg/apis/clientauthentication/v1 types.go (Cluster), rest/exec.go (ConfigToExecCluster),
+    tools/clientcmd/client_config.go (the extension becomes ExecProvider.Config)."""
+    out: dict[str, Any] = {"server": str(cluster.get("server") or "")}
+    for key in ("tls-server-name", "proxy-url"):
+        if cluster.get(key):
+            out[key] = str(cluster[key])
+    for key in ("insecure-skip-tls-verify", "disable-compression"):
+        if cluster.get(key) is True:
+            out[key] = True
+    ca = _ca_data(cluster)
+    if ca:
+        out["certificate-authority-data"] = ca
+    for entry in cluster.get("extensions") or ():
+        if isinstance(entry, Mapping) and entry.get("name") == EXEC_EXTENSION and "extension" in entry:
+            out["config"] = entry["extension"]
+    return out
+
+
+def _ca_data(cluster: Mapping[str, Any]) -> str | None:
+    """The cluster's CA as base64 (the JSON form of client-go's []byte): the -data field, else the file's bytes."""
+    data = cluster.get("certificate-authority-data")
+    if isinstance(data, str) and data.strip():
+        return "".join(data.split())
+    path = cluster.get("certificate-authority")
+    if isinstance(path, str) and path:
+        try:
+            with open(path, "rb") as stream:
+                return base64.b64encode(stream.read()).decode("ascii")
+        except OSError:
+            return None
+    return None
+
+
+class _QuietLibrary(logging.Filter):
+    """Drops the client library's own `logging.error` lines about exec plugins (they reach the root logger as
+    "ERROR:root:..."): the failure is reported once, in the tool's one-line error."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.pathname.replace("\\", "/").endswith("kubernetes/config/kube_config.py")
+
+
 @contextlib.contextmanager
 def bounded_credentials(timeout: float | None) -> Iterator[ExecFailures]:
     """While open, exec plugins run as BoundedExecProvider; on leaving, the client library's temporary credential
@@ -103,9 +174,12 @@ def bounded_credentials(timeout: float | None) -> Iterator[ExecFailures]:
     failures = ExecFailures()
     original = kube_config.ExecProvider
     kube_config.ExecProvider = _provider_class(timeout, failures)
+    quiet = _QuietLibrary()
+    logging.getLogger().addFilter(quiet)
     try:
         yield failures
     finally:
+        logging.getLogger().removeFilter(quiet)
         kube_config.ExecProvider = original
         remove_temp_credentials()
 

@@ -31,6 +31,8 @@ SNAPSHOT_KINDS: Final = (
     "PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode", "CSIDriver",
     # preemption (sched/pdb.py): victims whose eviction would break a budget are chosen last
     "PodDisruptionBudget",
+    # RuntimeClass admission (sched/runtime_class.py): the overhead and scheduling a pod's runtimeClassName adds
+    "RuntimeClass",
     # NUMA facts for kubelet admission (kubelet/facts.py): topology.node.k8s.io NodeResourceTopology objects, and each
     # node's kubelet config as read from GET /api/v1/nodes/{name}/proxy/configz (KubeletConfigz, wasdra.dev/v1alpha1)
     "NodeResourceTopology", "KubeletConfigz",

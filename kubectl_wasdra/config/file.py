@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from kubectl_wasdra.catalog.spelling import did_you_mean
 from kubectl_wasdra.config.keys import BY_NAME, KEYS, TOP_LEVEL, Key
-from kubectl_wasdra.errors import UsageError
+from kubectl_wasdra.errors import UsageError, UsageErrors
 
 if TYPE_CHECKING:
     import yaml
@@ -78,12 +78,18 @@ def read_config(path: str) -> ProjectConfig:
     items = reader.mapping(root, "the config file")
     settings: dict[str, Setting] = {}
     clusters: dict[str, Mapping[str, Setting]] = {}
+    errors: list[UsageError] = []   # every bad key of the file in one pass, not one per run
     for key_node, value_node in items:
-        name = reader.key_name(key_node, TOP_LEVEL)
-        if name == "clusters":
-            clusters = reader.clusters(value_node)
-        else:
-            settings[name] = reader.setting(BY_NAME[name], value_node)
+        try:
+            name = reader.key_name(key_node, TOP_LEVEL)
+            if name == "clusters":
+                clusters = reader.clusters(value_node, errors)
+            else:
+                settings[name] = reader.setting(BY_NAME[name], value_node)
+        except UsageError as exc:
+            errors.append(exc)
+    if errors:
+        raise errors[0] if len(errors) == 1 else UsageErrors(errors)
     return ProjectConfig(path, MappingProxyType(settings), MappingProxyType(clusters))
 
 
@@ -171,15 +177,19 @@ class _Reader:
         check = _CHECKS[key.kind]
         return Setting(key.name, check(self, key, node, prefix + key.name), _where(self.path, node))
 
-    def clusters(self, node: yaml.Node) -> dict[str, Mapping[str, Setting]]:
+    def clusters(self, node: yaml.Node, errors: list[UsageError]) -> dict[str, Mapping[str, Setting]]:
+        """The `clusters` descriptions; a bad key inside one is added to `errors` and reading goes on."""
         allowed = tuple(key.name for key in KEYS if key.cluster)
         clusters: dict[str, Mapping[str, Setting]] = {}
         for name_node, body in self.mapping(node, "clusters"):
             name = self.string(name_node, "a cluster name")
             values = {}
             for key_node, value_node in self.mapping(body, f"cluster {name!r}"):
-                key = self.key_name(key_node, allowed, f" in cluster \"{name}\"")
-                values[key] = self.setting(BY_NAME[key], value_node, f"clusters.{name}.")
+                try:
+                    key = self.key_name(key_node, allowed, f" in cluster \"{name}\"")
+                    values[key] = self.setting(BY_NAME[key], value_node, f"clusters.{name}.")
+                except UsageError as exc:
+                    errors.append(exc)
             clusters[name] = MappingProxyType(values)
         return clusters
 

@@ -149,6 +149,9 @@ class Converter:
 
     release: Release
     runtime_config: Mapping[str, bool] = field(default_factory=dict)
+    # (kind, namespace, name) of the objects already in the input: a PodGroup a 1.35 Workload implies is not added
+    # again when the files define it (two copies would be REF013)
+    existing: frozenset[tuple[str, str, str]] = frozenset()
 
     def object(self, obj: Any, base_line: int) -> tuple[Any, list[Any], Note | None]:
         """(the object, converted or as it was; objects to add after it; what happened, None when nothing to say)."""
@@ -173,7 +176,10 @@ class Converter:
             g for item in extra for g in self._field_gates(item))))
         if not changed and target.runtime_config is None and not target.gates:
             return obj, [], None
+        present = [item for item in extra if self._exists(item)]
+        extra = [item for item in extra if not self._exists(item)]
         changes += [f"adds {item['kind']} {item['metadata']['name']}" for item in extra]
+        changes += [f"keeps the existing {item['kind']} {item['metadata']['name']}" for item in present]
         return (work if changed else obj), extra, Note(
             line, column, source, kind, name, "converted" if changed else "kept", target.api_version or source,
             "; ".join(changes), runtime_config=target.runtime_config, gates=gates)
@@ -185,6 +191,13 @@ class Converter:
             if any(r > self.release for r in serving_releases(source, kind)):
                 _verify(work, self.release, f"{target.api_version} {kind} (Kubernetes {self.release})")
         return extra, convert_pod_links(work, self.release.minor)
+
+    def _exists(self, obj: dict[str, Any]) -> bool:
+        """Whether the input already defines `obj` (same kind and name; a missing namespace matches any)."""
+        meta = obj.get("metadata") or {}
+        kind, name, namespace = obj.get("kind"), meta.get("name"), meta.get("namespace") or ""
+        return any((k, n) == (kind, name) and (ns == namespace or not ns or not namespace)
+                   for k, ns, n in self.existing)
 
     def _field_gates(self, obj: dict[str, Any]) -> tuple[str, ...]:
         """The feature gates, off by default in the release, of the fields the object sets."""

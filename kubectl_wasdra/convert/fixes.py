@@ -160,8 +160,17 @@ class Fixer:
             source = SourceText.decode(raw, path)
         except (OSError, UnicodeDecodeError):
             return
+        body = self.edited(source, findings)
+        if body is not None:
+            with open(path, "wb") as stream:
+                stream.write(source.encode(body))
+            self.summary.files.append(path)
+
+    def edited(self, source: SourceText, findings: list[Any]) -> str | None:
+        """The body of `source` with the findings' fixes applied (with apply=True), or None when nothing changed;
+        counting only (apply=False) always gives None. An editor's code actions call this on unsaved text."""
         if source.is_json:
-            return  # JSON files: `kubectl wasdra convert` rewrites them; field fixes keep to YAML
+            return None  # JSON files: `kubectl wasdra convert` rewrites them; field fixes keep to YAML
         chunks = split_documents(source.body)
         starts = [chunk.line for chunk in chunks]
         documents: dict[int, _Document] = {}
@@ -172,8 +181,9 @@ class Fixer:
                 continue
             documents[index] = document
             self._fix(document, finding)
-        if self.apply and any(d.changed for d in documents.values()):
-            self._write(path, source, chunks, documents)
+        if not self.apply or not any(d.changed for d in documents.values()):
+            return None
+        return self._joined(chunks, documents)
 
     def _load(self, chunk: Chunk) -> _Document | None:
         try:
@@ -214,7 +224,8 @@ class Fixer:
             document.data, document.extra = new, document.extra + extra
         return safety
 
-    def _write(self, path: str, source: SourceText, chunks: list[Chunk], documents: dict[int, _Document]) -> None:
+    @staticmethod
+    def _joined(chunks: list[Chunk], documents: dict[int, _Document]) -> str:
         out: list[Chunk] = []
         for index, chunk in enumerate(chunks):
             document = documents.get(index)
@@ -223,9 +234,7 @@ class Fixer:
                 out.extend([chunk, *added_documents(chunk, document.extra)])
             else:
                 out.append(chunk)
-        with open(path, "wb") as stream:
-            stream.write(source.encode(join_documents(out)))
-        self.summary.files.append(path)
+        return join_documents(out)
 
 
 def fix_findings(findings: Iterable[Any], release: Release, runtime_config: Mapping[str, bool], *, apply: bool,
@@ -235,3 +244,13 @@ def fix_findings(findings: Iterable[Any], release: Release, runtime_config: Mapp
 
 
 
+
+
+def fixed_text(text: str, name: str, findings: Iterable[Any], release: Release, runtime_config: Mapping[str, bool], *,
+               unsafe: bool) -> tuple[str | None, FixSummary]:
+    """`text` (a file's content, e.g. an editor's buffer) with the findings' fixes applied, None when nothing
+    changed, and what was fixable: with `unsafe` False the unsafe fixes are left out and counted."""
+    source = SourceText.decode(text.encode("utf-8"), name)
+    fixer = Fixer(release, runtime_config, apply=True, unsafe=unsafe)
+    body = fixer.edited(source, [f for f in findings if fixability(f.rule) is not Fixability.NONE])
+    return (source.encode(body).decode("utf-8") if body is not None else None), fixer.summary

@@ -52,10 +52,16 @@ def convert_paths(paths: Sequence[str], release: Release, runtime_config: Mappin
     files, problems = expand_paths(paths)
     outcome = ConvertOutcome()
     errors = [f"{p.file}:{p.line}:{p.column}: error: {p.message} — {p.hint}" for p in problems]
-    converter = Converter(release, runtime_config)
+    contents: dict[str, bytes] = {}
     for path in files:
         try:
-            result = converter.file(path, _read(path))
+            contents[path] = _read(path)
+        except OSError as exc:
+            errors.append(f"{path}:1:1: error: cannot read: {exc} — check the path, its size and that it is UTF-8 text")
+    converter = Converter(release, runtime_config, existing=_identities(contents))
+    for path, raw in contents.items():
+        try:
+            result = converter.file(path, raw)
         except (OSError, UnicodeDecodeError) as exc:
             errors.append(f"{path}:1:1: error: cannot read: {exc} — check the path, its size and that it is UTF-8 text")
             continue
@@ -68,6 +74,21 @@ def convert_paths(paths: Sequence[str], release: Release, runtime_config: Mappin
     changed = any(r.changed for r in outcome.results)
     outcome.exit_code = 2 if problems and not files else 1 if failed or (mode == "diff" and changed) else 0
     return outcome
+
+
+def _identities(contents: Mapping[str, bytes]) -> frozenset[tuple[str, str, str]]:
+    """(kind, namespace, name) of every object of the input files, read with check's loader (unreadable text is
+    left to the conversion, which reports it)."""
+    from kubectl_wasdra.load.files import decode, load_text
+
+    found = set()
+    for path, raw in contents.items():
+        text = decode(path, raw)
+        if isinstance(text, str):
+            for document in load_text(path, text)[0]:
+                if document.kind and document.name:
+                    found.add((document.kind, document.namespace or "", document.name))
+    return frozenset(found)
 
 
 def _write_back(path: str, data: bytes) -> None:

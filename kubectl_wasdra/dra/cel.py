@@ -161,7 +161,7 @@ def _runtime_message(value: Any) -> str:
     missing = _MISSING_KEY_RE.search(text)
     if missing:
         return f"no such key: {missing.group(1)}{NO_SUCH_KEY_HINT}"
-    return text.replace("No matching overloads found", "no such overload")
+    return re.sub(r"No matching overloads found\s*:?\s*", "no such overload: ", text).rstrip(": ")
 
 
 @dataclass

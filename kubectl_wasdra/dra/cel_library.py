@@ -67,3 +67,49 @@ def function_decls(includes: bool = True) -> tuple[Any, ...]:
     decls.append(decl("includes", *[(f"{rname}_includes_{aname}", t.BOOL, [rtype, atype], values.includes, True)
                                     for rname, rtype in receivers.items() for aname, atype in kinds.items()]))
     return tuple(decls)
+
+
+def _never(*_: Any) -> Any:
+    raise ValueError("a checking declaration is never evaluated")
+
+
+@functools.cache
+def checking_decls() -> tuple[Any, ...]:
+    """The same library for type checking only (cel_types.py): Quantity and Semver as the distinct opaque types they
+    are upstream (quantity.go, semverlib.go), and `includes` accepted on every receiver and operand (dyn, dyn) so the check
+    never rejects what the runtime accepts. Never evaluated: the implementations raise."""
+    from cel_expr_python import cel
+
+    t = cel.Type
+    quantity, semver = t.AbstractType("Quantity"), t.AbstractType("Semver")
+
+    def decl(name: str, *overloads: tuple[str, Any, list[Any], bool]) -> Any:
+        return cel.FunctionDecl(name, [_overload(cel, oid, res, params, _never, member=member)
+                                       for oid, res, params, member in overloads])
+
+    both = (("quantity", quantity), ("semver", semver))
+    decls = [
+        decl("quantity", ("string_to_quantity", quantity, [t.STRING], False)),
+        decl("isQuantity", ("is_quantity_string", t.BOOL, [t.STRING], False)),
+        decl("semver", ("string_to_semver", semver, [t.STRING], False),
+             ("string_bool_to_semver", semver, [t.STRING, t.BOOL], False)),
+        decl("isSemver", ("is_semver_string", t.BOOL, [t.STRING], False),
+             ("is_semver_string_bool", t.BOOL, [t.STRING, t.BOOL], False)),
+        decl("compareTo", *[(f"{n}_compare_to", t.INT, [k, k], True) for n, k in both]),
+        decl("isGreaterThan", *[(f"{n}_greater", t.BOOL, [k, k], True) for n, k in both]),
+        decl("isLessThan", *[(f"{n}_less", t.BOOL, [k, k], True) for n, k in both]),
+        decl("add", ("quantity_add", quantity, [quantity, quantity], True),
+             ("quantity_add_int", quantity, [quantity, t.INT], True)),
+        decl("sub", ("quantity_sub", quantity, [quantity, quantity], True),
+             ("quantity_sub_int", quantity, [quantity, t.INT], True)),
+        decl("sign", ("quantity_sign", t.INT, [quantity], False), ("quantity_sign_member", t.INT, [quantity], True)),
+        decl("asInteger", ("quantity_as_integer", t.INT, [quantity], True)),
+        decl("asApproximateFloat", ("quantity_as_float", t.DOUBLE, [quantity], True)),
+        decl("isInteger", ("quantity_is_integer", t.BOOL, [quantity], True)),
+        *[decl(part, (f"semver_{part}", t.INT, [semver], True)) for part in ("major", "minor", "patch")],
+        decl("find", ("string_find", t.STRING, [t.STRING, t.STRING], True)),
+        decl("findAll", ("string_find_all", t.List(t.STRING), [t.STRING, t.STRING], True),
+             ("string_find_all_n", t.List(t.STRING), [t.STRING, t.STRING, t.INT], True)),
+    ]
+    decls.append(decl("includes", ("any_includes_any", t.BOOL, [t.DYN, t.DYN], True)))
+    return tuple(decls)

@@ -4,11 +4,12 @@ topology), then the per-node reasons of the first pod that did not fit, with kub
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from kubectl_wasdra.explain.causes import dra_cause, first_error, histogram_items
 from kubectl_wasdra.explain.model import DomainLine, GroupDiagnosis, ReasonItem
 from kubectl_wasdra.explain.ordering import natural_key
+from kubectl_wasdra.lazy_regex import LazyPattern
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.status import Code
@@ -53,10 +54,22 @@ def _group_reason(result: GroupResult) -> ReasonItem | None:
         details.update(topologyKey=outcome.topology_key, domains=len(outcome.attempts))
         if best is not None and best.domain:
             details["bestDomain"] = best.domain[1]
-        return ReasonItem(Reason.TOPOLOGY_NO_DOMAIN_FITS.value, result.message, None, details)
+        first = outcome.attempts[0] if outcome.attempts else best   # the "first placement status" quoted
+        return ReasonItem(Reason.TOPOLOGY_NO_DOMAIN_FITS.value, _counted(result.message, first), None, details)
     if entry.group is not None and entry.group.gang:
-        return ReasonItem(Reason.GANG_PARTIAL_FIT.value, result.message, None, details)
+        return ReasonItem(Reason.GANG_PARTIAL_FIT.value, _counted(result.message, best), None, details)
     return None
+
+
+_SCHEDULED_REMAINING: Final = LazyPattern(r"(\d+) scheduled, (\d+) remaining")
+
+
+def _counted(message: str, best: Any) -> str:
+    """kube-scheduler's "minCount (8) cannot be satisfied: 4 scheduled, 3 remaining" in our words, counting the pod
+    that failed: "4 scheduled, 1 failed, 3 not tried" (its "remaining" are the pods not tried yet). The scheduler's
+    own message is kept verbatim where it is quoted (scheduler_message)."""
+    failed = len(best.failed) if best is not None else 0
+    return _SCHEDULED_REMAINING.sub(lambda m: f"{m[1]} scheduled, {failed} failed, {m[2]} not tried", message, count=1)
 
 
 def reasons_of(result: GroupResult) -> list[ReasonItem]:

@@ -29,10 +29,10 @@ def _dra(domains: Sequence[DomainLine]) -> DraCause | None:
                     sum(d.nodes for d in found), first.attribute)
 
 
-def _group_lines(domains: Sequence[DomainLine]) -> list[str]:
+def _group_lines(domains: Sequence[DomainLine], wide: bool = False) -> list[str]:
     first = domains[0]
     nodes = sum(d.nodes for d in domains)
-    names = shortened(runs([d.value for d in domains]), MAX_RUNS, "names")
+    names = shortened(runs([d.value for d in domains]), len(domains) if wide else MAX_RUNS, "names")
     if first.feasible:
         state = f"{first.placeable} of {first.needed} pods placeable — fits"
     else:
@@ -50,8 +50,9 @@ def _group_lines(domains: Sequence[DomainLine]) -> list[str]:
     return lines
 
 
-def domain_lines(domains: Sequence[DomainLine]) -> list[str]:
-    """The grouped domain lines: most pods placeable first, then the largest group, then natural order."""
+def domain_lines(domains: Sequence[DomainLine], wide: bool = False) -> list[str]:
+    """The grouped domain lines: most pods placeable first, then the largest group, then natural order (`wide`: no
+    group or name left out)."""
     if not domains:
         return []
     groups: dict[tuple[object, ...], list[DomainLine]] = {}
@@ -62,10 +63,11 @@ def domain_lines(domains: Sequence[DomainLine]) -> list[str]:
     total = sum(d.nodes for d in domains)
     lines = [f"  per {key}: {len(domains):,} {_word(key, len(domains))}, {total:,} nodes"
              + (f", {len(ordered):,} distinct causes" if len(ordered) > 1 else "")]
-    for group in ordered[:MAX_GROUPS]:
-        lines += _group_lines(sorted(group, key=lambda d: natural_key(d.value)))
-    if len(ordered) > MAX_GROUPS:
-        rest = ordered[MAX_GROUPS:]
+    limit = len(ordered) if wide else MAX_GROUPS
+    for group in ordered[:limit]:
+        lines += _group_lines(sorted(group, key=lambda d: natural_key(d.value)), wide)
+    if len(ordered) > limit:
+        rest = ordered[limit:]
         lines.append(f"    … and {len(rest):,} more causes over {sum(len(g) for g in rest):,} "
                      f"{_word(key, 2)} ({MORE_HINT})")
     return lines

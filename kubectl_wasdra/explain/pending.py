@@ -43,6 +43,7 @@ class PendingOptions:
     snapshot: Sequence[str] = ()
     live: Any = None  # the cluster flags (cli_options.CommonOptions) when the cluster is read live, else None
     release: Release | None = NEWEST  # None: --k8s-version auto, the snapshot header's server version
+    release_given: bool = True  # False: `release` is only the default, and the cluster's server version replaces it
     feature_gates: Mapping[str, bool] = field(default_factory=dict)
     runtime_config: Mapping[str, bool] = field(default_factory=dict)
     namespace: str | None = None
@@ -99,6 +100,10 @@ def _recorded(result: GroupResult, snapshot: Any, events: Mapping[tuple[str, str
         found = group_condition(obj) if obj is not None else None
         if found is not None:
             out.append(found)
+        # a FailedScheduling event about the PodGroup itself (involvedObject/regarding kind PodGroup)
+        group_event = events.get(("PodGroup", group.namespace, group.name))
+        if group_event is not None:
+            out.append(group_event)
     for pod in result.entry.pods[:1]:
         found = condition(pod.pod, ("PodScheduled",))
         if found is not None:
@@ -139,8 +144,9 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
     """Diagnoses of the pending entries selected by target and namespace, each with the cluster's own record."""
     target = parse_target(options.target)
     snapshot, left_out = load_cluster_leaving_out(options.snapshot, options.live)
-    release, assumed = resolve_release(options.release, snapshot)
-    gates = make_gates(release, options.feature_gates, options.runtime_config)
+    chosen = resolve_release(options, snapshot)
+    release, assumed = chosen.release, list(chosen.notes)
+    gates = make_gates(release, chosen.feature_gates, chosen.runtime_config)
     config = scheduler_config(options.scheduler_config)
     events = latest_failed_scheduling(snapshot.of_kind("Event"))  # files and live reads both keep Events (cluster/snapshot.py)
     unread = unread_kinds(snapshot.header.gaps, EXPLAIN_KINDS)
@@ -164,6 +170,7 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
         diagnosis.agreement = compare(diagnosis, diagnosis.recorded)
         groups.append(diagnosis)
     if target is None and not groups:
+        _require_namespace(snapshot, options.namespace)
         return ExplainReport(str(release), [], [*assumed, "nothing is Pending" + (f" in {options.namespace}"
                                                                                    if options.namespace else "")],
                              gaps=dict(snapshot.header.gaps), left_out=list(left_out))
@@ -173,3 +180,20 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
     return ExplainReport(str(release), groups, [*assumed, *unmodelled_notes(options.feature_gates or {}, gates.enabled_gates),
                                                 *config_notes(config)],
                          gaps=dict(snapshot.header.gaps), left_out=list(left_out))
+
+
+def _require_namespace(snapshot: Any, namespace: str | None) -> None:
+    """UsageError for `-n NS` naming a namespace the cluster does not have (then "nothing is Pending in NS" would
+    mislead): judged by the Namespace objects and the pods' namespaces, when Namespaces were read at all."""
+    if not namespace or "Namespace" in snapshot.header.gaps:
+        return
+    known = {(obj.get("metadata") or {}).get("name") for obj in snapshot.of_kind("Namespace")}
+    known |= {(obj.get("metadata") or {}).get("namespace") for obj in snapshot.of_kind("Pod")}
+    known = {name for name in known if isinstance(name, str) and name}
+    if not known or namespace in known:
+        return
+    from kubectl_wasdra.catalog.spelling import closest_name
+
+    close = closest_name(namespace, sorted(known))
+    hint = f'did you mean "{close}"?' if close else "namespaces: " + ", ".join(sorted(known)[:10])
+    raise UsageError(f'namespace "{namespace}" does not exist in the cluster', where="-n/--namespace", hint=hint)

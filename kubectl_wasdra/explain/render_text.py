@@ -64,21 +64,22 @@ def _summary(group: GroupDiagnosis) -> str:
     return f"[bold]{_title(group)}[/] — [{color}]{verdict}[/]{_safe(suffix)}"
 
 
-def _placement_lines(group: GroupDiagnosis) -> list[str]:
+def _placement_lines(group: GroupDiagnosis, wide: bool = False) -> list[str]:
+    limit = None if wide else MAX_LINES
     lines = []
     if group.domain:
         lines.append("  domain: " + ", ".join(f"{k}={v}" for k, v in group.domain.items()))
-    for pod, node in list(group.pods.items())[:MAX_LINES]:
+    for pod, node in list(group.pods.items())[:limit]:
         lines.append(f"  {pod} -> {node}" + numa_suffix(group.numa.get(pod)))
         lines += [f"    kubelet: {note}" for note in (group.numa.get(pod) or {}).get("notes", ())]
-    for claim, devices in list(group.claims.items())[:MAX_LINES]:
+    for claim, devices in list(group.claims.items())[:limit]:
         numa = group.claim_numa.get(claim) or [None] * len(devices)
         names = ", ".join(f"{d['pool']}/{d['device']}" + ("" if n is None else f" (NUMA {n})")
                           for d, n in zip(devices, numa, strict=True))
         lines.append(f"    claim {claim}: {names}")
-    hidden = max(len(group.pods) - MAX_LINES, 0) + max(len(group.claims) - MAX_LINES, 0)
+    hidden = 0 if wide else max(len(group.pods) - MAX_LINES, 0) + max(len(group.claims) - MAX_LINES, 0)
     if hidden:
-        lines.append(f"  ... {hidden} more lines (-o json has them all)")
+        lines.append(f"  ... {hidden} more lines (-o wide or -o json has them all)")
     return lines
 
 
@@ -94,7 +95,7 @@ def numa_suffix(numa: dict | None) -> str:
     return "  [" + "; ".join(parts) + "]" if parts else ""
 
 
-def _why_lines(group: GroupDiagnosis) -> list[str]:
+def _why_lines(group: GroupDiagnosis, wide: bool = False) -> list[str]:
     lines = []
     group_level = [r for r in group.reasons if r.count is None]
     for reason in group_level:
@@ -104,7 +105,7 @@ def _why_lines(group: GroupDiagnosis) -> list[str]:
     if group.pod_message:
         where = f" in {group.topology_key}={group.pod_message_domain}" if group.pod_message_domain else ""
         lines += ["", f"  first pod that does not fit{where}, as kube-scheduler words it:", f"    {group.pod_message}"]
-    lines += domain_lines(group.domains)
+    lines += domain_lines(group.domains, wide)
     if group.dra_cause is not None:
         lines.append(f"  DRA: {group.dra_cause.text()}")
     lines += preemption_lines(group.preemption) + nomination_lines(group.nominations, group.preemption)
@@ -112,16 +113,17 @@ def _why_lines(group: GroupDiagnosis) -> list[str]:
         lines.append(f"  DRA on {node}: {funnel}")
     if group.funnels_hidden:
         lines.append(f"  … and {group.funnels_hidden:,} more nodes' DRA funnels (the closest are shown above)")
-    return lines + _taken_lines(group.taken_by)
+    return lines + _taken_lines(group.taken_by, wide)
 
 
-def _taken_lines(taken_by: dict[str, list[str]]) -> list[str]:
+def _taken_lines(taken_by: dict[str, list[str]], wide: bool = False) -> list[str]:
     """Who took the capacity: the MAX_HOLDERS holders on most nodes, then how many more (one line each, so that a
-    queue of pods that do not fit prints linear output)."""
+    queue of pods that do not fit prints linear output); `wide`: every holder and node."""
     holders = sorted(taken_by.items(), key=lambda item: (-len(item[1]), natural_key(item[0])))
+    limit = len(holders) if wide else MAX_HOLDERS
     lines = [f"  capacity taken earlier by {owner} on {len(nodes):,} node(s): "
-             + shortened(natural_sorted(nodes), MAX_TAKEN_NODES) for owner, nodes in holders[:MAX_HOLDERS]]
-    if len(holders) > MAX_HOLDERS:
+             + shortened(natural_sorted(nodes), len(nodes) if wide else MAX_TAKEN_NODES) for owner, nodes in holders[:limit]]
+    if len(holders) > limit:
         lines.append(f"  … and capacity taken earlier by {len(holders) - MAX_HOLDERS:,} more pods or groups")
     return lines
 
@@ -158,36 +160,40 @@ def _recorded_lines(group: GroupDiagnosis) -> list[str]:
     return [*lines, ""]
 
 
-def group_markup(group: GroupDiagnosis, width: int = 130) -> list[str]:
-    """rich markup lines for one group (the placement map fitted to `width` columns)."""
+def group_markup(group: GroupDiagnosis, wide: bool = False, width: int = 130) -> list[str]:
+    """rich markup lines for one group (`wide`: every pod, claim, domain and node, as -o wide; text cuts long lists
+    and says so; the placement map fitted to `width` columns)."""
     body = _recorded_lines(group)
     if group.unknown is not None:
         return [_summary(group), *(_safe(line) for line in body)]
     kubelet = any(r.code == Reason.KUBELET_REJECTED for r in group.reasons)  # bound, then rejected by a kubelet
-    body += _placement_lines(group) if group.fits or kubelet else []
-    body += [] if group.fits else _why_lines(group)
+    body += _placement_lines(group, wide) if group.fits or kubelet else []
+    body += [] if group.fits else _why_lines(group, wide)
     if group.fits and group.pod_message:
         body += ["  the pods that stay pending, as kube-scheduler words it:", f"    {group.pod_message}"]
     body += map_lines(group, width) + _suggestion_lines(group)
     return [_summary(group), *(_safe(line) for line in body)]
 
 
-def render_text(report: ExplainReport, *, color: bool = False, width: int = 130) -> str:
-    """The report as text (ANSI colour only when `color`). Without colour the markup is only stripped: rich's console
-    costs tens of milliseconds per group, minutes for a Job of thousands of pods."""
+def render_text(report: ExplainReport, *, color: bool = False, width: int = 130, wide: bool = False) -> str:
+    """The report as text (ANSI colour only when `color`; every list in full when `wide`). Without colour the markup is
+    only stripped: rich's console costs tens of milliseconds per group, minutes for a Job of thousands of pods."""
     lines = [_safe(f"not read from the cluster: {kind}: {why}") for kind, why in unread_gaps(report.gaps, EXPLAIN_KINDS).items()]
     lines += [_safe(f"left out: {problem_line(problem)}") for problem in report.left_out]
     lines += [_safe(note) for note in report.notes]
     for index, run in enumerate(split_runs(report.groups)):  # standalone pods with one answer: summarised
         if index:
             lines.append("")
-        if len(run) > 1 and run[0].fits:
+        if len(run) > 1 and run[0].fits and not wide:
             title, placed = fitting_summary(run)
             lines += [f"[bold]{_safe(title)}[/] — [green]fit[/]", _safe(placed)]
             continue
-        lines += group_markup(run[0], width)
-        if len(run) > 1:
+        lines += group_markup(run[0], wide, width)
+        if len(run) > 1 and not wide:
             lines.append(_safe(rest_line(run)))
+        elif len(run) > 1:
+            for group in run[1:]:
+                lines += ["", *group_markup(group, wide, width)]
     if not report.groups and not report.notes:
         lines.append("no pods or groups to explain")
     if not color:

@@ -11,6 +11,7 @@ from kubectl_wasdra.catalog.releases import NEWEST, Release
 from kubectl_wasdra.cluster.gaps import EXPLAIN_KINDS, unread_kinds
 from kubectl_wasdra.cluster.shape import shape_problem
 from kubectl_wasdra.cluster.snapshot import CLUSTER_SCOPED_KINDS, SNAPSHOT_KINDS, ClusterSnapshot
+from kubectl_wasdra.cluster.target import Target
 from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.explain.left_out import problem_error
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis, ReasonItem
@@ -41,6 +42,7 @@ class ExplainOptions:
     snapshot: Sequence[str] = ()
     live: Any = None  # the cluster flags (cli_options.CommonOptions) when the cluster is read live, else None
     release: Release | None = NEWEST  # None: --k8s-version auto, the snapshot header's server version
+    release_given: bool = True  # False: `release` is only the default, and the cluster's server version replaces it
     feature_gates: Mapping[str, bool] = field(default_factory=dict)
     runtime_config: Mapping[str, bool] = field(default_factory=dict)
     suggestions: bool = True
@@ -68,18 +70,15 @@ def load_cluster_leaving_out(snapshot: Sequence[str], live: Any = None) -> tuple
     return with_device_selectors(cluster), problems
 
 
-def resolve_release(release: Release | None, snapshot: ClusterSnapshot) -> tuple[Release, list[str]]:
-    """The release to simulate and notes: `release`, or for auto (None) the snapshot header's server version, else the
-    newest supported release with a note saying it was assumed."""
-    if release is not None:
-        return release, []
-    from kubectl_wasdra.cluster.header import server_release
+def resolve_release(options: Any, snapshot: ClusterSnapshot) -> Target:
+    """The release, gates and runtime config to simulate, and notes saying where each came from: explain's or
+    explain-pending's flags (`release` None for --k8s-version auto, `release_given` False when it is only the default),
+    else what the snapshot header or live read records of the server (cluster/target.py)."""
+    from kubectl_wasdra.cluster.target import resolve_target
 
-    found = server_release(snapshot.header.server_version)
-    if found is not None:
-        return found, []
-    return NEWEST, [f"--k8s-version auto: the snapshot records no server version, so Kubernetes {NEWEST} is assumed "
-                    "(pass --k8s-version to choose)"]
+    header = snapshot.header if (snapshot.header.server_version or options.release is None) else None
+    return resolve_target(header, options.release, release_given=options.release_given,
+                          feature_gates=options.feature_gates, runtime_config=options.runtime_config)
 
 
 def _check_document(doc: Any) -> LoadProblem | None:
@@ -263,24 +262,25 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
     documents = load_documents(options.files)
     progress("reading the cluster" if options.live is not None else "loading the snapshot")
     cluster, skipped = load_cluster_leaving_out(options.snapshot, options.live)
-    release, assumed = resolve_release(options.release, cluster)
+    target = resolve_release(options, cluster)
+    release = target.release
     config = scheduler_config(options.scheduler_config)
     if options.numa_aware:
         from kubectl_wasdra.sched.filters.node_resource_topology import enabled_in
 
         config = enabled_in(config)
     schedulers = frozenset(profile.scheduler_name for profile in config.profiles)
-    admitted = admit(documents, release, options.feature_gates, options.runtime_config, SIMULATED_KINDS, schedulers,
+    admitted = admit(documents, release, target.feature_gates, target.runtime_config, SIMULATED_KINDS, schedulers,
                      namespace=options.namespace)
     overlay, left_out = overlay_leaving_out(admitted.documents, options.job_pod_cap, namespace=options.namespace)
-    gates = make_gates(release, options.feature_gates, options.runtime_config)
+    gates = make_gates(release, target.feature_gates, target.runtime_config)
     snapshot = cluster.overlay(list(overlay.objects))
     budget = parse_budget(options.what_if_budget) if options.what_if_budget else Budget()
     groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True,
                                     config=config, preemption=options.preemption, budget=budget, progress=progress)
     ignored = [*unmodelled_notes(options.feature_gates or {}, gates.enabled_gates), *config_notes(config)]
     return ExplainReport(str(release), [*admitted.left_out, *groups],
-                         [*assumed, *admitted.notes, *overlay.capped, *ignored, *notes], gaps=dict(cluster.header.gaps),
+                         [*target.notes, *admitted.notes, *overlay.capped, *ignored, *notes], gaps=dict(cluster.header.gaps),
                          left_out=[*left_out, *skipped])
 
 

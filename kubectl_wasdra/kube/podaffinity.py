@@ -79,6 +79,31 @@ def parse_pod_affinity(namespace: str, affinity: Mapping[str, Any]) -> tuple[tup
     return parsed[0], parsed[1], aggregate(errors) if errors else ""
 
 
+WeightedTerms = tuple[tuple[int, AffinityTerm], ...]
+
+
+def _weighted(namespace: str, raw: Any) -> WeightedTerms:
+    """getWeightedAffinityTerms: (weight, term) of every preferred term; () when one does not parse (the pod then
+    fails PreFilter on its parse error, parse_pod_affinity)."""
+    out = []
+    for item in raw if isinstance(raw, list | tuple) else ():
+        item = item if isinstance(item, Mapping) else {}
+        term = _term(namespace, item.get("podAffinityTerm") or {})
+        if isinstance(term, str):
+            return ()
+        weight = item.get("weight")
+        out.append((weight if isinstance(weight, int) else 0, term))
+    return tuple(out)
+
+
+def parse_preferred_terms(namespace: str, affinity: Mapping[str, Any]) -> tuple[WeightedTerms, WeightedTerms]:
+    """(preferred affinity terms, preferred anti-affinity terms) of a pod's spec.affinity, with their weights."""
+    blocks = [affinity.get(kind) for kind in ("podAffinity", "podAntiAffinity")]
+    pod_affinity, pod_anti = (b if isinstance(b, Mapping) else {} for b in blocks)
+    key = "preferredDuringSchedulingIgnoredDuringExecution"
+    return _weighted(namespace, pod_affinity.get(key)), _weighted(namespace, pod_anti.get(key))
+
+
 def merge_label_keys(term: Mapping[str, Any], pod_labels: Mapping[str, str]) -> Mapping[str, Any]:
     """The term as the API server stores it on create: for each matchLabelKeys key the pod has, `key In (value)` is
     added to the labelSelector, for each mismatchLabelKeys key `key NotIn (value)`; a nil labelSelector stays nil."""

@@ -27,6 +27,7 @@ Resources = dict[str, Decimal]
 POD_LEVEL_RESOURCES: Final = frozenset({"cpu", "memory"})  # plus every hugepages-* (IsSupportedPodLevelResource)
 HUGEPAGES_PREFIX: Final = "hugepages-"
 TERMINAL_PHASES: Final = frozenset({"Succeeded", "Failed"})
+NON_ZERO_DEFAULTS: Final = {"cpu": Decimal("0.1"), "memory": Decimal(200 * 1024 * 1024)}  # pkg/scheduler/util
 
 
 @functools.lru_cache(maxsize=1024)
@@ -122,36 +123,51 @@ def _container_statuses(pod: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
     return statuses
 
 
-def _status_aware_requests(pod: Mapping[str, Any]) -> Resources:
+def _status_aware_requests(pod: Mapping[str, Any], spec_requests: Callable[[Mapping[str, Any]], Resources],
+                           missing: Mapping[str, Decimal]) -> Resources:
     """max(spec, allocated, actuated) per aggregate, or max(allocated, actuated) when the resize is infeasible."""
     statuses = _container_statuses(pod)
     if not statuses:
-        return _aggregate(pod, container_requests)
+        return _aggregate(pod, spec_requests)
     infeasible = _is_resize_infeasible(pod)
 
     def allocated(container: Mapping[str, Any]) -> Resources:
         status = statuses.get(container.get("name", ""))
         if status is not None and status.get("allocatedResources") is not None:
-            return resource_list(status["allocatedResources"])
-        return {} if infeasible else container_requests(container)
+            return _with_missing(resource_list(status["allocatedResources"]), missing)
+        return {} if infeasible else spec_requests(container)
 
     def actuated(container: Mapping[str, Any]) -> Resources:
         status = statuses.get(container.get("name", ""))
         if status is not None and ((status.get("resources") or {}).get("requests")) is not None:
-            return resource_list(status["resources"]["requests"])
+            return _with_missing(resource_list(status["resources"]["requests"]), missing)
         return allocated(container)
 
     status_lists = (_aggregate(pod, actuated), _aggregate(pod, allocated))
     if infeasible:
         return _maximum(*status_lists)
-    return _maximum(_aggregate(pod, container_requests), *status_lists)
+    return _maximum(_aggregate(pod, spec_requests), *status_lists)
 
 
-def pod_requests(pod: Mapping[str, Any], *, use_status_resources: bool = True) -> Resources:
+def _with_missing(requests: Resources, missing: Mapping[str, Decimal]) -> Resources:
+    """helpers.go applyNonMissing: `missing` values for the resources a container does not request at all (an
+    explicit 0 stays 0)."""
+    for name, value in missing.items():
+        requests.setdefault(name, value)
+    return requests
+
+
+def pod_requests(pod: Mapping[str, Any], *, use_status_resources: bool = True,
+                 missing: Mapping[str, Decimal] | None = None) -> Resources:
     """Effective requests of a pod per resource name (cpu in cores, memory in bytes, ...), exact; "pods" is not included
-    (the caller counts one pod). `use_status_resources` follows in-place resize status, as the scheduler does."""
+    (the caller counts one pod). `use_status_resources` follows in-place resize status, as the scheduler does;
+    `missing` gives every container the requests it lacks (PodResourcesOptions.NonMissingContainerRequests)."""
     spec = pod.get("spec") or {}
-    requests = _status_aware_requests(pod) if use_status_resources else _aggregate(pod, container_requests)
+    missing = missing or {}
+    spec_requests: Callable[[Mapping[str, Any]], Resources] = \
+        (lambda c: _with_missing(container_requests(c), missing)) if missing else container_requests
+    requests = _status_aware_requests(pod, spec_requests, missing) if use_status_resources \
+        else _aggregate(pod, spec_requests)
     pod_level = spec.get("resources") or {}
     level_requests = resource_list(pod_level.get("requests"))
     for name, limit in resource_list(pod_level.get("limits")).items():
@@ -163,6 +179,19 @@ def pod_requests(pod: Mapping[str, Any], *, use_status_resources: bool = True) -
             requests[name] = quantity
     _add(requests, resource_list(spec.get("overhead")))
     return requests
+
+
+def pod_nonzero_requests(pod: Mapping[str, Any]) -> Resources:
+    """The requests scoring counts for a pod (PodInfo.CalculateResource Non0CPU/Non0Mem, pkg/scheduler/framework/
+    types.go): every container lacking a cpu or memory request counts 100m / 200Mi (schedutil DefaultMilliCPURequest,
+    DefaultMemoryRequest); with pod-level requests only a resource the pod requests nowhere gets the default
+    (getNonMissingContainerRequests)."""
+    requests = pod_requests(pod)
+    missing = dict(NON_ZERO_DEFAULTS)
+    level = resource_list(((pod.get("spec") or {}).get("resources") or {}).get("requests"))
+    if any(is_pod_level_resource(name) for name in level):  # IsPodLevelRequestsSet
+        missing = {name: value for name, value in missing.items() if name not in requests}
+    return pod_requests(pod, missing=missing) if missing else requests
 
 
 def node_allocatable(node: Mapping[str, Any]) -> Resources:

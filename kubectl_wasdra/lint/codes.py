@@ -238,6 +238,9 @@ GANG_TOPOLOGY_KEY_UNKNOWN: Final = RuleInfo(
 GANG_SCHEDULER_NAME_MISMATCH: Final = RuleInfo(
     id="GANG005", name="group-scheduler-name-mismatch", severity=Severity.ERROR,
     summary="pods of one group name different schedulerNames: the 1.37 scheduler rejects the whole group")
+GANG_POLICY_DIFFERS_FROM_TEMPLATE: Final = RuleInfo(
+    id="GANG006", name="group-policy-differs-from-template", severity=Severity.WARNING,
+    summary="a PodGroup's scheduling policy differs from its Workload template's, which PodGroups copy")
 
 # FIT: the manifests against the cluster of --snapshot/--live.
 FIT_SELECTOR_MATCHES_NOTHING: Final = RuleInfo(

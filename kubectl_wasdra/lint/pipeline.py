@@ -15,6 +15,7 @@ from typing import IO, TYPE_CHECKING, Any, Final
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
 from kubectl_wasdra.errors import WasdraError
+from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.codes import RuleInfo, Severity
 from kubectl_wasdra.lint.context import CheckContext
 from kubectl_wasdra.lint.docset import DocumentSet
@@ -53,14 +54,21 @@ class CheckOptions:
     simulate: bool = False
     snapshot_problems: tuple[LoadProblem, ...] = ()  # malformed snapshot objects left out: reported as LOAD findings
     preemption: bool = True  # False: --no-preemption
+    namespace: str | None = None  # -n: the namespace of namespaced objects that set none (kubectl apply -n)
     # project settings: excludes, suppressions, baseline, rendered Kustomize/Helm inputs
     exclude: tuple[str, ...] = ()
     default_excludes: bool = False
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     report_unused_ignores: bool = False
     show_suppressed: bool = False
+    verbose: bool = False  # list the skipped non-manifests one by one in text and github output (-v)
     baseline: str | None = None
     rendered: tuple[Rendered, ...] = ()
+    cluster_notes: tuple[str, ...] = ()  # where the release, gates and API versions came from (cluster/target.py)
+    gitignore: bool = True  # directories are walked as git walks them (--no-gitignore: every file)
+    # the repository as context (lint/repo/): references resolve against every manifest under this root
+    project_root: str | None = None
+    cache_dir: str | None = None  # where the repository index is kept (None: rebuilt in memory every run)
 
     def context(self, release: Release) -> CheckContext:
         from kubectl_wasdra.catalog.gates import overrides_for  # one flag set over several releases (gates come and go)
@@ -113,6 +121,25 @@ class CheckReport:
     baselined: tuple[Finding, ...] = ()
     show_suppressed: bool = False
     rendered_by: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))   # file -> "helm template x"
+    cluster_notes: tuple[str, ...] = ()  # where the release, gates and API versions came from (cluster/target.py)
+    verbose: bool = False
+
+    @property
+    def skipped(self) -> tuple[Finding, ...]:
+        """The files skipped as not manifests (LOAD013 notes): reported apart from the results (SARIF tool
+        notifications; a one-line count in text and github output unless -v)."""
+        return tuple(f for f in self.findings if f.rule == SKIPPED_RULE)
+
+    def without_skipped(self) -> CheckReport:
+        """The report less its skipped-file notes (what text and github output list without -v)."""
+        return dataclasses.replace(self, findings=tuple(f for f in self.findings if f.rule != SKIPPED_RULE))
+
+    def skipped_line(self) -> str:
+        """"12 files skipped: not manifests; -v to list", "" when none was skipped."""
+        count = len({f.file for f in self.skipped})
+        if not count:
+            return ""
+        return f"{count} file{'' if count == 1 else 's'} skipped: not manifests; -v to list"
 
     @property
     def k8s_version(self) -> str:
@@ -132,6 +159,8 @@ class CheckReport:
 
         data: dict[str, Any] = {"k8sVersion": self.k8s_version, "findings": findings_as_dicts(self),
                                 "summary": self.summary.as_dict()}
+        if self.cluster_notes:  # only with a cluster that names its server
+            data["cluster"] = list(self.cluster_notes)
         if self.gaps:  # only then: a complete read keeps DESIGN's shape exactly
             from kubectl_wasdra.cluster.gaps import gap_list
 
@@ -143,7 +172,10 @@ class CheckReport:
         if fail_on == "never":
             return False
         threshold = Severity(fail_on).rank
-        return any(f.severity.rank >= threshold for f in self.findings)
+        return any(f.severity.rank >= threshold and f.rule != SKIPPED_RULE for f in self.findings)
+
+
+SKIPPED_RULE: Final = codes.LOAD_NOT_A_MANIFEST.id
 
 
 def finding_order(finding: Finding) -> tuple[str, int, int, str, str, str, str, str]:
@@ -176,18 +208,26 @@ def _run_check(options: CheckOptions) -> CheckReport:
     contexts = [options.context(release) for release in options.releases]
     for ctx in contexts:
         _ = ctx.gates  # bad --feature-gates fail here, before any work (UsageError)
-    loaded = _load(options)
-    kinds = {(document.group, document.kind) for document in loaded.documents}
-    rules = tuple(r for r in rules_for(kinds, cluster=options.snapshot is not None) if r.info.id in selected)
+    loaded = _in_namespace(_load(options), options.namespace)
+    context = _repo_context(options, loaded.documents, loaded.files)
+    kinds = {(document.group, document.kind) for document in (*loaded.documents, *context)}
+    skipped = _cluster_rules(gaps)
+    rules = tuple(r for r in rules_for(kinds, cluster=options.snapshot is not None)
+                  if r.info.id in selected and r.info.id not in skipped)
     per_release = [document_findings_parallel(loaded.documents, rules, ctx, options.jobs) for ctx in contexts]
     for findings, ctx in zip(per_release, contexts, strict=True):
-        findings.extend(set_findings(loaded.documents, rules, ctx))
+        if context:
+            from kubectl_wasdra.lint.repo.context import set_findings_with_context
+
+            findings.extend(set_findings_with_context(loaded.documents, context, rules, ctx))
+        else:
+            findings.extend(set_findings(loaded.documents, rules, ctx))
     findings = load_findings([*loaded.problems, *options.snapshot_problems], rules, options.profile)
     findings.extend(merge_releases(per_release, options.releases))
     internal = any(f.hint == INTERNAL_ERROR_HINT for f in findings)
     report = CheckReport(tuple(options.releases), tuple(sorted(set(findings), key=finding_order)), loaded.documents,
                          loaded.files, fatal=internal or any(p.fatal for p in loaded.problems) or _blocks(gaps),
-                         gaps=gaps)
+                         gaps=gaps, cluster_notes=options.cluster_notes)
     from kubectl_wasdra.lint.project_report import apply_project_settings
 
     return apply_project_settings(report, options, selected)
@@ -203,16 +243,41 @@ def _blocks(gaps: Mapping[str, str]) -> bool:
 
 
 def _without_unread_cluster(options: CheckOptions) -> tuple[Mapping[str, str], CheckOptions]:
-    """The snapshot's gaps, and the options to check with: without the cluster when a kind its checks need was not
-    read (a FIT or REF verdict on a partial read would be a guess; the report lists the gaps and exits 2)."""
+    """The snapshot's gaps, and the options to check with: the cluster kept with what was read, the simulation off
+    when a kind it needs was not read (a verdict on a partial read would be a guess; the report lists the gaps and
+    exits 2). The rules that need an unread kind are skipped in _run_check (lint/cluster_needs.py)."""
     if options.snapshot is None:
         return {}, options
     from kubectl_wasdra.cluster.gaps import unread_kinds
 
     gaps = dict(options.snapshot.header.gaps)
     if unread_kinds(gaps):
-        return gaps, dataclasses.replace(options, snapshot=None, simulate=False)
+        return gaps, dataclasses.replace(options, simulate=False)
     return gaps, options
+
+
+def _cluster_rules(gaps: Mapping[str, str]) -> frozenset[str]:
+    """IDs of the cluster rules the read's gaps leave without data (none for a complete read or no cluster)."""
+    if not gaps:
+        return frozenset()
+    from kubectl_wasdra.lint.cluster_needs import skipped_rules
+
+    return frozenset(skipped_rules(gaps))
+
+
+def _in_namespace(loaded: Any, namespace: str | None) -> Any:
+    """`check -n NS`: namespaced objects that set no namespace are checked as created in NS, as `kubectl apply -n NS`
+    creates them (references, duplicates and fit then look there); cluster-scoped kinds and objects that name a
+    namespace are left as they are."""
+    if not namespace:
+        return loaded
+    import dataclasses
+
+    from kubectl_wasdra.kube.scope import is_cluster_scoped
+
+    documents = tuple(d.in_namespace(namespace) if d.namespace is None and d.kind and
+                      not is_cluster_scoped(d.group, d.kind) else d for d in loaded.documents)
+    return dataclasses.replace(loaded, documents=documents)
 
 
 def _load(options: CheckOptions) -> Any:
@@ -220,8 +285,23 @@ def _load(options: CheckOptions) -> Any:
     from kubectl_wasdra.lint.project_report import load_inputs
 
     if not (options.exclude or options.default_excludes or options.rendered):
-        return load_paths(options.paths, stdin=options.stdin, max_bytes=options.max_bytes)
+        return load_paths(options.paths, stdin=options.stdin, max_bytes=options.max_bytes, gitignore=options.gitignore)
     return load_inputs(options)
+
+
+def _repo_context(options: CheckOptions, documents: Sequence[Document], files: Sequence[str]) -> tuple[Document, ...]:
+    """The repository documents the given ones reach (lint/repo/context.py); none without a project root."""
+    root = options.project_root
+    if root is None or not documents or not any(os.path.abspath(f).startswith(os.path.join(root, "")) for f in files
+                                                 if f != "-"):
+        return ()   # nothing given from inside the project: its other files are no context for it
+    from kubectl_wasdra.lint.project_report import excludes_of
+    from kubectl_wasdra.lint.repo.context import repo_context
+
+    texts = {id(r.text) for r in options.rendered}
+    rendered = [d for d in documents if d.source is not None and id(d.source.text) in texts]
+    return repo_context(options.project_root, documents, files, cache_dir=options.cache_dir,
+                        gitignore=options.gitignore, exclude=excludes_of(options), rendered=rendered).documents
 
 
 def load_findings(problems: Iterable[LoadProblem], rules: Sequence[Rule], profile: str) -> list[Finding]:
@@ -246,14 +326,14 @@ def document_findings(documents: Sequence[Document], rules: Sequence[Rule], ctx:
     """Findings of the document-scope rules, document by document."""
     findings: list[Finding] = []
     document_rules = [(r, severity_for(r.info, ctx.profile)) for r in rules if r.scope == "document"]
-    from kubectl_wasdra.lint.rules._gated import NEEDS_SERVED_API, api_unavailable
+    from kubectl_wasdra.lint.rules._gated import skipped_families
 
     for document in documents:
-        unavailable = api_unavailable(document, ctx)  # API001/API002 report it; GATE/VALID would only cascade
+        skipped = skipped_families(document, ctx)  # API001/API002 report it; what would only cascade is left out
         crashed: set[str] = set()  # rules sharing one analysis fail together: report the failure once
         found: list[tuple[RuleInfo, Severity, Problem]] = []
         for implemented, severity in document_rules:
-            if unavailable and implemented.info.family in NEEDS_SERVED_API:
+            if implemented.info.family in skipped:
                 continue
             try:
                 for problem in implemented.check(document, ctx):  # a loop, not extend(generator): 30+ rules a document
@@ -279,8 +359,9 @@ def set_findings(documents: Sequence[Document], rules: Sequence[Rule], ctx: Chec
         try:
             for problem in implemented.check(docset, ctx):
                 milder = problem.severity is not None and problem.severity.rank < severity.rank
-                findings.append(_stamp(implemented.info, problem.severity if milder else severity, problem.document,
-                                       problem.path, problem.message, problem.hint, problem.at))
+                finding = _stamp(implemented.info, problem.severity if milder else severity, problem.document,
+                                 problem.path, problem.message, problem.hint, problem.at, problem.position)
+                findings.append(dataclasses.replace(finding, related=problem.related) if problem.related else finding)
         except WasdraError:
             raise
         except Exception as exc:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kubectl_wasdra.lint.codes import Severity
@@ -40,6 +40,8 @@ class SetProblem:
     hint: str | None = None
     at: str = "key"
     severity: Severity | None = None  # a milder severity than the rule's for this verdict (FIT004: fits by preempting)
+    related: tuple[tuple[Document, Path], ...] = ()  # the other objects (and fields) the verdict is about
+    position: tuple[int, int] | None = None   # explicit 1-based (line, column) inside the value, e.g. of a CEL error
 
 
 @dataclass(frozen=True, order=True)
@@ -56,6 +58,9 @@ class Finding:
     message: str
     hint: str | None = None
     object: str = ""
+    # other objects a cross-object finding is about (document, field path): editors show them as related places;
+    # not part of the finding's identity, order or JSON
+    related: tuple[tuple[Document, Path], ...] = field(default=(), compare=False, repr=False)
 
     def as_dict(self) -> dict[str, object]:
         """DESIGN's JSON shape, keys in a fixed order."""

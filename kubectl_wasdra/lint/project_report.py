@@ -4,7 +4,7 @@ findings less those suppressed (annotations, comments, per-file ignores) or alre
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -16,16 +16,28 @@ if TYPE_CHECKING:
     from kubectl_wasdra.lint.pipeline import CheckOptions, CheckReport
     from kubectl_wasdra.lint.suppress import Suppressed, SuppressionProblem
     from kubectl_wasdra.load import Document
+    from kubectl_wasdra.load.excludes import Excludes
+
+
+def excludes_of(options: CheckOptions) -> Excludes:
+    """The files left out: the default excludes (unless turned off) and the configured ones."""
+    from kubectl_wasdra.load.default_excludes import DEFAULT_EXCLUDES
+    from kubectl_wasdra.load.excludes import Excludes
+
+    return Excludes.of(DEFAULT_EXCLUDES if options.default_excludes else (), options.exclude)
+
+
+def exclude_predicate(options: CheckOptions) -> Callable[[str], bool] | None:
+    """Whether a file is left out, None when nothing is."""
+    excludes = excludes_of(options)
+    return excludes.matches if excludes.patterns else None
 
 
 def load_inputs(options: CheckOptions) -> LoadResult:
     """The paths' documents (excluded files left out) followed by the documents of each rendered input."""
-    from kubectl_wasdra.load.default_excludes import DEFAULT_EXCLUDES
-    from kubectl_wasdra.load.excludes import Excludes
-
-    excludes = Excludes.of(DEFAULT_EXCLUDES if options.default_excludes else (), options.exclude)
     loaded = load_paths(options.paths, stdin=options.stdin, max_bytes=options.max_bytes,
-                        exclude=excludes.matches if excludes.patterns else None) if options.paths else LoadResult((), (), ())
+                        exclude=exclude_predicate(options), gitignore=options.gitignore) \
+        if options.paths else LoadResult((), (), ())
     documents, problems, files = list(loaded.documents), list(loaded.problems), list(loaded.files)
     for rendered in options.rendered:
         from kubectl_wasdra.load.render import load_rendered
@@ -60,7 +72,8 @@ def apply_project_settings(report: CheckReport, options: CheckOptions, selected:
     rendered_by = {d.file: r.label for r in options.rendered for d in report.documents
                    if d.source is not None and d.source.text is r.text}
     return dataclasses.replace(report, findings=tuple(findings), suppressed=suppressed, baselined=tuple(baselined),
-                               show_suppressed=options.show_suppressed, rendered_by=MappingProxyType(rendered_by))
+                               show_suppressed=options.show_suppressed, rendered_by=MappingProxyType(rendered_by),
+                               verbose=options.verbose)
 
 
 def _has_directives(documents: Iterable[Document]) -> bool:

@@ -110,12 +110,16 @@ def _expand(item: str, flag: str) -> set[str]:
 
 
 def _unknown(key: str, flag: str) -> UsageError:
+    return UsageError(f'unknown rule or family "{key}"', where=flag, hint=unknown_rule_hint(key))
+
+
+def unknown_rule_hint(key: str) -> str:
+    """'did you mean "REF003"?' for a key that names no rule, family or name (flags and suppressions alike)."""
     infos = rule_infos()
     candidates = sorted({i.id for i in infos} | {i.name for i in infos} | {i.family for i in infos} | {"ALL"})
     close = closest_name(key.upper() if key[:1].isupper() else key.lower(), candidates, cutoff=0.5) or \
         closest_name(key, candidates, cutoff=0.5)
-    hint = f'did you mean "{close}"?' if close else "see `kubectl wasdra rules` for the rule IDs"
-    return UsageError(f'unknown rule or family "{key}"', where=flag, hint=hint)
+    return f'did you mean "{close}"?' if close else "see `kubectl wasdra rules` for the rule IDs"
 
 
 def _dedent(text: str) -> str:

@@ -165,6 +165,13 @@ def _expand(key: str) -> frozenset[str] | None:
         return None
 
 
+def _unknown_hint(key: str) -> str:
+    """The did-you-mean --ignore gives for the same key ("REF03" -> "REF003"), else where the rule IDs are."""
+    from kubectl_wasdra.lint.registry import unknown_rule_hint
+
+    return unknown_rule_hint(key)
+
+
 _Expanded = tuple[Directive, list[tuple[str, frozenset[str] | None]]]   # a directive with each key's rule IDs
 
 
@@ -219,7 +226,7 @@ def _directive_problems(expanded: list[_Expanded],
             if rules is None:
                 problems.append(SuppressionProblem(
                     "unknown-rule", directive.file, directive.line, directive.column,
-                    f'suppression names "{key}", which is no rule', "see `kubectl wasdra rules` for the rule IDs"))
+                    f'suppression names "{key}", which is no rule', _unknown_hint(key)))
             elif used is not None and (number, key) not in used and (selected is None or rules & selected):
                 problems.append(SuppressionProblem(
                     "unused", directive.file, directive.line, directive.column,

@@ -112,6 +112,15 @@ class Document:
         put(self, "name", name if isinstance(name, str) else None)
         put(self, "namespace", namespace if isinstance(namespace, str) else None)
 
+    def in_namespace(self, namespace: str) -> Document:
+        """This document as `kubectl apply -n NAMESPACE` would create it when it names no namespace: a copy whose
+        `namespace` is `namespace`, its data (and so every position and fix) unchanged."""
+        import copy
+
+        placed = copy.copy(self)
+        object.__setattr__(placed, "namespace", namespace)
+        return placed
+
     @property
     def gvk(self) -> tuple[str, str, str]:
         """(group, version, kind), empty strings where missing."""

@@ -86,6 +86,25 @@ class Excludes:
         relative = os.path.relpath(absolute, os.path.abspath(self.base or os.getcwd())).replace(os.sep, "/")
         return any(self._match(pattern, absolute, relative) for pattern in self.patterns)
 
+    def excluded(self, absolute_paths: Iterable[str]) -> set[str]:
+        """Those of `absolute_paths` (normalised, as os.path.abspath gives them) that `matches` would leave out, without
+        normalising each path again: the repository index asks this of every file of a repository on every run."""
+        if not self.patterns:
+            return set()
+        base = os.path.abspath(self.base or os.getcwd()).replace(os.sep, "/")
+        prefix = base.rstrip("/") + "/"
+        # plain names (".wasdra.yaml", "node_modules") are looked up in a set instead of matched one by one
+        literal = {p for p in self.patterns if isinstance(_regex(p), _Literal) and "/" not in p}
+        others = [p for p in self.patterns if p not in literal]
+        found = set()
+        for path in absolute_paths:
+            absolute = path.replace(os.sep, "/")
+            relative = absolute[len(prefix):] if absolute.startswith(prefix) else os.path.relpath(absolute, base)
+            names = (relative if not relative.startswith("..") else absolute).split("/")
+            if not literal.isdisjoint(names) or any(self._match(p, absolute, relative) for p in others):
+                found.add(path)
+        return found
+
     @staticmethod
     def _match(pattern: str, absolute: str, relative: str) -> bool:
         dir_only = pattern.endswith("/")

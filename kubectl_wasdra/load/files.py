@@ -20,13 +20,15 @@ DEFAULT_MAX_BYTES: Final = 32 * 1024 * 1024
 STDIN: Final = "-"
 
 
-def expand_paths(paths: Sequence[str], exclude: Callable[[str], bool] | None = None) -> tuple[list[str], list[LoadProblem]]:
+def expand_paths(paths: Sequence[str], exclude: Callable[[str], bool] | None = None, *,
+                 gitignore: bool = False) -> tuple[list[str], list[LoadProblem]]:
     """Files to read, in order and without repeats: directories recursively (.yaml/.yml/.json, hidden entries
-    skipped, sorted), globs, plain files as given, "-" for stdin; files for which `exclude` is true are left out."""
+    skipped, sorted; with `gitignore`, what git ignores left out too), globs, plain files as given (even ignored
+    ones), "-" for stdin; files for which `exclude` is true are left out."""
     files: list[str] = []
     problems: list[LoadProblem] = []
     for path in paths:
-        found = list(_expand_one(path))
+        found = list(_expand_one(path, gitignore))
         if exclude is not None and found:
             found = [file for file in found if not exclude(file)]  # all excluded is not "matches nothing"
             files.extend(found)
@@ -42,33 +44,46 @@ def expand_paths(paths: Sequence[str], exclude: Callable[[str], bool] | None = N
     return list(unique.values()), problems
 
 
-def _expand_one(path: str) -> Iterator[str]:
+def _expand_one(path: str, gitignore: bool) -> Iterator[str]:
     if path == STDIN:
         yield STDIN
     elif os.path.isdir(path):
-        yield from _walk_directory(path)
+        yield from _walk_directory(path, gitignore=gitignore)
     elif os.path.exists(path):
         yield path
     elif glob.has_magic(path):
-        for match in sorted(glob.glob(path, recursive=True)):
+        matches = sorted(glob.glob(path, recursive=True))
+        if gitignore:   # a glob walks too: what git ignores stays out (load/gitignore.py)
+            from kubectl_wasdra.load.gitignore import ignored_files
+
+            left_out = ignored_files([m for m in matches if not os.path.isdir(m)])
+            matches = [m for m in matches if m not in left_out]
+        for match in matches:
             if os.path.isdir(match):
-                yield from _walk_directory(match)
+                yield from _walk_directory(match, gitignore=gitignore)
             elif _regular_or_broken(match):
                 yield match
 
 
-def directory_manifests(root: str, *, recursive: bool = True) -> list[str]:
+def directory_manifests(root: str, *, recursive: bool = True, gitignore: bool = False) -> list[str]:
     """Manifest files in a directory (and its subdirectories when `recursive`), as a directory PATH is read."""
-    return list(_walk_directory(root, recursive=recursive))
+    return list(_walk_directory(root, recursive=recursive, gitignore=gitignore))
 
 
-def _walk_directory(root: str, *, recursive: bool = True) -> Iterator[str]:
+def _walk_directory(root: str, *, recursive: bool = True, gitignore: bool = False) -> Iterator[str]:
     """Manifest files under `root` in the order kubectl's visitor (filepath.Walk) reads them: each directory's entries
-    by name, a subdirectory before a sibling whose name only extends it; hidden files and directories skipped."""
+    by name, a subdirectory before a sibling whose name only extends it; hidden files and directories skipped, and
+    with `gitignore` what git ignores (load/gitignore.py: node_modules/, build output ...)."""
+    from kubectl_wasdra.load.gitignore import NOTHING_IGNORED, ignored_below
+
+    ignored = ignored_below(root) if gitignore else NOTHING_IGNORED
     found = []
     for directory, subdirs, names in os.walk(root):
         subdirs[:] = [d for d in subdirs if not d.startswith(".")] if recursive else []
-        found.extend(os.path.join(directory, n) for n in names if n.endswith(MANIFEST_SUFFIXES) and not n.startswith("."))
+        if ignored:
+            subdirs[:] = [d for d in subdirs if not ignored.contains(os.path.join(directory, d))]
+        found.extend(os.path.join(directory, n) for n in names if n.endswith(MANIFEST_SUFFIXES) and not n.startswith(".")
+                     and not (ignored and ignored.contains(os.path.join(directory, n))))
     # FIFOs, sockets and devices found in a directory or by a glob are left out: reading one could block forever.
     # (A pipe named on the command line, e.g. `<(helm template chart/)`, is read.) Broken links stay in, to be reported.
     yield from sorted((path for path in found if _regular_or_broken(path)), key=lambda path: path.split(os.sep))
@@ -80,9 +95,10 @@ def _regular_or_broken(path: str) -> bool:
 
 
 def load_paths(paths: Sequence[str], *, stdin: IO[bytes] | None = None, max_bytes: int = DEFAULT_MAX_BYTES,
-               exclude: Callable[[str], bool] | None = None) -> LoadResult:
-    """Every document of every input, the problems met, and the files read (stdin is "-")."""
-    files, problems = expand_paths(paths, exclude)
+               exclude: Callable[[str], bool] | None = None, gitignore: bool = False) -> LoadResult:
+    """Every document of every input, the problems met, and the files read (stdin is "-"); with `gitignore`,
+    directories are walked as git walks them."""
+    files, problems = expand_paths(paths, exclude, gitignore=gitignore)
     documents: list[Document] = []
     for file in files:
         file_documents, file_problems = load_file(file, stdin=stdin, max_bytes=max_bytes)
@@ -103,6 +119,12 @@ def load_file(file: str, *, stdin: IO[bytes] | None = None,
     text = decode(file, raw)
     if isinstance(text, LoadProblem):
         return [], [text]
+    return load_decoded(file, text)
+
+
+def load_decoded(file: str, text: str) -> tuple[list[Document], list[LoadProblem]]:
+    """Documents and problems of a file's decoded text (an editor's buffer, too): a Helm template, kustomization or
+    CI config is one NOT_A_MANIFEST problem instead."""
     other = classify(file, text)
     if other is not None:
         return [], [LoadProblem(file, 1, 1, f"{other.what}, not Kubernetes objects: skipped", other.how,

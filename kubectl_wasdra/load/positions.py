@@ -94,6 +94,22 @@ class SourceText:
                 self._plain[index] = (root, part[1]) if part is not None and root is not None else None
             return self._plain[index]
 
+    def segments(self) -> list[tuple[str, int]] | None:
+        """(text, line offset) of every document when the file splits cleanly at its `---` lines (None for JSON): what
+        an editor's incremental check compares to tell an unchanged document. One pass over the text."""
+        with self._lock:
+            if self._starts is None:
+                self._starts = [] if self.is_json else _part_starts(self.text)
+            starts = self._starts
+        if not starts:
+            return None
+        found, line = [], self.text.count("\n", 0, starts[0])
+        for index, start in enumerate(starts):
+            end = starts[index + 1] if index + 1 < len(starts) else len(self.text)
+            found.append((self.text[start:end], line))
+            line += self.text.count("\n", start, end)
+        return found
+
     def _part(self, index: int) -> tuple[str, int] | None:
         """(text, line offset) of document `index` when the file splits cleanly at its `---` lines; under the lock."""
         if self._starts is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-from kubectl_wasdra.catalog.gateless import GATELESS
+from kubectl_wasdra.catalog.gateless import GATELESS, GatelessKep
 from kubectl_wasdra.catalog.gates import GateChange, GateInfo, gate_diff, gate_table, keps_without_gate
 from kubectl_wasdra.catalog.releases import NEWEST, Release, minor_key
 
@@ -28,23 +28,37 @@ def gate_rows(release: Release, area: str | None = None) -> list[GateInfo]:
     return sorted(rows, key=lambda g: (AREAS.index(g.area) if g.area in AREAS else 99, g.kep or 0, g.name))
 
 
+def gateless_rows(release: Release, area: str | None = None) -> list[GatelessKep]:
+    """The KEPs of `release` that ship without a feature gate (always on), optionally of one area."""
+    return [k for k in GATELESS if (release.major, release.minor) >= minor_key(k.since) and area in (None, k.area)]
+
+
 def render_table(release: Release, area: str | None, output: str) -> str:
-    rows = gate_rows(release, area)
+    rows, gateless = gate_rows(release, area), gateless_rows(release, area)
     if output == "json":
-        return json.dumps({"k8sVersion": str(release), "gates": [_info_dict(g) for g in rows]}, indent=2) + "\n"
+        return json.dumps({"k8sVersion": str(release), "gates": [_info_dict(g) for g in rows]
+                           + [_gateless_dict(k) for k in gateless]}, indent=2) + "\n"
     table = [("KEP", "gate", "area", "stage", "default", "components", "since", "simulator")]
     table += [(str(g.kep or "-"), g.name, g.area, g.stage + (" (unverified)" if g.status == "unverified" else ""),
                _default(g), _components(g), g.since, _simulator(g.name)) for g in rows]
+    table += [(str(k.kep), "(no gate)", k.area, "no gate", "always on", ", ".join(SHORT.get(c, c) for c in k.components)
+               or "-", k.since, "-") for k in gateless]
     lines = _align(table)
     missing = [(kep, name) for kep, name, _ in keps_without_gate()]
     if missing and release == NEWEST:
         lines += ["", "KEPs tracked for this release with no gate in the code: "
                   + ", ".join(f"{kep} {name}" for kep, name in missing)]
-    gateless = [k for k in GATELESS if (release.major, release.minor) >= minor_key(k.since)]
     if gateless:
         lines += ["", "KEPs without a feature gate (always on): "
                   + ", ".join(f"KEP-{k.kep} {k.what} (since {k.since})" for k in gateless)]
     return "\n".join(lines) + "\n"
+
+
+def _gateless_dict(kep: GatelessKep) -> dict[str, Any]:
+    """A no-gate KEP in the JSON table: the gate fields say so (gate null, always on), "changes" says what it adds."""
+    return {"kep": kep.kep, "gate": None, "area": kep.area, "stage": "no gate", "default": True, "locked": True,
+            "components": list(kep.components), "requires": [], "since": kep.since, "simulator": None,
+            "changes": kep.what}
 
 
 def render_diff(before: Release, after: Release, area: str | None, output: str) -> str:

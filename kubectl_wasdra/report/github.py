@@ -30,6 +30,9 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
     from kubectl_wasdra.report.sarif import repo_relative, source_root
 
     root = source_root()
+    skipped = "" if report.verbose else report.skipped_line()   # a ::notice per skipped file only with -v
+    if skipped:
+        report = report.without_skipped()
     lines = []
     for f in report.findings:
         message = f"{f.path}: {f.message}" if f.path else f.message
@@ -39,5 +42,6 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
         file = f.file if f.file == "-" else repo_relative(f.file, root) or f.file
         lines.append(f"::{_LEVELS[str(f.severity)]} file={_property(file)},line={f.line},col={f.column},"
                      f"title={title}::{_data(message)}")
+    lines.extend([skipped] if skipped else [])
     lines.append(report.summary.line())
     return "\n".join(lines) + "\n"

@@ -13,11 +13,13 @@ from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import quote
 
 from kubectl_wasdra import __version__
+from kubectl_wasdra.lint.pipeline import SKIPPED_RULE
 from kubectl_wasdra.lint.registry import Rule, all_rules
 from kubectl_wasdra.report.safe import json_safe
 
 if TYPE_CHECKING:
     from kubectl_wasdra.lint.pipeline import CheckReport
+    from kubectl_wasdra.lint.problem import Finding
 
 SCHEMA_URI: Final = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI: Final = "https://github.com/kubectl-wasdra/kubectl-wasdra"
@@ -77,6 +79,13 @@ def _result_marks(report: CheckReport) -> dict[int, dict[str, Any]]:
     return marks
 
 
+def _skipped_notification(finding: Finding, root: str) -> dict[str, Any]:
+    """A file skipped as not a manifest, as a SARIF tool execution notification (never a result)."""
+    return {"level": "note", "descriptor": {"id": finding.rule}, "message": {"text": finding.message + (
+        f" ({finding.hint})" if finding.hint else "")}, "locations": [{"physicalLocation": {
+            "artifactLocation": {"uri": artifact_uri(finding.file, root), "uriBaseId": "%SRCROOT%"}}}]}
+
+
 def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") -> str:
     """The SARIF log as indented JSON."""
     from kubectl_wasdra.cluster.gaps import unread_kinds
@@ -87,7 +96,10 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
     root = source_root()
     results = []
     marks = _result_marks(report)
+    skipped = report.skipped   # not results (each would become a code-scanning alert): tool notifications
     for f in (*report.findings, *report.baselined, *(s.finding for s in report.suppressed)):
+        if f.rule == SKIPPED_RULE:
+            continue
         text = f"{f.path}: {f.message}" if f.path else f.message
         result: dict[str, Any] = {
             "ruleId": f.rule,
@@ -114,12 +126,12 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
             "properties": {"k8sVersion": report.k8s_version},
         }],
     }
-    if report.gaps:  # what the cluster read could not read: SARIF's tool execution notifications
-        unread = unread_kinds(report.gaps)
-        log["runs"][0]["invocations"] = [{
-            "executionSuccessful": not unread,
-            "toolExecutionNotifications": [
-                {"level": "error" if kind in unread else "note", "descriptor": {"id": "cluster-read-gap"},
-                 "message": {"text": f"not read from the cluster: {kind}: {why}"}}
-                for kind, why in sorted(report.gaps.items())]}]
+    notifications = [
+        {"level": "error" if kind in unread_kinds(report.gaps) else "note", "descriptor": {"id": "cluster-read-gap"},
+         "message": {"text": f"not read from the cluster: {kind}: {why}"}}
+        for kind, why in sorted(report.gaps.items())]   # what the cluster read could not read
+    notifications += [_skipped_notification(f, root) for f in skipped]
+    if notifications:
+        log["runs"][0]["invocations"] = [{"executionSuccessful": not unread_kinds(report.gaps),
+                                          "toolExecutionNotifications": notifications}]
     return json_safe(json.dumps(log, indent=2, ensure_ascii=False)) + "\n"

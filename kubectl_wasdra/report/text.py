@@ -44,11 +44,15 @@ def _rows(report: CheckReport) -> list[tuple[str, list[tuple[Finding, str, list[
 
 
 def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") -> str:
-    """Plain text, or ANSI-coloured text when `color`."""
+    """Plain text, or ANSI-coloured text when `color`. Files skipped as not manifests are one count line before the
+    summary unless the report is verbose (-v)."""
+    skipped = "" if report.verbose else report.skipped_line()
+    if skipped:
+        report = report.without_skipped()
     grouped = _rows(report)
     if color:
-        return _render_rich(report, grouped)
-    lines: list[str] = gap_lines(report)
+        return _render_rich(report, grouped, skipped)
+    lines: list[str] = [*cluster_lines(report), *gap_lines(report)]
     for file, rows in grouped:
         lines.append(file)
         for _, head, rest, _ in rows:
@@ -56,8 +60,14 @@ def render(report: CheckReport, *, color: bool = False, fail_on: str = "error") 
             lines.extend(rest)
     if lines:
         lines.append("")
+    lines.extend([skipped] if skipped else [])
     lines.append(report.summary.line())
     return "\n".join(lines) + "\n"
+
+
+def cluster_lines(report: CheckReport) -> list[str]:
+    """Where the release, feature gates and API versions judged against came from, when a cluster named them."""
+    return [printable(f"cluster: {note}") for note in report.cluster_notes]
 
 
 def gap_lines(report: CheckReport) -> list[str]:
@@ -65,12 +75,18 @@ def gap_lines(report: CheckReport) -> list[str]:
     if not report.gaps:
         return []
     from kubectl_wasdra.cluster.gaps import unread_kinds
+    from kubectl_wasdra.lint.cluster_needs import skipped_rules
 
-    return [printable(f"not read from the cluster: {kind}: {why} — cluster checks (FIT, REF010, GANG004) were skipped")
-            for kind, why in unread_kinds(report.gaps).items()]
+    skipped = skipped_rules(report.gaps)
+    lines = []
+    for kind, why in unread_kinds(report.gaps).items():
+        rules = [rule for rule, kinds in skipped.items() if kind in kinds]
+        what = f"skipped: {', '.join(rules)}" if rules else "no check needed it"
+        lines.append(printable(f"not read from the cluster: {kind}: {why} — {what}"))
+    return lines
 
 
-def _render_rich(report: CheckReport, grouped: list) -> str:
+def _render_rich(report: CheckReport, grouped: list, skipped: str) -> str:
     import io
 
     from rich.console import Console
@@ -79,6 +95,8 @@ def _render_rich(report: CheckReport, grouped: list) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=True, color_system="standard", width=WIDTH + 10, soft_wrap=True,
                       highlight=False)
+    for line in cluster_lines(report):
+        console.print(Text(line, style="dim"))
     for line in gap_lines(report):
         console.print(Text(line, style="bold red"))
     for file, rows in grouped:
@@ -94,5 +112,7 @@ def _render_rich(report: CheckReport, grouped: list) -> str:
     style = "bold red" if summary.errors else "yellow" if summary.warnings else "green"
     if grouped:
         console.print()
+    if skipped:
+        console.print(Text(skipped, style="dim"))
     console.print(Text(summary.line(), style=style))
     return buffer.getvalue()

@@ -140,10 +140,6 @@ def _not_simulated(profile: Profile) -> list[str]:
     if "NodeResourceTopologyMatch" in profile.filter_names:
         out.append("NodeResourceTopologyMatch scoring and its caches (the filter reads each NodeResourceTopology as the "
                    "snapshot holds it, as with cacheResyncPeriodSeconds 0)")
-    if profile.placement_scores != Profile().placement_scores:
-        out.append("placementScore weights (topology placements are chosen by pod count)")
-    if profile.hard_pod_affinity_weight != 1 or profile.ignore_preferred_terms_of_existing_pods:
-        out.append("InterPodAffinity scoring args (inter-pod affinity is not scored)")
     if profile.spread_defaulting == "List" and any(c.get("whenUnsatisfiable") == "DoNotSchedule"
                                                    for c in profile.spread_constraints):
         out.append("PodTopologySpread DoNotSchedule defaultConstraints (their selector comes from the Services, "

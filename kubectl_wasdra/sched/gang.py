@@ -16,6 +16,8 @@ from typing import Final
 from kubectl_wasdra.sched.fiterror import FitError
 from kubectl_wasdra.sched.placement import diagnose_pod, find_node, is_stateful
 from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.profiles import FitArgs
+from kubectl_wasdra.sched.scoring import placement_fit_score
 from kubectl_wasdra.sched.state import SchedState
 
 CANNOT_SATISFY: Final = "minCount ({m}) cannot be satisfied: {s} scheduled, {r} remaining"
@@ -35,7 +37,7 @@ class Attempt:
     failed: dict[str, FitError] = field(default_factory=dict)
     placeable: int = 0  # pods that would fit if the loop had not stopped early (for the explanation)
     scheduled: int = 0
-    fullness: int = 0  # per mille of the placement's cpu requested after the attempt (MostAllocated stand-in)
+    fit_score: int = 0  # NodeResourcesFit's placement score (scoring.placement_fit_score) of a topology placement
     devices: dict[tuple[str, str], tuple[Mapping[str, str], ...]] = field(default_factory=dict)  # claims of this attempt
 
 
@@ -79,11 +81,13 @@ def _diagnosed_before(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -
 
 
 def _record(attempt: Attempt, pods: list[PodInfo], state: SchedState) -> None:
-    """What the explanation needs of the attempt before it is rolled back: fullness and the devices it took."""
+    """What placement scoring and the explanation need of the attempt before it is rolled back: NodeResourcesFit's
+    placement score and the devices it took."""
     if attempt.domain is not None:  # only topology placements are compared with each other
-        used = sum(state.requested[n].get("cpu", 0) for n in attempt.nodes)
-        total = sum(state.facts[n].allocatable.get("cpu", 0) for n in attempt.nodes) or 1
-        attempt.fullness = used * 1000 // total
+        placed = [p for p in pods if p.key in attempt.placed]
+        profile = pods[0].profile if pods else None
+        resources = profile.fit.resources if profile is not None else FitArgs().resources
+        attempt.fit_score = placement_fit_score(state, attempt.nodes, placed, resources)
     if state.dra is not None:
         for pod in pods:
             for claim in state.dra.claims_of(pod):

@@ -18,9 +18,8 @@ from __future__ import annotations
 from typing import Final
 
 from kubectl_wasdra.sched.gang import run_cycle
-from kubectl_wasdra.sched.placement import run_filters
 from kubectl_wasdra.sched.podinfo import PodInfo
-from kubectl_wasdra.sched.preemption import NEVER, TERMINATING, nominated_node, victim_terminating
+from kubectl_wasdra.sched.preemption import NEVER, TERMINATING, dry_run_filters, nominated_node, victim_terminating
 from kubectl_wasdra.sched.preemption_model import Context, Preemption, victims_of
 from kubectl_wasdra.sched.queue import Entry
 from kubectl_wasdra.sched.state import SchedState
@@ -66,7 +65,7 @@ def _fits_checker(placed: list[tuple[PodInfo, str]], state: SchedState):
             for pod, node in placed:
                 if not everywhere and node not in touched:
                     continue
-                if run_filters(pod, state.node(node)) is not None:
+                if dry_run_filters(pod, state, node) is not None:
                     return False
                 state.assume(pod, node)
             return True

@@ -24,6 +24,7 @@ from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.filters import inter_pod_affinity, node_affinity, volume_restrictions
 from kubectl_wasdra.sched.fiterror import FitError
 from kubectl_wasdra.sched.nodeinfo import NodeInfo
+from kubectl_wasdra.sched.pod_scores import pod_scores
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.profile_plugins import plugins_for
 from kubectl_wasdra.sched.scoring import best_node, dra_score, num_feasible_nodes_to_find, raw_scores, score_weights
@@ -165,7 +166,8 @@ def find_node(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> str | 
         return None
     if not stateful:
         state.set(state.cursors, key, state.position(nodes, next(iter(scores))))
-    chosen = best_node(scores, score_weights(pod.profile)) if len(scores) > 1 else next(iter(scores))  # one: no scoring
+    chosen = best_node(scores, score_weights(pod.profile, state.minor), pod_scores(pod, state, tuple(scores))) \
+        if len(scores) > 1 else next(iter(scores))  # one: no scoring
     return chosen if _prepare_chosen(pod, state, chosen, fresh, shape) else None
 
 

@@ -73,6 +73,24 @@ def _fit(reader: Reader, path: Path) -> dict[str, Any]:
     return {"fit": fit} if args or fit != FitArgs() else {}
 
 
+def _balanced(reader: Reader, path: Path) -> dict[str, Any]:
+    """NodeResourcesBalancedAllocationArgs.resources (validation_pluginargs.go
+    ValidateNodeResourcesBalancedAllocationArgs: names once each, every weight 1; defaults.go: a weight left out or 0
+    is 1, no resources means cpu and memory)."""
+    reader.mapping(path, frozenset({"resources"}))
+    names: list[str] = []
+    for index, _ in enumerate(reader.sequence((*path, "resources"))):
+        item = reader.mapping((*path, "resources", index), frozenset({"name", "weight"}))
+        name = str(item.get("name") or "")
+        if name in names:
+            raise reader.fail((*path, "resources", index, "name"), f'Duplicate value: "{name}"', "list each resource once")
+        weight = reader.document.get((*path, "resources", index, "weight"))
+        if weight not in (None, 0, 1) or isinstance(weight, bool):
+            raise reader.fail((*path, "resources", index, "weight"), f"Invalid value: {weight}: must be 1", "use weight 1")
+        names.append(name)
+    return {"balanced_resources": tuple(names)} if names else {}
+
+
 def _shape(reader: Reader, path: Path, kind: str) -> tuple[tuple[int, int], ...]:
     reader.mapping(path, frozenset({"shape"}))
     points = []
@@ -193,6 +211,7 @@ def _strings(reader: Reader, path: Path) -> list[str]:
 
 
 _READERS: Final[Mapping[str, Any]] = {
-    "NodeResourcesFit": _fit, "PodTopologySpread": _spread, "NodeAffinity": _node_affinity,
+    "NodeResourcesFit": _fit, "NodeResourcesBalancedAllocation": _balanced, "PodTopologySpread": _spread,
+    "NodeAffinity": _node_affinity,
     "InterPodAffinity": _inter_pod_affinity, "DynamicResources": _dynamic_resources,
 }

@@ -8,18 +8,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import orjson
 
-from kubectl_wasdra.kube.podaffinity import AffinityTerm, merged_affinity, parse_pod_affinity
+from kubectl_wasdra.kube.podaffinity import (
+    AffinityTerm,
+    WeightedTerms,
+    merged_affinity,
+    parse_pod_affinity,
+    parse_preferred_terms,
+)
 from kubectl_wasdra.kube.quantity import ceil_value, milli_value
-from kubectl_wasdra.kube.resources import pod_requests
+from kubectl_wasdra.kube.resources import container_requests, pod_nonzero_requests, pod_requests
 from kubectl_wasdra.sched.volumes import has_node_volumes
 
 MILLI_RESOURCES = frozenset({"cpu"})
 UNCHECKED: Any = object()  # PodInfo.pre_filter_status before the pod-only PreFilter checks ran
 _CORE_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage", "pods"})
+DEFAULT_MILLI_CPU: Final = 100  # pkg/scheduler/util/pod_resources.go DefaultMilliCPURequest
+DEFAULT_MEMORY: Final = 200 * 1024 * 1024  # DefaultMemoryRequest
 
 
 def effective_requests(pod: Mapping[str, Any]) -> dict[str, int]:
@@ -30,6 +38,34 @@ def effective_requests(pod: Mapping[str, Any]) -> dict[str, int]:
         if value:
             out[name] = value
     return out
+
+
+def _missing_counts(pod: Mapping[str, Any]) -> tuple[int, int] | None:
+    """How many containers request no cpu and no memory, for a pod whose non-zero requests are its requests plus a
+    default per such container: only app containers, no pod-level requests, no resize status; else None."""
+    spec = pod.get("spec") or {}
+    if spec.get("initContainers") or (spec.get("resources") or {}).get("requests") or \
+            (pod.get("status") or {}).get("containerStatuses"):
+        return None
+    cpu = memory = 0
+    for container in spec.get("containers") or ():
+        if not isinstance(container, Mapping):
+            return None
+        requested = container_requests(container)
+        cpu += "cpu" not in requested
+        memory += "memory" not in requested
+    return cpu, memory
+
+
+def nonzero_requests(pod: Mapping[str, Any], requests: Mapping[str, int]) -> tuple[int, int]:
+    """(millicpu, memory bytes) the scoring plugins count for a pod: its requests, with 100m / 200Mi for every
+    container that requests no cpu / memory (kube/resources.py pod_nonzero_requests)."""
+    missing = _missing_counts(pod)
+    if missing is not None:
+        return (requests.get("cpu", 0) + missing[0] * DEFAULT_MILLI_CPU,
+                requests.get("memory", 0) + missing[1] * DEFAULT_MEMORY)
+    nonzero = pod_nonzero_requests(pod)
+    return milli_value(nonzero.get("cpu", 0)), ceil_value(nonzero.get("memory", 0))
 
 
 def group_name_of(pod: Mapping[str, Any]) -> str | None:
@@ -71,6 +107,8 @@ class PodInfo:
     has_volumes: bool = False  # volumes the volume filters look at (claims, CSI, disks): others skip those filters
     affinity_terms: tuple[AffinityTerm, ...] = ()  # required pod affinity, parsed (framework.PodInfo)
     anti_affinity_terms: tuple[AffinityTerm, ...] = ()  # required pod anti-affinity, parsed
+    preferred_affinity_terms: WeightedTerms = ()  # (weight, term): InterPodAffinity's score
+    preferred_anti_affinity_terms: WeightedTerms = ()
     affinity_error: str = ""  # why the pod's affinity terms do not parse (InterPodAffinity PreFilter: "parsing pod")
     host_ports: tuple[tuple[str, str, int], ...] = ()  # (hostIP, protocol, hostPort), sanitized as HostPortInfo does
     terminating: bool = False  # metadata.deletionTimestamp is set
@@ -80,6 +118,7 @@ class PodInfo:
     # spread or inter-pod affinity constraints of its own: filter results depend on where other pods are, so they
     # are never shared (placement.is_stateful adds the placed pods' anti-affinity)
     stateful: bool = False
+    nonzero: tuple[int, int] = (0, 0)  # (millicpu, memory) NodeResourcesFit's scoring counts (nonzero_requests)
 
     @property
     def key(self) -> str:
@@ -90,6 +129,12 @@ class PodInfo:
     def spec(self) -> Mapping[str, Any]:
         """The pod's spec."""
         return self.pod.get("spec") or {}
+
+    @property
+    def has_pod_affinity(self) -> bool:
+        """The pod sets pod affinity or anti-affinity, required or preferred (NodeInfo.PodsWithAffinity)."""
+        return bool(self.affinity_terms or self.anti_affinity_terms or self.preferred_affinity_terms
+                    or self.preferred_anti_affinity_terms)
 
     @property
     def claims_or_extended(self) -> bool:
@@ -123,8 +168,9 @@ def _signature(info: PodInfo, claims: Any) -> bytes:
     return orjson.dumps(parts, option=orjson.OPT_SORT_KEYS)
 
 
-def build_pod_info(pod: Mapping[str, Any], priority: int = 0) -> PodInfo:
-    """PodInfo for a pod dict; `priority` is the resolved number (spec.priority wins when set)."""
+def build_pod_info(pod: Mapping[str, Any], priority: int = 0, preemption_policy: str = "PreemptLowerPriority") -> PodInfo:
+    """PodInfo for a pod dict; `priority` and `preemption_policy` are what admission resolved from the PriorityClass
+    (spec.priority and spec.preemptionPolicy win when set)."""
     meta = pod.get("metadata") or {}
     spec = pod.get("spec") or {}
     affinity = spec.get("affinity") or {}
@@ -142,15 +188,17 @@ def build_pod_info(pod: Mapping[str, Any], priority: int = 0) -> PodInfo:
         tolerations=tuple(spec.get("tolerations") or ()), node_name=spec.get("nodeName") or "",
         labels=labels, claims=tuple(spec.get("resourceClaims") or ()), group=group_name_of(pod),
         scheduler_name=spec.get("schedulerName") or "default-scheduler",
-        preemption_policy=spec.get("preemptionPolicy") or "PreemptLowerPriority",
+        preemption_policy=spec.get("preemptionPolicy") or preemption_policy,
         spread=spread, anti_affinity=tuple(anti), affinity=tuple(aff),
     )
+    info.nonzero = nonzero_requests(pod, info.requests)
     info.has_volumes = has_node_volumes(pod)
     info.stateful = bool(spread or anti or aff)
     info.host_ports = host_ports(spec)
     info.terminating = bool(meta.get("deletionTimestamp"))
     if affinity.get("podAffinity") or affinity.get("podAntiAffinity"):
         info.affinity_terms, info.anti_affinity_terms, info.affinity_error = parse_pod_affinity(info.namespace, affinity)
+        info.preferred_affinity_terms, info.preferred_anti_affinity_terms = parse_preferred_terms(info.namespace, affinity)
     info.signature = _signature(info, info.claims)
     info.base_signature = _signature(info, len(info.claims))
     return info

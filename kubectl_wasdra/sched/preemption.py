@@ -20,10 +20,12 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from kubectl_wasdra.reasons import Reason
+from kubectl_wasdra.sched.filters import volume_restrictions
 from kubectl_wasdra.sched.fiterror import FitError
 from kubectl_wasdra.sched.placement import run_filters
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.preemption_model import Context, Preemption, victims_of
+from kubectl_wasdra.sched.profile_plugins import plugins_for
 from kubectl_wasdra.sched.state import SchedState
 from kubectl_wasdra.sched.status import Code, Status
 from kubectl_wasdra.sched.victims import (
@@ -58,6 +60,18 @@ def num_candidates(potential: int, percentage: int = MIN_PERCENTAGE, absolute: i
     return min(max(potential * percentage // 100, absolute), potential)
 
 
+def dry_run_filters(pod: PodInfo, state: SchedState, name: str) -> Status | None:
+    """The filters on node `name` in a dry run's state, where victims are gone or back. VolumeRestrictions counts
+    the pods using the pod's ReadWriteOncePod claims in PreFilter and keeps the count current through RemovePod and
+    AddPod (volume_restrictions.go), so the count is taken again over the pods now in the state and speaks in the
+    plugin's place in filter order."""
+    status = run_filters(pod, state.node(name))
+    if not pod.has_volumes or state.volume_index is None or not plugins_for(pod.profile).runs(volume_restrictions.NAME):
+        return status
+    in_use = volume_restrictions.rwop_in_use(pod, state)
+    return status if in_use is None else volume_restrictions.in_filter_order(status, in_use)
+
+
 def select_victims(pod: PodInfo, name: str, reason: Reason, state: SchedState, context: Context,
                    members: Mapping[str, list[PodInfo]] | None = None) -> tuple[Status | None, Selection | None]:
     """SelectVictimsOnNode: (the node's status with every lower-priority unit gone, None) when that is not enough,
@@ -70,10 +84,10 @@ def select_victims(pod: PodInfo, name: str, reason: Reason, state: SchedState, c
     try:
         for unit in potential:
             remove(state, unit)
-        status = run_filters(pod, state.node(name))
+        status = dry_run_filters(pod, state, name)
         if status is not None:
             return status, None
-        selection = reprieve(state, potential, context.budgets, lambda _unit: run_filters(pod, state.node(name)) is None)
+        selection = reprieve(state, potential, context.budgets, lambda _unit: dry_run_filters(pod, state, name) is None)
         return None, selection
     finally:
         state.rollback(mark)

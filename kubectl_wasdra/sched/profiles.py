@@ -70,6 +70,7 @@ class Profile:
     added_affinity: Mapping[str, Any] | None = None  # NodeAffinityArgs.addedAffinity (a NodeAffinity object)
     spread_defaulting: str = "System"  # PodTopologySpreadArgs.defaultingType
     spread_constraints: tuple[Mapping[str, Any], ...] = ()  # PodTopologySpreadArgs.defaultConstraints
+    balanced_resources: tuple[str, ...] = ("cpu", "memory")  # NodeResourcesBalancedAllocationArgs.resources
     hard_pod_affinity_weight: int = 1  # InterPodAffinityArgs
     ignore_preferred_terms_of_existing_pods: bool = False
     dra_filter_timeout: float = 10.0  # DynamicResourcesArgs.filterTimeout in seconds; 0 disables the timeout

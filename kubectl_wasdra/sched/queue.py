@@ -15,7 +15,7 @@ from kubectl_wasdra.cluster.snapshot import ClusterSnapshot, object_key
 from kubectl_wasdra.kube.quantity import QuantityError
 from kubectl_wasdra.kube.resources import is_terminal
 from kubectl_wasdra.reasons import Reason
-from kubectl_wasdra.sched import admission, hierarchy
+from kubectl_wasdra.sched import admission, hierarchy, runtime_class
 from kubectl_wasdra.sched.admission import Gates
 from kubectl_wasdra.sched.groups import GroupSpec, base_group_name, read_composites, read_groups
 from kubectl_wasdra.sched.podinfo import PodInfo, build_pod_info
@@ -26,6 +26,7 @@ from kubectl_wasdra.sched.profiles import DEFAULT_CONFIG, SchedulerConfig
 WAITING_GROUP: Final = 'waiting for pods\'s pod group "{name}" to appear in scheduling queue'  # sic, gangscheduling.go
 WAITING_MIN_COUNT: Final = "waiting for minCount pods from a gang to appear in scheduling queue"
 WAITING_TREE: Final = 'waiting for composite pod group "{name}" tree to meet quorum'  # gangscheduling.go, CPG PreEnqueue
+FIRST_ATTEMPT_ORDER_MINOR: Final = 36  # the release whose group cycle orders pods by their first attempt
 LATE: Final = "~"  # objects without creationTimestamp (new manifests) sort after everything already in the cluster
 
 
@@ -69,8 +70,31 @@ class Entry:
 
 
 def _pod_order(pod: PodInfo) -> tuple[int, str, int, str]:
-    """Order of pods within a group: priority, age, then creation order."""
+    """Order in which a group cycle tries its pods (1.37): framework/types.go PodGroupMemberPodsOrderingFunc, higher
+    priority first, then more attempts (equal in a first cycle), then the earlier time the pod was added to the queue
+    (its creation: age, then the order `kubectl apply -f` creates manifests in), then the name."""
     return (-pod.priority, pod.created or LATE, pod.order, pod.name)
+
+
+def _creation(pod: PodInfo) -> tuple[str, int, str]:
+    return (pod.created or LATE, pod.order, pod.name)
+
+
+def first_attempt_order(pods: list[PodInfo], group: GroupSpec, group_order: int, running: int) -> list[PodInfo]:
+    """Order in which a 1.36 group cycle tries a gang's pods: schedule_one_podgroup.go podGroupInfoForPod (1.36.2)
+    sorts by priority, then InitialAttemptTimestamp, which is set when a pod first enters the active queue
+    (scheduling_queue.go moveToActiveQ). GangScheduling's PreEnqueue holds every pod until the group has minCount
+    pods (running ones included), so the pod that completes minCount enters first and the pods it released follow
+    (in Go map order; kept here in creation order). When the group object itself came last, every pod waited for it
+    and the order is Go map order: creation order is kept."""
+    needed = group.min_count - running
+    created = sorted(pods, key=_creation)
+    if needed <= 1 or needed > len(created):
+        return pods
+    completing = created[needed - 1]
+    if (group.created or LATE, group_order) > (completing.created or LATE, completing.order):
+        return pods
+    return sorted(pods, key=lambda p: (-p.priority, p is not completing, _creation(p)))
 
 
 def _joined(group_order: int, pods: list[PodInfo], running: int, min_count: int) -> int:
@@ -129,14 +153,13 @@ class QueueBuilder:
     def __init__(self, snapshot: ClusterSnapshot, gates: Gates, config: SchedulerConfig = DEFAULT_CONFIG,
                  known: Mapping[int, tuple[Any, ...]] | None = None, same_priorities: bool = False) -> None:
         """`known` is the `infos` of a builder with the same gates and configuration over a snapshot this one was
-        derived from: the PodInfo of every pod object found there unchanged (same object, priority and creation
-        order) is reused instead of built again (what-ifs re-run the queue with a few objects changed); with
-        `same_priorities` (the same PriorityClass objects) a known object's priority and creation order are taken
-        as they were (an overlay keeps both for the objects it does not replace)."""
+        derived from; with `same_priorities` (the same PriorityClass and RuntimeClass objects: what admission reads)
+        the PodInfo of every pod object found there unchanged (the same object; an overlay keeps its creation order)
+        is reused instead of built again (what-ifs re-run the queue with a few objects changed)."""
         self.snapshot, self.gates, self.config = snapshot, gates, config
         self.known = known or {}
         self.same_priorities = same_priorities
-        self.infos: dict[int, tuple[Any, ...]] = {}  # id(pod object) -> (object, priority, order, PodInfo)
+        self.infos: dict[int, tuple[Any, ...]] = {}  # id(pod object) -> (object, PodInfo)
         self.priorities = Priorities(snapshot)
         self.groups = read_groups(snapshot)
         self.composites = read_composites(snapshot)
@@ -151,20 +174,19 @@ class QueueBuilder:
         self.skipped: list[str] = []  # objects the simulation leaves out, with why
 
     def pod_info(self, pod: Mapping[str, Any]) -> PodInfo:
-        """PodInfo with the resolved priority; the group link is dropped when GenericWorkload is off (field gate)."""
+        """PodInfo of the pod as admission leaves it (RuntimeClass overhead and scheduling, PriorityClass priority and
+        preemptionPolicy); the group link is dropped when GenericWorkload is off (field gate). A pod object `known`
+        from the simulation this one derives from is reused when the admission inputs are the same objects."""
         found = self.known.get(id(pod))
         if found is not None and self.same_priorities and found[0] is pod:
             self.infos[id(pod)] = found
-            return found[3]
-        priority = self.priorities.resolve(pod.get("spec") or {})
-        meta = pod.get("metadata") or {}
-        order = self.snapshot.creation_order("Pod", meta.get("namespace") or "default", meta.get("name") or "")
-        if found is not None and found[0] is pod and found[1] == priority and found[2] == order:
-            self.infos[id(pod)] = found
-            return found[3]
-        info = build_pod_info(pod, priority)
-        info.order = order
-        self.infos[id(pod)] = (pod, priority, order, info)
+            return found[1]
+        original = pod
+        pod = runtime_class.admit(pod, self.snapshot)
+        spec = pod.get("spec") or {}
+        info = build_pod_info(pod, self.priorities.resolve(spec), self.priorities.resolve_policy(spec))
+        info.order = self.snapshot.creation_order("Pod", info.namespace, info.name)
+        self.infos[id(original)] = (original, info)
         if info.group is not None and not self.gates.enabled(admission.GENERIC_WORKLOAD):
             info.group = None
         if not self.config.is_default:
@@ -226,8 +248,11 @@ class QueueBuilder:
             entry.blocked = Notice(Reason.GROUP_NOT_FOUND, WAITING_GROUP.format(name=key[1]), {"podGroup": key[1]})
             return entry
         entry = _group_entry(group, self.gates, self.priorities)
+        group_order = self.snapshot.creation_order(group.kind, *key)
+        if group.gang and self.gates.release.minor == FIRST_ATTEMPT_ORDER_MINOR:
+            pods = first_attempt_order(pods, group, group_order, len(running))
         entry.pods, entry.running = pods, running
-        entry.order = _joined(self.snapshot.creation_order(group.kind, *key), pods, len(running), entry.min_count)
+        entry.order = _joined(group_order, pods, len(running), entry.min_count)
         self.group_claims[group.key] = group.resource_claims if self.gates.enabled(admission.CLAIMS_GATE) else ()
         if group.gang and len(pods) + len(running) < group.min_count:
             entry.blocked = Notice(Reason.GANG_TOO_FEW_PODS, WAITING_MIN_COUNT,

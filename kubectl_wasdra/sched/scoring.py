@@ -2,15 +2,18 @@
 
 Upstream (kubernetes/kubernetes, release-1.37):
 - pkg/scheduler/apis/config/v1/default_plugins.go: weights TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1,
-  NodeResourcesBalancedAllocation 1; DynamicResources is added without a weight (the framework uses 1).
-  PodTopologySpread, InterPodAffinity (2) and ImageLocality (1) are not scored here (no images, spread and inter-pod
-  affinity stay filters only).
+  NodeResourcesBalancedAllocation 1; DynamicResources has weight 2 in the 1.36.2 source, earlier sources add it
+  without a weight (the framework uses 1).
+  PodTopologySpread and InterPodAffinity (2) are scored in pod_scores.py; ImageLocality (1) is not (no images).
 - pkg/scheduler/framework/plugins/noderesources/least_allocated.go: NodeResourcesFit's default LeastAllocated
   strategy, cpu and memory with weight 1: per resource (allocatable - requested) * 100 / allocatable, averaged, with
-  requested = the node's non-zero requests plus the pod's (a pod without a cpu or memory request counts 100m / 200Mi,
-  resource_allocation.go; we apply the defaults per pod, not per container).
-- .../noderesources/balanced_allocation.go: (1 - std of the requested fractions of cpu and memory) * 100, with the
-  pod's real requests added; best-effort pods are skipped.
+  requested = the node's non-zero requests plus the pod's (a container without a cpu or memory request counts
+  100m / 200Mi, resource_allocation.go and framework/types.go CalculateResource; PodInfo.nonzero).
+- .../noderesources/balanced_allocation.go: balancedResourceScore = (1 - std of the requested fractions of cpu and
+  memory) * 100, truncated, with the pod's real requests added (useRequested: no 100m / 200Mi defaults); best-effort
+  pods are skipped. Up to 1.35 that is the score; since 1.36 (kubernetes PR #135573, CHANGELOG-1.36) the score is how
+  much the pod improves the node's balance: 50 + (50 + with pod - without pod) / 2 in integers (the 1.36.2 source,
+  balancedResourceScorer; no later change is listed in CHANGELOG-1.37).
 - .../tainttoleration/taint_toleration.go: PreferNoSchedule taints the pod does not tolerate, normalized reversed.
 - .../nodeaffinity/node_affinity.go: sum of the weights of matching preferred terms, normalized.
 - .../dynamicresources/dynamicresources.go Score: 8 - i per firstAvailable request served by alternative i, normalized.
@@ -21,7 +24,8 @@ Upstream (kubernetes/kubernetes, release-1.37):
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Any, Final
 
@@ -37,10 +41,13 @@ WEIGHT_BALANCED: Final = 1
 WEIGHT_TAINTS: Final = 3
 WEIGHT_AFFINITY: Final = 2
 WEIGHT_DRA: Final = 1
-DEFAULT_MILLI_CPU: Final = 100  # pkg/scheduler/util/pod_resources.go DefaultMilliCPURequest
-DEFAULT_MEMORY: Final = 200 * 1024 * 1024  # DefaultMemoryRequest
+WEIGHT_DRA_1_36: Final = 2  # 1.36.2 default_plugins.go applyDynamicResources: DynamicResources with Weight 2
+DRA_WEIGHT_MINOR: Final = 36
 MIN_FEASIBLE_NODES: Final = 100  # schedule_one.go minFeasibleNodesToFind
 MIN_FEASIBLE_PERCENTAGE: Final = 5  # minFeasibleNodesPercentageToFind
+BALANCED_RESOURCES: Final = ("cpu", "memory")  # defaults.go defaultResourceSpec
+_NATIVE_RESOURCES: Final = frozenset({"cpu", "memory", "ephemeral-storage", "pods"})  # not IsScalarResourceName
+BALANCE_CHANGE_MINOR: Final = 36  # the first release scoring BalancedAllocation by the change of balance (PR #135573)
 
 
 def num_feasible_nodes_to_find(num_all_nodes: int, percentage: int = 0) -> int:
@@ -52,27 +59,61 @@ def num_feasible_nodes_to_find(num_all_nodes: int, percentage: int = 0) -> int:
     return max(num_all_nodes * percentage // 100, MIN_FEASIBLE_NODES)
 
 
-def nonzero_requests(requests: Mapping[str, int]) -> tuple[int, int]:
-    """(millicpu, memory bytes) a pod counts with for LeastAllocated: defaults where it requests none."""
-    return requests.get("cpu") or DEFAULT_MILLI_CPU, requests.get("memory") or DEFAULT_MEMORY
-
-
 def _least_allocated(requested: int, allocatable: int) -> int:
     if allocatable <= 0 or requested > allocatable:
         return 0
     return (allocatable - requested) * MAX_NODE_SCORE // allocatable
 
 
-def _balanced(pod: PodInfo, node: NodeInfo) -> int:
-    if not pod.requests.get("cpu") and not pod.requests.get("memory"):
-        return 0  # best-effort pods are skipped (PreScore returns Skip)
-    fractions = []
-    for resource in ("cpu", "memory"):
-        allocatable = node.facts.allocatable.get(resource, 0)
-        if allocatable:
-            fractions.append(min((node.requested.get(resource, 0) + pod.requests.get(resource, 0)) / allocatable, 1.0))
-    std = abs(fractions[0] - fractions[1]) / 2 if len(fractions) == 2 else 0.0
+def _std_score(requested: Sequence[int], allocatable: Sequence[int]) -> int:
+    """balancedResourceScore: (1 - std of requested/allocatable over the resources the node has, each capped at 1)
+    * 100, truncated; float64 arithmetic in upstream's order (std of two is |f0 - f1| / 2)."""
+    fractions = [min(float(r) / float(a), 1.0) for r, a in zip(requested, allocatable, strict=True) if a]
+    std = 0.0
+    if len(fractions) == 2:
+        std = abs((fractions[0] - fractions[1]) / 2)
+    elif len(fractions) > 2:
+        mean = sum(fractions) / len(fractions)
+        std = math.sqrt(sum((f - mean) * (f - mean) for f in fractions) / len(fractions))
     return int((1 - std) * MAX_NODE_SCORE)
+
+
+def balanced_score(allocated: Sequence[int], pod_requests: Sequence[int], allocatable: Sequence[int], minor: int) -> int:
+    """NodeResourcesBalancedAllocation's score from per-resource (node requested, pod requested, allocatable): the
+    balance with the pod up to 1.35; since 1.36 how the pod changes it, 50 + (50 + with - without) / 2 (both scores
+    lie in [50, 100], so the Go integer division truncates a non-negative number)."""
+    with_pod = _std_score([a + p for a, p in zip(allocated, pod_requests, strict=True)], allocatable)
+    if minor < BALANCE_CHANGE_MINOR:
+        return with_pod
+    half = MAX_NODE_SCORE // 2
+    return half + (half + with_pod - _std_score(allocated, allocatable)) // 2
+
+
+def balanced_allocation(pod_requests: Mapping[str, int], node_requested: Mapping[str, int],
+                        allocatable: Mapping[str, int], resources: Sequence[str], minor: int) -> int:
+    """NodeResourcesBalancedAllocation's Score over the plugin's `resources` (resource_allocation.go
+    calculateNodeAllocatableRequest: a scalar resource the pod does not request, and a resource the node does not
+    have, are left out); 0 for a pod requesting none of them (best-effort: PreScore skips the plugin)."""
+    if not any(pod_requests.get(resource, 0) for resource in resources):
+        return 0
+    allocated, requested, capacity = [], [], []
+    for resource in resources:
+        wanted = pod_requests.get(resource, 0)
+        if not wanted and resource not in _NATIVE_RESOURCES:
+            continue
+        if not allocatable.get(resource, 0):
+            continue
+        allocated.append(node_requested.get(resource, 0))
+        requested.append(wanted)
+        capacity.append(allocatable[resource])
+    return balanced_score(allocated, requested, capacity, minor)
+
+
+def balanced(pod: PodInfo, node: NodeInfo) -> int:
+    """NodeResourcesBalancedAllocation for `pod` on `node` in the node's
+    state (its release picks the formula), over the profile's resources."""
+    resources = BALANCED_RESOURCES if pod.profile is None else pod.profile.balanced_resources
+    return balanced_allocation(pod.requests, node.requested, node.facts.allocatable, resources, node.state.minor)
 
 
 def resource_score(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int, int]) -> int:
@@ -81,11 +122,11 @@ def resource_score(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int, int]) 
     profile = pod.profile
     if profile is not None and profile.score_weights is not DEFAULT_SCORES:
         return profile_resource_score(pod, node, node_nonzero)
-    cpu, memory = nonzero_requests(pod.requests)
+    cpu, memory = pod.nonzero
     allocatable = node.facts.allocatable
     fit = (_least_allocated(node_nonzero[0] + cpu, allocatable.get("cpu", 0))
            + _least_allocated(node_nonzero[1] + memory, allocatable.get("memory", 0))) // 2
-    return WEIGHT_FIT * fit + WEIGHT_BALANCED * _balanced(pod, node)
+    return WEIGHT_FIT * fit + WEIGHT_BALANCED * balanced(pod, node)
 
 
 def _most_allocated(requested: int, allocatable: int) -> int:
@@ -93,6 +134,30 @@ def _most_allocated(requested: int, allocatable: int) -> int:
     if allocatable <= 0:
         return 0
     return min(requested, allocatable) * MAX_NODE_SCORE // allocatable
+
+
+def placement_fit_score(state: Any, nodes: Sequence[str], placed: Sequence[PodInfo],
+                        resources: Sequence[tuple[str, int]]) -> int:
+    """NodeResourcesFit's ScorePlacement (fit.go; resource_allocation.go scorePlacement with the MostAllocated
+    strategy over the profile's scoring resources): per resource the placement's requested share, all its nodes
+    summed, the placed group pods counted with the non-zero requests like the nodes' pods (read here from `state`,
+    which still holds the attempt's pods); a scalar resource no placed pod requests, and one the nodes lack, is left
+    out; the weighted average, truncated."""
+    total = weights = 0
+    for resource, weight in resources:
+        if resource not in _NATIVE_RESOURCES and not any(p.requests.get(resource) for p in placed):
+            continue
+        allocatable = sum(state.facts[n].allocatable.get(resource, 0) for n in nodes)
+        if not allocatable:
+            continue
+        if resource in ("cpu", "memory"):
+            index = 0 if resource == "cpu" else 1
+            requested = sum(state.nonzero[n][index] for n in nodes)
+        else:
+            requested = sum(state.requested[n].get(resource, 0) for n in nodes)
+        total += _most_allocated(requested, allocatable) * weight
+        weights += weight
+    return total // weights if weights else 0
 
 
 def _ratio(shape: tuple[tuple[int, int], ...]) -> Any:
@@ -120,7 +185,7 @@ def profile_resource_score(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int
     fit_args = profile.fit
     scorer = {"MostAllocated": _most_allocated, "RequestedToCapacityRatio": _ratio(fit_args.shape)}.get(
         fit_args.strategy, _least_allocated)
-    cpu, memory = nonzero_requests(pod.requests)
+    cpu, memory = pod.nonzero
     total = weights = 0
     for resource, weight in fit_args.resources:
         allocatable = node.facts.allocatable.get(resource, 0)
@@ -136,13 +201,14 @@ def profile_resource_score(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int
         weights += weight
     fit = total // weights if weights else 0
     return (profile.score_weight("NodeResourcesFit") * fit
-            + profile.score_weight("NodeResourcesBalancedAllocation") * _balanced(pod, node))
+            + profile.score_weight("NodeResourcesBalancedAllocation") * balanced(pod, node))
 
 
-def score_weights(profile: Any) -> tuple[int, int, int]:
-    """(TaintToleration, NodeAffinity, DynamicResources) weights of the pod's profile (the defaults without one)."""
+def score_weights(profile: Any, minor: int = 37) -> tuple[int, int, int]:
+    """(TaintToleration, NodeAffinity, DynamicResources) weights of the pod's profile (the defaults of release 1.`minor`
+    without one)."""
     if profile is None or profile.score_weights is DEFAULT_SCORES:
-        return WEIGHT_TAINTS, WEIGHT_AFFINITY, WEIGHT_DRA
+        return WEIGHT_TAINTS, WEIGHT_AFFINITY, WEIGHT_DRA_1_36 if minor >= DRA_WEIGHT_MINOR else WEIGHT_DRA
     return (profile.score_weight("TaintToleration"), profile.score_weight("NodeAffinity"),
             profile.score_weight("DynamicResources"))
 
@@ -186,19 +252,22 @@ def _normalized(raw: int, maximum: int, reverse: bool) -> int:
 
 
 def best_node(scored: Mapping[str, tuple[int, int, int, int]],
-              weights: tuple[int, int, int] = (WEIGHT_TAINTS, WEIGHT_AFFINITY, WEIGHT_DRA)) -> str:
+              weights: tuple[int, int, int] = (WEIGHT_TAINTS, WEIGHT_AFFINITY, WEIGHT_DRA),
+              extra: Mapping[str, int] | None = None) -> str:
     """The node with the highest weighted total among `scored` (name -> (resources, taints, affinity, dra), in node
-    order); `weights` = (TaintToleration, NodeAffinity, DynamicResources) of the pod's profile. kube-scheduler picks at
+    order); `weights` = (TaintToleration, NodeAffinity, DynamicResources) of the pod's profile; `extra` adds the
+    weighted PodTopologySpread and InterPodAffinity scores (pod_scores.py) when they apply. kube-scheduler picks at
     random among equal totals (selectHost); we pick the first, so results are reproducible."""
     names, raws = list(scored), list(scored.values())
     resources = list(map(itemgetter(0), raws))
     max_taints, max_affinity, max_dra = (max(map(itemgetter(i), raws)) for i in (1, 2, 3))
-    if not (max_taints or max_affinity or max_dra):  # the normalized plugins give every node the same score
+    if not (max_taints or max_affinity or max_dra or extra):  # the normalized plugins give every node the same score
         return names[resources.index(max(resources))]  # index() finds the first of equal totals
     w_taints, w_affinity, w_dra = weights
     totals = [res + w_taints * _normalized(taints, max_taints, True)
               + w_affinity * _normalized(affinity, max_affinity, False) + w_dra * _normalized(dra, max_dra, False)
-              for res, taints, affinity, dra in raws]
+              + (extra.get(name, 0) if extra else 0)
+              for name, (res, taints, affinity, dra) in zip(names, raws, strict=True)]
     return names[totals.index(max(totals))]
 
 

@@ -66,7 +66,8 @@ class Simulation:
         self.preemption = True  # False (--no-preemption): no PostFilter preemption is simulated
         reuse_infos = base is not None and base.gates is gates and base.config is self.config
         self.queue = QueueBuilder(snapshot, gates, self.config, base.queue.infos if reuse_infos and base else None,
-                                  same_priorities=base is not None and _same(base.snapshot, snapshot, ("PriorityClass",)))
+                                  same_priorities=base is not None and _same(base.snapshot, snapshot,
+                                                                            ("PriorityClass", "RuntimeClass")))
         self.entries = self.queue.build()
         same_nodes = base is not None and _same(base.snapshot, snapshot, ("Node",))
         facts = base.state.facts if same_nodes and base is not None else self._node_facts(base)

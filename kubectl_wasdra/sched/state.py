@@ -13,7 +13,6 @@ from typing import Any, Final
 
 from kubectl_wasdra.sched.nodeinfo import NodeFacts, NodeInfo
 from kubectl_wasdra.sched.podinfo import PodInfo
-from kubectl_wasdra.sched.scoring import DEFAULT_MEMORY, DEFAULT_MILLI_CPU
 from kubectl_wasdra.sched.volumes import bind_claims
 
 PODS: Final = "pods"
@@ -42,6 +41,8 @@ class SchedState:
         self.pods: dict[str, tuple[PodInfo, ...]] = dict.fromkeys(facts, ())
         # nodes -> how many of their pods have required anti-affinity terms (InterPodAffinity's symmetry check)
         self.anti_affinity_pods: dict[str, int] = {}
+        # nodes -> how many of their pods have any pod (anti-)affinity (InterPodAffinity's score: HavePodsWithAffinity)
+        self.affinity_pods: dict[str, int] = {}
         self.namespaces: Mapping[str, Mapping[str, str]] = {}  # namespace -> labels (namespace selectors)
         self.snapshot: Any = None  # the ClusterSnapshot (PodTopologySpread's default selector reads its workloads)
         # (plugin, pod key) -> (pod, tick, data, freed, len(changed_nodes)): PreFilter data, see cached()
@@ -246,8 +247,8 @@ class SchedState:
         for victim in victims:
             for resource, value in victim.requests.items():
                 requested[resource] = requested.get(resource, 0) - value
-            cpu -= victim.requests.get("cpu") or DEFAULT_MILLI_CPU
-            memory -= victim.requests.get("memory") or DEFAULT_MEMORY
+            cpu -= victim.nonzero[0]
+            memory -= victim.nonzero[1]
         self.tick += 1
         self._new_version()
         self.freed += 1  # something got free: verdicts and PreFilter data of fuller states no longer hold
@@ -258,6 +259,9 @@ class SchedState:
         anti = sum(1 for p in victims if p.anti_affinity_terms)
         if anti:  # a 0 left behind is harmless (no pod there has terms) and keeps the change undoable
             self.set(self.anti_affinity_pods, node_name, self.anti_affinity_pods.get(node_name, 0) - anti)
+        with_affinity = sum(1 for p in victims if p.has_pod_affinity)
+        if with_affinity:
+            self.set(self.affinity_pods, node_name, self.affinity_pods.get(node_name, 0) - with_affinity)
         self._views.pop(node_name, None)
 
     def _new_version(self) -> None:
@@ -277,11 +281,12 @@ class SchedState:
         self.changed_nodes.append(node_name)
         self.set(self.requested, node_name, requested)
         cpu, memory = self.nonzero[node_name]
-        self.set(self.nonzero, node_name, (cpu + (pod.requests.get("cpu") or DEFAULT_MILLI_CPU),
-                                           memory + (pod.requests.get("memory") or DEFAULT_MEMORY)))
+        self.set(self.nonzero, node_name, (cpu + pod.nonzero[0], memory + pod.nonzero[1]))
         self.set(self.pods, node_name, (*self.pods[node_name], pod))
         if pod.anti_affinity_terms:
             self.set(self.anti_affinity_pods, node_name, self.anti_affinity_pods.get(node_name, 0) + 1)
+        if pod.has_pod_affinity:
+            self.set(self.affinity_pods, node_name, self.affinity_pods.get(node_name, 0) + 1)
         if owner is not None and owner not in self.placed_by[node_name]:
             self.set(self.placed_by, node_name, (*self.placed_by[node_name], owner))
         if pod.has_volumes and self.volume_index is not None:

@@ -5,7 +5,8 @@ Upstream: kubernetes/kubernetes pkg/scheduler/algorithm_podgroup.go (podGroupSch
 newPodGroupPlacementFitError) and pkg/scheduler/framework/plugins/topologyaware/topology_placement.go, release-1.37:
 nodes without the label are in no placement; members already running pin the group to their domain; when no
 placement is feasible the group reads "0/K placements are available, first placement status: <msg>".
-Scoring (PodGroupPodsCount, then MostAllocated) is approximated: most pods placed, then fullest domain, then name.
+Feasible placements are scored as findBestPlacement does (PodGroupPodsCount and NodeResourcesFit's MostAllocated
+placement score, weighted); ties go to the first placement by label value where kube-scheduler picks at random.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from typing import Final
 
 from kubectl_wasdra.sched.gang import Attempt, run_cycle
 from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.profiles import Profile
 from kubectl_wasdra.sched.state import SchedState
 
 NO_PLACEMENT: Final = "0/{k} placements are available, first placement status: {msg}"  # podGroupFitError.Error
+DEFAULT_PLACEMENT_SCORES: Final = Profile().placement_scores  # default_plugins.go: PodGroupPodsCount 1, NodeResourcesFit 1
 NO_LABEL: Final = 'no node has the label "{key}" of the topology constraint'  # not kube-scheduler's wording
 
 
@@ -48,6 +51,19 @@ def _domains(key: str, state: SchedState, running_nodes: tuple[str, ...]) -> lis
     return list(index.items())
 
 
+def _best_placement(feasible: list[Attempt], scheduled: int, pods: list[PodInfo]) -> Attempt:
+    """findBestPlacement: the highest weighted sum of PodGroupPodsCount (scheduled plus proposed pods, normalized
+    to 100 against the best placement, podgrouppodscount/podgroup_pods_count.go) and NodeResourcesFit's placement
+    score (Attempt.fit_score), with the profile's placementScore weights; kube-scheduler breaks ties at random, we
+    take the first placement by label value."""
+    profile = pods[0].profile if pods else None
+    weights = dict(profile.placement_scores if profile is not None else DEFAULT_PLACEMENT_SCORES)
+    top = max(scheduled + len(a.placed) for a in feasible) or 1
+    totals = [weights.get("PodGroupPodsCount", 0) * ((scheduled + len(a.placed)) * 100 // top)
+              + weights.get("NodeResourcesFit", 0) * a.fit_score for a in feasible]
+    return feasible[totals.index(max(totals))]
+
+
 def schedule_group(pods: list[PodInfo], min_count: int, running_nodes: tuple[str, ...], state: SchedState,
                    owner: str, topology_key: str | None, nodes: tuple[str, ...] | None = None, keep: bool = True) -> Outcome:
     """Run the group cycle over all `nodes` (default: every node) or once per topology domain within them; with
@@ -75,7 +91,7 @@ def schedule_group(pods: list[PodInfo], min_count: int, running_nodes: tuple[str
                         for a in attempts]
             outcome.attempts = tuple(attempts)
         return outcome
-    best = min(feasible, key=lambda a: (-len(a.placed), -a.fullness, a.domain[1] if a.domain else ""))
+    best = _best_placement(feasible, scheduled, pods)
     if keep:  # evaluate the chosen placement again, this time keeping it (deterministic: same result)
         index = attempts.index(best)
         best = attempts[index] = run_cycle(pods, min_count, scheduled, state, best.nodes, owner, best.domain)

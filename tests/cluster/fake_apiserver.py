@@ -33,6 +33,8 @@ RESOURCES[("storage.k8s.io", "v1")] = [("storageclasses", "StorageClass", False)
                                        ("csidrivers", "CSIDriver", False)]
 # preemption: policy/v1 PodDisruptionBudgets
 RESOURCES[("policy", "v1")] = [("poddisruptionbudgets", "PodDisruptionBudget", True)]
+# RuntimeClass admission of manifests: node.k8s.io/v1 RuntimeClasses
+RESOURCES[("node.k8s.io", "v1")] = [("runtimeclasses", "RuntimeClass", False)]
 SCHEDULING_V1BETA1 = {("scheduling.k8s.io", "v1beta1"): [("podgroups", "PodGroup", True), ("workloads", "Workload", True)]}
 # the field selectors kube-apiserver supports for core/v1 Events (pkg/registry/core/event/strategy.go), the ones used here
 EVENT_FIELDS = {"reason": ("reason",), "involvedObject.kind": ("involvedObject", "kind"),
@@ -51,6 +53,7 @@ class Fault:
     reset: bool = False  # close the connection after half the body (a reset mid-body)
     redirect: str | None = None  # answer 302 with this Location
     stuck_continue: bool = False  # every page says continue=stuck (a token that never changes)
+    on_continue: bool = False  # only requests that carry a continue token (410 Gone: an expired token)
 
 
 @dataclass
@@ -65,11 +68,12 @@ class FakeApiServer:
     metrics: str | None = None  # the /metrics body; None answers 403 as for a user without the nonResourceURL
     headers: list[str] = field(default_factory=list)  # names of every request header received (lower case)
     paths: dict[str, Any] = field(default_factory=dict)  # other paths answered 200 with this body (e.g. node proxy configz)
+    user_agents: set[str] = field(default_factory=set)  # every User-Agent header received
 
-    def take_fault(self, path: str) -> Fault | None:
+    def take_fault(self, path: str, continued: bool = False) -> Fault | None:
         with self.lock:
             fault = self.faults.get(path)
-            if fault is None or fault.times <= 0:
+            if fault is None or fault.times <= 0 or (fault.on_continue and not continued):
                 return None
             fault.times -= 1
             return fault
@@ -155,7 +159,8 @@ def _handler(server: FakeApiServer) -> type[BaseHTTPRequestHandler]:
                 server.requests.append((self.command, url.path))
                 server.queries.append((url.path, url.query))
                 server.headers.extend(name.lower() for name in self.headers)
-            fault = server.take_fault(url.path)
+                server.user_agents.add(self.headers.get("User-Agent", ""))
+            fault = server.take_fault(url.path, continued="continue=" in url.query)
             if fault is not None and fault.delay:
                 time.sleep(fault.delay)
             if fault is not None and fault.redirect:
@@ -209,14 +214,20 @@ def _write(handler: BaseHTTPRequestHandler, data: bytes, fault: Fault | None) ->
 
 
 @contextmanager
-def serve(server: FakeApiServer) -> Iterator[str]:
-    """Run the fake server in a thread; yields its base URL."""
+def serve(server: FakeApiServer, tls: tuple[str, str] | None = None) -> Iterator[str]:
+    """Run the fake server in a thread; yields its base URL (https:// with `tls` = (certificate file, key file))."""
     http = ThreadingHTTPServer(("127.0.0.1", 0), _handler(server))
     http.daemon_threads = True
+    if tls is not None:
+        import ssl
+
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(*tls)
+        http.socket = context.wrap_socket(http.socket, server_side=True)
     thread = threading.Thread(target=http.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{http.server_address[1]}"
+        yield f"{'https' if tls else 'http'}://127.0.0.1:{http.server_address[1]}"
     finally:
         http.shutdown()
         http.server_close()

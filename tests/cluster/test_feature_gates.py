@@ -39,15 +39,18 @@ def test_metrics_parse_only_the_gate_gauge() -> None:
 
 
 @pytest.mark.parametrize(("version", "expected"), [
-    ("v1.36.2-eks-f69f56f", Release(1, 36)), ("v1.33.0", Release(1, 33)), ("v1.41.0", NEWEST), ("", None), (None, None),
-], ids=["vendor-suffix", "oldest", "newer-than-known", "empty", "missing"])
+    ("v1.36.2-eks-f69f56f", Release(1, 36)), ("v1.33.0", Release(1, 33)), ("v1.37.1", NEWEST), ("", None), (None, None),
+], ids=["vendor-suffix", "oldest", "newest", "empty", "missing"])
 def test_server_release(version: str | None, expected: Release | None) -> None:
     assert server_release(version) == expected
 
 
-def test_server_release_older_than_supported() -> None:
-    with pytest.raises(UsageError, match=r"1\.30"):
-        server_release("v1.30.4")
+@pytest.mark.parametrize(("version", "hint"), [("v1.30.4", "1.33"), ("v1.41.0", "1.37")], ids=["older", "newer"])
+def test_server_release_outside_the_supported_ones_is_refused(version: str, hint: str) -> None:
+    """Not simulated as another release: a clear refusal naming the server's release and the flag to choose one."""
+    with pytest.raises(UsageError, match=rf"runs Kubernetes {version[1:5]} \({version}\), which this tool does not "
+                                         rf"model .*--k8s-version {hint}"):
+        server_release(version)
 
 
 def _kubeconfig(tmp_path: Path, url: str) -> str:
@@ -57,8 +60,9 @@ def _kubeconfig(tmp_path: Path, url: str) -> str:
 
 
 def test_snapshot_records_gates_and_check_auto_uses_them(tmp_path: Path) -> None:
-    """`snapshot --live` writes the gates into the header; `check --live --k8s-version auto` targets the server's
-    release and reports the field whose gate the server runs with off (FIT006)."""
+    """`snapshot --live` writes the gates into the header; `check --live` targets the server's release and gates and
+    reports the field whose gate the server runs with off as the release would (GATE001), saying where the gates came
+    from; a --feature-gates that turns it on again leaves FIT006 (the flag says on, the server off)."""
     server = FakeApiServer(objects={}, metrics=METRICS, version="v1.36.3")
     out = tmp_path / "cluster.json"
     with serve(server) as url:
@@ -68,6 +72,9 @@ def test_snapshot_records_gates_and_check_auto_uses_them(tmp_path: Path) -> None
         checked = CliRunner().invoke(cli, ["check", str(BAD), "--live", "--kubeconfig", kubeconfig, "--context", "fake",
                                            "--k8s-version", "auto", "-o", "json", "--select", "FIT006,GATE"],
                                      standalone_mode=False)
+        overridden = CliRunner().invoke(cli, ["check", str(BAD), "--live", "--kubeconfig", kubeconfig, "--context",
+                                              "fake", "--feature-gates", "DRAConsumableCapacity=true", "-o", "json",
+                                              "--select", "FIT006,GATE"], standalone_mode=False)
     assert written.exception is None, written.output
     assert "feature gates" not in written.output, "a readable /metrics is no gap"
     header = json.loads(out.read_text())["items"][0]
@@ -79,7 +86,15 @@ def test_snapshot_records_gates_and_check_auto_uses_them(tmp_path: Path) -> None
     report = json.loads(checked.output)
     assert report["k8sVersion"] == "1.36", "auto = the server's release"
     found = sorted((f["rule"], f["line"]) for f in report["findings"])
-    assert found == [("FIT006", 16), ("FIT006", 21)], found
+    assert found == [("GATE001", 16), ("GATE001", 21)], found
+    assert "feature gates: the API server's /metrics (3 gates; against the 1.36 defaults: DRAConsumableCapacity=false" \
+        in "\n".join(report["cluster"]), report["cluster"]
+    assert overridden.exception is None, overridden.output
+    again = json.loads(overridden.output)
+    assert again["k8sVersion"] == "1.36", "the default --k8s-version gives way to the server's release"
+    assert sorted((f["rule"], f["line"]) for f in again["findings"]) == [("FIT006", 16), ("FIT006", 21)]
+    assert any("--feature-gates sets DRAConsumableCapacity=true (over the server's DRAConsumableCapacity)" in note
+               for note in again["cluster"]), again["cluster"]
     assert {method for method, _ in server.requests} == {"GET"}
 
 

@@ -9,7 +9,8 @@ from kubectl_wasdra.cluster.numa_kinds import CONFIGZ_KIND, NRT_KIND
 from kubectl_wasdra.cluster.snapshot import CLUSTER_SCOPED_KINDS, SNAPSHOT_KINDS
 
 # kinds whose names --anonymize keeps: they name storage, drivers and budgets, and nothing derived from them is renamed
-ANONYMIZE_KEEPS_NAMES = {"PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSIDriver", "PodDisruptionBudget"}
+ANONYMIZE_KEEPS_NAMES = {"PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSIDriver", "PodDisruptionBudget",
+                         "RuntimeClass"}
 
 
 def test_every_snapshot_kind_but_configz_is_listed_from_the_api() -> None:

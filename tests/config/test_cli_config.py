@@ -89,16 +89,43 @@ def test_a_bad_config_file_is_exit_2_with_its_position(repo: Path, capsys: pytes
                            'did you mean "featureGates"?')
 
 
-def test_init_writes_a_starter_for_the_repository(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_init_without_a_cluster_leaves_the_needed_gates_to_confirm(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The manifests say what they need, not what the cluster runs: written commented out, said loudly, and check
+    still reports them until someone confirms."""
     (repo / "deploy" / "sub").mkdir()
     code, _, err = run(["config", "--init"], capsys)
     assert code == 0 and ".wasdra.yaml" in err
+    assert "warning: not read from a cluster: GenericWorkload, TopologyAwareWorkloadScheduling, " \
+           "scheduling.k8s.io/v1beta1" in err
     text = (repo / ".wasdra.yaml").read_text()
-    assert "  GenericWorkload: true\n  TopologyAwareWorkloadScheduling: true\n" in text
-    assert "  scheduling.k8s.io/v1beta1: true\n" in text
-    assert run(["check", "deploy/", "--select", "API,GATE"], capsys)[0] == 0   # the starter makes the gang pass
+    assert "#   GenericWorkload: true\n#   TopologyAwareWorkloadScheduling: true\n" in text
+    assert "#   scheduling.k8s.io/v1beta1: true\n" in text and "were NOT read" in text
+    assert run(["check", "deploy/", "--select", "API,GATE"], capsys)[0] == 1   # nothing silenced
     code, _, err = run(["config", "--init"], capsys)
     assert code == 2 and "exists" in err
+
+
+HEADER = """\
+apiVersion: kubectl-wasdra.io/v1
+kind: WasdraSnapshotHeader
+metadata: {name: snapshot}
+serverVersion: v1.37.2
+served: [v1, resource.k8s.io/v1, scheduling.k8s.io/v1beta1]
+featureGates: {GenericWorkload: true, TopologyAwareWorkloadScheduling: false}
+"""
+
+
+def test_init_takes_gates_and_runtime_config_from_a_cluster(repo: Path, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    snapshot = tmp_path / "cluster.yaml"
+    snapshot.write_text(HEADER)
+    code, _, err = run(["config", "--init", "--snapshot", str(snapshot)], capsys)
+    assert code == 0 and "warning" not in err
+    text = (repo / ".wasdra.yaml").read_text()
+    assert "featureGates:\n  GenericWorkload: true\n  TopologyAwareWorkloadScheduling: false\n" in text
+    assert "runtimeConfig:\n  scheduling.k8s.io/v1beta1: true\n" in text and f"read from snapshot {snapshot}" in text
+    code, out, _ = run(["check", "deploy/", "--select", "API,GATE"], capsys)
+    assert code == 1 and "TopologyAwareWorkloadScheduling" in out and "API002" not in out   # what the cluster lacks
 
 
 def test_explain_reads_the_cluster_description_too(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -153,8 +180,8 @@ def test_explain_reads_its_keys_from_the_file_and_typed_cluster_flags_still_need
     assert code in (0, 1) and "needs --live" not in err and not out.lstrip().startswith("{"), err
     code, out, err = run(["explain-pending", "-n", "ml", "-o", "json"], capsys)
     assert code in (0, 1) and '"pending-8gpu"' in out, err
-    code, out, err = run(["explain", "deploy/train.yaml", "--context", "prod"], capsys)
-    assert code == 2 and out == "" and "--context reads a cluster, so it needs --live" in err
+    code, out, err = run(["explain", "deploy/train.yaml", "--request-timeout", "5s"], capsys)
+    assert code == 2 and out == "" and "--request-timeout applies to reading a cluster, so it needs --live" in err
 
 
 def test_explain_simulates_the_newest_release_of_the_files_list(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import jsonschema_rs
+import pytest
 import yaml
 
 from kubectl_wasdra.config.file import read_config
@@ -30,11 +31,15 @@ def test_schema_and_reader_know_the_same_keys() -> None:
     assert set(cluster_keys) == {key.name for key in KEYS if key.cluster}
 
 
-def test_starter_file_validates_and_reads(tmp_path: Path) -> None:
-    text = starter_text(Needs(feature_gates={"GenericWorkload": True}, runtime_config={"scheduling.k8s.io/v1beta1": True}))
+@pytest.mark.parametrize(("cluster", "gates"), [("snapshot x.yaml", {"GenericWorkload": True}), (None, {})],
+                         ids=["read-from-a-cluster", "manifests-only"])
+def test_starter_file_validates_and_reads(tmp_path: Path, cluster: str | None, gates: dict) -> None:
+    """From a cluster the gates are settings; from the manifests alone they stay commented out (config --init)."""
+    text = starter_text(Needs(feature_gates={"GenericWorkload": True}, runtime_config={"scheduling.k8s.io/v1beta1": True},
+                              cluster=cluster))
     jsonschema_rs.validate(SCHEMA, yaml.safe_load(text))
     (tmp_path / ".wasdra.yaml").write_text(text)
-    assert read_config(str(tmp_path / ".wasdra.yaml")).settings["featureGates"].value == {"GenericWorkload": True}
+    assert read_config(str(tmp_path / ".wasdra.yaml")).settings["featureGates"].value == gates
 
 
 def test_readme_example_validates_and_reads(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import orjson
@@ -41,6 +42,14 @@ def test_demo_suggestions_are_verified_changes(demo):
     assert {"dropTopology", "lowerMinCount"} <= set(by_kind)
     assert by_kind["lowerMinCount"].message == "lower gang.minCount to 4"
     assert sorted(t.kind for t in demo[0].tried if t.outcome.startswith("fits")) == sorted(by_kind)
+
+
+def test_the_reason_counts_the_pod_that_failed_and_the_quote_stays_verbatim(demo):
+    (group,) = demo
+    reason = group.reasons[0].message
+    scheduled, failed, untried = (int(n) for n in re.search(r"(\d+) scheduled, (\d+) failed, (\d+) not tried", reason).groups())
+    assert failed >= 1 and scheduled + failed + untried <= 6 and "remaining" not in reason
+    assert re.search(r"minCount \(6\) cannot be satisfied: \d+ scheduled, \d+ remaining", group.scheduler_message)
 
 
 def test_json_has_exactly_the_design_shape(demo):

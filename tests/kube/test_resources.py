@@ -90,3 +90,30 @@ def test_effective_cpu_bounds(apps: list[int], inits: list[tuple[int, bool]], ov
         started += cpu if sidecar else 0
         peaks.append(started if sidecar else started + cpu)
     assert pod_requests(pod)["cpu"] == Decimal(max([steady, *peaks]) + overhead) / 1000
+
+
+MI = 2**20
+NONZERO_CASES = [
+    pytest.param(_pod([_c("a")]), {"cpu": D("0.1"), "memory": D(200 * MI)}, id="no-requests-default-both"),
+    pytest.param(_pod([_c("a", {"cpu": "1"}), _c("b")]), {"cpu": D("1.1"), "memory": D(400 * MI)},
+                 id="defaults-per-container-not-per-pod"),
+    pytest.param(_pod([_c("a", {"cpu": "1", "memory": "0"})]), {"cpu": D(1), "memory": D(0)},
+                 id="explicit-zero-is-not-missing"),
+    pytest.param(_pod([_c("a")], [_c("i", {"cpu": "2"})]), {"cpu": D(2), "memory": D(200 * MI)},
+                 id="init-container-gets-defaults-too"),
+    pytest.param(_pod([_c("a"), _c("b")], resources={"requests": {"cpu": "2"}}), {"cpu": D(2), "memory": D(400 * MI)},
+                 id="pod-level-cpu-containers-still-default-memory"),
+    pytest.param(_pod([_c("a")], overhead={"cpu": "250m"}), {"cpu": D("0.35"), "memory": D(200 * MI)},
+                 id="overhead-added-after-defaults"),
+]
+
+
+@pytest.mark.parametrize(("pod", "expected"), NONZERO_CASES)
+def test_pod_nonzero_requests(pod: dict, expected: dict) -> None:
+    # framework/types.go PodInfo.CalculateResource: PodRequests with NonMissingContainerRequests (helpers.go
+    # applyNonMissing adds 100m / 200Mi to each container that lacks the key)
+    from kubectl_wasdra.kube.resources import pod_nonzero_requests
+
+    got = pod_nonzero_requests(pod)
+    assert {k: got.get(k, D(0)) for k in ("cpu", "memory")} == expected
+

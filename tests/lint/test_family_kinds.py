@@ -18,7 +18,7 @@ from kubectl_wasdra.lint.rules import FAMILIES, UNRELATED_KINDS, WORKLOAD_FAMILI
 from kubectl_wasdra.load import load_paths, load_text
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPORA = (ROOT / "fixtures", ROOT / "tests" / "corpus" / "realworld", ROOT.parent / "shared" / "corpus" / "upstream")
+CORPORA = (ROOT / "fixtures", ROOT / "tests" / "corpus" / "realworld", ROOT / "tests" / "corpus" / "upstream")
 
 # fields a workload family reads elsewhere (pod templates, claims, selectors, scale targets, priorities, groups)
 _LOOKALIKE = {
@@ -70,9 +70,8 @@ def _unrelated_files() -> list[str]:
     """Corpus files whose every document is of an unrelated kind (the inputs the families are left out for)."""
     kinds: dict[str, set[tuple[str, str | None]]] = defaultdict(set)
     for root in CORPORA:
-        if root.is_dir():
-            for document in load_paths((str(root),)).documents:
-                kinds[document.file].add((document.group, document.kind))
+        for document in load_paths((str(root),)).documents:
+            kinds[document.file].add((document.group, document.kind))
     return sorted(file for file, found in kinds.items() if found <= UNRELATED_KINDS)
 
 

@@ -39,12 +39,22 @@ def test_anchor_makes_path_patterns_absolute_and_leaves_names(tmp_path: Path) ->
     assert Excludes((anchor("deploy/**", str(tmp_path)),)).matches(str(tmp_path / "deploy" / "x.yaml"))
 
 
-def test_default_excludes_leave_out_only_this_tools_own_files(tmp_path: Path) -> None:
-    """Chart.yaml, values and kustomization files are not excluded: the classifier (load/classify.py) notes each."""
-    for name in ("Chart.yaml", "values.yaml", "kustomization.yaml", ".wasdra.yaml", "pod.yaml"):
+def test_default_excludes_are_what_the_help_says(tmp_path: Path) -> None:
+    """check --help: the default excludes leave out Chart.yaml, values*.yaml, kustomization.yaml and .github/ (and
+    this tool's and pre-commit's own files); a manifest beside them is read."""
+    from kubectl_wasdra.cli import cli
+
+    help_text = cli.commands["check"].get_help(cli.make_context("check", ["check"], resilient_parsing=True))
+    promised = help_text.split("--default-excludes")[1].split("--per-file")[0]
+    for name in ("Chart.yaml", "values*.yaml", "kustomization.yaml", ".github/"):
+        assert name in " ".join(promised.split()), name
+    names = ("Chart.yaml", "values.yaml", "values-prod.yaml", "kustomization.yaml", ".wasdra.yaml",
+             ".pre-commit-config.yaml", ".github/workflows/ci.yaml", "pod.yaml", "chart-values.yaml")
+    for name in names:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
     excludes = Excludes(DEFAULT_EXCLUDES, base=str(tmp_path))
-    named = [str(p) for p in sorted(tmp_path.rglob("*.yaml"))]
+    named = [str(tmp_path / name) for name in names]
     loaded = load_paths(named, exclude=excludes.matches)
-    assert sorted(Path(f).name for f in loaded.files) == ["Chart.yaml", "kustomization.yaml", "pod.yaml", "values.yaml"]
+    assert sorted(Path(f).name for f in loaded.files) == ["chart-values.yaml", "pod.yaml"]
     assert loaded.problems == ()        # every named file excluded is not "matches nothing"

@@ -99,6 +99,12 @@ BAD = [
                  "            preference:\n              matchFields:\n"
                  "              - {key: metadata.name, operator: Gt, values: ['1']}\n", (10, 13),
                  'matchFields[0].operator: Unsupported value: "Gt"', id="added-preference-match-fields-gt"),
+    pytest.param("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+                 "- pluginConfig:\n  - name: NodeResourcesBalancedAllocation\n    args:\n      resources:\n"
+                 "      - {name: cpu, weight: 2}\n", (8, 21), "Invalid value: 2: must be 1", id="balanced-weight-not-1"),
+    pytest.param("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+                 "- pluginConfig:\n  - name: NodeResourcesBalancedAllocation\n    args:\n      resources:\n"
+                 "      - {name: cpu}\n      - {name: cpu}\n", (9, 10), 'Duplicate value: "cpu"', id="balanced-duplicate"),
     pytest.param("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofile: []\n", (3, 1),
                  'unknown field "profile"', id="unknown-field"),
 ]
@@ -184,3 +190,23 @@ def test_filter_timeout_takes_go_durations(tmp_path: Path, timeout: str, steps: 
                     f"- pluginConfig:\n  - name: DynamicResources\n    args: {{filterTimeout: {timeout!r}}}\n")
     (profile,) = load_scheduler_config(str(path)).profiles
     assert profile.dra_step_limit == steps
+
+
+def test_balanced_allocation_resources_are_scored(tmp_path: Path) -> None:
+    """NodeResourcesBalancedAllocationArgs.resources: with a GPU resource listed, a GPU pod goes where its GPU share
+    stays level with cpu and memory (balanced_allocation.go over the configured resources)."""
+    path = tmp_path / "config.yaml"
+    path.write_text("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+                    "- pluginConfig:\n  - name: NodeResourcesBalancedAllocation\n    args:\n      resources:\n"
+                    "      - {name: cpu, weight: 1}\n      - {name: memory}\n      - {name: example.com/gpu}\n")
+    (profile,) = load_scheduler_config(str(path)).profiles
+    assert profile.balanced_resources == ("cpu", "memory", "example.com/gpu")
+    # a keeps cpu, memory and GPU at one half each; b is emptier (LeastAllocated 60 against 50) but its GPUs fill up:
+    # balanced 60 against 75 with the GPU listed, 75 on both without it
+    cluster = snapshot(node("a", cpu="8", memory="8Gi", extra={"example.com/gpu": "8"}),
+                       node("b", cpu="10", memory="10Gi", extra={"example.com/gpu": "4"}))
+    new = pod("new", cpu="4", memory="4Gi", extra={"example.com/gpu": "4"})
+    config = load_scheduler_config(str(path))
+    with_gpu = Simulation(cluster.overlay([new]), make_gates(NEWEST), config=config).run()
+    plain = Simulation(cluster.overlay([new]), make_gates(NEWEST)).run()
+    assert (with_gpu[0].placement, plain[0].placement) == ({"default/new": "a"}, {"default/new": "b"})

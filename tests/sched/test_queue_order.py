@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from builders import node, pod, pod_group, snapshot
 
 from kubectl_wasdra.catalog.releases import NEWEST
@@ -66,3 +67,31 @@ def test_complete_gang_goes_before_a_pod_created_after_it():
     members = [pod(f"g-{i}", cpu="1", group="g") for i in range(2)]
     results = _run(gang, *members, pod("aa-single", cpu="3"))
     assert results == [("g", True), ("aa-single", False)]
+
+
+def _gang_order_run(minor: int, first: str):
+    """A gang of two on a labelled 4-CPU node and a 2-CPU node: `big` (3 CPU) must go to the labelled node, `small`
+    (1.5 CPU) fits either. Tried big first, both fit; tried small first, small takes the emptier labelled node and
+    big no longer fits anywhere."""
+    from kubectl_wasdra.catalog.releases import Release
+
+    version = "scheduling.k8s.io/v1alpha2" if minor == 36 else "scheduling.k8s.io/v1beta1"
+    members = {"big": pod("big", cpu="3", group="g", node_selector={"big": "yes"}),
+               "small": pod("small", cpu="1500m", group="g")}
+    cluster = snapshot(node("n1", cpu="4", labels={"big": "yes"}), node("n2", cpu="2"))
+    manifests = [pod_group("g", min_count=2, api_version=version), members[first],
+                 members["small" if first == "big" else "big"]]
+    results = Simulation(cluster.overlay(manifests), all_on(Release(1, minor))).run()
+    return {r.name: r.fits for r in results}["g"]
+
+
+@pytest.mark.parametrize(("first", "fits"), [("big", True), ("small", False)], ids=["big-created-first", "small-created-first"])
+def test_1_37_gang_cycle_tries_pods_in_queue_order(first, fits):
+    # PodGroupMemberPodsOrderingFunc: equal priority and attempts, so the earlier-queued (created) pod goes first
+    assert _gang_order_run(37, first) is fits
+
+
+@pytest.mark.parametrize(("first", "fits"), [("big", False), ("small", True)], ids=["big-created-first", "small-created-first"])
+def test_1_36_gang_cycle_tries_the_pod_that_completed_min_count_first(first, fits):
+    # the second pod created releases the gang at PreEnqueue and gets the earliest InitialAttemptTimestamp
+    assert _gang_order_run(36, first) is fits

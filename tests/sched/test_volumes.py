@@ -3,7 +3,7 @@ time, ReadWriteOncePod claims in use, disk conflicts, and volumes pinning pods t
 
 from __future__ import annotations
 
-from builders import node, pod, snapshot
+from builders import node, pod, pod_group, snapshot
 from builders import run_all as run
 
 WAIT = {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "local"},
@@ -105,3 +105,37 @@ def test_read_write_once_pod_claim_in_use_speaks_after_earlier_filters() -> None
     assert results["second"].message.startswith("0/3 nodes are available: 1 Insufficient cpu, 2 node has pod using "
                                                 "PersistentVolumeClaim with the same name and ReadWriteOncePod access "
                                                 "mode.")
+
+
+def _rwop_cluster(*holders: dict) -> object:
+    return snapshot(*NODES, FAST, claim("solo", "fast", volume="pv-x", modes=("ReadWriteOncePod",)),
+                    {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "pv-x"},
+                     "spec": {"storageClassName": "fast", "capacity": {"storage": "10Gi"}}}, *holders)
+
+
+def test_read_write_once_pod_claim_held_by_a_lower_priority_pod_is_preempted() -> None:
+    """VolumeRestrictions' RemovePod/AddPod keep the claim's users counted in the dry run (volume_restrictions.go):
+    without the holder the pod fits on any node, and putting the holder back fails it again, so the holder is the
+    victim on its node; the empty node has no victims to offer."""
+    result = run(_rwop_cluster(with_claims("holder", "solo", node_name="node-a", priority=0)),
+                 with_claims("second", "solo", priority=100))["second"]
+    answer = result.extra["preemption"]
+    assert answer.nominated == {"default/second": "node-a"}
+    assert [(v.name, v.node) for v in answer.victims] == [("holder", "node-a")]
+
+
+def test_read_write_once_pod_claim_held_by_a_higher_priority_pod_stays() -> None:
+    result = run(_rwop_cluster(with_claims("holder", "solo", node_name="node-a", priority=100)),
+                 with_claims("second", "solo", priority=0))["second"]
+    assert not result.fits and not result.extra["preemption"].helps
+    assert result.message.endswith("preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.")
+
+
+def test_gang_member_preempts_the_lower_priority_holder_of_its_read_write_once_pod_claim() -> None:
+    """Group preemption's reprieve re-filters the placed member with the holder back: the claim is in use again, so
+    the holder stays a victim."""
+    result = run(_rwop_cluster(with_claims("holder", "solo", node_name="node-a", priority=0)),
+                 pod_group("g", min_count=1, priority=100), with_claims("m0", "solo", priority=100, group="g"))["g"]
+    answer = result.extra["preemption"]
+    assert answer.nominated == {"default/m0": "node-a"}
+    assert [(v.name, v.node) for v in answer.victims] == [("holder", "node-a")]

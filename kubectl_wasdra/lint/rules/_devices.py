@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 if TYPE_CHECKING:
     from kubectl_wasdra.catalog.releases import Release
     from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
+    from kubectl_wasdra.dra.cel_types import DeclaredType, SelectorTypeError
     from kubectl_wasdra.dra.views import DeviceView
 
 # device.attributes["domain"].name / ["domain"]["name"], optionally compared with a string literal
@@ -45,6 +46,23 @@ class ClusterDevices:
     values: dict[tuple[str, str], set[str]] = field(default_factory=dict)     # (domain, ident) -> string values
     drivers: frozenset[str] = frozenset()
     memo: dict[tuple[str, ...], list[ClusterDevice] | None] = field(default_factory=dict)
+    # (release, *expressions) -> (index of the expression, first CEL runtime error, devices it failed on)
+    failures: dict[tuple[str, ...], tuple[int, str, int]] = field(default_factory=dict)
+    snapshot: ClusterSnapshot | None = None
+    # (attributes|capacity, domain, name) -> the one type every declaring slice gives it (others are left out);
+    # built on the first selector that references an attribute or a capacity (declared_types)
+    declared: dict[tuple[str, str, str], DeclaredType] | None = None
+    type_errors: dict[str, SelectorTypeError | None] = field(default_factory=dict)
+
+    def type_error(self, expression: str) -> SelectorTypeError | None:
+        """The selector's type error against the declared attribute and capacity types, before any evaluation."""
+        if expression not in self.type_errors:
+            from kubectl_wasdra.dra.cel_types import check_types
+
+            if self.declared is None and ("attributes" in expression or "capacity" in expression):
+                self.declared = declared_types(self.snapshot) if self.snapshot is not None else {}
+            self.type_errors[expression] = check_types(expression, self.declared) if self.declared else None
+        return self.type_errors[expression]
 
     def matching(self, expressions: Sequence[str], release: Release) -> list[ClusterDevice] | None:
         """Devices every expression selects; None when an expression does not compile (VALID031 reports it). A CEL
@@ -62,14 +80,39 @@ class ClusterDevices:
             compiled = [compile_selector(text, release) for text in expressions]
         except CelCompileError:
             return None
-        found = []
+        found, failed, first = [], 0, None
         for device in self.devices:
             try:
                 if all(selector.matches(device.view) for selector in compiled):
                     found.append(device)
-            except CelRuntimeError:
-                continue
+            except CelRuntimeError as exc:
+                if exc.message.startswith("no such key"):
+                    continue    # an attribute this device does not publish: the did-you-mean hints cover it
+                failed += 1
+                first = first or (self._failing(compiled, device), exc.message)
+        if first is not None:
+            self.failures[(str(release), *expressions)] = (first[0], first[1], failed)
         return found
+
+    @staticmethod
+    def _failing(compiled: Sequence[Any], device: ClusterDevice) -> int:
+        """The index of the first selector that raises on `device`."""
+        from kubectl_wasdra.errors import CelRuntimeError
+
+        for index, selector in enumerate(compiled):
+            try:
+                if not selector.matches(device.view):
+                    return index
+            except CelRuntimeError:
+                return index
+        return 0
+
+    def runtime_error(self, expressions: Sequence[str], release: Release) -> tuple[int, str, int] | None:
+        """(expression index, message, devices) of the CEL runtime error (other than a missing attribute) the
+        expressions raised on some device of the cluster, None when none did. The scheduler's allocator fails the
+        claim with such an error, so it is the cause to report when nothing matched, not "matches no device"."""
+        self.matching(expressions, release)
+        return self.failures.get((str(release), *expressions))
 
     def per_node_upper_bound(self, devices: Sequence[ClusterDevice]) -> int:
         """The most of `devices` one node could reach: its own plus every network-attached one."""
@@ -151,7 +194,40 @@ def build_devices(snapshot: ClusterSnapshot) -> ClusterDevices:
                         result.values.setdefault((domain, ident), set()).add(value)
     result.devices = tuple(devices)
     result.drivers = frozenset(d.driver for d in devices)
+    result.snapshot = snapshot
     return result
+
+
+def _attribute_type(attribute: Any) -> str | None:
+    """The CEL type of a DeviceAttribute as published: its one scalar value field (None for a list form, none or
+    several)."""
+    from kubectl_wasdra.dra.cel_types import ATTRIBUTE_TYPES, LIST_FIELDS
+
+    if not isinstance(attribute, dict) or any(key in LIST_FIELDS for key in attribute):
+        return None
+    kinds = [ATTRIBUTE_TYPES[key] for key in attribute if key in ATTRIBUTE_TYPES]
+    return kinds[0] if len(kinds) == 1 else None
+
+
+def declared_types(snapshot: ClusterSnapshot) -> dict[tuple[str, str, str], DeclaredType]:
+    """The type of each attribute and capacity name the newest slices of every pool declare, by (attributes|capacity,
+    domain, name), with the slices declaring it; a name declared with different types (or a malformed value) is
+    left out: its type is not known for certain."""
+    from kubectl_wasdra.dra.cel_types import QUANTITY, DeclaredType
+    from kubectl_wasdra.dra.fields import mapping
+    from kubectl_wasdra.dra.views import split_qualified_name
+
+    seen: dict[tuple[str, str, str], dict[str | None, set[str]]] = {}
+    for pool in snapshot.pools.values():
+        for slice_, raw in pool.devices():
+            slice_name = str(mapping(slice_.get("metadata")).get("name", ""))
+            for where in ("attributes", "capacity"):
+                for qualified, value in mapping(raw.get(where)).items():
+                    domain, name = split_qualified_name(str(qualified), pool.driver)
+                    kind = _attribute_type(value) if where == "attributes" else QUANTITY
+                    seen.setdefault((where, domain, name), {}).setdefault(kind, set()).add(slice_name)
+    return {key: DeclaredType(kind, tuple(sorted(slices))) for key, kinds in seen.items()
+            for kind, slices in kinds.items() if len(kinds) == 1 and kind is not None}
 
 
 class _Identity:

@@ -24,7 +24,8 @@ APISERVER = "kube-apiserver"
 
 # families that judge an object as the target release's API server would: they stay quiet for an object whose
 # apiVersion that release does not serve or has not enabled (API001/API002 report it once, no cascade)
-NEEDS_SERVED_API: Final = frozenset({"GATE", "VALID"})
+NEEDS_SERVED_API: Final = frozenset({"GATE", "VALID"})   # skipped when the release does not serve the version (API001)
+NEEDS_ENABLED_API: Final = frozenset({"GATE"})   # skipped when it serves it disabled (API002): VALID still runs
 
 
 def api_unavailable(doc: Document, ctx: CheckContext) -> bool:
@@ -33,6 +34,25 @@ def api_unavailable(doc: Document, ctx: CheckContext) -> bool:
     if not isinstance(doc.api_version, str) or not isinstance(doc.kind, str) or not doc.api_version or not doc.kind:
         return False
     return _api_unavailable(doc.api_version, doc.kind, ctx)
+
+
+def skipped_families(doc: Document, ctx: CheckContext) -> frozenset[str]:
+    """The rule families that would only cascade from API001/API002 on `doc`: GATE and VALID when the release does
+    not serve its apiVersion/kind at all, GATE alone when it serves it but not enabled (the object is validated as
+    written, so every error shows in one pass, not after the apiVersion is fixed)."""
+    if not isinstance(doc.api_version, str) or not isinstance(doc.kind, str) or not doc.api_version or not doc.kind:
+        return frozenset()
+    return _skipped_families(doc.api_version, doc.kind, ctx)
+
+
+@functools.lru_cache(maxsize=1024)
+def _skipped_families(api_version: str, kind: str, ctx: CheckContext) -> frozenset[str]:
+    from kubectl_wasdra.catalog.apis import api_status
+
+    status = api_status(ctx.release, api_version, kind, ctx.runtime_config, ctx.gate_enabled)
+    if not status.known_group or (status.served and status.enabled):
+        return frozenset()
+    return NEEDS_ENABLED_API if status.served else NEEDS_SERVED_API
 
 
 @functools.lru_cache(maxsize=1024)

@@ -40,7 +40,8 @@ def _problem(found: Sequence[Document], where: str, hint: str, elsewhere: Sequen
     others = ", ".join(_place(d) for d in found[1:])
     more = f"; also in other folders at {', '.join(_place(d) for d in elsewhere)}" if elsewhere else ""
     return SetProblem(found[0], NAME_PATH,
-                      f"{_label(found[0])} is defined {len(found)} times{where}: also at {others}{more}", hint, at="value")
+                      f"{_label(found[0])} is defined {len(found)} times{where}: also at {others}{more}", hint, at="value",
+                      related=tuple((d, NAME_PATH) for d in (*found[1:], *elsewhere)))
 
 
 @rule(codes.REF_DUPLICATE_OBJECT, scope="set")

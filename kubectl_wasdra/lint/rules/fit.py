@@ -35,7 +35,8 @@ from kubectl_wasdra.lint.rules._gated import APISERVER, components_text, documen
 from kubectl_wasdra.lint.rules._objects import ObjectIndex, object_index
 from kubectl_wasdra.lint.rules._pods import document_pod_sources, of_kind, pod_sources
 from kubectl_wasdra.lint.rules._refs import claim_documents
-from kubectl_wasdra.lint.rules.validation._base import as_dict
+from kubectl_wasdra.lint.rules._selector_types import type_problem
+from kubectl_wasdra.lint.rules.validation._base import as_dict, as_list
 from kubectl_wasdra.load import Document
 from kubectl_wasdra.load.document import value_at
 
@@ -50,6 +51,25 @@ def _has_devices(ctx: CheckContext) -> bool:
 def _matches(devices: ClusterDevices, index: ObjectIndex, request: Mapping[str, Any], ctx: CheckContext
              ) -> list[ClusterDevice] | None:
     return request_matches(devices, index, request, ctx.release)
+
+
+def runtime_failure(obj: Any, path: tuple[str | int, ...], devices: ClusterDevices, ctx: CheckContext
+                    ) -> tuple[tuple[str | int, ...], str, str] | None:
+    """(path of the expression, message, hint) when the selectors of `obj` (a DeviceClass spec or a request) raised a
+    CEL runtime error on devices of the cluster ("no such overload: _>_(int64, string)"): the allocator fails the
+    claim with that error, which explain shows too, so it is reported as such at the expression, not as "matches no
+    device"."""
+    expressions = selector_expressions(obj)
+    failure = devices.runtime_error(expressions, ctx.release) if expressions else None
+    if failure is None:
+        return None
+    index, message, count = failure
+    position = [i for i, s in enumerate(as_list(as_dict(obj).get("selectors")))
+                if isinstance(as_dict(as_dict(s).get("cel")).get("expression"), str)][index]
+    return ((*path, "selectors", position, "cel", "expression"),
+            f"CEL runtime error on {count} of {len(devices.devices)} device(s) in the cluster: {message}",
+            "fix the expression for the attribute types the drivers publish (kubectl get resourceslices -o yaml); "
+            "the scheduler fails the allocation with this error")
 
 
 def _class_reported(docs: DocumentSet, devices: ClusterDevices, request: Mapping[str, Any], ctx: CheckContext) -> bool:
@@ -67,7 +87,10 @@ def selector_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iterator
     together match no device that any driver publishes in the cluster (for `firstAvailable`, when no subrequest
     matches), and a `matchAttribute` constraint naming an attribute that none of a constrained request's devices
     publishes. When an attribute name, value or driver is not published but a close one is, the hint says
-    "did you mean".
+    "did you mean". A request selector that is ill-typed for the attribute and capacity types the cluster's
+    ResourceSlices declare (an int attribute compared with a string, a version with a quantity) is reported first,
+    at the error inside the expression, without evaluating anything; one that raises a CEL runtime error on the
+    cluster's devices is reported as that error.
 
     ## Why is this bad?
     No allocation can ever succeed: the pods stay Pending with `NoMatchingDevices` whatever else frees up.
@@ -83,11 +106,19 @@ def selector_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iterator
     devices, index = cluster_devices(ctx.snapshot), object_index(docs, ctx)
     for document in claim_documents(docs):
         for path, alternatives in request_alternatives(document.kind, document.data):
+            typed = next(filter(None, (type_problem(document, r, p, devices) for p, r in alternatives)), None)
+            if typed is not None:
+                yield typed
+                continue
             results = [_matches(devices, index, request, ctx) for _, request in alternatives]
             if any(result is None or result for result in results) or \
                     any(_class_reported(docs, devices, request, ctx) for _, request in alternatives):
                 continue
             first_path, first = alternatives[0]
+            failure = runtime_failure(first, first_path, devices, ctx) if len(alternatives) == 1 else None
+            if failure is not None:
+                yield SetProblem(document, *failure, at="value")
+                continue
             expressions = selector_expressions(first)
             hint = next(filter(None, map(devices.suggestion, expressions)), None) or \
                 "check the attribute names and values the drivers publish (kubectl get resourceslices -o yaml)"
@@ -110,7 +141,8 @@ def device_class_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iter
     """
     ## What it does
     With a snapshot: flags a DeviceClass of the manifests whose selectors match no device any driver publishes in
-    the cluster.
+    the cluster, and, first, a selector that is ill-typed for the attribute and capacity types the cluster's
+    ResourceSlices declare (reported at the error inside the expression, before anything is evaluated).
 
     ## Why is this bad?
     Every claim using the class fails with `NoMatchingDevices`: usually a driver name typo or a class for a driver
@@ -126,9 +158,17 @@ def device_class_matches_no_device(docs: DocumentSet, ctx: CheckContext) -> Iter
         return
     devices = cluster_devices(ctx.snapshot)
     for document in of_kind(docs, "DeviceClass"):
+        typed = type_problem(document, document.get(("spec",)), ("spec",), devices)
+        if typed is not None:
+            yield typed
+            continue
         expressions = selector_expressions(document.get(("spec",)))
         found = devices.matching(expressions, ctx.release)
         if found is None or found:
+            continue
+        failure = runtime_failure(document.get(("spec",)), ("spec",), devices, ctx)
+        if failure is not None:
+            yield SetProblem(document, *failure, at="value")
             continue
         hint = next(filter(None, map(devices.suggestion, expressions)), None) or \
             "drivers in the cluster: " + ", ".join(sorted(devices.drivers))

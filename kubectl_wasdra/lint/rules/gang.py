@@ -13,12 +13,14 @@ from typing import Any, Final
 from kubectl_wasdra.catalog.spelling import closest_name
 from kubectl_wasdra.lint import codes
 from kubectl_wasdra.lint.context import CheckContext
+from kubectl_wasdra.lint.copies import nearest
 from kubectl_wasdra.lint.docset import DocumentSet
 from kubectl_wasdra.lint.problem import SetProblem
 from kubectl_wasdra.lint.registry import rule
 from kubectl_wasdra.lint.rules._gangs import groups
 from kubectl_wasdra.lint.rules._pods import PodSource, containers, of_kind
-from kubectl_wasdra.lint.rules.validation._base import as_list
+from kubectl_wasdra.lint.rules.validation._base import as_dict, as_list
+from kubectl_wasdra.load import Document
 
 DEFAULT_SCHEDULER: Final = "default-scheduler"
 # what the per-pod filters read; pods of a gang should agree on all of it (names and env do not matter)
@@ -75,7 +77,8 @@ def min_count_exceeds_pods(docs: DocumentSet, ctx: CheckContext) -> Iterator[Set
         yield SetProblem(group.document, group.min_count_path,
                          f"gang minCount {group.min_count} of {group.label} is larger than the {pods} pod(s) "
                          f"created for it: {_describe(group.members)}",
-                         f"lower minCount to {pods} or create more pods", at="value")
+                         f"lower minCount to {pods} or create more pods", at="value",
+                         related=tuple((m.document, m.count_path or m.path) for m in group.members))
     yield from _composite_min_group_count(docs)
 
 
@@ -153,7 +156,8 @@ def heterogeneous_gang(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProb
                 yield SetProblem(member.document, path,
                                  f"{member.label} differs from {first.label} in {words}, both in gang {group.label}: "
                                  "placement is only guaranteed for homogeneous gangs",
-                                 "make the pods of one gang identical, or split them into separate groups")
+                                 "make the pods of one gang identical, or split them into separate groups",
+                                 related=((first.document, first.spec_path), (group.document, group.path)))
 
 
 @rule(codes.GANG_INTER_POD_CONSTRAINTS, scope="set")
@@ -256,4 +260,87 @@ def group_scheduler_name_mismatch(docs: DocumentSet, ctx: CheckContext) -> Itera
                 yield SetProblem(member.document, (*member.spec_path, field),
                                  f'{member.label} uses schedulerName "{name}" but {first.label} uses "{wanted}", both in '
                                  f"{group.label}: the scheduler rejects the whole group",
-                                 "use one schedulerName for every pod of the group")
+                                 "use one schedulerName for every pod of the group",
+                                 related=((first.document, first.spec_path), (group.document, group.path)))
+
+
+def _policy_summary(spec: Mapping[str, Any]) -> tuple[str, int | None] | None:
+    """("gang", minCount) or ("basic", None) of a schedulingPolicy (1.36+), None when there is none to compare."""
+    policy = spec.get("schedulingPolicy")
+    if not isinstance(policy, dict):
+        return None
+    gang = policy.get("gang")
+    if isinstance(gang, dict):
+        count = gang.get("minCount")
+        return "gang", count if isinstance(count, int) and not isinstance(count, bool) else None
+    return ("basic", None) if "basic" in policy else None
+
+
+def _describe_policy(summary: tuple[str, int | None]) -> str:
+    return f"gang minCount {summary[1]}" if summary[0] == "gang" else "basic"
+
+
+def _template(workload: Document, name: str) -> Mapping[str, Any] | None:
+    """The pod group template `name` of a Workload: podGroupTemplates, or any level of compositePodGroupTemplates."""
+    found: list[Mapping[str, Any]] = []
+
+    def walk(node: Any) -> None:
+        for key in ("podGroupTemplates", "compositePodGroupTemplates"):
+            for item in as_list(node.get(key)) if isinstance(node, dict) else ():
+                if isinstance(item, dict):
+                    if item.get("name") == name and key == "podGroupTemplates":
+                        found.append(item)
+                    walk(item)
+
+    walk(workload.get(("spec",)))
+    return found[0] if found else None
+
+
+@rule(codes.GANG_POLICY_DIFFERS_FROM_TEMPLATE, scope="set")
+def policy_differs_from_template(docs: DocumentSet, ctx: CheckContext) -> Iterator[SetProblem]:
+    """
+    ## What it does
+    Flags a PodGroup whose `schedulingPolicy` (basic, or gang with its `minCount`) differs from the Workload pod group
+    template it names in `workloadRef` (1.37; `podGroupTemplateRef.workload` in 1.36), when both are in the manifests.
+
+    ## Why is this bad?
+    A PodGroup is the runtime copy of its template: workload controllers create it with the template's policy
+    (shared/reference/workload-scheduling.md §1.2). A hand-written PodGroup that says minCount 4 under a template
+    that says 8 gangs half the pods the Workload promises, and nothing else reports it.
+
+    ## Example
+        # Workload train: podGroupTemplates: [{name: workers, schedulingPolicy: {gang: {minCount: 8}}}]
+        # PodGroup train-workers: workloadRef: {workloadName: train, templateName: workers}
+        #                         schedulingPolicy: {gang: {minCount: 4}}
+
+    ## Fix
+    Copy the template's policy into the PodGroup, or change the template.
+    """
+    del ctx
+    from kubectl_wasdra.lint.rules._refs import workload_references
+
+    for ref, _, template_name in workload_references(docs):
+        if ref.document.kind != "PodGroup" or not template_name:
+            continue
+        mine = _policy_summary(as_dict(ref.document.get(("spec",))))
+        copies = [d for d in docs.of_kind("Workload") if d.name == ref.name and
+                  (ref.namespace is None or d.namespace in (None, ref.namespace))]
+        templates = [t for t in (_template(d, template_name) for d in copies) if t is not None]
+        theirs = [_policy_summary(t) for t in templates]
+        if mine is None or not theirs or any(policy in (None, mine) for policy in theirs):
+            continue     # no policy to compare, or a copy of the Workload agrees (copies: REF012/REF013 say so)
+        workload = nearest(copies, ref.document)
+        template = _template(workload, template_name) if workload is not None else None
+        nearest_policy = _policy_summary(template) if template is not None else theirs[0]
+        yield _policy_problem(ref.document, ref.name, template_name, mine, nearest_policy or theirs[0])
+
+
+def _policy_problem(document: Document, workload: str, template: str, mine: tuple[str, int | None],
+                    theirs: tuple[str, int | None]) -> SetProblem:
+    gang = mine[0] == theirs[0] == "gang"
+    path: tuple[str | int, ...] = ("spec", "schedulingPolicy", "gang", "minCount") if gang else ("spec", "schedulingPolicy")
+    return SetProblem(document, path,
+                      f'{_describe_policy(mine)} of PodGroup "{document.name}" differs from its Workload "{workload}" '
+                      f'template "{template}" ({_describe_policy(theirs)})',
+                      f"PodGroups copy their template's policy: use {_describe_policy(theirs)} here, or change the "
+                      "template", at="value" if gang else "key")

@@ -6,6 +6,7 @@ tools/gen_schemas.py from the kubernetes-validate 1.37.0 package) and `--schema-
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
@@ -65,9 +66,32 @@ def unknown_field(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     ## Example
         spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu, cuont: 2}}]}}
     ## Fix
-    Correct the field name (the message suggests one), or remove the field.
+    Correct the field name (the message suggests one), or remove the field. A field that another supported release
+    defines is named as such ("added in 1.37"): target that release, or remove the field.
     """
-    yield from _violations(doc, ctx, "unknown")
+    for problem in _violations(doc, ctx, "unknown"):
+        yield _other_release(doc, ctx, problem) or problem
+
+
+def _other_release(doc: Document, ctx: CheckContext, problem: Problem) -> Problem | None:
+    """The problem restated when the field exists in another release of the same apiVersion/kind, else None."""
+    from kubectl_wasdra.catalog.schemas import releases_with_field, type_key
+
+    key = type_key(doc.data)
+    if key is None or ctx.schema_locations:
+        return None
+    releases = releases_with_field(key, tuple(problem.path))
+    if not releases or ctx.release in releases:
+        return None
+    field = problem.path[-1]
+    later = [r for r in releases if r > ctx.release]
+    if later:
+        message = f'unknown field "{field}": added in {later[0]}'
+        hint = f"check against {later[0]} or later (--k8s-version), or remove the field"
+    else:
+        message = f'unknown field "{field}": removed after {releases[-1]}'
+        hint = "remove the field (the release no longer has it)"
+    return dataclasses.replace(problem, message=message, hint=hint)
 
 
 @rule(codes.SCHEMA_MISSING_REQUIRED)

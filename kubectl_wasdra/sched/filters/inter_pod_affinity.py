@@ -43,7 +43,7 @@ class PreFilterState:
     existing_anti_affinity_counts: Counts
 
 
-def _merge_namespaces(term: AffinityTerm, namespaces: Mapping[str, Mapping[str, str]]) -> AffinityTerm:
+def merge_namespaces(term: AffinityTerm, namespaces: Mapping[str, Mapping[str, str]]) -> AffinityTerm:
     """mergeAffinityTermNamespacesIfNotEmpty: a non-empty namespace selector becomes the namespaces it selects now
     (`{}` stays: it selects every namespace, also ones created later)."""
     if term.namespace_selector.empty:
@@ -77,8 +77,8 @@ def _count(other: PodInfo, labels: Mapping[str, str], pod: PodInfo, data: PreFil
 def compute(pod: PodInfo, state: SchedState) -> PreFilterState:
     """PreFilter over every node of the state: getExistingAntiAffinityCounts (the nodes with pods that have required
     anti-affinity) and getIncomingAffinityAntiAffinityCounts (every pod, when the pod has terms)."""
-    affinity = tuple(_merge_namespaces(t, state.namespaces) for t in pod.affinity_terms)
-    anti = tuple(_merge_namespaces(t, state.namespaces) for t in pod.anti_affinity_terms)
+    affinity = tuple(merge_namespaces(t, state.namespaces) for t in pod.affinity_terms)
+    anti = tuple(merge_namespaces(t, state.namespaces) for t in pod.anti_affinity_terms)
     data = PreFilterState(affinity, anti, {}, {}, {})
     ns_labels = state.namespaces.get(pod.namespace)
     names = state.node_names if affinity or anti else tuple(state.anti_affinity_pods)

@@ -41,7 +41,7 @@ SYSTEM_DEFAULT_CONSTRAINTS: Final = (
 
 @dataclass(frozen=True)
 class Constraint:
-    """topologySpreadConstraint: a parsed DoNotSchedule constraint with its defaults applied."""
+    """topologySpreadConstraint: a parsed constraint with its defaults applied."""
 
     max_skew: int
     topology_key: str
@@ -51,11 +51,12 @@ class Constraint:
     honor_taints: bool  # nodeTaintsPolicy Honor (default Ignore)
 
 
-def _constraints(raw: Any, labels: Mapping[str, str]) -> list[Constraint] | str:
-    """filterTopologySpreadConstraints for DoNotSchedule, matchLabelKeys merged into the selector; or the error."""
+def parse_constraints(raw: Any, labels: Mapping[str, str], when: str = "DoNotSchedule") -> list[Constraint] | str:
+    """filterTopologySpreadConstraints for `when` (DoNotSchedule: the filter; ScheduleAnyway: the score),
+    matchLabelKeys merged into the selector; or the error."""
     out = []
     for item in raw if isinstance(raw, list | tuple) else ():
-        if not isinstance(item, Mapping) or item.get("whenUnsatisfiable", "DoNotSchedule") != "DoNotSchedule":
+        if not isinstance(item, Mapping) or item.get("whenUnsatisfiable", "DoNotSchedule") != when:
             continue
         selector = parse_label_selector(item.get("labelSelector"))
         if isinstance(selector, str):
@@ -114,10 +115,10 @@ class PodTopologySpread:
     def constraints(self, pod: PodInfo, snapshot: Any) -> list[Constraint] | str:
         """getConstraints: the pod's own hard constraints, or the hard default constraints; or the error text."""
         if pod.spec.get("topologySpreadConstraints"):
-            found = _constraints(pod.spec["topologySpreadConstraints"], pod.labels)
+            found = parse_constraints(pod.spec["topologySpreadConstraints"], pod.labels)
             return f"obtaining pod's hard topology spread constraints: {found}" if isinstance(found, str) else found
         defaults = SYSTEM_DEFAULT_CONSTRAINTS if self.defaulting_type == "System" else self.default_constraints
-        found = _constraints(defaults, pod.labels)
+        found = parse_constraints(defaults, pod.labels)
         if isinstance(found, str):
             return f"setting default hard topology spread constraints: {found}"
         if not found:
@@ -192,7 +193,7 @@ def _status(message: str, topology_key: str) -> Status:
     return code(Reason.TOPOLOGY_SPREAD_MISMATCH, message, NAME, topologyKey=topology_key)
 
 
-def _eligible(pod: PodInfo, constraint: Constraint, node: Any) -> bool:
+def is_eligible(pod: PodInfo, constraint: Constraint, node: Any) -> bool:
     """matchNodeInclusionPolicies: the pod's required node affinity (Honor) and its tolerations of the node's
     NoSchedule/NoExecute taints (Honor)."""
     if constraint.honor_affinity and not matches_pod_node_constraints(pod.spec, node.node):
@@ -206,14 +207,14 @@ def _domain_counts(pod: PodInfo, constraint: Constraint, constraints: list[Const
     counts: dict[str, int] = {}
     for name in state.node_names:
         facts = state.facts[name]
-        if any(c.topology_key not in facts.labels for c in constraints) or not _eligible(pod, constraint, facts):
+        if any(c.topology_key not in facts.labels for c in constraints) or not is_eligible(pod, constraint, facts):
             continue
         value = facts.labels[constraint.topology_key]
-        counts[value] = counts.get(value, 0) + _matching(state.pods[name], constraint.selector, pod.namespace)
+        counts[value] = counts.get(value, 0) + count_matching(state.pods[name], constraint.selector, pod.namespace)
     return counts
 
 
-def _matching(pods: tuple[PodInfo, ...], selector: Selector, namespace: str) -> int:
+def count_matching(pods: tuple[PodInfo, ...], selector: Selector, namespace: str) -> int:
     """countPodsMatchSelector: an empty selector counts nothing; terminating pods and other namespaces are skipped."""
     if selector.empty:
         return 0
@@ -226,9 +227,9 @@ def _add_placed(pod: PodInfo, constraints: list[Constraint], counts: list[dict[s
     if any(c.topology_key not in facts.labels for c in constraints):
         return
     for constraint, domain in zip(constraints, counts, strict=True):
-        if _eligible(pod, constraint, facts):
+        if is_eligible(pod, constraint, facts):
             value = facts.labels[constraint.topology_key]
-            domain[value] = domain.get(value, 0) + _matching((other,), constraint.selector, pod.namespace)
+            domain[value] = domain.get(value, 0) + count_matching((other,), constraint.selector, pod.namespace)
 
 
 def _update(data: Any, added: list[tuple[str, PodInfo]], pod: PodInfo, state: SchedState) -> Any:

@@ -51,13 +51,12 @@ def test_snapshot_objects_resolve_references(tmp_path: Path) -> None:
     assert [f.rule for f in without.findings] == ["REF001"]
 
 
-CORPUS_CANDIDATES = (ROOT / "../shared/corpus/upstream", Path("/work/shared/corpus/upstream"))
-CORPUS = next((p.resolve() for p in CORPUS_CANDIDATES if p.is_dir()), None)
+CORPUS = ROOT / "tests" / "corpus" / "upstream"
 MISSING_RULES = ("REF001", "REF002", "REF003", "REF004", "REF005", "REF006")
 
 
 def _folders() -> list[Path]:
-    return sorted(p for p in CORPUS.iterdir() if p.is_dir()) if CORPUS else []
+    return sorted(p for p in CORPUS.iterdir() if p.is_dir())
 
 
 def _defined(folder: Path) -> set[tuple[str, str, str | None]]:
@@ -80,7 +79,6 @@ def _defined(folder: Path) -> set[tuple[str, str, str | None]]:
     return found
 
 
-@pytest.mark.skipif(CORPUS is None, reason="upstream corpus not available")
 @pytest.mark.parametrize("folder", _folders(), ids=lambda p: p.name)
 def test_upstream_folder_has_no_false_missing_reference(folder: Path) -> None:
     """Each upstream folder checked as one set: a "not defined" finding must name an object the folder lacks in that

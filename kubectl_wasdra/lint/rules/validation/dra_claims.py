@@ -82,6 +82,13 @@ def _request(request: dict[str, Any], path: Path, flat: bool, release: Release) 
                           present=lambda _n, value: bool(value))
         if not request.get("firstAvailable"):
             yield from _exact(request, path, release)
+    elif flat_fields := _v1beta1_fields(request):
+        # a v1beta1-shaped request in a v1/v1beta2 object: one cause, so this finding covers the unknown fields
+        # SCHEMA002 would report beside it (and `--fix` moves them)
+        names = ", ".join(flat_fields)
+        yield Violation(Check.ONE_OF, path, "exactly one of `exactly`, `firstAvailable` is required, but none is set "
+                        f"({names}: the v1beta1 form of a request)", hint=f"move {names} under `exactly:`",
+                        covers=tuple((*path, field) for field in flat_fields))
     else:
         yield from one_of(request, ("exactly", "firstAvailable"), path,
                           present=lambda name, value: value is not None if name == "exactly" else bool(value))
@@ -90,6 +97,19 @@ def _request(request: dict[str, Any], path: Path, flat: bool, release: Release) 
     subrequests = request.get("firstAvailable")
     if subrequests:
         yield from _subrequests(as_list(subrequests), (*path, "firstAvailable"), release)
+
+
+# the fields of resource.k8s.io/v1 ExactDeviceRequest, which v1beta1 writes on the request itself
+# (kubernetes/kubernetes staging/src/k8s.io/api/resource/v1/types.go)
+_EXACT_FIELDS: Final = ("deviceClassName", "selectors", "allocationMode", "count", "adminAccess", "tolerations",
+                        "capacity")
+
+
+def _v1beta1_fields(request: dict[str, Any]) -> tuple[str, ...]:
+    """The ExactDeviceRequest fields written directly on a request that has neither `exactly` nor `firstAvailable`."""
+    if request.get("exactly") is not None or request.get("firstAvailable"):
+        return ()
+    return tuple(field for field in _EXACT_FIELDS if field in request)
 
 
 def _subrequests(subrequests: list[Any], path: Path, release: Release) -> Iterator[Violation]:

@@ -32,6 +32,7 @@ from kubectl_wasdra.lint.rules.validation import (
 from kubectl_wasdra.lint.rules.validation._base import Check, Violation
 from kubectl_wasdra.lint.rules.validation.metadata import validate_metadata
 from kubectl_wasdra.lint.rules.validation.pod import pod_spec_path, validate_pod_spec
+from kubectl_wasdra.lint.rules.validation.pod_enums import validate_pod_enums
 from kubectl_wasdra.lint.rules.validation.pod_tolerations import validate_pod_tolerations
 from kubectl_wasdra.lint.rules.validation.restart_policy import validate_restart_policy
 from kubectl_wasdra.load import Document
@@ -74,6 +75,7 @@ def _validate_kind(data: dict[str, Any], group: str, version: str, kind: str, re
     found = tuple(validate_pod_spec(spec, spec_path, release)) if isinstance(spec, dict) else ()
     found += tuple(validate_pod_tolerations(spec, spec_path, release)) if isinstance(spec, dict) else ()
     found += tuple(validate_restart_policy(data, group, kind, spec_path))
+    found += tuple(validate_pod_enums(spec, spec_path)) if isinstance(spec, dict) else ()
     if (group, kind) == ("batch", "Job"):
         found += tuple(workload.validate_job_scheduling(data, release))
     return found
@@ -410,7 +412,11 @@ def unsupported_value(doc: Document, ctx: CheckContext) -> Iterator[Problem]:
     taint `effect`, `preemptionPolicy`, the 1.36 string `disruptionMode`, RBAC `roleRef` kind and apiGroup and subject
     kind and apiGroup, a pod's `restartPolicy` (Always, OnFailure, Never; only Always in a Deployment, ReplicaSet,
     StatefulSet, DaemonSet or ReplicationController), a pod toleration's `operator` (Equal, Exists; Lt and Gt from
-    1.35, where GATE001 reports their gate).
+    1.35, where GATE001 reports their gate), and every other enumerated pod spec field (`imagePullPolicy`,
+    `terminationMessagePolicy`, port `protocol`, probe `scheme`, `dnsPolicy`, `os.name`, topology spread
+    `whenUnsatisfiable`/`nodeAffinityPolicy`/`nodeTaintsPolicy`, node affinity `operator`, `mountPropagation`,
+    `recursiveReadOnly`, `resizePolicy[].restartPolicy`, an init container's `restartPolicy`, seccomp/AppArmor
+    profile `type`, `fsGroupChangePolicy`) in pods and in every pod template.
 
     ## Why is this bad?
     kube-apiserver rejects the object ("Unsupported value").

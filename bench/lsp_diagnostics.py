@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""The language server, warm: CPU time from a change to its diagnostics, and memory on a large workspace.
+
+Scenarios (each in this process, through the server's own analysis, as the server runs it after a didChange):
+  full     a 100-document file re-checked after an edit that changes every document (the whole-file cost)
+  one      the same file after a one-object edit (one document's text changes; the rest reuse their findings)
+  moved    a line added to the first object: it changes, and the 99 others keep their findings one line lower
+  folder   a workspace folder of --files files (10 documents each by default): its repository index built and
+           reused, then one object edited in an ordinary file and in the file every other one names; CPU per edit and
+           peak RSS of a child process that does only that
+
+CPU time (user+sys of this process, time.process_time) is reported, median of --repeat runs; the machine is shared,
+so wall time would mostly measure the neighbours. Not a test: nothing here asserts a time or a size.
+
+    python bench/lsp_diagnostics.py                 # all of them
+    python bench/lsp_diagnostics.py --files 2000 --docs-per-file 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from check_throughput import MAKERS
+
+from kubectl_wasdra.lsp.analysis import Analysis
+from kubectl_wasdra.lsp.settings import resolve_settings
+from kubectl_wasdra.lsp.workspace import Workspace
+
+
+def manifest(count: int, start: int = 0) -> list[dict]:
+    return [MAKERS[i % len(MAKERS)](i) for i in range(start, start + count)]
+
+
+def text_of(docs: list[dict]) -> str:
+    return yaml.safe_dump_all(docs, sort_keys=False)
+
+
+def cpu_ms(action) -> float:
+    start = time.process_time()
+    action()
+    return (time.process_time() - start) * 1000
+
+
+def edits(repeat: int) -> tuple[list[float], list[float], list[float], int]:
+    """CPU ms per full re-check, per one-object edit and per line added to the first object (every later document
+    moves down) of a 100-document file, and its findings."""
+    settings = resolve_settings(None, {}, use_config=False)
+    workspace = Workspace(None)
+    analysis = Analysis(settings, workspace)
+    docs = manifest(100)
+    path = os.path.abspath("bench-lsp-100.yaml")
+
+    def check(text: str) -> None:
+        workspace.open(path, text)
+        analysis.run()
+
+    check(text_of(docs))   # warm: imports, schemas, caches
+    full, one, moved = [], [], []
+    for run in range(repeat):
+        changed = [dict(d, metadata={**d["metadata"], "labels": {"run": str(run)}}) for d in docs]
+        text = text_of(changed)   # made before the clock starts: the editor sends it
+        full.append(cpu_ms(lambda text=text: check(text)))
+        docs = changed
+        edited = list(docs)
+        edited[50] = dict(edited[50], metadata={**edited[50]["metadata"], "annotations": {"edit": str(run)}})
+        text = text_of(edited)
+        one.append(cpu_ms(lambda text=text: check(text)))
+        docs = edited
+        notes = {**docs[0]["metadata"].get("annotations", {}), f"note-{run}": "x"}   # one more line each time
+        edited = [dict(docs[0], metadata={**docs[0]["metadata"], "annotations": notes}), *docs[1:]]
+        text = text_of(edited)
+        moved.append(cpu_ms(lambda text=text: check(text)))
+        docs = edited
+    return full, one, moved, len(analysis.run().get(path, []))
+
+
+def check_pipeline(repeat: int) -> list[float]:
+    """CPU ms of `check`'s own pipeline (run_check, in this process, warm) on a fresh 100-document file each time:
+    the yardstick for the every-document-changed case, which re-runs every rule on every document as check does."""
+    import dataclasses
+
+    from kubectl_wasdra.lint.pipeline import run_check
+
+    settings = resolve_settings(None, {}, use_config=False)
+    times = []
+    with tempfile.TemporaryDirectory() as root:
+        path = Path(root, "check-100.yaml")
+        for run in range(repeat + 1):
+            docs = [dict(d, metadata={**d["metadata"], "labels": {"run": str(run)}}) for d in manifest(100)]
+            path.write_text(text_of(docs))
+            options = dataclasses.replace(settings.options, paths=(str(path),), jobs=1)
+            times.append(cpu_ms(lambda options=options: run_check(options)))
+    return times[1:]
+
+
+def memory(files: int, per_file: int) -> None:
+    """Child process: a workspace of `files` files, its index built (cold) and reused (warm), then one object edited
+    in a file the folder's other files do not name (its context is a few files) and in the one file that defines the
+    DeviceClass every claim of the folder names (its context is the whole folder); prints CPU ms and peak RSS (MB)."""
+    with tempfile.TemporaryDirectory() as root, tempfile.TemporaryDirectory() as cache:
+        for number in range(files):
+            Path(root, f"m-{number:05d}.yaml").write_text(text_of(manifest(per_file, number * per_file)))
+        settings = resolve_settings(root, {}, use_config=False)
+
+        def workspace() -> Workspace:
+            made = Workspace(root, settings.excluded, excludes=settings.excludes, cache_dir=cache)
+            made.scan()
+            return made
+
+        cold = cpu_ms(workspace)
+        warm = cpu_ms(workspace)
+        print(f"{files} files, {files * per_file} documents: index built {cold:.0f} ms CPU, reused from its cache "
+              f"{warm:.0f} ms CPU (one git ls-files or walk, a stat per file)")
+        for number, what in ((files // 2, "a file no other file names"),
+                             (0, "the file defining the DeviceClass all claims name")):
+            folder = workspace()
+            analysis = Analysis(settings, folder)
+            path = str(Path(root, f"m-{number:05d}.yaml"))
+            docs = manifest(per_file, number * per_file)
+            times = []
+            for run in range(6):
+                docs[0] = dict(docs[0], metadata={**docs[0]["metadata"], "annotations": {"edit": str(run)}})
+                text = text_of(docs)
+                times.append(cpu_ms(lambda text=text, path=path, folder=folder, analysis=analysis:
+                                    (folder.open(path, text), analysis.run())))
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            print(f"  one object edited in {what}: median {statistics.median(times[1:]):.1f} ms CPU "
+                  f"(first {times[0]:.0f} ms), context {len(folder.context())} documents; peak RSS so far {peak:.0f} MB")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--files", type=int, default=2000)
+    parser.add_argument("--docs-per-file", type=int, default=10)
+    parser.add_argument("--memory-child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.memory_child:
+        memory(args.files, args.docs_per_file)
+        return 0
+    full, one, moved, findings = edits(args.repeat)
+    print(f"100-document file, every document changed: median {statistics.median(full):.1f} ms CPU "
+          f"(min {min(full):.1f}, max {max(full):.1f}); {findings} findings")
+    print(f"100-document file, one object edited:      median {statistics.median(one):.1f} ms CPU "
+          f"(min {min(one):.1f}, max {max(one):.1f})")
+    print(f"100-document file, a line added on top:    median {statistics.median(moved):.1f} ms CPU "
+          f"(min {min(moved):.1f}, max {max(moved):.1f}; the first object changes, the other 99 move down)")
+    pipeline = check_pipeline(args.repeat)
+    print(f"check's pipeline on a fresh 100-document file (run_check, -j 1): median {statistics.median(pipeline):.1f} ms "
+          f"CPU (min {min(pipeline):.1f}, max {max(pipeline):.1f})")
+    subprocess.run([sys.executable, __file__, "--memory-child", "--files", str(args.files),
+                    "--docs-per-file", str(args.docs_per_file)], check=True)
+    print(f"rerun: python bench/lsp_diagnostics.py --repeat {args.repeat} --files {args.files} "
+          f"--docs-per-file {args.docs_per_file}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,95 @@
+"""Comparing the simulator's verdict on a scenario with kube-scheduler's (the stored oracle verdict).
+
+What must agree, per pending pod: placed or not, and the preemption victims, exactly; the node exactly or within the
+set of nodes that had the top score (kube-scheduler breaks ties at random: pkg/scheduler/schedule_one.go selectHost);
+the devices of every claim exactly; for a pod left unschedulable, kube-scheduler's PodScheduled=False message word for
+word. A difference that a known release skew explains (release_skew.json) is tolerated; nothing else is.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Final
+
+HERE: Final = Path(__file__).resolve().parent
+ASPECTS: Final = ("rejected", "placed", "node", "victims", "claims", "message")
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One aspect of one pod on which the simulator and kube-scheduler disagree."""
+
+    pod: str
+    aspect: str  # one of ASPECTS
+    oracle: Any
+    ours: Any
+
+    def __str__(self) -> str:
+        return f"{self.pod}: {self.aspect}: kube-scheduler {self.oracle!r}, simulator {self.ours!r}"
+
+
+@cache
+def release_skew() -> tuple[dict[str, Any], ...]:
+    """The known 1.36/1.37 differences (tests/oracle/release_skew.json), each with its upstream reference."""
+    return tuple(json.loads((HERE / "release_skew.json").read_text())["differences"])
+
+
+def _tolerated(diff: Difference) -> bool:
+    for skew in release_skew():
+        match = skew.get("match")
+        if not match or match.get("aspect") != diff.aspect:
+            continue
+        if re.search(match.get("oracle", ""), str(diff.oracle)) and re.search(match.get("ours", ""), str(diff.ours)):
+            return True
+    return False
+
+
+def compare(oracle: dict[str, Any], ours: dict[str, dict[str, Any]]) -> list[Difference]:
+    """The differences between the stored oracle verdict of one scenario and the simulator's, skew excluded."""
+    out: list[Difference] = []
+    for pod in sorted(oracle["pods"]):
+        want = oracle["pods"][pod]
+        got = ours.get(pod, {"node": None, "message": "", "victims": [], "claims": {}})
+        out.extend(d for d in _pod_differences(pod, want, got) if not _tolerated(d))
+    return out
+
+
+def _pod_differences(pod: str, want: dict[str, Any], got: dict[str, Any]) -> list[Difference]:
+    if want.get("rejected"):
+        return [] if got.get("rejected") else [Difference(pod, "rejected", want["rejected"], got.get("node"))]
+    node, ours = want.get("node"), got.get("node")
+    if (node is None) != (ours is None):
+        theirs = node or want.get("message", "") or ("bound, then preempted" if want.get("deleted") else "")
+        return [Difference(pod, "placed", theirs, ours or got.get("message", ""))]
+    out = []
+    if node is not None and ours != node and ours not in want.get("ties", ()):
+        out.append(Difference(pod, "node", want.get("ties") or node, ours))
+    if sorted(want.get("victims", ())) != sorted(got.get("victims", ())):
+        out.append(Difference(pod, "victims", sorted(want.get("victims", ())), sorted(got.get("victims", ()))))
+    if node is not None and ours == node and want.get("claims", {}) != got.get("claims", {}):
+        out.append(Difference(pod, "claims", want.get("claims", {}), got.get("claims", {})))
+    if node is None and want.get("message", "") != got.get("message", ""):
+        out.append(Difference(pod, "message", want.get("message", ""), got.get("message", "")))
+    return out
+
+
+def chosen_nodes(oracle: dict[str, Any]) -> dict[str, str]:
+    """{"namespace/pod": node} of every pod kube-scheduler placed (the simulator follows it among equal scores)."""
+    return {pod: v["node"] for pod, v in oracle["pods"].items() if v.get("node")}
+
+
+def load_corpus(path: Path = HERE / "corpus.jsonl") -> list[dict[str, Any]]:
+    """The stored scenarios: seed, digest and kube-scheduler's verdict per scenario."""
+    with path.open() as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def load_expected_failures(path: Path = HERE / "expected_failures.json") -> tuple[dict[str, str], dict[str, set[str]]]:
+    """({class: reason}, {scenario id: its classes}): disagreements whose cause is known and not yet fixed."""
+    data = json.loads(path.read_text())
+    return ({name: item["reason"] for name, item in data["classes"].items()},
+            {sid: set(classes) for sid, classes in data["scenarios"].items()})
