@@ -22,6 +22,7 @@ from kubectl_wasdra.cli_options import (
     pending_options,
 )
 from kubectl_wasdra.cli_output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, use_color, write_report
+from kubectl_wasdra.cli_progress import progress_for_stderr
 from kubectl_wasdra.errors import UsageError
 
 
@@ -90,7 +91,12 @@ def render_explain(report: Any, output: str, color: str = "auto") -> str:
         return render_yaml(report) if output == "yaml" else render_name(report)
     from kubectl_wasdra.explain.render_text import render_text
 
-    return render_text(report, color=use_color(mode=color), wide=output == "wide")
+    color_on = use_color(mode=color)
+    if not color_on:
+        return render_text(report, wide=output == "wide")
+    import shutil
+
+    return render_text(report, color=True, width=shutil.get_terminal_size((130, 24)).columns, wide=output == "wide")
 
 
 def _written_as(output: str) -> str:
@@ -112,6 +118,8 @@ def explain_exit(report: Any, *, fits_anyway: bool = False) -> int:
 @FILENAME_OPTION
 @RECURSIVE_OPTION
 @click.option("--no-suggestions", is_flag=True, help="Skip the suggestions (each costs one more simulation).")
+@click.option("--what-if-budget", default="", metavar="[SECONDSs][,COUNT]",
+              help="CPU seconds and simulations the suggestions may spend over all groups (default 10s,40).")
 @SCHEDULER_CONFIG_OPTION
 @click.option("--numa-aware-scheduler", is_flag=True,
               help="The cluster's kube-scheduler runs scheduler-plugins' NodeResourceTopologyMatch filter in every "
@@ -120,7 +128,7 @@ def explain_exit(report: Any, *, fits_anyway: bool = False) -> int:
 @explain_options
 def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool, no_suggestions: bool,
                     common: CommonOptions, scheduler_config: str | None = None, no_preemption: bool = False,
-                    numa_aware_scheduler: bool = False) -> int:
+                    numa_aware_scheduler: bool = False, what_if_budget: str = "") -> int:
     """Dry-run the manifests' pods and groups against a snapshot: placement plan, or why not and what would fit.
 
     PATH (or -f PATH) is a file, a directory (its .yaml, .yml and .json files; with -R its subdirectories' too), a
@@ -153,8 +161,13 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
                              runtime_config=common.runtime_config, suggestions=not no_suggestions,
                              scheduler_config=scheduler_config,
                              namespace=common.namespace if common.live else None, job_pod_cap=job_pod_cap(),
-                             preemption=not no_preemption, numa_aware=numa_aware_scheduler)
-    report = run_explain(options)
+                             preemption=not no_preemption, numa_aware=numa_aware_scheduler,
+                             what_if_budget=what_if_budget, progress=progress_for_stderr())
+    try:
+        report = run_explain(options)
+    finally:
+        if options.progress is not None:
+            options.progress.close()
     write_report(render_explain(report, common.output, common.color), _written_as(common.output))
     return explain_exit(report, fits_anyway=common.fail_on == "never")
 

@@ -13,6 +13,7 @@ overwrite a config file, runs in a new empty repository each time.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -166,15 +167,26 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, di
         yield home, env
 
 
+def _lsp_session() -> str:
+    """What an editor sends a language server that it starts and stops at once: initialize, shutdown, exit."""
+    messages = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": None, "capabilities": {}}},
+                {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+                {"jsonrpc": "2.0", "id": 2, "method": "shutdown"}, {"jsonrpc": "2.0", "method": "exit"}]
+    bodies = [json.dumps(message) for message in messages]
+    return "".join(f"Content-Length: {len(body.encode())}\r\n\r\n{body}" for body in bodies)
+
+
 def _run(command: str, sandbox: tuple[Path, dict[str, str]]) -> subprocess.CompletedProcess[str]:
     home, env = sandbox
+    # a language server reads the protocol on stdin: it gets an editor's start-and-stop, and answers it on stdout
+    stdin = _lsp_session() if re.search(r"\bwasdra lsp\b", command) else ""
     cwd = home
     if "config --init" in command:  # it writes .wasdra.yaml at the repository root, and never over an existing one
         cwd = Path(tempfile.mkdtemp(prefix="new-repo-", dir=home))
         (cwd / ".git").mkdir()
         shutil.copytree(home / "deploy", cwd / "deploy")
     result = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=cwd, env=env, capture_output=True,
-                            text=True, timeout=300, check=False)
+                            text=True, timeout=300, check=False, input=stdin)
     assert result.returncode in (0, 1), f"{command}\nexit {result.returncode}\n{result.stderr}"
     assert "Traceback" not in result.stderr and ": error:" not in result.stderr, f"{command}\n{result.stderr}"
     return result
@@ -183,7 +195,7 @@ def _run(command: str, sandbox: tuple[Path, dict[str, str]]) -> subprocess.Compl
 def test_examples_are_found() -> None:
     helps, readme = help_examples(), [command for command, _ in readme_examples()]
     commands = cli.all_commands()
-    assert len([c for c in commands.values() if "Examples:" in (c.help or "")]) == len(commands) == 10
+    assert len([c for c in commands.values() if "Examples:" in (c.help or "")]) == len(commands) == 11
     assert "kubectl wasdra explain-pending pending-8gpu --live" in helps
     assert any(c.startswith("kubectl wasdra explain -f fixtures/manifests/explain/") for c in readme)
     assert "kubectl-wasdra check fixtures/manifests/check-broken/" in " ".join(readme)
@@ -196,6 +208,8 @@ def test_examples_are_found() -> None:
 def test_help_example_runs(command: str, sandbox: tuple[Path, dict[str, str]]) -> None:
     result = _run(command, sandbox)
     assert result.stdout or result.stderr or re.search(r"[<>]", command), command  # silent only when redirected
+    if re.search(r"\bwasdra lsp\b", command):  # a server: it answered the editor's initialize
+        assert '"capabilities"' in result.stdout, result.stdout[:300]
 
 
 @pytest.mark.parametrize(("command", "shown"), readme_examples(), ids=lambda value: str(value)[:60])

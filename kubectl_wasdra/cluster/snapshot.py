@@ -193,17 +193,21 @@ class ClusterSnapshot:
     def overlay(self, extra: Iterable[dict[str, Any]]) -> ClusterSnapshot:
         """A new snapshot with `extra` objects added (replacing same kind/namespace/name); self is unchanged.
         Older resource.k8s.io versions are converted to v1; namespaced objects without a namespace go to "default"."""
+        added = [with_default_namespace(to_v1(obj)) for obj in extra]
+        touched = {obj.get("kind", "") for obj in added}
+        # kinds the overlay does not touch keep their very tuples: derived simulations see them unchanged (by identity)
         merged: dict[str, dict[tuple[str, str], dict[str, Any]]] = {
-            kind: {object_key(obj): obj for obj in objs} for kind, objs in self.objects.items()
+            kind: {object_key(obj): obj for obj in objs} for kind, objs in self.objects.items() if kind in touched
         }
         order = dict(self.read_order)
         start = max(order.values(), default=0) + 1
-        for index, obj in enumerate(extra):
-            obj = with_default_namespace(to_v1(obj))
+        for index, obj in enumerate(added):
             merged.setdefault(obj.get("kind", ""), {})[object_key(obj)] = obj
             order[(obj.get("kind", ""), *object_key(obj))] = start + index
+        objects = {kind: objs for kind, objs in self.objects.items() if kind not in touched}
+        objects.update((kind, tuple(objs[k] for k in sorted(objs))) for kind, objs in merged.items())
         return ClusterSnapshot(
-            objects=MappingProxyType({kind: tuple(objs[k] for k in sorted(objs)) for kind, objs in merged.items()}),
+            objects=MappingProxyType(objects),
             header=self.header, selector_evaluator=self.selector_evaluator, read_order=MappingProxyType(order),
         )
 

@@ -121,6 +121,11 @@ def build_funnel(claim: str, request: RequestData, candidates: CandidateList, co
             details["deviceTaintRule"] = taint["rule"]
     if short == "free" and candidates.in_use:
         details["inUse"] = _in_use_text(candidates, holders or {})
+    if short is not None:  # the attribute the devices must agree on (explain's per-domain cause)
+        sub = request.name if request.parent else ""
+        match = next((c for c in constraints if isinstance(c, MatchAttribute) and c.applies(request.base_name, sub)), None)
+        if match is not None:
+            details["matchAttribute"] = match.attribute
     message = _message(claim, request, needed, stages, short)
     if short == "free" and candidates.in_use:
         message += f" (in use: {details['inUse']})"

@@ -236,10 +236,20 @@ class Inventory:
     """
 
     def __init__(self, slices: Sequence[Mapping[str, Any]] = (), classes: Sequence[Mapping[str, Any]] = (),
-                 taint_rules: Sequence[Mapping[str, Any]] = (), namespaces: Sequence[Mapping[str, Any]] = ()) -> None:
-        self.views: dict[tuple[Any, ...], DeviceView] = {}
-        self.slices: tuple[Slice, ...] = tuple(sorted((build_slice(obj, self.views) for obj in slices
-                                                       if isinstance(obj, Mapping)), key=lambda s: s.name))
+                 taint_rules: Sequence[Mapping[str, Any]] = (), namespaces: Sequence[Mapping[str, Any]] = (),
+                 base: Inventory | None = None) -> None:
+        """`base`: an inventory without DeviceTaintRules whose slices, built from the very same objects, are reused
+        (a what-if that adds nodes builds only the new nodes' slices)."""
+        reuse = base is not None and not taint_rules and not base.tainted_by_rules
+        self.views: dict[tuple[Any, ...], DeviceView] = base.views if reuse and base is not None else {}
+        known = base.built if reuse and base is not None else {}
+        self.built: dict[int, tuple[Mapping[str, Any], Slice]] = {}
+        for obj in slices:
+            if isinstance(obj, Mapping):
+                found = known.get(id(obj))
+                self.built[id(obj)] = found if found is not None and found[0] is obj else (obj, build_slice(obj, self.views))
+        self.tainted_by_rules = bool(taint_rules)
+        self.slices: tuple[Slice, ...] = tuple(sorted((item[1] for item in self.built.values()), key=lambda s: s.name))
         self.classes: dict[str, Mapping[str, Any]] = {_name(obj): obj for obj in classes if isinstance(obj, Mapping)}
         _apply_taint_rules(self.slices, taint_rules, self.classes)
         self.admin_namespaces = frozenset(_name(ns) for ns in namespaces
@@ -282,9 +292,10 @@ class Inventory:
         return result
 
 
-def build_inventory(snapshot: ClusterSnapshot, taint_rules: bool = True) -> Inventory:
+def build_inventory(snapshot: ClusterSnapshot, taint_rules: bool = True, base: Inventory | None = None) -> Inventory:
     """The Inventory of a ClusterSnapshot (DRA kinds already in the resource.k8s.io/v1 shape); `taint_rules=False`
-    (DRADeviceTaintRules off) leaves DeviceTaintRules out: without the gate they taint nothing."""
+    (DRADeviceTaintRules off) leaves DeviceTaintRules out: without the gate they taint nothing. `base` is the inventory
+    of a snapshot this one was derived from (its slices are reused where the objects are the same)."""
     return Inventory(slices=snapshot.of_kind("ResourceSlice"), classes=snapshot.of_kind("DeviceClass"),
                      taint_rules=snapshot.of_kind("DeviceTaintRule") if taint_rules else (),
-                     namespaces=snapshot.of_kind("Namespace"))
+                     namespaces=snapshot.of_kind("Namespace"), base=base)

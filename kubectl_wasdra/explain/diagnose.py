@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from kubectl_wasdra.explain.causes import dra_cause, first_error, histogram_items
 from kubectl_wasdra.explain.model import DomainLine, GroupDiagnosis, ReasonItem
+from kubectl_wasdra.explain.ordering import natural_key
 from kubectl_wasdra.lazy_regex import LazyPattern
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.result import GroupResult
@@ -81,11 +83,7 @@ def reasons_of(result: GroupResult) -> list[ReasonItem]:
         group_item = _group_reason(result)
         if group_item is not None:
             items.append(group_item)
-    for error in list(result.pod_errors.values())[:1]:
-        for count in error.histogram():
-            details = dict(count.details)
-            details.pop("funnel", None)
-            items.append(ReasonItem(count.reason.value, count.message, count.count, details))
+    items += _node_reasons(result)
     if result.fits:  # pods beyond what had to fit that stay pending (basic groups, gang extras)
         return items
     for child in result.children:
@@ -93,13 +91,28 @@ def reasons_of(result: GroupResult) -> list[ReasonItem]:
     return items
 
 
+def _node_reasons(result: GroupResult) -> list[ReasonItem]:
+    """kube-scheduler's node histogram of the first pod that did not fit (in the placement that came closest; every
+    domain's own histogram is in `domains`)."""
+    error = first_error(result.pod_errors)
+    return histogram_items(error) if error is not None else []
+
+
 def _domains(result: GroupResult) -> list[DomainLine]:
+    """Every domain tried, most pods placeable first, then in natural order of the value (r2 before r10)."""
     outcome = result.outcome
     if outcome is None or not outcome.topology_key:
         return []
-    lines = [DomainLine(a.domain[0], a.domain[1], a.placeable, result.entry.min_count, len(a.nodes), a.success)
-             for a in outcome.attempts if a.domain]
-    return sorted(lines, key=lambda d: (-d.placeable, d.value))
+    lines = []
+    for a in outcome.attempts:
+        if not a.domain:
+            continue
+        error = first_error(a.failed) if not a.success else None
+        lines.append(DomainLine(a.domain[0], str(a.domain[1]), a.placeable, result.entry.min_count, len(a.nodes),
+                                a.success, tuple(histogram_items(error)) if error is not None else (),
+                                dra_cause([error]) if error is not None else None,
+                                sum(len(devices) for devices in a.devices.values())))
+    return sorted(lines, key=lambda d: (-d.placeable, natural_key(d.value)))
 
 
 def _progress(funnel: str) -> int:
@@ -117,7 +130,7 @@ def _funnels(result: GroupResult) -> list[tuple[str, str]]:
             if funnel:
                 found.append((node, str(funnel)))
     found.sort(key=lambda item: -_progress(item[1]))
-    return found[:_FUNNEL_NODES]
+    return found
 
 
 def _taken_by(result: GroupResult) -> dict[str, list[str]]:
@@ -151,11 +164,31 @@ def _record(result: GroupResult) -> str:
     return f"{condition}=False, Unschedulable"
 
 
-def diagnose(result: GroupResult) -> GroupDiagnosis:
-    """The diagnosis of one simulated entry."""
+def _shared(result: GroupResult, like: tuple[GroupResult, GroupDiagnosis] | None) -> GroupDiagnosis | None:
+    """The diagnosis of the pod before when this standalone pod failed with that very diagnosis (the same FitError
+    statuses over the same state): what is derived from them is reused, keeping a queue of identical pods linear."""
+    if like is None or result.kind != "Pod" or result.fits or like[0].kind != "Pod" or like[0].fits:
+        return None
+    first, before = first_error(result.pod_errors), first_error(like[0].pod_errors)
+    same = first is not None and first.shares_statuses(before) and result.placed_by_before is like[0].placed_by_before
+    return like[1] if same and result.notices == like[0].notices and result.entry.blocked is None else None
+
+
+def diagnose(result: GroupResult, like: tuple[GroupResult, GroupDiagnosis] | None = None) -> GroupDiagnosis:
+    """The diagnosis of one simulated entry; `like` is the entry before it with its diagnosis (see _shared)."""
     entry = result.entry
     group = entry.group
-    first_error = next(iter(result.pod_errors.values()), None)
+    first = first_error(result.pod_errors)
+    shared = _shared(result, like)
+    funnels = _funnels(result) if shared is None else []
+    if shared is not None:
+        return GroupDiagnosis(
+            kind=entry.kind, namespace=entry.namespace, name=entry.name, fits=False, topology_key=entry.topology_key,
+            reasons=shared.reasons, scheduler_message=result.message, scheduler_record=_record(result),
+            pod_message=result.message, preemption=result.extra.get("preemption"), funnels=shared.funnels,
+            funnels_hidden=shared.funnels_hidden,
+            taken_by=shared.taken_by, dra_cause=shared.dra_cause, placement_map=shared.placement_map,
+            map_info=shared.map_info)
     return GroupDiagnosis(
         kind=entry.kind, namespace=entry.namespace, name=entry.name, fits=result.fits,
         policy=group.policy if group is not None else None,
@@ -166,7 +199,15 @@ def diagnose(result: GroupResult) -> GroupDiagnosis:
         claims={key.split("/", 1)[1]: [_device(d) for d in devices] for key, devices in sorted(result.claims.items())},
         claim_node_selectors=_node_selectors(result),
         domain=result.domain, reasons=reasons_of(result), scheduler_message=result.message, scheduler_record=_record(result),
-        pod_message=(result.message if entry.kind == "Pod" else first_error.message()) if first_error is not None else "",
+        pod_message=(result.message if entry.kind == "Pod" else first.message()) if first is not None else "",
         preemption=result.extra.get("preemption"),
-        domains=_domains(result), funnels=_funnels(result), taken_by=_taken_by(result),
+        domains=_domains(result), funnels=funnels[:_FUNNEL_NODES], funnels_hidden=max(len(funnels) - _FUNNEL_NODES, 0),
+        taken_by=_taken_by(result),
+        dra_cause=dra_cause([first]) if first is not None and not entry.topology_key else None,
+        pod_message_domain=_best_domain(result) if first is not None and entry.kind != "Pod" else "",
     )
+
+
+def _best_domain(result: GroupResult) -> str:
+    best = result.outcome.best if result.outcome is not None else None
+    return str(best.domain[1]) if best is not None and best.domain and result.outcome.topology_key else ""

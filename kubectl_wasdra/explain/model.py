@@ -29,7 +29,8 @@ class Suggestion:
 
 @dataclass(frozen=True)
 class DomainLine:
-    """One topology domain tried: how many pods of how many needed went there."""
+    """One topology domain tried: how many pods of how many needed went there, and why the rest did not (the node
+    reason histogram of the first pod that did not fit there, and the tightest DRA stage over its nodes)."""
 
     key: str
     value: str
@@ -37,6 +38,23 @@ class DomainLine:
     needed: int
     nodes: int
     feasible: bool
+    reasons: tuple[ReasonItem, ...] = ()
+    dra: Any = None  # causes.DraCause, or None when no node of the domain failed in the DRA funnel
+    own_devices: int = 0  # devices this group's own trial placement in the domain holds (not "used by others")
+
+    def signature(self) -> tuple[Any, ...]:
+        """What domains with the same cause share (grouped in the text view)."""
+        return (self.feasible, self.placeable, tuple((r.code, r.message) for r in self.reasons),
+                self.dra.text().rpartition(" (")[0] if self.dra is not None else "")
+
+
+@dataclass(frozen=True)
+class Tried:
+    """One what-if simulated for the suggestions: its kind, the change, and what came of it."""
+
+    kind: str
+    change: str
+    outcome: str  # "fits: ...", "does not fit", "skipped: ..."
 
 
 @dataclass
@@ -60,10 +78,16 @@ class GroupDiagnosis:
     scheduler_message: str = ""
     scheduler_record: str = "PodGroupInitiallyScheduled=False, Unschedulable"  # where kube-scheduler writes the message
     pod_message: str = ""
+    pod_message_domain: str = ""  # the topology domain pod_message comes from (the placement that came closest)
     domains: list[DomainLine] = field(default_factory=list)
     funnels: list[tuple[str, str]] = field(default_factory=list)  # (node, funnel summary) for DRA failures
+    funnels_hidden: int = 0  # nodes with a DRA funnel beyond the closest ones shown
+    dra_cause: Any = None  # causes.DraCause over every node, for a group without topology domains
+    tried: list[Tried] = field(default_factory=list)  # every what-if simulated, with its outcome
+    suggestions_note: str = ""  # why the search for suggestions stopped ("no single change found", budget spent)
     taken_by: dict[str, list[str]] = field(default_factory=dict)  # earlier entry -> nodes it placed pods on
     placement_map: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)  # domain -> [(node, cells)]
+    map_info: Any = None  # placement_map.MapInfo: what the map left out, tainted nodes, device classes of the cells
     preemption: Any = None  # sched/preemption_model.Preemption: who would be evicted, or why not (None: not simulated)
     nominations: dict[str, str] = field(default_factory=dict)  # explain-pending: pod -> recorded nominatedNodeName
     pending_for: str = ""  # explain-pending: how long the oldest pod has waited (snapshot time - creation)

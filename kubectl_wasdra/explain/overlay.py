@@ -15,9 +15,11 @@ from typing import Any, Final
 from kubectl_wasdra.cluster.snapshot import SNAPSHOT_KINDS
 
 POD_GROUP_API: Final = "scheduling.k8s.io/v1beta1"
-# Pods materialised per Job: a parallelism of 2147483647 would otherwise be expanded until memory runs out. 10,000
-# simulate in a few seconds; Job validation allows up to 100,000 for Indexed Jobs. Raised with WASDRA_MAX_JOB_PODS.
-MAX_JOB_PODS: Final = 10_000
+# Pods materialised per Job: a parallelism of 2147483647 would otherwise be expanded until memory runs out. Job
+# validation lets an Indexed Job have 100,000 completions at full parallelism (pkg/apis/batch/validation/validation.go:
+# completionsSoftLimit; above it parallelism is limited to parallelismLimitForHighCompletions = 10,000),
+# and a queue of identical pods costs linear time (bench/explain_scale.py). Changed with WASDRA_MAX_JOB_PODS.
+MAX_JOB_PODS: Final = 100_000
 
 
 @dataclass(frozen=True)

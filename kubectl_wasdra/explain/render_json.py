@@ -8,7 +8,7 @@ import orjson
 
 from kubectl_wasdra.cluster.gaps import EXPLAIN_KINDS, gap_list
 from kubectl_wasdra.explain.left_out import problem_json
-from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
+from kubectl_wasdra.explain.model import DomainLine, ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.nominations import nomination_verdict
 from kubectl_wasdra.report.safe import json_safe
 
@@ -23,6 +23,7 @@ def group_json(group: GroupDiagnosis) -> dict[str, Any]:
                       "domain": dict(group.domain) if group.domain else None},
         "reasons": [{"code": r.code, "message": r.message, "count": r.count, "details": dict(r.details)} for r in group.reasons],
         "suggestions": [{"kind": s.kind, "message": s.message, "outcome": s.outcome} for s in group.suggestions],
+        "tried": [{"kind": t.kind, "change": t.change, "outcome": t.outcome} for t in group.tried],
     }
     if group.preemption is not None:  # README "Preemption": victims, nominatedNodes, or why not
         data["preemption"] = group.preemption.json()
@@ -39,7 +40,21 @@ def group_json(group: GroupDiagnosis) -> dict[str, Any]:
         data["recorded"] = [{"source": r.source, "reason": r.reason, "message": r.message, "time": r.time}
                             for r in group.recorded]
         data["agree"] = {"verdict": group.agreement[0], "why": group.agreement[1]}
+    if group.suggestions_note:
+        data["suggestionsNote"] = group.suggestions_note
+    if group.domains:  # every domain of a topology-constrained group, never cut
+        data["domains"] = [_domain_json(d) for d in group.domains]
+    if group.dra_cause is not None:  # the tightest DRA stage over all nodes (a group without domains)
+        data["dra"] = group.dra_cause.json()
     return data
+
+
+def _domain_json(domain: DomainLine) -> dict[str, Any]:
+    return {"key": domain.key, "value": domain.value, "nodes": domain.nodes, "placeable": domain.placeable,
+            "needed": domain.needed, "fits": domain.feasible,
+            "reasons": [{"code": r.code, "message": r.message, "count": r.count, "details": dict(r.details)}
+                        for r in domain.reasons],
+            "dra": domain.dra.json() if domain.dra is not None else None, "ownDevices": domain.own_devices}
 
 
 def render_json(report: ExplainReport) -> str:

@@ -10,15 +10,20 @@ from rich.markup import escape
 
 from kubectl_wasdra.cluster.gaps import EXPLAIN_KINDS
 from kubectl_wasdra.cluster.gaps import unread_kinds as unread_gaps
+from kubectl_wasdra.explain.domain_text import domain_lines
 from kubectl_wasdra.explain.left_out import problem_line
+from kubectl_wasdra.explain.map_text import map_lines
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.nominations import nomination_lines
-from kubectl_wasdra.explain.placement_map import LEGEND
+from kubectl_wasdra.explain.ordering import MORE_HINT, natural_key, natural_sorted, shortened
+from kubectl_wasdra.explain.pod_runs import fitting_summary, rest_line, split_runs
 from kubectl_wasdra.explain.preemption_text import preemption_lines
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.report.safe import printable
 
 MAX_LINES = 16  # pods and claims listed per group in text; JSON lists all
+MAX_HOLDERS = 3  # entries named under "capacity taken earlier by"
+MAX_TAKEN_NODES = 6  # nodes named per such entry
 
 
 def _safe(text: str) -> str:
@@ -98,38 +103,49 @@ def _why_lines(group: GroupDiagnosis, wide: bool = False) -> list[str]:
     if group.kind != "Pod" and group.scheduler_message and not group.fits:
         lines += ["", f"  kube-scheduler would record ({group.scheduler_record}):", f"    {group.scheduler_message}"]
     if group.pod_message:
-        lines += ["", "  first pod that does not fit, as kube-scheduler words it:", f"    {group.pod_message}"]
-    for domain in group.domains[:None if wide else 8]:
-        mark = "fits" if domain.feasible else f"short by {max(domain.needed - domain.placeable, 0)}"
-        lines.append(f"  {domain.key}={domain.value}: {domain.placeable} of {domain.needed} pods placeable "
-                     f"({domain.nodes} nodes) — {mark}")
+        where = f" in {group.topology_key}={group.pod_message_domain}" if group.pod_message_domain else ""
+        lines += ["", f"  first pod that does not fit{where}, as kube-scheduler words it:", f"    {group.pod_message}"]
+    lines += domain_lines(group.domains, wide)
+    if group.dra_cause is not None:
+        lines.append(f"  DRA: {group.dra_cause.text()}")
     lines += preemption_lines(group.preemption) + nomination_lines(group.nominations, group.preemption)
     for node, funnel in group.funnels:
         lines.append(f"  DRA on {node}: {funnel}")
-    for owner, nodes in sorted(group.taken_by.items()):
-        shown = nodes if wide else nodes[:6]
-        lines.append(f"  capacity taken earlier by {owner} on {len(nodes)} node(s): {', '.join(shown)}"
-                     + (" ..." if len(nodes) > len(shown) else ""))
-    return lines
+    if group.funnels_hidden:
+        lines.append(f"  … and {group.funnels_hidden:,} more nodes' DRA funnels (the closest are shown above)")
+    return lines + _taken_lines(group.taken_by, wide)
 
 
-def _map_lines(group: GroupDiagnosis) -> list[str]:
-    if not group.placement_map:
-        return []
-    lines = ["", f"  Placement map ({LEGEND})"]
-    for value, nodes in group.placement_map:
-        cells = "   ".join(f"{node} {cell}" for node, cell in nodes)
-        lines.append(f"    {value:<6} {cells}" if value else f"    {cells}")
+def _taken_lines(taken_by: dict[str, list[str]], wide: bool = False) -> list[str]:
+    """Who took the capacity: the MAX_HOLDERS holders on most nodes, then how many more (one line each, so that a
+    queue of pods that do not fit prints linear output); `wide`: every holder and node."""
+    holders = sorted(taken_by.items(), key=lambda item: (-len(item[1]), natural_key(item[0])))
+    limit = len(holders) if wide else MAX_HOLDERS
+    lines = [f"  capacity taken earlier by {owner} on {len(nodes):,} node(s): "
+             + shortened(natural_sorted(nodes), len(nodes) if wide else MAX_TAKEN_NODES) for owner, nodes in holders[:limit]]
+    if len(holders) > limit:
+        lines.append(f"  … and capacity taken earlier by {len(holders) - MAX_HOLDERS:,} more pods or groups")
     return lines
 
 
 def _suggestion_lines(group: GroupDiagnosis) -> list[str]:
-    if not group.suggestions:
-        return []
-    lines = ["", "  What would make it fit (each checked by re-running the simulation):"]
-    width = max(len(s.message) for s in group.suggestions)
-    for index, suggestion in enumerate(group.suggestions, 1):
-        lines.append(f"    {index}. {suggestion.message:<{width}}  -> {suggestion.outcome}")
+    lines = []
+    if group.suggestions:
+        lines += ["", "  What would make it fit (each checked by re-running the simulation):"]
+        width = max(len(s.message) for s in group.suggestions)
+        for index, suggestion in enumerate(group.suggestions, 1):
+            lines.append(f"    {index}. {suggestion.message:<{width}}  -> {suggestion.outcome}")
+    if group.suggestions_note and not group.suggestions:
+        lines += ["", f"  What would make it fit: {group.suggestions_note}"]
+        if group.tried:
+            lines.append("  tried (each by re-running the simulation):")
+            lines += [f"    - {t.change or t.kind}  -> {t.outcome}" for t in group.tried[:MAX_LINES]]
+            if len(group.tried) > MAX_LINES:
+                lines.append(f"    … and {len(group.tried) - MAX_LINES} more ({MORE_HINT})")
+        elif group.suggestions_note.startswith("no single change"):
+            lines.append("  nothing could be tried")
+    elif group.suggestions_note:
+        lines.append(f"  ({group.suggestions_note})")
     return lines
 
 
@@ -144,8 +160,9 @@ def _recorded_lines(group: GroupDiagnosis) -> list[str]:
     return [*lines, ""]
 
 
-def group_markup(group: GroupDiagnosis, wide: bool = False) -> list[str]:
-    """rich markup lines for one group (`wide`: every pod, claim, domain and node, as -o wide; text cuts long lists)."""
+def group_markup(group: GroupDiagnosis, wide: bool = False, width: int = 130) -> list[str]:
+    """rich markup lines for one group (`wide`: every pod, claim, domain and node, as -o wide; text cuts long lists
+    and says so; the placement map fitted to `width` columns)."""
     body = _recorded_lines(group)
     if group.unknown is not None:
         return [_summary(group), *(_safe(line) for line in body)]
@@ -154,7 +171,7 @@ def group_markup(group: GroupDiagnosis, wide: bool = False) -> list[str]:
     body += [] if group.fits else _why_lines(group, wide)
     if group.fits and group.pod_message:
         body += ["  the pods that stay pending, as kube-scheduler words it:", f"    {group.pod_message}"]
-    body += _map_lines(group) + _suggestion_lines(group)
+    body += map_lines(group, width) + _suggestion_lines(group)
     return [_summary(group), *(_safe(line) for line in body)]
 
 
@@ -164,10 +181,19 @@ def render_text(report: ExplainReport, *, color: bool = False, width: int = 130,
     lines = [_safe(f"not read from the cluster: {kind}: {why}") for kind, why in unread_gaps(report.gaps, EXPLAIN_KINDS).items()]
     lines += [_safe(f"left out: {problem_line(problem)}") for problem in report.left_out]
     lines += [_safe(note) for note in report.notes]
-    for index, group in enumerate(report.groups):
+    for index, run in enumerate(split_runs(report.groups)):  # standalone pods with one answer: summarised
         if index:
             lines.append("")
-        lines += group_markup(group, wide)
+        if len(run) > 1 and run[0].fits and not wide:
+            title, placed = fitting_summary(run)
+            lines += [f"[bold]{_safe(title)}[/] — [green]fit[/]", _safe(placed)]
+            continue
+        lines += group_markup(run[0], wide, width)
+        if len(run) > 1 and not wide:
+            lines.append(_safe(rest_line(run)))
+        elif len(run) > 1:
+            for group in run[1:]:
+                lines += ["", *group_markup(group, wide, width)]
     if not report.groups and not report.notes:
         lines.append("no pods or groups to explain")
     if not color:

@@ -3,7 +3,7 @@ verified suggestions and the placement map."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -16,9 +16,10 @@ from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.explain.left_out import problem_error
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis, ReasonItem
 from kubectl_wasdra.explain.overlay import MAX_JOB_PODS, Overlay, build_overlay
-from kubectl_wasdra.explain.placement_map import build_map
+from kubectl_wasdra.explain.placement_map import MapInfo, allocated_in_snapshot, build_map
 from kubectl_wasdra.explain.suggestions import suggest
 from kubectl_wasdra.explain.unknown import mark_unknown
+from kubectl_wasdra.explain.whatif import Budget, parse_budget
 from kubectl_wasdra.kube.quantity import QuantityError
 from kubectl_wasdra.load.document import LoadProblem
 from kubectl_wasdra.reasons import Reason
@@ -49,6 +50,8 @@ class ExplainOptions:
     scheduler_config: str | None = None  # --scheduler-config FILE (a KubeSchedulerConfiguration)
     preemption: bool = True  # False: --no-preemption
     numa_aware: bool = False  # --numa-aware-scheduler: every profile runs NodeResourceTopologyMatch
+    what_if_budget: str = ""  # --what-if-budget "10s,40" (explain/whatif.py); "" for the default
+    progress: Any = None  # callable(stage text) the CLI gives on a terminal (cli_progress.py); None: silent
     namespace: str | None = None  # for manifests that name none (kubectl apply's -n / context namespace); None: "default"
 
 
@@ -181,22 +184,34 @@ def _podless(sim: Simulation, overlay: Overlay, seen: set[tuple[str, str]]) -> l
 
 
 def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *, with_suggestions: bool = True,
-                    notes: bool = False, config: SchedulerConfig | None = None, preemption: bool = True) -> Any:
+                    notes: bool = False, config: SchedulerConfig | None = None, preemption: bool = True,
+                    budget: Budget | None = None, progress: Callable[[str], None] | None = None) -> Any:
     """Diagnoses of the overlay's groups in queue order, with placement maps and (optionally) suggestions; with
     `notes`, (diagnoses, notes about objects the simulation left out); `config` = the scheduler profiles;
-    `preemption=False` leaves preemption out. A verdict that depends on a kind the snapshot's header says was not read
-    is unknown (explain/unknown.py)."""
+    `preemption=False` leaves preemption out; `budget` bounds the what-ifs of all groups together. A verdict that
+    depends on a kind the snapshot's header says was not read is unknown (explain/unknown.py)."""
     from kubectl_wasdra.explain.kubelet_stage import apply_stage, claim_numa, run_stage
 
+    progress = progress or _silent
     unread = unread_kinds(snapshot.header.gaps, EXPLAIN_KINDS)
+    budget = budget if budget is not None else Budget()
+    used = allocated_in_snapshot(snapshot)  # devices the snapshot's claims hold, for every placement map
+    progress("preparing the simulation")
     sim = Simulation(snapshot, gates, config=config)
     sim.preemption = preemption
-    everything = sim.run()
+    progress(f"simulating {len(sim.entries):,} queue entries")
+    everything = sim.run(progress=progress)
     stage = run_stage(sim, everything)  # the kubelets' answers after binding, in queue order
     results = [r for r in everything if _is_ours(r, overlay)]
-    out = []
-    for result in results:
-        diagnosis = diagnose(result)
+    out: list[GroupDiagnosis] = []
+    previous: GroupDiagnosis | None = None
+    like: tuple[GroupResult, GroupDiagnosis] | None = None
+    for index, result in enumerate(results, 1):
+        progress(f"explaining {result.kind} {result.namespace}/{result.name} ({index:,} of {len(results):,}; "
+                 f"{budget.used_runs} what-ifs so far)")
+        diagnosis = diagnose(result, like)
+        shared = like is not None and diagnosis.placement_map is like[1].placement_map and bool(diagnosis.placement_map)
+        like = (result, diagnosis)
         if mark_unknown(diagnosis, result, unread):
             out.append(diagnosis)
             continue
@@ -205,14 +220,36 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
         key = result.entry.topology_key or (result.entry.group.topology_keys[0] if result.entry.group and
                                             result.entry.group.topology_keys else None)
         wants_devices = any(p.claims_or_extended for p in result.pods)
-        if wants_devices and (result.kind != "Pod" or not result.fits):
-            diagnosis.placement_map = build_map(snapshot, result, key)
+        if wants_devices and (result.kind != "Pod" or not result.fits) and not shared:
+            diagnosis.map_info = MapInfo()
+            diagnosis.placement_map = build_map(snapshot, result, key, diagnosis.map_info, used)
         if with_suggestions:
-            diagnosis.suggestions = suggest(snapshot, gates, result, sim)
+            same = _same_failure(diagnosis, previous)
+            if same is not None:  # a pod failing exactly as the one before it: the same what-ifs would say the same
+                diagnosis.suggestions, diagnosis.tried = same.suggestions, same.tried
+                diagnosis.suggestions_note = same.suggestions_note
+            else:
+                diagnosis.suggestions, diagnosis.tried, diagnosis.suggestions_note = suggest(
+                    snapshot, gates, result, sim, budget, progress)
+            previous = diagnosis
         out.append(diagnosis)
     seen = {(r.namespace, r.name) for r in results}
     diagnoses = out + _podless(sim, overlay, seen)
     return (diagnoses, list(sim.queue.skipped)) if notes else diagnoses
+
+
+def _silent(_: str) -> None:
+    """No progress reporting."""
+
+
+def _same_failure(diagnosis: GroupDiagnosis, previous: GroupDiagnosis | None) -> GroupDiagnosis | None:
+    """`previous` when both are standalone pods of one namespace that do not fit for the very same reasons (queued one
+    after the other: a Job's or a Deployment's pods), else None."""
+    if previous is None or diagnosis.kind != "Pod" or previous.kind != "Pod" or diagnosis.fits or previous.fits:
+        return None
+    same = (diagnosis.namespace == previous.namespace and diagnosis.pod_message == previous.pod_message
+            and [(r.code, r.message) for r in diagnosis.reasons] == [(r.code, r.message) for r in previous.reasons])
+    return previous if same else None
 
 
 def run_explain(options: ExplainOptions) -> ExplainReport:
@@ -220,7 +257,10 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
     server would reject and pods of other schedulers are reported as such, not simulated (explain/admitted.py)."""
     from kubectl_wasdra.explain.admitted import admit
 
+    progress = options.progress or _silent
+    progress("reading the manifests")
     documents = load_documents(options.files)
+    progress("reading the cluster" if options.live is not None else "loading the snapshot")
     cluster, skipped = load_cluster_leaving_out(options.snapshot, options.live)
     target = resolve_release(options, cluster)
     release = target.release
@@ -235,8 +275,9 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
     overlay, left_out = overlay_leaving_out(admitted.documents, options.job_pod_cap, namespace=options.namespace)
     gates = make_gates(release, target.feature_gates, target.runtime_config)
     snapshot = cluster.overlay(list(overlay.objects))
+    budget = parse_budget(options.what_if_budget) if options.what_if_budget else Budget()
     groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True,
-                                    config=config, preemption=options.preemption)
+                                    config=config, preemption=options.preemption, budget=budget, progress=progress)
     ignored = [*unmodelled_notes(options.feature_gates or {}, gates.enabled_gates), *config_notes(config)]
     return ExplainReport(str(release), [*admitted.left_out, *groups],
                          [*target.notes, *admitted.notes, *overlay.capped, *ignored, *notes], gaps=dict(cluster.header.gaps),

@@ -10,10 +10,9 @@ import copy
 from typing import TYPE_CHECKING, Any, Final
 
 from kubectl_wasdra.explain.model import Suggestion
-from kubectl_wasdra.sched.simulation import Simulation
 
 if TYPE_CHECKING:
-    from kubectl_wasdra.explain.suggestions import Verifier
+    from kubectl_wasdra.explain.whatif import Verifier
 
 MAX_CLASSES: Final = 3  # PriorityClasses tried, lowest value first (each try is one more simulation)
 
@@ -47,9 +46,9 @@ def raise_priority(verifier: Verifier) -> Suggestion | None:
         objects = [_with_priority(p.pod, name, value) for p in entry.pods]
         if group is not None:
             objects.append(_with_priority(group, name, value))
-        snapshot = verifier.snapshot.overlay(objects)
-        after = Simulation(snapshot, verifier.gates, base=verifier.base).run({verifier.target}, stop=True)
-        found = after[0].extra.get("preemption") if after else None
+        after = verifier.simulate(objects, kind="raisePriority", change=f"priorityClassName {name} ({value})",
+                                  explain=True)  # preemption runs only where failures are explained
+        found = after.extra.get("preemption") if after is not None else None
         if found is not None and found.helps:
             return Suggestion("raisePriority", f"raise priorityClassName to {name} (priority {value})",
                               found.summary().replace("fits only by", "fits by"))

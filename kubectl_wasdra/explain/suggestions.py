@@ -1,17 +1,22 @@
-"""Changes that would make a group fit, each verified by re-running the whole simulation with the change applied:
-drop the topology constraint, lower gang.minCount to what fits, tolerate the taint that blocks most nodes,
-tolerate a device taint, free the devices of one allocated claim, enable the workload API, add N nodes shaped like an
-existing one (with its ResourceSlices), raise the priority so that preemption makes room (suggest_priority.py)."""
+"""Changes that would make a group fit, each verified by re-running the simulation with the change applied (under the
+run's what-if budget, most promising first: promise.py): drop the topology constraint, lower gang.minCount to what
+fits, tolerate the taint that blocks most nodes, tolerate a device taint, fewer devices per pod, drop a matchAttribute,
+another topology key (suggest_shape.py), free the devices of one allocated claim, enable the workload API, add N nodes
+shaped like an existing one (with its ResourceSlices), raise the priority so that preemption makes room
+(suggest_priority.py)."""
 
 from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
-from kubectl_wasdra.explain.model import Suggestion
+from kubectl_wasdra.explain.model import Suggestion, Tried
+from kubectl_wasdra.explain.promise import ordered
+from kubectl_wasdra.explain.suggest_shape import fewer_devices, other_topology_key, relax_match_attribute
+from kubectl_wasdra.explain.whatif import Budget, BudgetSpent, Verifier, group_object, where
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.admission import GENERIC_WORKLOAD, Gates
 from kubectl_wasdra.sched.result import GroupResult
@@ -24,49 +29,22 @@ MAX_CLONED_DEVICES: Final = 100_000
 MAX_FREE_TRIES: Final = 3  # allocated claims tried by free_devices (each try is one more simulation)
 
 
-class Verifier:
-    """Re-runs the simulation of one snapshot with a change and says whether the target entry fits then."""
-
-    def __init__(self, snapshot: ClusterSnapshot, gates: Gates, result: GroupResult, base: Simulation | None = None) -> None:
-        self.snapshot, self.gates, self.result, self.base = snapshot, gates, result, base
-        self.target = (result.kind, result.namespace, result.name)
-
-    def run(self, objects: Iterable[dict[str, Any]] = (), gates: Gates | None = None) -> GroupResult | None:
-        """The target's result after overlaying `objects` (None when the target is no longer queued)."""
-        snapshot = self.snapshot.overlay(list(objects))
-        results = Simulation(snapshot, gates or self.gates, explain=False, base=self.base).run({self.target}, stop=True)
-        return results[0] if results else None
-
-
-def _where(result: GroupResult, key: str | None) -> str:
-    if key is None or result.state is None:
-        return f"fits: {len(result.placement)} pod(s) placed"
-    counts = Counter(result.state.facts[n].labels.get(key, "?") for n in result.placement.values())
-    return "fits: " + ", ".join(f"{value} x{count}" for value, count in sorted(counts.items()))
-
-
-def _group_object(verifier: Verifier) -> dict[str, Any] | None:
-    entry = verifier.result.entry
-    group = entry.group
-    return copy.deepcopy(dict(group.obj)) if group is not None and group.kind == "PodGroup" else None
-
-
 def drop_topology(verifier: Verifier) -> Suggestion | None:
     """Without schedulingConstraints.topology."""
-    obj = _group_object(verifier)
+    obj = group_object(verifier)
     key = verifier.result.entry.topology_key
     if obj is None or not key:
         return None
     obj["spec"].pop("schedulingConstraints", None)
-    after = verifier.run([obj])
+    after = verifier.run([obj], kind="dropTopology", change="drop schedulingConstraints.topology")
     if after is None or not after.fits:
         return None
-    return Suggestion("dropTopology", "drop schedulingConstraints.topology", _where(after, key))
+    return Suggestion("dropTopology", "drop schedulingConstraints.topology", where(after, key))
 
 
 def lower_min_count(verifier: Verifier) -> Suggestion | None:
     """gang.minCount lowered to the most pods one placement could take."""
-    obj, outcome = _group_object(verifier), verifier.result.outcome
+    obj, outcome = group_object(verifier), verifier.result.outcome
     entry = verifier.result.entry
     best = outcome.best if outcome is not None else None
     if obj is None or best is None or not entry.group or not entry.group.gang:
@@ -75,7 +53,7 @@ def lower_min_count(verifier: Verifier) -> Suggestion | None:
     if count < 1 or count >= entry.min_count:
         return None
     obj["spec"]["schedulingPolicy"] = {"gang": {"minCount": count}}
-    after = verifier.run([obj])
+    after = verifier.run([obj], kind="lowerMinCount", change=f"gang.minCount {count}")
     if after is None or not after.fits:
         return None
     domain = ", ".join(f"{k}={v}" for k, v in (after.domain or {}).items())
@@ -106,12 +84,12 @@ def tolerate_taint(verifier: Verifier) -> Suggestion | None:
         obj = copy.deepcopy(dict(pod.pod))
         obj["spec"].setdefault("tolerations", []).append(toleration)
         pods.append(obj)
-    after = verifier.run(pods)
+    text = f"{toleration['key']}={toleration['value']}:{toleration['effect']}"
+    after = verifier.run(pods, kind="tolerateTaint", change=f"tolerate taint {text}")
     if after is None or not after.fits:
         return None
-    text = f"{toleration['key']}={toleration['value']}:{toleration['effect']}"
     return Suggestion("tolerateTaint", f"tolerate taint {text} (or remove it from the {nodes} node(s) carrying it)",
-                      _where(after, verifier.result.entry.topology_key))
+                      where(after, verifier.result.entry.topology_key))
 
 
 def enable_api(verifier: Verifier) -> Suggestion | None:
@@ -122,25 +100,32 @@ def enable_api(verifier: Verifier) -> Suggestion | None:
     api = str(notices[0].details.get("apiVersion", ""))
     gates = verifier.gates
     enabled = Gates(gates.release, {**gates.enabled_gates, GENERIC_WORKLOAD: True}, {**gates.runtime_config, api: True})
-    after = verifier.run(gates=enabled)
+    after = verifier.run(gates=enabled, kind="enableAPI", change=f"serve {api}, {GENERIC_WORKLOAD} on")
     if after is None or not after.fits:
         return None
     return Suggestion("enableAPI", f"--runtime-config {api}=true --feature-gates {GENERIC_WORKLOAD}=true (on the cluster)",
-                      _where(after, verifier.result.entry.topology_key))
+                      where(after, verifier.result.entry.topology_key))
 
 
 def _template_node(result: GroupResult) -> str | None:
-    """A node worth cloning: in the best placement, rejected only for capacity (Unschedulable), else the first node."""
+    """A node worth cloning: in the best placement (then in the other domains tried), rejected only for capacity,
+    else the best placement's first node."""
     outcome = result.outcome
     best = outcome.best if outcome is not None else None
     nodes = best.nodes if best is not None else (result.state.node_names if result.state else ())
-    for error in list(result.pod_errors.values())[:1]:
-        for node in nodes:
-            status = error.statuses.get(node)
-            if status is not None and status.reason in (Reason.INSUFFICIENT_RESOURCE, Reason.TOO_MANY_PODS,
-                                                        Reason.DEVICES_ALLOCATED, Reason.NO_MATCHING_DEVICES):
-                return node
+    tried = [(best.nodes, result.pod_errors)] if best is not None else [(nodes, result.pod_errors)]
+    tried += [(a.nodes, a.failed) for a in (outcome.attempts if outcome is not None else ()) if a is not best]
+    for scope, failed in tried:
+        for error in list(failed.values())[:1]:
+            for node in scope:
+                status = error.statuses.get(node)
+                if status is not None and status.reason in _CAPACITY_REASONS:
+                    return node
     return nodes[0] if nodes else None
+
+
+_CAPACITY_REASONS = (Reason.INSUFFICIENT_RESOURCE, Reason.TOO_MANY_PODS, Reason.DEVICES_ALLOCATED,
+                     Reason.NO_MATCHING_DEVICES)
 
 
 def _node_slices(snapshot: ClusterSnapshot, name: str) -> list[dict[str, Any]]:
@@ -190,9 +175,10 @@ def more_nodes(verifier: Verifier) -> Suggestion | None:
     count = max(entry.min_count - (best.placeable if best is not None else 0), 1)
     per_node = _devices_on(verifier.snapshot, template)
     while count <= MAX_EXTRA_NODES and count * per_node <= MAX_CLONED_DEVICES:
-        after = verifier.run(_clones(verifier.snapshot, template, count))
+        after = verifier.run(_clones(verifier.snapshot, template, count), kind="addNodes",
+                             change=f"{count} more node(s) like {template}")
         if after is not None and after.fits:
-            return Suggestion("addNodes", f"add {count} more node(s) like {template}", _where(after, entry.topology_key))
+            return Suggestion("addNodes", f"add {count} more node(s) like {template}", where(after, entry.topology_key))
         count *= 2
     return None
 
@@ -234,12 +220,12 @@ def tolerate_device_taint(verifier: Verifier) -> Suggestion | None:
              if c.get("resourceClaimTemplateName")}
     templates = [verifier.snapshot.get("ResourceClaimTemplate", name, ns) for ns, name in sorted(names)]
     changed = [_tolerating(t, toleration) for t in templates if t is not None]
-    after = verifier.run(changed) if changed else None
+    text = f"{toleration['key']}={toleration['value']}:{toleration['effect']}"
+    after = verifier.run(changed, kind="tolerateDeviceTaint", change=f"tolerate device taint {text}") if changed else None
     if after is None or not after.fits:
         return None
-    text = f"{toleration['key']}={toleration['value']}:{toleration['effect']}"
     return Suggestion("tolerateDeviceTaint", f"tolerate device taint {text} in the claim requests",
-                      _where(after, verifier.result.entry.topology_key))
+                      where(after, verifier.result.entry.topology_key))
 
 
 def _holders(verifier: Verifier) -> list[tuple[int, dict[str, Any]]]:
@@ -268,11 +254,12 @@ def free_devices(verifier: Verifier) -> Suggestion | None:
         holders = [{**copy.deepcopy(pod), "status": {"phase": "Succeeded"}}
                    for ref in (claim.get("status") or {}).get("reservedFor") or () if ref.get("resource") == "pods"
                    for pod in [verifier.snapshot.get("Pod", ref.get("name", ""), namespace)] if pod is not None]
-        after = verifier.run([freed, *holders])
+        after = verifier.run([freed, *holders], kind="freeDevices",
+                             change=f"free ResourceClaim {namespace}/{meta.get('name')}")
         if after is not None and after.fits:
             return Suggestion("freeDevices", f"free the {count} device(s) of ResourceClaim {namespace}/{meta.get('name')}"
                               + (f" (stop pod {holders[0]['metadata']['name']})" if holders else ""),
-                              _where(after, verifier.result.entry.topology_key))
+                              where(after, verifier.result.entry.topology_key))
     return None
 
 
@@ -283,15 +270,31 @@ def _raise_priority(verifier: Verifier) -> Suggestion | None:
 
 
 SUGGESTERS: Final[tuple[Callable[[Verifier], Suggestion | None], ...]] = (
-    enable_api, drop_topology, lower_min_count, tolerate_taint, tolerate_device_taint, free_devices, more_nodes,
-    _raise_priority,
+    enable_api, drop_topology, lower_min_count, tolerate_taint, tolerate_device_taint, fewer_devices,
+    relax_match_attribute, other_topology_key, free_devices, more_nodes, _raise_priority,
 )
 
 
-def suggest(snapshot: ClusterSnapshot, gates: Gates, result: GroupResult, base: Simulation | None = None) -> list[Suggestion]:
-    """Verified suggestions for a group that does not fit (none for one that fits or is invalid); `base` is the
-    simulation `result` came from (its node facts and device inventory are reused by the re-runs)."""
+def suggest(snapshot: ClusterSnapshot, gates: Gates, result: GroupResult, base: Simulation | None = None,
+            budget: Budget | None = None, progress: Callable[[str], None] | None = None,
+            ) -> tuple[list[Suggestion], list[Tried], str]:
+    """Verified suggestions for a group that does not fit (none for one that fits or is invalid), every what-if tried
+    and a note when none was found; `base` is the simulation `result` came from (its prepared state is reused by the
+    re-runs), `budget` bounds the what-ifs (shared by all groups of a run). Candidates run most promising first."""
     if result.fits or (result.entry.blocked is not None and result.entry.blocked.reason is Reason.GROUP_INVALID):
-        return []
-    verifier = Verifier(snapshot, gates, result, base)
-    return [s for s in (suggester(verifier) for suggester in SUGGESTERS) if s is not None]
+        return [], [], ""
+    verifier = Verifier(snapshot, gates, result, base, budget or Budget(), progress=progress)
+    found: list[tuple[int, Suggestion]] = []  # shown in SUGGESTERS' order, whatever order they were tried in
+    note = ""
+    try:
+        for suggester in ordered(result, SUGGESTERS):
+            suggestion = suggester(verifier)
+            if suggestion is not None:
+                found.append((SUGGESTERS.index(suggester), suggestion))
+    except BudgetSpent:
+        note = f"what-if budget spent ({verifier.budget.describe()}; raise it with --what-if-budget)"
+        if not verifier.tried:
+            return [], [], f"not searched: {note}"
+    if not found:
+        note = "no single change found" + (f"; {note}" if note else "")
+    return [suggestion for _, suggestion in sorted(found, key=lambda item: item[0])], verifier.tried, note

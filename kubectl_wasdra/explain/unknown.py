@@ -33,6 +33,8 @@ def needed_kinds(result: GroupResult) -> tuple[str, ...]:
 
 def mark_unknown(diagnosis: GroupDiagnosis, result: GroupResult, unread: Mapping[str, str]) -> bool:
     """Turn the diagnosis into an unknown verdict when a kind it needs was not read; True when it did."""
+    if not unread:  # a complete read: nothing to look up (needed_kinds parses every pod's requests)
+        return False
     why = unknown_because(needed_kinds(result), unread)
     if why is None:
         return False

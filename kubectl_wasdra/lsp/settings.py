@@ -72,7 +72,7 @@ def _settings(args: list[str], config_path: str | None, root: str | None) -> Set
     common = build_common(params)
     project = build_project(params)
     snapshot, left_out = check_snapshot(common) if common.snapshot else (None, ())
-    common = resolve_auto(common, snapshot)
+    common, _ = resolve_auto(common, snapshot)  # the notes of where settings came from are for check's report
     options = CheckOptions(paths=(), releases=common.releases or (common.release,), feature_gates=common.feature_gates,
                            runtime_config=common.runtime_config, profile=common.profile, select=common.select,
                            ignore=common.ignore, schema_locations=common.schema_locations, snapshot=snapshot,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from kubectl_wasdra.reasons import Reason
@@ -51,6 +51,19 @@ class FitError:
                 entry[1].append(node)
         counts = [ReasonCount(s.reason, message, len(nodes), s.details, tuple(nodes)) for message, (s, nodes) in seen.items()]
         return tuple(sorted(counts, key=lambda c: f"{c.count} {c.message}"))
+
+    def for_pod(self, pod: str) -> FitError:
+        """The same diagnosis for another pod of the same signature (statuses and histogram shared, not copied)."""
+        if pod == self.pod:
+            return self
+        other = replace(self, pod=pod)
+        if "_histogram" in self.__dict__:
+            other.__dict__["_histogram"] = self._histogram
+        return other
+
+    def shares_statuses(self, other: FitError | None) -> bool:
+        """True when both are one diagnosis given to two pods (for_pod): whatever is derived from one holds for both."""
+        return other is not None and self.statuses is other.statuses and self.num_all_nodes == other.num_all_nodes
 
     def message(self) -> str:
         """The FailedScheduling text without a PostFilter (preemption) tail, as pods of a pod group get it."""

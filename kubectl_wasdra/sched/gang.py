@@ -10,7 +10,7 @@ Pods are assumed in the state inside a transaction so later members see them; a 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Final
 
 from kubectl_wasdra.sched.fiterror import FitError
@@ -60,12 +60,24 @@ def _try(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], owner: str, at
     if diagnosed is None:
         attempt.failed[pod.key] = FitError(pod.key, len(nodes), {})
         return False
-    fit = None if is_stateful(pod, state) else diagnosed.get(pod.signature)
+    stateful = is_stateful(pod, state)
+    fit = None if stateful else diagnosed.get(pod.signature)
     if fit is None:
-        fit = diagnose_pod(pod, state, nodes)
+        fit = None if stateful else _diagnosed_before(pod, state, nodes)
+        if fit is None:
+            fit = diagnose_pod(pod, state, nodes)
+            if not stateful:
+                state.diagnosed[(pod.signature, id(nodes))] = (state.version, fit, nodes)
         diagnosed[pod.signature] = fit
-    attempt.failed[pod.key] = replace(fit, pod=pod.key)
+    attempt.failed[pod.key] = fit.for_pod(pod.key)
     return False
+
+
+def _diagnosed_before(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> FitError | None:
+    """The diagnosis of an earlier pod of the same signature over the same nodes while nothing was placed or freed
+    since (`version` unchanged): a queue of identical pods that do not fit is diagnosed once, not once per pod."""
+    found = state.diagnosed.get((pod.signature, id(nodes)))
+    return found[1] if found is not None and found[0] == state.version and found[2] is nodes else None
 
 
 def _record(attempt: Attempt, pods: list[PodInfo], state: SchedState) -> None:

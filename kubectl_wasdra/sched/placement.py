@@ -165,7 +165,7 @@ def find_node(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> str | 
             state.no_fit[(shape, nodes)] = state.freed
         return None
     if not stateful:
-        state.set(state.cursors, key, nodes.index(next(iter(scores))))
+        state.set(state.cursors, key, state.position(nodes, next(iter(scores))))
     chosen = best_node(scores, score_weights(pod.profile, state.minor), pod_scores(pod, state, tuple(scores))) \
         if len(scores) > 1 else next(iter(scores))  # one: no scoring
     return chosen if _prepare_chosen(pod, state, chosen, fresh, shape) else None

@@ -150,8 +150,16 @@ def _check_quorum(root: Entry) -> None:
 class QueueBuilder:
     """Turns a snapshot into queue entries plus the bound pods the state starts from."""
 
-    def __init__(self, snapshot: ClusterSnapshot, gates: Gates, config: SchedulerConfig = DEFAULT_CONFIG) -> None:
+    def __init__(self, snapshot: ClusterSnapshot, gates: Gates, config: SchedulerConfig = DEFAULT_CONFIG,
+                 known: Mapping[int, tuple[Any, ...]] | None = None, same_priorities: bool = False) -> None:
+        """`known` is the `infos` of a builder with the same gates and configuration over a snapshot this one was
+        derived from; with `same_priorities` (the same PriorityClass and RuntimeClass objects: what admission reads)
+        the PodInfo of every pod object found there unchanged (the same object; an overlay keeps its creation order)
+        is reused instead of built again (what-ifs re-run the queue with a few objects changed)."""
         self.snapshot, self.gates, self.config = snapshot, gates, config
+        self.known = known or {}
+        self.same_priorities = same_priorities
+        self.infos: dict[int, tuple[Any, ...]] = {}  # id(pod object) -> (object, PodInfo)
         self.priorities = Priorities(snapshot)
         self.groups = read_groups(snapshot)
         self.composites = read_composites(snapshot)
@@ -167,11 +175,18 @@ class QueueBuilder:
 
     def pod_info(self, pod: Mapping[str, Any]) -> PodInfo:
         """PodInfo of the pod as admission leaves it (RuntimeClass overhead and scheduling, PriorityClass priority and
-        preemptionPolicy); the group link is dropped when GenericWorkload is off (field gate)."""
+        preemptionPolicy); the group link is dropped when GenericWorkload is off (field gate). A pod object `known`
+        from the simulation this one derives from is reused when the admission inputs are the same objects."""
+        found = self.known.get(id(pod))
+        if found is not None and self.same_priorities and found[0] is pod:
+            self.infos[id(pod)] = found
+            return found[1]
+        original = pod
         pod = runtime_class.admit(pod, self.snapshot)
         spec = pod.get("spec") or {}
         info = build_pod_info(pod, self.priorities.resolve(spec), self.priorities.resolve_policy(spec))
         info.order = self.snapshot.creation_order("Pod", info.namespace, info.name)
+        self.infos[id(original)] = (original, info)
         if info.group is not None and not self.gates.enabled(admission.GENERIC_WORKLOAD):
             info.group = None
         if not self.config.is_default:

@@ -6,7 +6,7 @@ Earlier entries consume what later ones need; a result remembers which entries h
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
@@ -32,6 +32,7 @@ from kubectl_wasdra.sched.volumes import VolumeIndex
 MALFORMED: Final = (AttributeError, TypeError, KeyError, ValueError, IndexError, QuantityError)
 DRA_KINDS = ("ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass")
 DRA_STATIC = ("ResourceSlice", "ResourceClaim", "DeviceClass", "DeviceTaintRule")
+DRA_INVENTORY = ("ResourceSlice", "DeviceClass", "DeviceTaintRule", "Namespace")  # what dra.Inventory reads
 GROUP_ENTRY_KINDS = ("PodGroup", "Workload")  # CompositePodGroup roots: preemption at the root is not modelled
 VOLUME_KINDS = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode")
 
@@ -40,9 +41,16 @@ def _same(a: ClusterSnapshot, b: ClusterSnapshot, kinds: tuple[str, ...]) -> boo
     """True when both snapshots hold the very same objects of these kinds (an overlay that did not touch them)."""
     for kind in kinds:
         left, right = a.of_kind(kind), b.of_kind(kind)
+        if left is right:
+            continue
         if len(left) != len(right) or any(x is not y for x, y in zip(left, right, strict=True)):
             return False
     return True
+
+
+def _same_bound(a: list[tuple[PodInfo, str]], b: list[tuple[PodInfo, str]]) -> bool:
+    """True when both queues start from the very same bound pods (the same PodInfo objects) on the same nodes."""
+    return len(a) == len(b) and all(x[0] is y[0] and x[1] == y[1] for x, y in zip(a, b, strict=True))
 
 
 class Simulation:
@@ -56,30 +64,50 @@ class Simulation:
         self.snapshot, self.gates = snapshot, gates
         self.config = config or (base.config if base is not None else DEFAULT_CONFIG)
         self.preemption = True  # False (--no-preemption): no PostFilter preemption is simulated
-        self.queue = QueueBuilder(snapshot, gates, self.config)
+        reuse_infos = base is not None and base.gates is gates and base.config is self.config
+        self.queue = QueueBuilder(snapshot, gates, self.config, base.queue.infos if reuse_infos and base else None,
+                                  same_priorities=base is not None and _same(base.snapshot, snapshot,
+                                                                            ("PriorityClass", "RuntimeClass")))
         self.entries = self.queue.build()
         same_nodes = base is not None and _same(base.snapshot, snapshot, ("Node",))
-        facts = base.state.facts if same_nodes and base is not None else self._node_facts()
+        facts = base.state.facts if same_nodes and base is not None else self._node_facts(base)
         self.state = SchedState(facts, minor=gates.release.minor)
         self.state.explain = explain
         self.state.snapshot = snapshot
         self.state.namespaces = {str((ns.get("metadata") or {}).get("name") or ""): (ns.get("metadata") or {}).get("labels")
                                  or {} for ns in snapshot.of_kind("Namespace")}
         self._claims_cache: dict[int, Any] = {}
+        self._preempted: dict[tuple[Any, ...], tuple[Any, tuple[str, Any]]] = {}  # _post_filter
         if any(snapshot.of_kind(kind) for kind in DRA_KINDS) or self._any_claims():
             self.extended = extended_resource_classes(snapshot) if gates.enabled("DRAExtendedResource") else {}
             advertised = frozenset(r for f in facts.values() for r in f.allocatable)
             self.advertised = advertised
             reuse = base.state.dra if base is not None and same_nodes and _same(base.snapshot, snapshot, DRA_STATIC) else None
-            self.state.dra = build_dra_state(snapshot, self._resolve, frozenset(self.extended), reuse, gates.enabled)
+            inventory = base.state.dra.inventory if reuse is None and base is not None and base.state.dra is not None \
+                and base.gates is gates and same_nodes and _same(base.snapshot, snapshot, DRA_INVENTORY) else None
+            known = base.state.dra.inventory if base is not None and base.state.dra is not None \
+                and base.gates is gates else None
+            self.state.dra = build_dra_state(snapshot, self._resolve, frozenset(self.extended), reuse, gates.enabled,
+                                             inventory, known)
         if any(snapshot.of_kind(kind) for kind in VOLUME_KINDS):
             self.state.volume_index = VolumeIndex(snapshot)
-        for pod, node in self.queue.bound:
-            self.state.add_pod(pod, node)
+        if same_nodes and base is not None and _same_bound(base.queue.bound, self.queue.bound) \
+                and base.state.volume_index is None and self.state.volume_index is None:
+            self.state.restore(base.initial)  # the same bound pods on the same nodes: their ledger, copied
+        else:
+            for pod, node in self.queue.bound:
+                self.state.add_pod(pod, node)
+        self.initial = self.state.ledger()  # for simulations derived from this one (what-ifs)
 
-    def _node_facts(self) -> dict[str, NodeFacts]:
+    def _node_facts(self, base: Simulation | None = None) -> dict[str, NodeFacts]:
+        """Facts of every node; those of node objects `base` already read (the same object) are reused."""
+        known = base.state.facts if base is not None else {}
         facts = {}
         for node in self.snapshot.of_kind("Node"):
+            found = known.get(str((node.get("metadata") or {}).get("name")))
+            if found is not None and found.node is node:
+                facts[found.name] = found
+                continue
             try:
                 item = NodeFacts.of(node)
             except (QuantityError, ValueError, TypeError, AttributeError) as exc:  # malformed node in the snapshot
@@ -100,12 +128,16 @@ class Simulation:
             return cached
         return cached[1]
 
-    def run(self, only: Collection[tuple[str, str, str]] | None = None, *, stop: bool = False) -> list[GroupResult]:
+    def run(self, only: Collection[tuple[str, str, str]] | None = None, *, stop: bool = False,
+            progress: Callable[[str], None] | None = None) -> list[GroupResult]:
         """Results of every entry in queue order (or only those whose (kind, namespace, name) is in `only`); with
-        `stop`, entries queued after the last wanted one are not simulated (they cannot change its result)."""
+        `stop`, entries queued after the last wanted one are not simulated (they cannot change its result);
+        `progress` is told which entry is placed (the CLI's status line)."""
         results = []
         remaining = len(only) if only is not None else -1
-        for entry in self.entries:
+        for index, entry in enumerate(self.entries, 1):
+            if progress is not None:
+                progress(f"simulating {entry.kind} {entry.namespace}/{entry.name} ({index:,} of {len(self.entries):,})")
             result = self._place_guarded(entry)
             if only is None or (entry.kind, entry.namespace, entry.name) in only:
                 results.append(result)
@@ -161,12 +193,25 @@ class Simulation:
             if error.pre_filter_error or not self.preemption:  # a scheduling error runs no PostFilter; --no-preemption
                 result.message = error.message()
                 return result
-            tail, answer = post_filter_message(pods[0], error, state, self.preemption_context)
+            tail, answer = self._post_filter(pods[0], error, state)
             result.message = f"{error.message()} {tail}" if tail else error.message()
             result.extra["preemption"] = answer
         elif entry.kind in GROUP_ENTRY_KINDS and not result.fits and self.preemption and state.explain:
             self._preempt_group(entry, result, state)
         return result
+
+    def _post_filter(self, pod: PodInfo, error: Any, state: SchedState) -> tuple[str, Any]:
+        """post_filter_message, shared by identical pods that failed with one diagnosis over unchanged usage (a dry
+        run that is rolled back changes nothing) when preemption does not help them, so a queue of such pods runs
+        preemption once, not once per pod."""
+        key = (pod.signature, pod.priority, pod.preemption_policy, id(error.statuses), state.version)
+        found = self._preempted.get(key)
+        if found is not None and found[0] is error.statuses:
+            return found[1]
+        answer = post_filter_message(pod, error, state, self.preemption_context)
+        if answer[1] is None or not answer[1].helps:  # an answer that helps names this pod's nominated node
+            self._preempted[key] = (error.statuses, answer)
+        return answer
 
     @functools.cached_property
     def preemption_context(self) -> Context:
@@ -187,9 +232,17 @@ class Simulation:
 
 
 def _remember_before(result: GroupResult, state: SchedState) -> None:
-    """Keep who had placed pods where and which devices were taken, as they were before this entry."""
-    result.placed_by_before = {node: owners for node, owners in state.placed_by.items() if owners}
-    result.devices_before = dict(state.dra.devices) if state.dra is not None else {}
+    """Keep who had placed pods where and which devices were taken, as they were before this entry (explanations
+    only). Entries that meet the same state (`version` unchanged: nothing placed or freed since) share one copy, so a
+    queue of pods that do not fit costs linear time and memory, not a copy per pod."""
+    if not state.explain:
+        return
+    cached = state.before_copy
+    if cached is None or cached[0] != state.version:
+        cached = (state.version, {node: owners for node, owners in state.placed_by.items() if owners},
+                  dict(state.dra.devices) if state.dra is not None else {})
+        state.before_copy = cached
+    result.placed_by_before, result.devices_before = cached[1], cached[2]
 
 
 def simulate(snapshot: ClusterSnapshot, groups: Collection[tuple[str, str, str]] | None = None,

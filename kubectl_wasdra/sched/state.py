@@ -52,6 +52,7 @@ class SchedState:
         self.cursors: dict[tuple[bytes, int], int] = {}
         self.static_cache: dict[bytes, dict[str, Any]] = {}  # static filter failures per pod signature
         self._views: dict[str, NodeInfo] = {}
+        self._positions: dict[int, tuple[tuple[str, ...], dict[str, int]]] = {}  # position(): id(nodes) -> index
         self._journal: list[tuple[dict[Any, Any], Any, Any]] | None = None
         self._depth = 0  # open transactions
         self.explain = True  # False: skip what only explanations need (diagnosing failed pods on every node)
@@ -60,6 +61,12 @@ class SchedState:
         # within a state usage only grows), `shared_gen` the tick of the last change of devices several nodes see.
         self.tick = 0
         self.freed = 0
+        # `version` names what is in use: a new number on every change, and on rollback the number it had when the
+        # transaction began (a dry run that is rolled back leaves the same version; `tick` moves on). Results that
+        # depend only on usage (a pod's diagnosis, preemption's answer) are shared while it is unchanged.
+        self.version = 0
+        self._versions = 0
+        self._begun: list[int] = []
         self.node_gen: dict[str, int] = dict.fromkeys(facts, 0)
         self.shared_gen = 0
         self.no_fit: dict[tuple[bytes, tuple[str, ...]], int] = {}  # (shape, nodes) -> `freed` when nothing fitted
@@ -77,6 +84,9 @@ class SchedState:
         # PersistentVolumes bound by assumed pods (name -> "ns/claim")
         self.volume_index: Any = None
         self.bound_volumes: dict[str, str] = {}
+        self.before_copy: tuple[int, dict[str, Any], dict[Any, Any]] | None = None  # simulation._remember_before
+        # gang._diagnosed_before: (signature, id(nodes)) -> (tick, FitError, nodes)
+        self.diagnosed: dict[tuple[bytes, int], tuple[int, Any, tuple[str, ...]]] = {}
 
     # -- transactions ------------------------------------------------------------------------------------------
 
@@ -91,6 +101,7 @@ class SchedState:
         if self._journal is None:
             self._journal = []
         self._depth += 1
+        self._begun.append(self.version)
         return len(self._journal)
 
     def rollback(self, mark: int) -> None:
@@ -108,6 +119,7 @@ class SchedState:
         self._views.clear()
         if self.dra is not None:
             self.dra.found.clear()
+        self.version = self._begun[-1]
         self._end()
 
     def _freed(self, table: dict[Any, Any], key: Any, before: bool) -> bool:
@@ -126,6 +138,7 @@ class SchedState:
         self._end()
 
     def _end(self) -> None:
+        self._begun.pop()
         self._depth -= 1
         if self._depth == 0:
             self._journal = None
@@ -144,6 +157,14 @@ class SchedState:
             index = self.domains[key] = {value: tuple(nodes)  # str: a label read from YAML may be a bool or a number
                                          for value, nodes in sorted(groups.items(), key=lambda item: str(item[0]))}
         return index
+
+    def position(self, nodes: tuple[str, ...], name: str) -> int:
+        """nodes.index(name) in constant time: the index of each node list searched is built once (a linear
+        search per pod made a queue of pods quadratic in nodes)."""
+        found = self._positions.get(id(nodes))
+        if found is None or found[0] is not nodes:
+            found = self._positions[id(nodes)] = (nodes, {node: index for index, node in enumerate(nodes)})
+        return found[1][name]
 
     def node(self, name: str) -> NodeInfo:
         """The NodeInfo view of `name` in this state (cached until the node changes)."""
@@ -190,6 +211,25 @@ class SchedState:
         """The pods on a node with volumes the volume filters look at (PodInfo.has_volumes)."""
         return [pod for pod in self.pods.get(node_name, ()) if pod.has_volumes]
 
+    # -- copying the ledger ------------------------------------------------------------------------------------
+
+    def ledger(self) -> tuple[Any, ...]:
+        """A copy of what is in use (top-level tables only: their values are replaced on change, never mutated), to
+        start a derived simulation with the same bound pods from (restore) instead of adding them one by one."""
+        return (dict(self.requested), dict(self.nonzero), dict(self.pods), dict(self.anti_affinity_pods),
+                dict(self.placed_by), dict(self.bound_volumes), self.tick, dict(self.node_gen), list(self.changed_nodes),
+                self.version)
+
+    def restore(self, ledger: tuple[Any, ...]) -> None:
+        """Start from a ledger() of a state over the same node facts."""
+        (requested, nonzero, pods, anti, placed_by, volumes, tick, node_gen, changed, version) = ledger
+        self.requested, self.nonzero, self.pods, self.anti_affinity_pods = dict(requested), dict(nonzero), dict(pods), \
+            dict(anti)
+        self.placed_by, self.bound_volumes, self.tick = dict(placed_by), dict(volumes), tick
+        self.node_gen, self.changed_nodes = dict(node_gen), list(changed)
+        self.version = self._versions = version
+        self._views.clear()
+
     # -- changing ----------------------------------------------------------------------------------------------
 
     def assume(self, pod: PodInfo, node_name: str, owner: str | None = None) -> None:
@@ -210,6 +250,7 @@ class SchedState:
             cpu -= victim.nonzero[0]
             memory -= victim.nonzero[1]
         self.tick += 1
+        self._new_version()
         self.freed += 1  # something got free: verdicts and PreFilter data of fuller states no longer hold
         self.node_gen[node_name] = self.tick
         self.set(self.requested, node_name, requested)
@@ -223,6 +264,10 @@ class SchedState:
             self.set(self.affinity_pods, node_name, self.affinity_pods.get(node_name, 0) - with_affinity)
         self._views.pop(node_name, None)
 
+    def _new_version(self) -> None:
+        self._versions += 1
+        self.version = self._versions
+
     def add_pod(self, pod: PodInfo, node_name: str, owner: str | None = None) -> None:
         """Count a pod on a node (a bound pod from the snapshot, or an assumed placement) and note who placed it."""
         if node_name not in self.facts:
@@ -231,6 +276,7 @@ class SchedState:
         for resource, value in pod.requests.items():
             requested[resource] = requested.get(resource, 0) + value
         self.tick += 1
+        self._new_version()
         self.node_gen[node_name] = self.tick
         self.changed_nodes.append(node_name)
         self.set(self.requested, node_name, requested)

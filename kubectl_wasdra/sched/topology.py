@@ -86,10 +86,9 @@ def schedule_group(pods: list[PodInfo], min_count: int, running_nodes: tuple[str
     if not feasible:
         outcome = Outcome(False, NO_PLACEMENT.format(k=len(attempts), msg=attempts[0].message), None, tuple(attempts),
                           topology_key)
-        if state.explain and outcome.best is not None:  # diagnose the failed pods of the best placement only
-            best = outcome.best
-            index = attempts.index(best)
-            attempts[index] = run_cycle(pods, min_count, scheduled, state, best.nodes, owner, best.domain, keep=False)
+        if state.explain:  # every placement gets its cause: the cycle again, diagnosing the pods that do not fit
+            attempts = [run_cycle(pods, min_count, scheduled, state, a.nodes, owner, a.domain, keep=False)
+                        for a in attempts]
             outcome.attempts = tuple(attempts)
         return outcome
     best = _best_placement(feasible, scheduled, pods)

@@ -102,12 +102,28 @@ def _shown(path: str) -> str:
     return path if relative.startswith("..") else relative
 
 
+# Copies of an object in other folders are other environments (REF012's own advice: check one environment's folder at
+# a time), so the duplicate rules take context only from the given files' own folders; references take it from all.
+_SAME_FOLDER_RULES: Final = frozenset({"REF012", "REF013"})
+
+
 def set_findings_with_context(given: Sequence[Document], context: Sequence[Document], rules: Sequence[Rule],
                               ctx: CheckContext) -> list[Finding]:
     """Set-scope findings of the given documents checked together with the context: those in given files, plus
     those in context files that the given documents cause, moved onto a given object."""
+    folders = {os.path.dirname(os.path.abspath(d.file)) for d in given}
+    beside = [d for d in context if os.path.dirname(os.path.abspath(d.file)) in folders]
+    local = [r for r in rules if r.info.id in _SAME_FOLDER_RULES]
+    linked = [r for r in rules if r.info.id not in _SAME_FOLDER_RULES]
+    return [*_with_context(given, context, linked, ctx), *_with_context(given, beside, local, ctx)]
+
+
+def _with_context(given: Sequence[Document], context: Sequence[Document], rules: Sequence[Rule],
+                  ctx: CheckContext) -> list[Finding]:
     from kubectl_wasdra.lint.pipeline import set_findings
 
+    if not rules:
+        return []
     if not context:
         return set_findings(given, rules, ctx)
     given_files = {d.file for d in given}

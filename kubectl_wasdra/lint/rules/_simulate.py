@@ -162,7 +162,7 @@ def groups_not_fitting(docs: DocumentSet, ctx: CheckContext) -> Iterator[NoFitNo
         code, reason = _first_reason(diagnose(result))
         suggestion = None
         if with_suggestions and code not in CONFIGURATION_REASONS:
-            found = suggest(snapshot, gates, result)
+            found = suggest(snapshot, gates, result)[0]  # (suggestions, what-ifs tried, note)
             suggestion = f"{found[0].message} -> {found[0].outcome}" if found else None
         answer = result.extra.get("preemption")
         yield NoFitNow(document, f"{result.kind} {result.namespace}/{result.name}", reason, suggestion,

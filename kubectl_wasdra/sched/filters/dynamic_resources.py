@@ -45,6 +45,8 @@ def _available_on(selector: Any, node: NodeInfo) -> bool:
 def _failure_status(failure: Any) -> Status:
     reason = _FUNNEL_REASONS.get(str(getattr(failure, "reason", "")), Reason.NO_MATCHING_DEVICES)
     details = {"funnel": getattr(failure, "summary", "")} if getattr(failure, "summary", "") else {}
+    if getattr(failure, "stages", None):
+        details["funnelStages"] = failure.stages
     if getattr(failure, "fatal", False):
         return Status(Code.ERROR, reason, str(getattr(failure, "message", CANNOT_ALLOCATE)), details, NAME)
     # per-node allocator errors keep their own text (dynamicresources.go Filter: ErrFailedAllocationOnNode)
@@ -77,12 +79,12 @@ def filter_node(pod: PodInfo, node: NodeInfo) -> Status | None:
 class Outcome:
     """What the allocator said for one pod on one node: ok with an allocation, or a failure with its funnel."""
 
-    __slots__ = ("allocation", "fatal", "message", "node_message", "ok", "reason", "summary")
+    __slots__ = ("allocation", "fatal", "message", "node_message", "ok", "reason", "stages", "summary")
 
     def __init__(self, ok: bool, allocation: Any = None, reason: str = "", message: str = "", summary: str = "",
-                 fatal: bool = False, node_message: str = CANNOT_ALLOCATE) -> None:
+                 fatal: bool = False, node_message: str = CANNOT_ALLOCATE, stages: tuple[Any, ...] = ()) -> None:
         self.ok, self.allocation, self.reason, self.message = ok, allocation, reason, message
-        self.summary, self.fatal, self.node_message = summary, fatal, node_message
+        self.summary, self.fatal, self.node_message, self.stages = summary, fatal, node_message, stages
 
 
 class DraState:
@@ -277,11 +279,14 @@ def _dra() -> Any:
 
 
 def build_dra_state(snapshot: Any, resolve: Any, extended_names: frozenset[str], reuse: DraState | None = None,
-                    enabled: Callable[[str], bool] | None = None) -> DraState:
+                    enabled: Callable[[str], bool] | None = None, reuse_inventory: Any = None,
+                    base_inventory: Any = None) -> DraState:
     """The DRA view of a snapshot: inventory and the usage ledger of claims allocated in the snapshot; `reuse` is the
     initial view of a snapshot with the same slices, classes, rules and claims (inventory and ledger are shared).
     `enabled` is the simulation's gate lookup: the allocator honours the DRA features it turns on (release defaults
-    plus --feature-gates), as kube-scheduler builds its allocator Features from its own gates; None: 1.37 defaults."""
+    plus --feature-gates), as kube-scheduler builds its allocator Features from its own gates; None: 1.37 defaults.
+    `reuse_inventory`: the inventory of a snapshot with the same slices, classes, rules and namespaces (the claims
+    differ, so only the ledger is built again); `base_inventory` one whose slices may be reused object by object."""
     allocator = _dra()
     if allocator is None:
         return DraState(snapshot, None, None, extended_names, resolve)
@@ -295,7 +300,8 @@ def build_dra_state(snapshot: Any, resolve: Any, extended_names: frozenset[str],
         from kubectl_wasdra.dra.usage import DeviceUsage
 
         usage = DeviceUsage.from_claims(snapshot.of_kind("ResourceClaim"))
-        inventory = build_inventory(snapshot, taint_rules=enabled is None or enabled("DRADeviceTaintRules"))
+        inventory = reuse_inventory if reuse_inventory is not None else \
+            build_inventory(snapshot, taint_rules=enabled is None or enabled("DRADeviceTaintRules"), base=base_inventory)
         state = DraState(snapshot, inventory, usage, extended_names, resolve, features)
     state.filter_timeout = enabled is None or enabled("DRASchedulerFilterTimeout")
     return state
@@ -308,6 +314,16 @@ def _funnel_text(failure: Any) -> str:
     stages = " -> ".join(f"{stage.name} {stage.count}" for stage in funnel.stages)
     short = f"; first short: {funnel.first_short}" if funnel.first_short else ""
     return f"claim {funnel.claim} request {funnel.request} needs {funnel.needed}: {stages}{short}"
+
+
+def funnel_stages(failure: Any) -> tuple[Any, ...]:
+    """The short funnel as hashable data for per-domain aggregation: (claim, request, device class, needed, first short
+    stage, ((stage, count), ...), matchAttribute or ""); () without a funnel."""
+    funnel = getattr(failure, "funnel", None)
+    if funnel is None or funnel.first_short is None:
+        return ()
+    return (funnel.claim, funnel.request, funnel.device_class, funnel.needed, funnel.first_short,
+            tuple((stage.name, stage.count) for stage in funnel.stages), str(funnel.details.get("matchAttribute", "")))
 
 
 def _allocate(claims: list[Mapping[str, Any]], resolved: tuple[Any, ...], node: Mapping[str, Any], inventory: Any,
@@ -323,7 +339,7 @@ def _allocate(claims: list[Mapping[str, Any]], resolved: tuple[Any, ...], node: 
     if isinstance(result, allocator.Allocation):
         return Outcome(True, allocation=(resolved, result))
     return Outcome(False, reason=str(result.reason), message=str(result.message), summary=_funnel_text(result),
-                   fatal=bool(result.fatal), node_message=str(result.node_message))
+                   fatal=bool(result.fatal), node_message=str(result.node_message), stages=funnel_stages(result))
 
 
 def _apply(allocation: Any, usage: Any) -> Any:

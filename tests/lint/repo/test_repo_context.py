@@ -73,6 +73,14 @@ def test_a_duplicate_defined_in_a_given_file_names_the_copy_elsewhere(layout: Pa
     assert "REF013" in rules or "REF012" in rules
 
 
+def test_a_copy_in_another_folder_is_another_environment(layout: Path) -> None:
+    # REF012 says "check one environment's folder at a time": the context does not bring the other folders' copies back
+    copy = GROUPS.split("---\n")[2].replace("deviceClassName: gpu.example.com", "deviceClassName: other")
+    write(layout, {"prod/copy.yaml": copy, "deploy/zz-copy.yaml": copy})
+    assert {rule for rule, *_ in _check(layout, ("prod/copy.yaml",))} & {"REF012", "REF013"} == set()
+    assert {rule for rule, *_ in _check(layout, ("prod/", "deploy/"))} & {"REF012", "REF013"}
+
+
 def test_transitive_definitions_are_reached(layout: Path) -> None:
     # the Workload the PodGroup names lives in a third file: the PodGroup's template lookup still resolves
     workload, podgroup, template, device_class = GROUPS.split("---\n")
