@@ -135,6 +135,7 @@ def _pod(spec: dict[str, Any], status: dict[str, Any]) -> Problem | None:
     if not isinstance(spec.get("containers"), list):
         return ("spec", "containers"), "spec.containers must be a list"
     return (_containers(spec, "containers") or _containers(spec, "initContainers")
+            or _objects(spec.get("resourceClaims"), ("spec", "resourceClaims"))
             or _quantities(spec.get("overhead"), ("spec", "overhead")) or _resources(spec.get("resources"), ("spec",))
             or _string(spec, "nodeName", ("spec",), required=False)
             or _string(status, "phase", ("status",), required=False))

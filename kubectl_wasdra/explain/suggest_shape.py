@@ -18,18 +18,26 @@ MAX_COUNTS: Final = 2  # smaller device counts tried per request
 def _templates(verifier: Verifier) -> list[dict[str, Any]]:
     """The ResourceClaimTemplates the group's pods use, in (namespace, name) order."""
     names = {(p.namespace, c.get("resourceClaimTemplateName")) for p in verifier.result.entry.pods for c in p.claims
-             if c.get("resourceClaimTemplateName")}
+             if isinstance(c, dict) and isinstance(c.get("resourceClaimTemplateName"), str)}
     found = [verifier.snapshot.get("ResourceClaimTemplate", name, ns) for ns, name in sorted(names)]
     return [t for t in found if t is not None]
 
 
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _listed(value: Any) -> list[dict[str, Any]]:
+    """The mappings of a list (a malformed manifest may hold null or numbers there: check reports them)."""
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
 def _devices(template: dict[str, Any]) -> dict[str, Any]:
-    spec = (template.get("spec") or {}).get("spec") or {}
-    return spec.get("devices") or {}
+    return _mapping(_mapping(_mapping(template.get("spec")).get("spec")).get("devices"))
 
 
 def _name(template: dict[str, Any]) -> str:
-    meta = template.get("metadata") or {}
+    meta = _mapping(template.get("metadata"))
     return f"ResourceClaimTemplate {meta.get('namespace', 'default')}/{meta.get('name')}"
 
 
@@ -54,7 +62,7 @@ def fewer_devices(verifier: Verifier) -> Suggestion | None:
     best = _best(verifier)
     for template in _templates(verifier):
         for index, request in enumerate(_devices(template).get("requests") or ()):
-            exactly = request.get("exactly") or {}
+            exactly = _mapping(request.get("exactly")) if isinstance(request, dict) else {}
             count = exactly.get("count")
             if not isinstance(count, int) or count < 2 or exactly.get("allocationMode") == "All":
                 continue
@@ -74,8 +82,8 @@ def fewer_devices(verifier: Verifier) -> Suggestion | None:
 def relax_match_attribute(verifier: Verifier) -> Suggestion | None:
     """The claim template without its matchAttribute constraints (devices no longer need to share the attribute)."""
     for template in _templates(verifier):
-        constraints = _devices(template).get("constraints") or ()
-        attributes = [c.get("matchAttribute") for c in constraints if c.get("matchAttribute")]
+        constraints = _listed(_devices(template).get("constraints"))
+        attributes = [c.get("matchAttribute") for c in constraints if isinstance(c.get("matchAttribute"), str)]
         if not attributes:
             continue
         changed = copy.deepcopy(template)
