@@ -21,6 +21,11 @@ def lsp_command(stdio: bool) -> int:
     Examples:
       kubectl wasdra lsp                # what an editor runs; see the README for VS Code, Neovim and Helix
       kubectl-wasdra lsp --stdio
+
+    \b
+    Exit codes (130 after Ctrl-C):
+      0  the editor shut the server down
+      2  the language server's packages are not installed (pip install 'kubectl-wasdra[lsp]')
     """
     try:
         from kubectl_wasdra.lsp.server import serve

@@ -338,7 +338,12 @@ def _client(options: LiveOptions) -> tuple[Any, bool]:
     credentials were withheld because the server is plain http://."""
     configuration = kubernetes.client.Configuration()
     try:
-        kubernetes.config.load_kube_config_from_dict(_kubeconfig(options), context=options.context,
+        merged = _kubeconfig(options)
+    except UsageError as exc:  # name the kubeconfig the user chose (or defaulted to), not a flag never given
+        raise UsageError(f"cannot use the kubeconfig: {exc.message}", where=kubeconfig_source(options),
+                         hint=exc.hint) from None
+    try:
+        kubernetes.config.load_kube_config_from_dict(merged, context=options.context,
                                                      client_configuration=configuration, persist_config=False)
     except kubernetes.config.ConfigException as exc:
         raise _kubeconfig_error(exc, options) from None
