@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 DEFAULT_MAX_OBJECTS: Final = 250_000  # per kind: a 5,000-node cluster at its 150,000-pod limit, with room
-RETRY_WAIT_CAP: Final = 5.0  # seconds: the longest single wait, whatever Retry-After says
-RETRY_BUDGET: Final = 20.0  # seconds of waiting between retries over a whole read (the deadline is 5 min)
+RETRY_WAIT_CAP: Final = 2.0  # seconds: the longest single wait, whatever Retry-After says
+RETRY_BUDGET: Final = 8.0  # seconds of waiting between retries over a whole read (the deadline is 5 min)
 _PAGE_SLACK: Final = 10  # pages allowed past twice what max_objects fill (a server may send short pages)
 
 

@@ -74,7 +74,8 @@ def test_retries_are_capped_and_become_a_gap(tmp_path: Path, offline) -> None:
     server = FakeApiServer(objects=offline.objects, faults={"/api/v1/nodes": Fault(status=503, times=99, retry_after="999")})
     sleeps: list[float] = []
     with serve(server) as url:
-        live = read_live(_options(tmp_path, url, sleeps, kinds=("Node", "Namespace"), max_attempts=3, backoff_cap=5))
+        live = read_live(_options(tmp_path, url, sleeps, kinds=("Node", "Namespace"), max_attempts=3, backoff_cap=5,
+                                retry_budget=20))
     assert live.header.gaps["Node"].startswith("gave up after 3 attempts: 503")
     assert sleeps == [5, 5]
     assert len(live.of_kind("Namespace")) == 2
