@@ -96,13 +96,18 @@ class SourceText:
                 self._plain[index] = (root, part[1]) if part is not None and root is not None else None
             return self._plain[index]
 
+    def _split(self) -> list[int]:
+        """Where each document starts (and, beside it, its first line), found once; under the lock."""
+        if self._starts is None:
+            self._starts = [] if self.is_json else _part_starts(self.text)
+            self._start_lines = _line_numbers(self.text, self._starts)
+        return self._starts
+
     def segments(self) -> list[tuple[str, int]] | None:
         """(text, line offset) of every document when the file splits cleanly at its `---` lines (None for JSON): what
         an editor's incremental check compares to tell an unchanged document. One pass over the text."""
         with self._lock:
-            if self._starts is None:
-                self._starts = [] if self.is_json else _part_starts(self.text)
-            starts = self._starts
+            starts = self._split()
         if not starts:
             return None
         found, line = [], self.text.count("\n", 0, starts[0])
@@ -114,10 +119,7 @@ class SourceText:
 
     def _part(self, index: int) -> tuple[str, int] | None:
         """(text, line offset) of document `index` when the file splits cleanly at its `---` lines; under the lock."""
-        if self._starts is None:
-            self._starts = [] if self.is_json else _part_starts(self.text)
-            self._start_lines = _line_numbers(self.text, self._starts)
-        starts = self._starts
+        starts = self._split()
         if index >= len(starts):
             return None
         end = starts[index + 1] if index + 1 < len(starts) else len(self.text)
