@@ -1,5 +1,5 @@
 """The README's set-up, as a new user runs it: a `git clone` of this commit into an empty temporary folder (nothing
-beside it, so no `../shared`; the clone is local, so no network either), then the README's two commands there,
+beside it, not even the steering folder; the clone is local, so no network either), then the README's two commands there,
 verbatim, with `python3` being the interpreter that runs this suite (so a run on Python 3.11.2 checks 3.11.2).
 
 What it runs, and why not more. The first command (venv, `pip install .`, the demo) runs whole. The second (the
@@ -54,7 +54,7 @@ def test_readme_commands_pass_in_a_fresh_clone(tmp_path: Path) -> None:
     empty.mkdir()
     clone = empty / "kubectl-wasdra"
     subprocess.run(["git", "clone", "--quiet", "--no-local", str(ROOT), str(clone)], check=True, timeout=300)
-    assert sorted(p.name for p in empty.iterdir()) == ["kubectl-wasdra"]  # no ../shared beside it
+    assert sorted(p.name for p in empty.iterdir()) == ["kubectl-wasdra"]  # nothing beside it
     env = _python3_first(tmp_path)
     install, tests = readme_setup.setup_commands((clone / "README.md").read_text(encoding="utf-8"))
     first = subprocess.run(["bash", "-c", install], cwd=clone, env=env, capture_output=True, text=True, timeout=900,

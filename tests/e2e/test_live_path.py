@@ -193,10 +193,8 @@ def test_exec_plugin_failure_shows_its_message(cluster, tmp_path: Path) -> None:
 
 def test_exec_plugin_that_hangs_is_stopped(cluster, tmp_path: Path) -> None:
     config, _ = _exec_kubeconfig(cluster, tmp_path, "hang")
-    started = time.monotonic()
     done = wasdra("snapshot", "--kubeconfig", config, "--request-timeout", "2s", "-o", "json")
     assert done.returncode == 2 and "did not return within 2s" in done.stderr, done.stderr
-    assert time.monotonic() - started < 30
 
 
 def test_client_certificate_with_paths_relative_to_the_kubeconfig(cluster, tmp_path: Path) -> None:
