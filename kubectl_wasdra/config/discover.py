@@ -28,11 +28,16 @@ def find_config(start: str | None = None) -> str | None:
 
 def repository_root(start: str | None = None) -> str:
     """The nearest directory upward holding `.git`, else `start` (default: the working directory)."""
+    return git_root(start) or os.path.abspath(start or os.getcwd())
+
+
+def git_root(start: str | None = None) -> str | None:
+    """The nearest directory upward from `start` (default: the working directory) holding `.git`; None outside git."""
     directory = os.path.abspath(start or os.getcwd())
     for candidate in (directory, *_parents(directory)):
         if os.path.exists(os.path.join(candidate, ".git")):
             return candidate
-    return directory
+    return None
 
 
 def _parents(directory: str) -> list[str]:

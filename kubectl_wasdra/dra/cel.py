@@ -61,14 +61,16 @@ _MISSING_KEY_RE: Final = re.compile(r'Key not found in map : "?([^"]*)"?')
 
 
 @dataclass(frozen=True)
-class _Token:
+class Token:
     kind: str
     text: str
     offset: int
 
 
-def _tokens(expression: str) -> list[_Token]:
-    return [_Token(match.lastgroup or "", match.group(), match.start()) for match in _TOKEN_RE.finditer(expression)
+def tokens_of(expression: str) -> list[Token]:
+    """The expression's tokens with their offsets, spaces left out: the cheap scans (fields, domains, cost, type
+    references) read these instead of compiling."""
+    return [Token(match.lastgroup or "", match.group(), match.start()) for match in _TOKEN_RE.finditer(expression)
             if match.lastgroup != "space"]
 
 
@@ -83,7 +85,7 @@ def _literal(text: str) -> str:
     return body[quote:-quote]
 
 
-def _check_device_fields(expression: str, tokens: list[_Token], allowed: frozenset[str]) -> None:
+def _check_device_fields(expression: str, tokens: list[Token], allowed: frozenset[str]) -> None:
     """cel-go's "undefined field" for `device.<name>` outside the declared Device fields (position = the dot)."""
     for i in range(len(tokens) - 2):
         first, dot, name = tokens[i], tokens[i + 1], tokens[i + 2]
@@ -94,7 +96,7 @@ def _check_device_fields(expression: str, tokens: list[_Token], allowed: frozens
             raise CelCompileError(f"undefined field '{name.text}'", line, column)
 
 
-def _indexed_domains(tokens: list[_Token]) -> tuple[str, ...]:
+def _indexed_domains(tokens: list[Token]) -> tuple[str, ...]:
     """Domains the expression indexes literally: device.attributes["dom"] / device.capacity["dom"]."""
     domains = []
     for i in range(len(tokens) - 5):
@@ -105,13 +107,13 @@ def _indexed_domains(tokens: list[_Token]) -> tuple[str, ...]:
     return tuple(sorted(set(domains)))
 
 
-def estimate_cost(expression: str, tokens: list[_Token] | None = None) -> int:
+def estimate_cost(expression: str, tokens: list[Token] | None = None) -> int:
     """A static upper bound on evaluation steps: (largest list)^(comprehension nesting) * 2^(cel.bind count).
 
     Device inputs are bounded (<= 48 list items per attribute), and without a range function a list can only be as
     long as the literals in the text, so this bound is generous for every realistic selector.
     """
-    tokens = _tokens(expression) if tokens is None else tokens
+    tokens = tokens_of(expression) if tokens is None else tokens
     stack: list[bool] = []
     depth = max_depth = binds = 0
     for i, token in enumerate(tokens):
@@ -269,7 +271,7 @@ def _build(expression: str, allow_multiple: bool, list_attributes: bool) -> Comp
         program = env.compile(expression)
     except RuntimeError as exc:
         raise _compile_error(expression, str(exc)) from None
-    tokens = _tokens(expression)
+    tokens = tokens_of(expression)
     allowed = _DEVICE_FIELDS | ({"allowMultipleAllocations"} if allow_multiple else frozenset())
     _check_device_fields(expression, tokens, allowed)
     from cel_expr_python import cel

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from kubectl_wasdra.dra.cel import _Token, _tokens
+from kubectl_wasdra.dra.cel import Token, tokens_of
 
 # the scalar DeviceAttribute value fields (resource/v1 types.go) and the CEL type each one has in a selector
 ATTRIBUTE_TYPES: Final = {"int": "int", "bool": "bool", "string": "string", "version": "version"}
@@ -74,7 +74,7 @@ class SelectorTypeError:
     declared: DeclaredType | None
 
 
-def _match_reference(tokens: list[_Token], i: int) -> tuple[Reference, bool] | None:
+def _match_reference(tokens: list[Token], i: int) -> tuple[Reference, bool] | None:
     """(reference, optional?) for `device.W["dom"].name` / `device.W["dom"]["name"]` starting at tokens[i]."""
     t = [token.text for token in tokens[i:i + 4]]
     if t != ["device", ".", "attributes", "["] and t != ["device", ".", "capacity", "["]:
@@ -95,7 +95,7 @@ def _match_reference(tokens: list[_Token], i: int) -> tuple[Reference, bool] | N
         optional or optional_name
 
 
-def _name(tokens: list[_Token], j: int) -> tuple[str, int, bool] | None:
+def _name(tokens: list[Token], j: int) -> tuple[str, int, bool] | None:
     """(name, index after it, optional?) for `.name`, `.?name`, `["name"]` or `[?"name"]` at tokens[j]."""
     if j + 1 >= len(tokens) or tokens[j].text not in (".", "["):
         return None
@@ -122,7 +122,7 @@ def _literal(text: str) -> str:
 
 def references(expression: str) -> tuple[list[Reference], set[tuple[str, str, str]]] | None:
     """The literal references and the keys accessed optionally (`?`, inside has()); None when `device` is rebound."""
-    tokens = _tokens(expression)
+    tokens = tokens_of(expression)
     if any(tok.text == "device" and k + 1 < len(tokens) and tokens[k + 1].text == ","
            for k, tok in enumerate(tokens)):
         return None  # a macro variable or cel.bind named device: the text no longer says what it refers to

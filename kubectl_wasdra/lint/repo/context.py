@@ -30,19 +30,13 @@ _MAX_HOPS: Final = 8  # definers of definers ...: real chains are 2-3 long (Pod 
 def project_root(start: str | None = None) -> str | None:
     """The project root for `start` (default: the working directory): where .wasdra.yaml is, else the top of the git
     work tree; None when neither exists (then there is no repository to take context from)."""
-    from kubectl_wasdra.config.discover import find_config
+    from kubectl_wasdra.config.discover import find_config, git_root
 
     directory = os.path.abspath(start or os.getcwd())
     config = find_config(directory)
     if config is not None:
         return os.path.dirname(os.path.abspath(config))
-    while True:
-        if os.path.exists(os.path.join(directory, ".git")):
-            return directory
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return None
-        directory = parent
+    return git_root(directory)
 
 
 class RepoContext(NamedTuple):
