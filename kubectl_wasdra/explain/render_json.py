@@ -74,6 +74,7 @@ def _pod_plugins_json(record: Any) -> dict[str, Any]:
     """One sched/plugin_results.PodPlugins, keys in a fixed order."""
     return {
         "nodes": record.nodes,
+        "domain": dict(record.domain) if record.domain is not None else None,
         "preFilter": _filter_json(record.pre_filter) if record.pre_filter is not None else None,
         "filter": [{"node": n.node, "results": [_filter_json(r) for r in n.results]} for n in record.filter],
         "score": [{"node": n.node, "scores": [{"plugin": s.plugin, "raw": s.raw, "normalized": s.normalized,

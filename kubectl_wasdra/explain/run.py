@@ -4,7 +4,7 @@ verified suggestions and the placement map."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
@@ -254,8 +254,19 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
 
 def pod_plugins(recorder: PluginRecorder, result: GroupResult) -> dict[str, Any]:
     """Pod name -> PodPlugins of the entry's pods that had a cycle, in the entry's order (a gang's pods after an
-    early stop had none)."""
-    return {pod.name: recorder.records[pod.key] for pod in result.pods if pod.key in recorder.records}
+    early stop had none), each with the topology domain its cycle ran in when the group has a topology constraint."""
+    group = result.entry.group
+    key = result.entry.topology_key or (group.topology_keys[0] if group and group.topology_keys else None)
+    out = {}
+    for pod in result.pods:
+        record = recorder.records.get(pod.key)
+        if record is None:
+            continue
+        listed = [n.node for n in record.filter]
+        if key and listed and result.state is not None and key in result.state.facts[listed[0]].labels:
+            record = replace(record, domain={key: str(result.state.facts[listed[0]].labels[key])})
+        out[pod.name] = record
+    return out
 
 
 def _silent(_: str) -> None:

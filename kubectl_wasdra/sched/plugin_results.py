@@ -45,7 +45,7 @@ class NodeFilters:
 class PodPlugins:
     """One pod's cycle: `nodes` considered, a PreFilter rejection (then no Filter ran), the listed nodes' Filter and
     Score results, the chosen node, how many nodes passed every filter and how many were scored, rejections per
-    Filter plugin over all nodes, and how many evaluated nodes are not listed."""
+    Filter plugin over all nodes, how many evaluated nodes are not listed, and the topology domain of the nodes."""
 
     pod: str
     nodes: int
@@ -57,6 +57,7 @@ class PodPlugins:
     scored: int
     rejected_by: Mapping[str, int]
     nodes_left_out: int
+    domain: Mapping[str, str] | None = None  # the topology domain the nodes were (explain fills it in; None: all)
 
 
 @dataclass
