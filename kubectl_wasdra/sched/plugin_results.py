@@ -69,6 +69,10 @@ class PluginRecorder:
     limit: int | None = DEFAULT_NODES
     records: dict[str, PodPlugins] = field(default_factory=dict)
 
+    def wants(self, pods: list[PodInfo]) -> bool:
+        """True when any of `pods` is recorded."""
+        return any(pod.key in self.pods for pod in pods)
+
     def observe(self, pod: PodInfo, state: SchedState, nodes: tuple[str, ...], chosen: str | None,
                 scores: Mapping[str, tuple[int, int, int, int]]) -> None:
         """Record the cycle that just chose `chosen` (None: no node) among `nodes`, `scores` being the raw scores of

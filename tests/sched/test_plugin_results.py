@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import yaml
-from builders import node, pod, snapshot, taint
+from builders import node, pod, pod_group, snapshot, taint
 
 from kubectl_wasdra.catalog.releases import NEWEST
 from kubectl_wasdra.cluster.files import load_snapshot
@@ -163,6 +163,16 @@ def test_gang_pods_are_recorded_in_their_groups_cycle():
     assert recorded["default/g-0"] in ("n0", "n1") and recorded["default/g-1"] in ("n0", "n1")
     assert recorded["default/g-0"] != recorded["default/g-1"]
     assert recorded["default/g-2"] is None
+
+
+def test_gang_pods_the_cycle_never_tried_have_no_results():
+    """minCount 3: once g-0 fails, 0 scheduled + 2 remaining < 3 stops the cycle (algorithm_podgroup.go)."""
+    cluster = snapshot(node("n0", cpu="4"), pod_group("g", min_count=3),
+                       pod("g-0", cpu="8", group="g"), pod("g-1", cpu="1", group="g"), pod("g-2", cpu="1", group="g"))
+    results, recorder = _record(cluster)
+    assert not results["g"].fits
+    assert set(recorder.records) == {"default/g-0"}
+    assert recorder.records["default/g-0"].chosen_node is None
 
 
 def test_nothing_is_recorded_for_pods_not_asked_for_and_without_a_recorder():
