@@ -17,6 +17,7 @@ from typing import Any, Final
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.filters import node_affinity, volume_restrictions
 from kubectl_wasdra.sched.filters.base import FilterPlugin
+from kubectl_wasdra.sched.placement import pod_shape, renamed_cached
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.profile_plugins import plugins_for
 from kubectl_wasdra.sched.state import SchedState
@@ -58,16 +59,24 @@ def filter_chain(pod: PodInfo) -> tuple[FilterPlugin, ...]:
     return plugins.static + (plugins.dynamic if pod.has_volumes else plugins.dynamic_without_volumes)
 
 
+Cache = dict[tuple[bytes, str], tuple[int, int, Verdict, tuple[str, ...]]]  # (shape, node) -> gens, verdict, claims
+
+
 def node_verdicts(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], chain: tuple[FilterPlugin, ...],
-                  in_use: Status | None) -> dict[str, Verdict]:
+                  in_use: Status | None, cache: Cache) -> dict[str, Verdict]:
     """Every node's Verdict, with filters giving full detail (state.diagnosing) and the DRA allocations the filters
     find for this pod put back as they were (the cycle keeps only the chosen node's). `in_use`: a ReadWriteOncePod
-    claim in use, VolumeRestrictions' verdict on every node."""
+    claim in use, VolumeRestrictions' verdict on every node. Pods of one shape (placement.pod_shape) share verdicts
+    in `cache` while the node is unchanged, as the simulation's own caches do, so a queue of identical pods filters
+    each node once, not once per pod."""
     allowed = node_affinity.pre_filter_nodes(pod) if plugins_for(pod.profile).node_affinity is not None else None
     affinity_index = next((i for i, p in enumerate(chain) if p.NAME == node_affinity.NAME), 0)
     narrowed = Verdict(affinity_index, Status.unresolvable(
         Reason.NODE_AFFINITY_MISMATCH, node_affinity.NARROWED.format(plugins=node_affinity.NAME), node_affinity.NAME),
         PREFILTERED)
+    shape = pod_shape(pod, state) if in_use is None else None
+    refs = state.dra.claim_refs(pod) if shape is not None and state.dra is not None else ()
+    node_gen, shared_gen = state.node_gen, state.shared_gen
     saved = _dra_found(pod, state, nodes)
     diagnosing, state.diagnosing = state.diagnosing, True
     try:
@@ -76,11 +85,24 @@ def node_verdicts(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], chain
             if allowed is not None and name not in allowed:
                 out[name] = narrowed
                 continue
-            out[name] = _run_chain(pod, state.node(name), chain, in_use)
+            hit = cache.get((shape, name)) if shape is not None else None
+            if hit is not None and hit[0] == node_gen[name] and hit[1] == shared_gen:
+                out[name] = _renamed(state, hit[2], hit[3], refs)
+                continue
+            verdict = out[name] = _run_chain(pod, state.node(name), chain, in_use)
+            if shape is not None:
+                cache[(shape, name)] = (node_gen[name], shared_gen, verdict, refs)
     finally:
         state.diagnosing = diagnosing
         _restore_found(pod, state, nodes, saved)
     return out
+
+
+def _renamed(state: SchedState, verdict: Verdict, old: tuple[str, ...], new: tuple[str, ...]) -> Verdict:
+    """A cached verdict of a pod whose claims were `old`, for a pod of the same shape whose claims are `new`."""
+    if verdict.status is None or old == new:
+        return verdict
+    return Verdict(verdict.index, renamed_cached(state, verdict.status, old, new), verdict.kind)
 
 
 def _run_chain(pod: PodInfo, node: Any, chain: tuple[FilterPlugin, ...], in_use: Status | None) -> Verdict:

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from kubectl_wasdra.sched.plugin_filters import (
     PREFILTERED,
+    Cache,
     FilterResult,
     Verdict,
     filter_chain,
@@ -68,6 +69,7 @@ class PluginRecorder:
     pods: frozenset[str]
     limit: int | None = DEFAULT_NODES
     records: dict[str, PodPlugins] = field(default_factory=dict)
+    verdicts: Cache = field(default_factory=dict)  # plugin_filters.node_verdicts: shared by pods of one shape
 
     def wants(self, pods: list[PodInfo]) -> bool:
         """True when any of `pods` is recorded."""
@@ -78,11 +80,12 @@ class PluginRecorder:
         """Record the cycle that just chose `chosen` (None: no node) among `nodes`, `scores` being the raw scores of
         the feasible nodes the simulator scored; state is still as the cycle saw it (the pod is not assumed yet)."""
         if pod.key in self.pods:
-            self.records[pod.key] = record_pod(pod, state, nodes, chosen, scores, self.limit)
+            self.records[pod.key] = record_pod(pod, state, nodes, chosen, scores, self.limit, self.verdicts)
 
 
 def record_pod(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], chosen: str | None,
-               scores: Mapping[str, tuple[int, int, int, int]], limit: int | None) -> PodPlugins:
+               scores: Mapping[str, tuple[int, int, int, int]], limit: int | None,
+               cache: Cache | None = None) -> PodPlugins:
     """The PodPlugins of one cycle: PreFilter first, else every node's filter chain, the scored nodes' breakdown and
     the closest nodes listed."""
     pre_filter = state.pre_filter(pod)
@@ -90,7 +93,7 @@ def record_pod(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], chosen: 
     if pre_filter is not None and in_use is None:
         return PodPlugins(pod.key, len(nodes), result_of(pre_filter.plugin, pre_filter), (), (), None, 0, 0, {}, 0)
     chain = filter_chain(pod)
-    verdicts = node_verdicts(pod, state, nodes, chain, in_use)
+    verdicts = node_verdicts(pod, state, nodes, chain, in_use, {} if cache is None else cache)
     scored = node_scores(pod, state, scores) if len(scores) > 1 else {}  # one feasible node: kube-scheduler skips Score
     listed = _closest(verdicts, scored, chosen, limit)
     rejected: dict[str, int] = {}
