@@ -25,7 +25,7 @@ from kubectl_wasdra.sched.plugin_filters import (
     node_verdicts,
     result_of,
 )
-from kubectl_wasdra.sched.plugin_scores import NodeScores, node_scores
+from kubectl_wasdra.sched.plugin_scores import NodeScores, node_scores, node_totals
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.state import SchedState
 from kubectl_wasdra.sched.status import Code
@@ -94,8 +94,9 @@ def record_pod(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], chosen: 
         return PodPlugins(pod.key, len(nodes), result_of(pre_filter.plugin, pre_filter), (), (), None, 0, 0, {}, 0)
     chain = filter_chain(pod)
     verdicts = node_verdicts(pod, state, nodes, chain, in_use, {} if cache is None else cache)
-    scored = node_scores(pod, state, scores) if len(scores) > 1 else {}  # one feasible node: kube-scheduler skips Score
-    listed = _closest(verdicts, scored, chosen, limit)
+    totals = node_totals(pod, state, scores) if len(scores) > 1 else {}  # one feasible node: kube-scheduler skips Score
+    listed = _closest(verdicts, totals, chosen, limit)
+    scored = node_scores(pod, state, scores, listed) if totals else {}
     rejected: dict[str, int] = {}
     for verdict in verdicts.values():
         if verdict.status is not None:
@@ -106,22 +107,22 @@ def record_pod(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], chosen: 
         pod.key, len(nodes), None,
         tuple(NodeFilters(name, node_results(chain, verdicts[name])) for name in listed),
         tuple(scored[name] for name in listed if name in scored), chosen,
-        sum(1 for v in verdicts.values() if v.status is None), len(scored),
+        sum(1 for v in verdicts.values() if v.status is None), len(totals),
         dict(sorted(rejected.items(), key=lambda item: order[item[0]])), len(nodes) - len(listed))
 
 
-def _closest(verdicts: Mapping[str, Verdict], scored: Mapping[str, NodeScores], chosen: str | None,
+def _closest(verdicts: Mapping[str, Verdict], totals: Mapping[str, int], chosen: str | None,
              limit: int | None) -> list[str]:
     """The nodes to list, closest first: the chosen node, the scored ones by total (highest first, then in the order
     they were scored), feasible unscored ones, then rejected ones that got furthest through the filters, Unschedulable
     before UnschedulableAndUnresolvable, then by name."""
-    position = {name: i for i, name in enumerate(scored)}
+    position = {name: i for i, name in enumerate(totals)}
 
     def rank(name: str) -> tuple[Any, ...]:
         if name == chosen:
             return (0,)
-        if name in scored:
-            return (1, -scored[name].total, position[name])
+        if name in totals:
+            return (1, -totals[name], position[name])
         verdict = verdicts[name]
         if verdict.status is None:
             return (2, name)

@@ -16,6 +16,7 @@ from kubectl_wasdra.catalog.releases import NEWEST
 from kubectl_wasdra.cluster.files import load_snapshot
 from kubectl_wasdra.sched.admission import all_on
 from kubectl_wasdra.sched.plugin_results import PluginRecorder, PodPlugins
+from kubectl_wasdra.sched.plugin_scores import node_scores, node_totals
 from kubectl_wasdra.sched.simulation import Simulation
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "sched"
@@ -38,6 +39,16 @@ def _fixture(name: str) -> Any:
     cluster, problems = load_snapshot([str(FIXTURES / name / "cluster.yaml")])
     assert not problems
     return cluster
+
+
+def _fixture_with(cluster: str, manifest: str) -> Any:
+    """A fixture cluster with a fixture manifest's objects overlaid."""
+    from builders import fixture_cluster
+
+    from kubectl_wasdra.explain.run import load_manifests
+
+    overlay = load_manifests([str(FIXTURES.parent / "manifests" / "explain" / manifest)])
+    return fixture_cluster(cluster).overlay(list(overlay.objects))
 
 
 def _mixed() -> Any:
@@ -82,6 +93,39 @@ def test_totals_are_sums_of_weighted_scores_and_weighted_is_normalized_times_wei
     plugins = [s.plugin for s in record.score[0].scores]
     assert plugins == ["TaintToleration", "NodeAffinity", "NodeResourcesFit", "PodTopologySpread", "InterPodAffinity",
                        "NodeResourcesBalancedAllocation", "DynamicResources"]
+
+
+class _Checking(PluginRecorder):
+    """Also compares, in every recorded cycle, each scored node's breakdown with the total best_node compares."""
+
+    def __init__(self, pods: frozenset[str]) -> None:
+        super().__init__(pods, None)
+        self.compared: list[tuple[str | None, dict[str, tuple[int, int]]]] = []
+
+    def observe(self, pod, state, nodes, chosen, scores):
+        if len(scores) > 1 and pod.key in self.pods:
+            totals = node_totals(pod, state, scores)
+            detail = node_scores(pod, state, scores, list(scores))
+            self.compared.append((chosen, {n: (totals[n], detail[n].total) for n in scores}))
+        super().observe(pod, state, nodes, chosen, scores)
+
+
+@pytest.mark.parametrize("cluster", [
+    pytest.param(_mixed, id="mixed"),
+    pytest.param(lambda: _spread_case(SPREAD["cases"][3]), id="spread"),
+    pytest.param(lambda: _fixture_with("two-racks", "finetune-gang-rack.yaml"), id="dra-gang"),
+])
+def test_every_scored_nodes_breakdown_adds_up_to_the_total_the_simulation_compared(cluster):
+    sim = Simulation(cluster(), all_on(NEWEST))
+    recorder = _Checking(frozenset(f"{p.namespace}/{p.name}" for e in sim.entries for p in e.pods))
+    sim.state.recorder = recorder
+    sim.run()
+    assert recorder.compared
+    for chosen, pairs in recorder.compared:
+        assert all(total == parts for total, parts in pairs.values())
+        best = max(total for total, _ in pairs.values())
+        assert pairs[chosen][0] == best
+        assert next(n for n, (total, _) in pairs.items() if total == best) == chosen  # the first of equal totals
 
 
 def test_filter_results_stop_at_the_first_rejection():
