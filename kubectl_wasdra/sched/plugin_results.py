@@ -11,7 +11,7 @@ rejection; RunScorePlugins: Score, NormalizeScore, then weight), release-1.37.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -21,6 +21,7 @@ from kubectl_wasdra.sched.plugin_filters import (
     FilterResult,
     Verdict,
     filter_chain,
+    for_pod,
     node_results,
     node_verdicts,
     result_of,
@@ -105,7 +106,7 @@ def record_pod(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], chosen: 
     order = {plugin.NAME: i for i, plugin in enumerate(chain)}
     return PodPlugins(
         pod.key, len(nodes), None,
-        tuple(NodeFilters(name, node_results(chain, verdicts[name])) for name in listed),
+        tuple(NodeFilters(name, node_results(chain, for_pod(state, pod, verdicts[name]))) for name in listed),
         tuple(scored[name] for name in listed if name in scored), chosen,
         sum(1 for v in verdicts.values() if v.status is None), len(totals),
         dict(sorted(rejected.items(), key=lambda item: order[item[0]])), len(nodes) - len(listed))
@@ -114,22 +115,31 @@ def record_pod(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], chosen: 
 def _closest(verdicts: Mapping[str, Verdict], totals: Mapping[str, int], chosen: str | None,
              limit: int | None) -> list[str]:
     """The nodes to list, closest first: the chosen node, the scored ones by total (highest first, then in the order
-    they were scored), feasible unscored ones, then rejected ones that got furthest through the filters, Unschedulable
-    before UnschedulableAndUnresolvable, then by name."""
+    they were scored), feasible unscored ones by name, then rejected ones that got furthest through the filters,
+    Unschedulable before UnschedulableAndUnresolvable, then by name. Each tier is only sorted when the ones before
+    it leave room (the scored nodes usually fill the listing)."""
+    wanted = len(verdicts) if limit is None else limit + (1 if chosen is not None else 0)
+    out = [chosen] if chosen is not None else []
     position = {name: i for i, name in enumerate(totals)}
+    tiers = (
+        lambda: _smallest((n for n in totals if n != chosen), lambda n: (-totals[n], position[n]), wanted - len(out)),
+        lambda: _smallest((n for n, v in verdicts.items() if v.status is None and n not in totals and n != chosen),
+                          lambda n: n, wanted - len(out)),
+        lambda: _smallest((n for n, v in verdicts.items() if v.status is not None), lambda n: _rejected_rank(n, verdicts[n]),
+                          wanted - len(out)),
+    )
+    for tier in tiers:
+        if len(out) >= wanted:
+            break
+        out.extend(tier())
+    return out[:wanted]
 
-    def rank(name: str) -> tuple[Any, ...]:
-        if name == chosen:
-            return (0,)
-        if name in totals:
-            return (1, -totals[name], position[name])
-        verdict = verdicts[name]
-        if verdict.status is None:
-            return (2, name)
-        index = -1 if verdict.kind == PREFILTERED else verdict.index
-        return (3, -index, _CODE_RANK.get(verdict.status.code, 3), name)
 
-    names: Sequence[str] = list(verdicts)
-    if limit is None:
-        return sorted(names, key=rank)
-    return heapq.nsmallest(limit + (1 if chosen is not None else 0), names, key=rank)
+def _smallest(names: Iterable[str], key: Callable[[str], Any], count: int) -> list[str]:
+    return heapq.nsmallest(count, names, key=key) if count > 0 else []
+
+
+def _rejected_rank(name: str, verdict: Verdict) -> tuple[Any, ...]:
+    index = -1 if verdict.kind == PREFILTERED else verdict.index
+    status = verdict.status
+    return (-index, _CODE_RANK.get(status.code, 3) if status is not None else 3, name)

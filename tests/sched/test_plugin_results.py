@@ -146,9 +146,11 @@ def test_filter_results_stop_at_the_first_rejection():
     assert record.feasible == 4 == record.scored
 
 
-@pytest.mark.parametrize("name", FAILING)
-def test_filter_messages_are_the_fit_errors_reasons(name):
-    results, recorder = _record(_fixture(name))
+@pytest.mark.parametrize("cluster", [*(pytest.param(lambda n=n: _fixture(n), id=n) for n in FAILING),
+                                     pytest.param(lambda: _fixture_with("two-racks", "train-gang-racks.yaml"),
+                                                  id="dra-gang-racks")])
+def test_filter_messages_are_the_fit_errors_reasons(cluster):
+    results, recorder = _record(cluster())
     checked = 0
     for result in results.values():
         for key, error in result.pod_errors.items():
