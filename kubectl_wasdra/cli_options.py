@@ -199,6 +199,25 @@ def complete_rules(ctx: click.Context, param: click.Parameter, incomplete: str) 
     return [f"{prefix}{name}" for name in names if name.startswith(last.upper())]
 
 
+def _kubeconfig_names(key: str) -> Callable[[click.Context, click.Parameter, str], list[str]]:
+    """Shell completion for --context and --cluster: the names of the kubeconfig's contexts or clusters (--kubeconfig
+    when typed before, else KUBECONFIG, else ~/.kube/config), as kubectl completes them; none when it does not load."""
+
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+        import os
+
+        from kubectl_wasdra.cluster.kubeconfig import kubeconfig_files, merged_kubeconfig
+
+        try:
+            files = kubeconfig_files(ctx.params.get("kubeconfig"), os.environ.get("KUBECONFIG"))
+            entries = merged_kubeconfig(files).get(key, ()) if files else ()
+        except UsageError:
+            return []
+        return [name for entry in entries if isinstance(name := entry.get("name"), str) and name.startswith(incomplete)]
+
+    return complete
+
+
 K8S_VERSION_OPTION: Final = click.option(
     "--k8s-version", default=str(NEWEST), show_default=True, metavar="VERSION[S]", shell_complete=complete_releases,
     help='Target Kubernetes release 1.33-1.37; a list "1.35,1.37" or range "1.33..1.37" checks several; "auto" = the server\'s.')
@@ -237,10 +256,10 @@ SNAPSHOT_OPTION: Final = click.option(
 LIVE_OPTION: Final = click.option("--live", is_flag=True, help="Read the cluster (read-only: list/get only).")
 KUBECONFIG_OPTION: Final = click.option("--kubeconfig", metavar="FILE",
                                         help="Path to the kubeconfig file; reads the cluster (implies --live).")
-CONTEXT_OPTION: Final = click.option("--context", metavar="NAME",
+CONTEXT_OPTION: Final = click.option("--context", metavar="NAME", shell_complete=_kubeconfig_names("contexts"),
                                      help="kubeconfig context; reads its cluster (implies --live).")
 CLUSTER_OPTION: Final = click.option(
-    "--cluster", metavar="NAME",
+    "--cluster", metavar="NAME", shell_complete=_kubeconfig_names("clusters"),
     help="kubeconfig cluster to read instead of the context's, as in kubectl (implies --live); a cluster description "
          "of .wasdra.yaml is --config-cluster.")
 NAMESPACE_OPTION: Final = click.option("-n", "--namespace", metavar="NS", help="Namespace (with --live).")
