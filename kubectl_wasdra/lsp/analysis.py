@@ -7,6 +7,11 @@ releases merged, then the project settings (suppressions, per-file ignores, base
 by document text, so an unchanged document keeps its findings (moved by as many lines as the edit added above it) and
 a one-object edit re-checks one object; the set rules run over the edited files and their context, never the whole
 folder.
+
+The files that reach the open ones only by naming a hub they define (lsp/dependents.py: the DeviceClass all claims
+name) are not in that context: what they add to or take from the open files' findings is found apart, a chunk per
+`step()`, after `run()` has returned the edited files' own findings, and only when what they can read of the hubs
+changed (or they did, on disk); meanwhile the last such delta is applied, moved with the documents it sits in.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from kubectl_wasdra.lint.pipeline import (
 from kubectl_wasdra.lint.problem import Finding
 from kubectl_wasdra.lint.registry import Rule, rules_for, select_rules
 from kubectl_wasdra.load import Document
+from kubectl_wasdra.lsp.dependents import Delta, chunks, fingerprint
 from kubectl_wasdra.lsp.settings import Settings
 from kubectl_wasdra.lsp.workspace import FileEntry, Workspace
 
@@ -49,6 +55,11 @@ class Analysis:
         self._by_file: dict[str, tuple[FileEntry, list[list[Finding]]]] = {}
         self._by_text: dict[str, dict[_Key, tuple[int, list[Finding]]]] = {}
         self.report: CheckReport | None = None
+        self._near: tuple[Document, ...] = ()
+        self._local: tuple[int, list[list[Finding]]] | None = None   # (generation, set findings without dependents)
+        self._delta: tuple[object, Delta] | None = None   # (what it was found for, the dependents' delta)
+        self._job: _Job | None = None   # the dependents' delta being found, chunk by chunk
+        self.dependents_checked = 0     # dependent files checked so far (tests and the bench read it)
 
     def run(self) -> dict[str, list[Finding]]:
         """Every open file's findings, sorted as `check` sorts them (files without findings are absent)."""
@@ -57,7 +68,9 @@ class Analysis:
         documents = workspace.documents()
         context = workspace.context()
         kinds = {(document.group, document.kind) for document in (*documents, *context)}
-        rules = tuple(r for r in rules_for(kinds, cluster=options.snapshot is not None) if r.info.id in self.selected)
+        # dependents name a hub, so they are workloads: every family runs, as over the whole folder
+        cluster = options.snapshot is not None or bool(workspace.dependents)
+        rules = tuple(r for r in rules_for(kinds, cluster=cluster) if r.info.id in self.selected)
         if rules != self._rules:
             self._rules, self._by_file, self._by_text = rules, {}, {}
         per_release: list[list[Finding]] = [[] for _ in self.contexts]
@@ -71,8 +84,10 @@ class Analysis:
         self._forget_closed(workspace.files())
         from kubectl_wasdra.lint.repo.context import set_findings_with_context
 
-        for number, ctx in enumerate(self.contexts):
-            per_release[number].extend(set_findings_with_context(documents, context, rules, ctx))
+        local = [set_findings_with_context(documents, context, rules, ctx) for ctx in self.contexts]
+        self._near, self._local = context, (workspace.generation, local)
+        for number, found in enumerate(self._with_dependents(local)):
+            per_release[number].extend(found)
         findings = load_findings([*problems, *options.snapshot_problems], rules, options.profile)
         findings.extend(merge_releases(per_release, options.releases))
         internal = any(f.hint == INTERNAL_ERROR_HINT for f in findings)
@@ -85,6 +100,66 @@ class Analysis:
         for finding in self.report.findings:
             by_file[finding.file].append(finding)
         return dict(by_file)
+
+    def _with_dependents(self, local: list[list[Finding]]) -> list[list[Finding]]:
+        """The set findings with what the dependents add and take: the delta found for the same hubs, else the last
+        one while the new one is found (`step`)."""
+        workspace = self.workspace
+        if not workspace.dependents:
+            self._delta = self._job = None
+            return local
+        key = (self._rules, tuple(workspace.files()), fingerprint(workspace.documents(), workspace.hubs),
+               workspace.dependents, workspace.disk_generation)
+        if self._job is not None and self._job.key != key:
+            self._job = None
+        result, complete = local, True
+        if self._delta is not None:
+            applied = [self._delta[1].apply(n, found, workspace.entries) for n, found in enumerate(local)]
+            result, complete = [found for found, _ in applied], all(done for _, done in applied)
+        if self._job is None and (self._delta is None or self._delta[0] != key or not complete):
+            index = workspace.index
+            assert index is not None
+            self._job = _Job(key, chunks(index, workspace.dependents, workspace.hubs), Delta.empty(len(self.contexts)))
+        return result
+
+    @property
+    def pending(self) -> bool:
+        """Whether dependents remain to be checked (`step`)."""
+        return self._job is not None
+
+    @property
+    def stale(self) -> bool:
+        """Whether the workspace changed since the last run() (then step() waits for the next)."""
+        return self._local is None or self._local[0] != self.workspace.generation
+
+    def step(self) -> bool:
+        """Check the next chunk of dependents; True when that was the last one (run() again for the findings). Does
+        nothing while the workspace changed since the last run()."""
+        job, workspace = self._job, self.workspace
+        if job is None or self._local is None or self.stale:
+            return False
+        from kubectl_wasdra.lint.repo.context import set_findings_with_context
+
+        chunk = job.chunks[job.done]
+        documents = workspace.documents()
+        context = (*self._near, *workspace.dependent_documents(chunk))
+        for number, ctx in enumerate(self.contexts):
+            together = set_findings_with_context(documents, context, self._rules, ctx)
+            job.delta.record(number, self._local[1][number], together, workspace.entries)
+        self.dependents_checked += len(chunk)
+        job.done += 1
+        if job.done < len(job.chunks):
+            return False
+        self._delta, self._job = (job.key, job.delta), None
+        return True
+
+    def settle(self) -> dict[str, list[Finding]]:
+        """Every open file's findings with all dependents checked (what `check` reports): run() and every step."""
+        found = self.run()
+        while self.pending:
+            if self.step():
+                found = self.run()
+        return found
 
     def _file_findings(self, entry: FileEntry) -> list[list[Finding]]:
         """The document rules' findings of one file, per context: the same as last time for the same entry, else
@@ -137,6 +212,16 @@ class Analysis:
         for path in gone:
             self._by_file.pop(path, None)
             self._by_text.pop(path, None)
+
+
+@dataclasses.dataclass
+class _Job:
+    """The dependents' delta being found for `key`: the chunks, how many are done, what they found so far."""
+
+    key: object
+    chunks: list[list[str]]
+    delta: Delta
+    done: int = 0
 
 
 def _moved(findings: list[Finding], lines: int) -> list[Finding]:

@@ -1,7 +1,9 @@
 """The language server: editor events in, `check`'s findings out as diagnostics, plus code actions, hover and completion.
 
 Every change re-runs the (incremental) check of the folder it belongs to and republishes the diagnostics of each open
-file whose findings changed, so fixing a reference in one file clears the diagnostic in the file that names it.
+file whose findings changed, so fixing a reference in one file clears the diagnostic in the file that names it. The
+files that depend on a hub the open files define (lsp/dependents.py) are checked after that, a chunk per turn of the
+event loop, so the edited file's diagnostics come first and a new edit is never kept waiting behind them.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ class WasdraServer(LanguageServer):
         self.initialization_options: Any = None
         self._dirty: dict[int, Project] = {}
         self._flush_handle: asyncio.Handle | None = None
+        self._step_handle: asyncio.Handle | None = None
 
     def lines_of(self, path: str) -> Sequence[str]:
         """A file's lines: the editor's buffer when open, else the disk's (empty when unreadable)."""
@@ -86,6 +89,33 @@ class WasdraServer(LanguageServer):
             found = self.project(path).findings.get(path, [])
             if self.published.get(path) != found:
                 self.publish(uri, path, found)
+        self._schedule_dependents()
+
+    def _schedule_dependents(self) -> None:
+        """Check the next chunk of some project's dependents once the messages already received are handled."""
+        if self._step_handle is not None or self.projects is None or not any(p.analysis.pending for p in self.projects):
+            return
+        try:
+            self._step_handle = asyncio.get_running_loop().call_soon(self._step)
+        except RuntimeError:   # no event loop (called outside the server): check them all now
+            while any(p.analysis.pending for p in self.projects):
+                self._step()
+
+    def _step(self) -> None:
+        """One chunk of dependents; when a project's are all checked, its files are checked again and published."""
+        self._step_handle = None
+        if self._dirty or self.projects is None:
+            return   # a check is waiting: it runs first and schedules the dependents again
+        project = next((p for p in self.projects if p.analysis.pending), None)
+        if project is None:
+            return
+        if project.analysis.stale:
+            self.refresh([project])
+            return
+        if project.analysis.step():
+            self.refresh([project])
+            return
+        self._schedule_dependents()
 
     def publish(self, uri: str, path: str, findings: list[Finding]) -> None:
         self.published[path] = findings
