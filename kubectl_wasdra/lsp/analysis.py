@@ -108,8 +108,8 @@ class Analysis:
         if not workspace.dependents:
             self._delta = self._job = None
             return local
-        key = (self._rules, tuple(workspace.files()), fingerprint(workspace.documents(), workspace.hubs),
-               workspace.dependents, workspace.disk_generation)
+        hubs = fingerprint(workspace.documents(), workspace.hubs, self.settings.options.snapshot is not None)
+        key = (self._rules, tuple(workspace.files()), hubs, workspace.dependents, workspace.disk_generation)
         if self._job is not None and self._job.key != key:
             self._job = None
         result, complete = local, True
@@ -117,9 +117,7 @@ class Analysis:
             applied = [self._delta[1].apply(n, found, workspace.entries) for n, found in enumerate(local)]
             result, complete = [found for found, _ in applied], all(done for _, done in applied)
         if self._job is None and (self._delta is None or self._delta[0] != key or not complete):
-            index = workspace.index
-            assert index is not None
-            self._job = _Job(key, chunks(index, workspace.dependents, workspace.hubs), Delta.empty(len(self.contexts)))
+            self._job = _Job(key, None, Delta.empty(len(self.contexts)))
         return result
 
     @property
@@ -140,6 +138,10 @@ class Analysis:
             return False
         from kubectl_wasdra.lint.repo.context import set_findings_with_context
 
+        if job.chunks is None:   # grouped here, not in run(): the edited file's diagnostics do not wait for it
+            index = workspace.index
+            assert index is not None
+            job.chunks = chunks(index, workspace.dependents, workspace.hubs)
         chunk = job.chunks[job.done]
         documents = workspace.documents()
         context = (*self._near, *workspace.dependent_documents(chunk))
@@ -219,7 +221,7 @@ class _Job:
     """The dependents' delta being found for `key`: the chunks, how many are done, what they found so far."""
 
     key: object
-    chunks: list[list[str]]
+    chunks: list[list[str]] | None   # None: not grouped yet
     delta: Delta
     done: int = 0
 

@@ -3,12 +3,16 @@ or PriorityClass every workload uses). Checking them costs as much as checking t
 checks them apart from the edited file (lint/repo/context.py `hub_keys`), in chunks after the edited file's own
 diagnostics are out, and only when what they can see of the hub changed.
 
-What a dependent's findings can see of a hub is the content the cross-object rules read: its identity (kind,
-namespace, name: the index key) and its spec-like fields, not its annotations (only suppressions read them, and those
-apply to the findings afterwards) nor, except for Namespaces and Nodes, its labels (lint/rules read labels of
-Namespaces, for admin access, and of Nodes, for topology domains, only). `fingerprint` is that content for every hub
-key; while it is unchanged, what the dependents added to or took from the open files' findings (`Delta`) is reused,
-moved with the documents it sits in.
+What a dependent's findings can see of a hub is its identity (kind, namespace, name: the index key; REF003 and the
+other reference rules read no more) and the part of it the cross-object rules read (`relevant`):
+- a PriorityClass: its `value` and `globalDefault` (lint/rules/_priority.py);
+- a DeviceClass, without a cluster: the drivers its selectors pin with `device.driver == "..."` (lint/rules/numa.py,
+  FIT020); with `--snapshot`/`--live`, all of its spec (the FIT rules evaluate its selectors on the cluster's devices);
+- anything else: all of it but its annotations (only suppressions read them, and those apply to the findings
+  afterwards) and, except for Namespaces and Nodes, its labels (lint/rules read labels of Namespaces, for admin access,
+  and of Nodes, for topology domains, only).
+`fingerprint` is that for every hub key; while it is unchanged, what the dependents added to or took from the open
+files' findings (`Delta`) is reused, moved with the documents it sits in.
 """
 
 from __future__ import annotations
@@ -23,19 +27,24 @@ from kubectl_wasdra.lint.repo.links import definitions, split_key
 from kubectl_wasdra.load import Document
 
 HUB_REFERRERS: Final = 32    # a key more files than this name is a hub: its referrers are checked apart, in chunks
-CHUNK_FILES: Final = 100     # dependents checked per step (about 1,000 documents: a few tens of ms, a few MB)
+CHUNK_FILES: Final = 40      # dependents checked per step (about 400 documents: ~35 ms CPU, so an edit waits no longer)
 _UNREAD_METADATA: Final = frozenset({"annotations", "labels", "managedFields", "resourceVersion", "uid", "generation",
                                      "creationTimestamp", "selfLink"})
 _LABELLED_KINDS: Final = frozenset({"Namespace", "Node"})   # the kinds whose labels set rules read (see above)
 
 
-def relevant(document: Document) -> bytes:
+def relevant(document: Document, cluster: bool = False) -> bytes:
     """The part of `document` a cross-object rule can read of it from another object, as bytes to compare."""
     import orjson
 
     data = document.data
     metadata = data.get("metadata")
-    if isinstance(metadata, dict):
+    if document.kind == "PriorityClass":
+        data = {"apiVersion": data.get("apiVersion"), "value": data.get("value"),
+                "globalDefault": data.get("globalDefault")}
+    elif document.kind == "DeviceClass" and not cluster:
+        data = {"apiVersion": data.get("apiVersion"), "drivers": _pinned_drivers(data.get("spec"))}
+    elif isinstance(metadata, dict):
         unread = _UNREAD_METADATA - ({"labels"} if document.kind in _LABELLED_KINDS else set())
         data = {**data, "metadata": {k: v for k, v in metadata.items() if k not in unread}}
     try:
@@ -44,14 +53,24 @@ def relevant(document: Document) -> bytes:
         return repr(data).encode()
 
 
-def fingerprint(documents: Sequence[Document], keys: Iterable[str]) -> tuple[tuple[str, tuple[bytes, ...]], ...]:
+def _pinned_drivers(spec: object) -> list[str]:
+    """The drivers a DeviceClass spec's selectors pin, in order (what lint/rules/numa.py `_class_driver` reads)."""
+    from kubectl_wasdra.lint.rules._devices import DRIVER_EQUALS
+    from kubectl_wasdra.lint.rules._fitting import selector_expressions
+
+    return [m.group(1) for e in selector_expressions(spec if isinstance(spec, dict) else {})
+            for m in DRIVER_EQUALS.finditer(e)]
+
+
+def fingerprint(documents: Sequence[Document], keys: Iterable[str],
+                cluster: bool = False) -> tuple[tuple[str, tuple[bytes, ...]], ...]:
     """Per hub key (sorted), the relevant content of every open document defining it (none: it is gone)."""
     wanted = frozenset(keys)
     found: dict[str, list[bytes]] = {key: [] for key in wanted}
     for document in documents:
         for key in definitions(document):
             if key in wanted:
-                found[key].append(relevant(document))
+                found[key].append(relevant(document, cluster))
     return tuple((key, tuple(found[key])) for key in sorted(found))
 
 
