@@ -120,13 +120,16 @@ def identity(finding: Finding) -> tuple[object, ...]:
 
 
 class Anchored(NamedTuple):
-    """A finding and the document text it sits in (index, text, first line), to move it with that document."""
+    """A finding and the document text it sits in (index, text, first line), to move it with that document; and the
+    field it points at (`at`: "key", "value" or "start" of the document), to find it again when that text changed."""
 
     finding: Finding
     entry: object            # the workspace's FileEntry of its file when found (the same object: nothing moved)
     index: int | None
     text: str
     offset: int
+    path: tuple[str | int, ...] | None = None
+    at: str | None = None
 
 
 def _segments(entry: object) -> list[tuple[str, int]] | None:
@@ -140,8 +143,48 @@ def anchor(finding: Finding, entries: Mapping[str, object]) -> Anchored:
     entry = entries.get(finding.file)
     for index, (text, offset) in enumerate(_segments(entry) or ()):
         if offset < finding.line <= max(offset + text.count("\n"), offset + 1):
-            return Anchored(finding, entry, index, text, offset)
+            document = _document(entry, index)
+            path = _path_of(document.data, finding.path) if document is not None else None
+            at = _at(document, path, (finding.line, finding.column)) if document is not None and path is not None \
+                else None
+            return Anchored(finding, entry, index, text, offset, path, at)
     return Anchored(finding, entry, None, "", 0)
+
+
+def _document(entry: object, index: int) -> Document | None:
+    return next((d for d in getattr(entry, "documents", ()) if d.index == index and d.item is None), None)
+
+
+def _at(document: Document, path: tuple[str | int, ...], where: tuple[int, int]) -> str | None:
+    """Which position of `path` in `document` is `where` (None: neither: an explicit position, kept only while its
+    document's text is unchanged)."""
+    if not path:
+        return "start" if document.position() == where else None
+    if document.position(path, "key") == where:
+        return "key"
+    return "value" if document.position(path, "value") == where else None
+
+
+def _path_of(data: object, text: str) -> tuple[str | int, ...] | None:
+    """The field path in `data` that format_path writes as `text` (keys may hold dots: the data decides)."""
+    if not text:
+        return ()
+    if text.startswith("["):
+        end = text.find("]")
+        number = text[1:end] if end > 0 else ""
+        if not number.isdigit() or not isinstance(data, list) or int(number) >= len(data):
+            return None
+        rest = _path_of(data[int(number)], text[end + 1:].removeprefix("."))
+        return None if rest is None else (int(number), *rest)
+    if not isinstance(data, dict):
+        return None
+    for key in sorted((k for k in data if isinstance(k, str) and text.startswith(k)), key=len, reverse=True):
+        tail = text[len(key):]
+        if tail == "" or tail[0] in ".[":
+            rest = _path_of(data[key], tail.removeprefix("."))
+            if rest is not None:
+                return (key, *rest)
+    return None
 
 
 def moved(anchored: Anchored, entries: Mapping[str, object]) -> Finding | None:
@@ -156,11 +199,23 @@ def moved(anchored: Anchored, entries: Mapping[str, object]) -> Finding | None:
     if anchored.index is None or segments is None or anchored.index >= len(segments):
         return None
     text, offset = segments[anchored.index]
-    if text != anchored.text:
-        return None
     finding = anchored.finding
     related = tuple(_current(document, path, entries) for document, path in finding.related)
-    return dataclasses.replace(finding, line=finding.line + offset - anchored.offset, related=related)
+    if text == anchored.text:
+        return dataclasses.replace(finding, line=finding.line + offset - anchored.offset, related=related)
+    document = _document(entry, anchored.index)
+    if document is None or anchored.at is None or anchored.path is None or \
+            _label(document) != finding.object or _path_of(document.data, finding.path) != anchored.path:
+        return None
+    at = "value" if anchored.at == "value" else "key"
+    line, column = document.position() if anchored.at == "start" else document.position(anchored.path, at)
+    return dataclasses.replace(finding, line=line, column=column, related=related)
+
+
+def _label(document: Document) -> str:
+    from kubectl_wasdra.lint.pipeline import document_label
+
+    return document_label(document)
 
 
 def _current(document: Document, path: tuple[str | int, ...],
