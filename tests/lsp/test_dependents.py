@@ -119,3 +119,25 @@ def test_only_an_edit_the_dependents_read_checks_them_again(hub_project: Path,
     assert server.analysis.pending   # the driver they read changed: they are checked again
     assert server.analysis.settle().get(path, []) == []
     assert server.analysis.dependents_checked == checked + len(dependents)
+
+
+@pytest.mark.parametrize("driver", ["gpu.example.com", "nic.example.com"])
+def test_dependents_checked_apart_find_what_the_whole_context_finds(hub_project: Path, driver: str,
+                                                                   monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path_factory: pytest.TempPathFactory) -> None:
+    monkeypatch.setenv("WASDRA_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    (hub_project / "claims" / "pair-05.yaml").write_text(CLAIM.replace("NUMBER", "5").replace("gpu, nic", "gpu, nick"))
+
+    def findings() -> list[tuple[object, ...]]:
+        server = Project(str(hub_project), {})
+        server.workspace.scan()
+        for path, text in ((hub_project / "deploy" / "class.yaml", hub(driver)),
+                           (hub_project / "claims" / "pair-00.yaml", None), (hub_project / "deploy" / "infer.yaml", None)):
+            server.workspace.open(str(path), path.read_text() if text is None else text)
+        found = server.analysis.settle()
+        return sorted((f.file, f.line, f.column, f.rule, f.message) for fs in found.values() for f in fs)
+
+    apart = findings()
+    monkeypatch.setattr("kubectl_wasdra.lsp.dependents.HUB_REFERRERS", 10 ** 9)   # no hub: the whole context at once
+    assert apart == findings()
+    assert apart   # (something to compare: FIT020 and the conftest project's misspelt template, at least)
