@@ -141,3 +141,30 @@ def test_dependents_checked_apart_find_what_the_whole_context_finds(hub_project:
     monkeypatch.setattr("kubectl_wasdra.lsp.dependents.HUB_REFERRERS", 10 ** 9)   # no hub: the whole context at once
     assert apart == findings()
     assert apart   # (something to compare: FIT020 and the conftest project's misspelt template, at least)
+
+
+def test_dependents_that_name_a_common_object_share_a_chunk() -> None:
+    from kubectl_wasdra.lint.repo.index import FileEntry, RepoIndex
+    from kubectl_wasdra.lsp.dependents import chunks
+
+    hub_key = "DeviceClass//gpu.example.com"
+    entries = {f"/r/job-{n:02d}.yaml": FileEntry(0, 0, 0, (f"Job/ml/job-{n}",), (hub_key, "PodGroup/ml/a" if n % 2 else
+                                                                                  f"PodGroup/ml/own-{n}"))
+               for n in range(10)}
+    made = chunks(RepoIndex("/r", entries), sorted(entries), [hub_key], size=2)
+    assert sorted(p for chunk in made for p in chunk) == sorted(entries)   # each once
+    together = next(chunk for chunk in made if "/r/job-01.yaml" in chunk)
+    assert {f"/r/job-{n:02d}.yaml" for n in range(1, 10, 2)} <= set(together)   # PodGroup a's members: one chunk
+    assert len(made) > 1   # the hub itself binds nothing
+
+
+def test_a_finding_path_is_read_back_with_the_data_deciding_where_keys_end() -> None:
+    from kubectl_wasdra.lsp.dependents import _path_of
+
+    data = {"metadata": {"labels": {"app.kubernetes.io/name": "x", "app": "y"}},
+            "spec": {"devices": {"requests": [{"name": "a"}, {"name": "b", "exactly": {"count": 2}}]}}}
+    assert _path_of(data, "metadata.labels.app.kubernetes.io/name") == ("metadata", "labels", "app.kubernetes.io/name")
+    assert _path_of(data, "spec.devices.requests[1].exactly.count") == ("spec", "devices", "requests", 1, "exactly",
+                                                                          "count")
+    assert _path_of(data, "spec.devices.requests[2]") is None
+    assert _path_of(data, "") == ()
