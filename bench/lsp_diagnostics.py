@@ -6,8 +6,11 @@ Scenarios (each in this process, through the server's own analysis, as the serve
   one      the same file after a one-object edit (one document's text changes; the rest reuse their findings)
   moved    a line added to the first object: it changes, and the 99 others keep their findings one line lower
   folder   a workspace folder of --files files (10 documents each by default): its repository index built and
-           reused, then one object edited in an ordinary file and in the file every other one names; CPU per edit and
-           peak RSS of a child process that does only that
+           reused, then one object edited in an ordinary file and in the file every other one names (the hub: it
+           defines the DeviceClass all claims use), then the DeviceClass itself edited: a label and its selector with
+           the same driver (nothing its dependents read), and the driver its selector pins (they are checked again);
+           CPU to the edited file's diagnostics (the server's run) and to all its dependents' (the chunked steps
+           after), and peak RSS of a child process that does only that (bench/lsp_server_memory.py: the server itself)
 
 CPU time (user+sys of this process, time.process_time) is reported, median of --repeat runs; the machine is shared,
 so wall time would mostly measure the neighbours. Not a test: nothing here asserts a time or a size.
