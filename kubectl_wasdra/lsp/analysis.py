@@ -57,8 +57,7 @@ class Analysis:
         self.report: CheckReport | None = None
         self._near: tuple[Document, ...] = ()
         self._local: tuple[int, list[list[Finding]]] | None = None   # (generation, set findings without dependents)
-        self._delta: tuple[object, Delta] | None = None   # (what it was found for, the dependents' delta)
-        self._job: _Job | None = None   # the dependents' delta being found, chunk by chunk
+        self._deps: _Dependents | None = None   # the hubs' dependents and what they add and take, chunk by chunk
         self.dependents_checked = 0     # dependent files checked so far (tests and the bench read it)
 
     def run(self) -> dict[str, list[Finding]]:
@@ -102,28 +101,41 @@ class Analysis:
         return dict(by_file)
 
     def _with_dependents(self, local: list[list[Finding]]) -> list[list[Finding]]:
-        """The set findings with what the dependents add and take: the delta found for the same hubs, else the last
-        one while the new one is found (`step`)."""
+        """The set findings with what the dependents add and take: each chunk's delta, found again for the chunks
+        that read a hub whose read part changed (`step`); meanwhile the last deltas, moved with their documents."""
         workspace = self.workspace
         if not workspace.dependents:
-            self._delta = self._job = None
+            self._deps = None
             return local
-        hubs = fingerprint(workspace.documents(), workspace.hubs, self.settings.options.snapshot is not None)
-        key = (self._rules, tuple(workspace.files()), hubs, workspace.dependents, workspace.disk_generation)
-        if self._job is not None and self._job.key != key:
-            self._job = None
-        result, complete = local, True
-        if self._delta is not None:
-            applied = [self._delta[1].apply(n, found, workspace.entries) for n, found in enumerate(local)]
-            result, complete = [found for found, _ in applied], all(done for _, done in applied)
-        if self._job is None and (self._delta is None or self._delta[0] != key or not complete):
-            self._job = _Job(key, None, Delta.empty(len(self.contexts)))
+        hubs = dict(fingerprint(workspace.documents(), workspace.hubs, self.settings.options.snapshot is not None))
+        setting = (self._rules, tuple(workspace.files()), workspace.dependents, workspace.disk_generation)
+        deps = self._deps
+        if deps is None or deps.setting != setting:   # other files open, other dependents: every chunk again
+            shown = [delta for delta, _ in deps.parts.values()] + deps.shown if deps is not None else []
+            self._deps = deps = _Dependents(setting, hubs, shown=shown)
+        elif deps.hubs != hubs:
+            changed = {key for key in hubs.keys() | deps.hubs.keys() if hubs.get(key) != deps.hubs.get(key)}
+            deps.hubs = hubs
+            deps.redo(self._referrers(changed))
+        result = []
+        for number, found in enumerate(local):
+            for chunk, (delta, _) in sorted(deps.parts.items()):
+                found, complete = delta.apply(number, found, workspace.entries)
+                if not complete:   # a finding's field is gone: that chunk is checked again
+                    deps.redo_chunk(chunk)
+            for delta in deps.shown if deps.pending else ():
+                found = delta.apply(number, found, workspace.entries)[0]
+            result.append(_distinct(found))
         return result
+
+    def _referrers(self, keys: set[str]) -> set[str]:
+        index = self.workspace.index
+        return {path for key in keys for path in index.referrers(key)} if index is not None else set()
 
     @property
     def pending(self) -> bool:
         """Whether dependents remain to be checked (`step`)."""
-        return self._job is not None
+        return self._deps is not None and self._deps.pending
 
     @property
     def stale(self) -> bool:
@@ -133,26 +145,28 @@ class Analysis:
     def step(self) -> bool:
         """Check the next chunk of dependents; True when that was the last one (run() again for the findings). Does
         nothing while the workspace changed since the last run()."""
-        job, workspace = self._job, self.workspace
-        if job is None or self._local is None or self.stale:
+        deps, workspace = self._deps, self.workspace
+        if deps is None or not deps.pending or self._local is None or self.stale:
             return False
         from kubectl_wasdra.lint.repo.context import set_findings_with_context
 
-        if job.chunks is None:   # grouped here, not in run(): the edited file's diagnostics do not wait for it
+        if deps.chunks is None:   # grouped here, not in run(): the edited file's diagnostics do not wait for it
             index = workspace.index
             assert index is not None
-            job.chunks = chunks(index, workspace.dependents, workspace.hubs)
-        chunk = job.chunks[job.done]
-        documents = workspace.documents()
-        context = (*self._near, *workspace.dependent_documents(chunk))
-        for number, ctx in enumerate(self.contexts):
+            deps.chunks = chunks(index, workspace.dependents, workspace.hubs)
+            deps.todo = list(range(len(deps.chunks)))
+        number = deps.todo.pop(0)
+        files = workspace.dependent_files(deps.chunks[number])
+        documents, context = workspace.documents(), (*self._near, *workspace.read(files))
+        delta = Delta.empty(len(self.contexts))
+        for release, ctx in enumerate(self.contexts):
             together = set_findings_with_context(documents, context, self._rules, ctx)
-            job.delta.record(number, self._local[1][number], together, workspace.entries)
-        self.dependents_checked += len(chunk)
-        job.done += 1
-        if job.done < len(job.chunks):
+            delta.record(release, self._local[1][release], together, workspace.entries)
+        deps.parts[number] = (delta, frozenset(files))
+        self.dependents_checked += len(deps.chunks[number])
+        if deps.pending:
             return False
-        self._delta, self._job = (job.key, job.delta), None
+        deps.shown = []
         return True
 
     def settle(self) -> dict[str, list[Finding]]:
@@ -217,13 +231,44 @@ class Analysis:
 
 
 @dataclasses.dataclass
-class _Job:
-    """The dependents' delta being found for `key`: the chunks, how many are done, what they found so far."""
+class _Dependents:
+    """The hubs' dependents of one `setting` (rules, open files, dependents, disk state) in chunks, and each checked
+    chunk's delta with the files it read; `hubs` is the part of each hub they read, as last checked."""
 
-    key: object
-    chunks: list[list[str]] | None   # None: not grouped yet
-    delta: Delta
-    done: int = 0
+    setting: object
+    hubs: dict[str, tuple[bytes, ...]]
+    chunks: list[list[str]] | None = None   # None: not grouped yet (every chunk to check)
+    todo: list[int] = dataclasses.field(default_factory=list)
+    parts: dict[int, tuple[Delta, frozenset[str]]] = dataclasses.field(default_factory=dict)
+    shown: list[Delta] = dataclasses.field(default_factory=list)   # the last setting's deltas, shown meanwhile
+
+    @property
+    def pending(self) -> bool:
+        return self.chunks is None or bool(self.todo)
+
+    def redo(self, read_by: set[str]) -> None:
+        """Check again every checked chunk that read one of the files `read_by` (the changed hubs' referrers)."""
+        for chunk, (_, files) in self.parts.items():
+            if files & read_by:
+                self.redo_chunk(chunk)
+
+    def redo_chunk(self, chunk: int) -> None:
+        if chunk not in self.todo:
+            self.todo.append(chunk)
+
+
+def _distinct(findings: list[Finding]) -> list[Finding]:
+    """Findings without repeats (two chunks may find one finding)."""
+    from kubectl_wasdra.lsp.dependents import identity
+
+    seen: set[tuple[object, ...]] = set()
+    kept = []
+    for finding in findings:
+        key = (identity(finding), finding.line, finding.column)
+        if key not in seen:
+            seen.add(key)
+            kept.append(finding)
+    return kept
 
 
 def _moved(findings: list[Finding], lines: int) -> list[Finding]:

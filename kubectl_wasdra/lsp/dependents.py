@@ -77,13 +77,28 @@ def fingerprint(documents: Sequence[Document], keys: Iterable[str],
 def chunks(index: RepoIndex, paths: Sequence[str], hubs: Iterable[str], size: int = CHUNK_FILES) -> list[list[str]]:
     """`paths` (the hubs' dependents) in chunks of about `size` files, files that name a common object other than a
     hub kept in one chunk (the members of one PodGroup, the pods sharing a claim: what the set rules compare); a key
-    that more than HUB_REFERRERS files name binds nothing together (no rule compares all users of a class)."""
+    that more than HUB_REFERRERS files name binds nothing together (no rule compares all users of a class). Files
+    naming the same hubs share chunks, so a change to one hub checks the chunks of its dependents only."""
+    named = {(kind, name) for kind, _, name in map(split_key, hubs)}
+    signed: dict[tuple[tuple[str, str], ...], list[list[str]]] = {}
+    for group in _components(index, paths, named):
+        signature = tuple(sorted({pair for path in group for pair in _named(index, path) if pair in named}))
+        signed.setdefault(signature, []).append(group)
     packed: list[list[str]] = []
-    for group in _components(index, paths, {(kind, name) for kind, _, name in map(split_key, hubs)}):
-        if not packed or len(packed[-1]) >= size:
-            packed.append([])
-        packed[-1].extend(group)
+    for signature in sorted(signed):
+        packed.append([])
+        for group in signed[signature]:
+            if len(packed[-1]) >= size:
+                packed.append([])
+            packed[-1].extend(group)
     return packed
+
+
+def _named(index: RepoIndex, path: str) -> Iterable[tuple[str, str]]:
+    entry = index.entry(path)
+    for key in entry.references if entry is not None else ():
+        kind, _, name = split_key(key)
+        yield kind, name
 
 
 def _components(index: RepoIndex, paths: Sequence[str], hubs: set[tuple[str, str]]) -> list[list[str]]:

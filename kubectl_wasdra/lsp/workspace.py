@@ -234,14 +234,16 @@ for a burst of changes, a `git checkout`)."""
         self._context = kept
         return tuple(d for path in paths if path in kept for d in kept[path][1])
 
-    def dependent_documents(self, paths: Sequence[str]) -> tuple[Document, ...]:
-        """The documents of some of the `dependents` and of the files defining what they name (transitively), the
-        open files and the context left out; read from disk now and not kept."""
+    def dependent_files(self, paths: Sequence[str]) -> list[str]:
+        """Some of the `dependents` and the files defining what they name (transitively), the open files and the
+        context left out: what checking them reads."""
         index = self.index
-        if index is None:
-            return ()
-        wanted = sorted(definer_closure(index, paths, {*self._entries, *self._context}))
-        return tuple(d for path in wanted if os.path.isfile(path) for d in load_file(path)[0])
+        return sorted(definer_closure(index, paths, {*self._entries, *self._context})) if index is not None else []
+
+    def read(self, paths: Sequence[str]) -> tuple[Document, ...]:
+        """The documents of files from disk, read now and not kept (dependents: the folder's worth of them would
+        hold every parsed document of the folder in memory)."""
+        return tuple(d for path in paths if os.path.isfile(path) for d in load_file(path)[0])
 
     def _near_misses(self, index: RepoIndex) -> set[str]:
         """The files defining a name close to one the open files reference but nothing defines (a misspelling): the

@@ -168,3 +168,44 @@ def test_a_finding_path_is_read_back_with_the_data_deciding_where_keys_end() -> 
                                                                           "count")
     assert _path_of(data, "spec.devices.requests[2]") is None
     assert _path_of(data, "") == ()
+
+
+def test_a_change_to_one_hub_checks_its_dependents_only(hub_project: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         tmp_path_factory: pytest.TempPathFactory) -> None:
+    monkeypatch.setenv("WASDRA_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    (hub_project / "pods").mkdir()
+    pods = HUB_REFERRERS + 1
+    for number in range(pods):
+        (hub_project / "pods" / f"p-{number:02d}.yaml").write_text(POD.replace("NUMBER", str(number)))
+    server = Project(str(hub_project), {})
+    server.workspace.scan()
+    path = str(hub_project / "deploy" / "class.yaml")
+    server.workspace.open(path, hub("gpu.example.com") + PRIORITY.replace("VALUE", "1000"))
+    server.analysis.settle()
+    checked = server.analysis.dependents_checked
+    assert checked == len(server.workspace.dependents) > pods   # the claims and the pods
+
+    server.workspace.open(path, hub("gpu.example.com") + PRIORITY.replace("VALUE", "2000"))   # the pods read it
+    server.analysis.settle()
+    assert server.analysis.dependents_checked - checked == pods
+    checked = server.analysis.dependents_checked
+    server.workspace.open(path, hub("nic.example.com") + PRIORITY.replace("VALUE", "2000"))   # the claims read it
+    server.analysis.settle()
+    assert server.analysis.dependents_checked - checked == len(server.workspace.dependents) - pods
+
+
+POD = """\
+apiVersion: v1
+kind: Pod
+metadata: {name: p-NUMBER, namespace: ml}
+spec:
+  priorityClassName: high
+  containers: [{name: c, image: registry.example.com/c:1}]
+"""
+PRIORITY = """\
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: VALUE
+"""
