@@ -167,6 +167,7 @@ class Analysis:
         if deps.pending:
             return False
         deps.shown = []
+        workspace.keep_read({path for _, files in deps.parts.values() for path in files})
         return True
 
     def settle(self) -> dict[str, list[Finding]]:

@@ -140,6 +140,9 @@ class Workspace:
         self.disk_generation = 0   # moves when files change on disk (what closed files hold may have changed)
         self.hubs: frozenset[str] = frozenset()   # keys the open files define that many files name (lsp/dependents.py)
         self.dependents: tuple[str, ...] = ()     # the files naming them, left out of `context()`
+        from kubectl_wasdra.lsp.compact import CompactFiles
+
+        self._compact = CompactFiles()
 
     def scan(self) -> None:
         """List the folder's manifests and bring the index up to date (`check`'s cache: re-reads what changed)."""
@@ -241,9 +244,13 @@ for a burst of changes, a `git checkout`)."""
         return sorted(definer_closure(index, paths, {*self._entries, *self._context})) if index is not None else []
 
     def read(self, paths: Sequence[str]) -> tuple[Document, ...]:
-        """The documents of files from disk, read now and not kept (dependents: the folder's worth of them would
-        hold every parsed document of the folder in memory)."""
-        return tuple(d for path in paths if os.path.isfile(path) for d in load_file(path)[0])
+        """The documents of files from disk (dependents), kept packed rather than parsed (lsp/compact.py): a folder's
+        worth of parsed documents would not fit the server's memory, and parsing them again costs ten times more."""
+        return tuple(d for path in paths for d in self._compact.documents(path))
+
+    def keep_read(self, paths: set[str]) -> None:
+        """Forget the packed files no longer among `paths`."""
+        self._compact.keep_only(paths)
 
     def _near_misses(self, index: RepoIndex) -> set[str]:
         """The files defining a name close to one the open files reference but nothing defines (a misspelling): the
