@@ -105,7 +105,9 @@ class Analysis:
         that read a hub whose read part changed (`step`); meanwhile the last deltas, moved with their documents."""
         workspace = self.workspace
         if not workspace.dependents:
-            self._deps = None
+            if self._deps is not None:
+                self._deps = None
+                workspace.keep_read(set())   # no hub open any more: its dependents' packed files go too
             return local
         hubs = dict(fingerprint(workspace.documents(), workspace.hubs, self.settings.options.snapshot is not None))
         setting = (self._rules, tuple(workspace.files()), workspace.dependents, workspace.disk_generation)
