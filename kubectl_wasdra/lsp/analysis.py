@@ -176,7 +176,7 @@ class Analysis:
         """Every open file's findings with all dependents checked (what `check` reports): run() and every step."""
         found = self.run()
         while self.pending:
-            if self.step():
+            if self.stale or self.step():
                 found = self.run()
         return found
 

@@ -97,9 +97,11 @@ class WasdraServer(LanguageServer):
             return
         try:
             self._step_handle = asyncio.get_running_loop().call_soon(self._step)
-        except RuntimeError:   # no event loop (called outside the server): check them all now
-            while any(p.analysis.pending for p in self.projects):
-                self._step()
+        except RuntimeError:   # no event loop (called outside the server): check them all now, then publish
+            pending = [p for p in self.projects if p.analysis.pending]
+            for project in pending:
+                project.analysis.settle()
+            self.refresh(pending)
 
     def _step(self) -> None:
         """One chunk of dependents; when a project's are all checked, its files are checked again and published."""
