@@ -152,11 +152,12 @@ class Analysis:
             return False
         from kubectl_wasdra.lint.repo.context import set_findings_with_context
 
-        if deps.chunks is None:   # grouped here, not in run(): the edited file's diagnostics do not wait for it
+        if deps.chunks is None:   # grouped in a step of its own, not in run(): no edit waits for it
             index = workspace.index
             assert index is not None
             deps.chunks = chunks(index, workspace.dependents, workspace.hubs)
             deps.todo = list(range(len(deps.chunks)))
+            return False
         number = deps.todo.pop(0)
         files = workspace.dependent_files(deps.chunks[number])
         documents, context = workspace.documents(), (*self._near, *workspace.read(files))

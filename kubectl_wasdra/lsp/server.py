@@ -41,6 +41,7 @@ class WasdraServer(LanguageServer):
         self._dirty: dict[int, Project] = {}
         self._flush_handle: asyncio.Handle | None = None
         self._step_handle: asyncio.Handle | None = None
+        self._frozen = False
 
     def lines_of(self, path: str) -> Sequence[str]:
         """A file's lines: the editor's buffer when open, else the disk's (empty when unreadable)."""
@@ -89,6 +90,9 @@ class WasdraServer(LanguageServer):
             found = self.project(path).findings.get(path, [])
             if self.published.get(path) != found:
                 self.publish(uri, path, found)
+        if projects and not self._frozen:
+            _freeze()
+            self._frozen = True
         self._schedule_dependents()
 
     def _schedule_dependents(self) -> None:
@@ -126,6 +130,15 @@ class WasdraServer(LanguageServer):
         diagnostics = [to_diagnostic(f, lines, self.to_client) for f in findings]
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, diagnostics=diagnostics, version=document.version if document is not None else None))
+
+
+def _freeze() -> None:
+    """Put what the first check loaded (modules, rules, schemas, the index) out of the cyclic garbage collector's
+    reach: it lives as long as the server, and a full collection over it paused a check for ~60 ms (~30 ms after)."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
 
 
 def client_settings(value: Any) -> dict[str, Any]:
