@@ -90,7 +90,7 @@ class WasdraServer(LanguageServer):
             found = self.project(path).findings.get(path, [])
             if self.published.get(path) != found:
                 self.publish(uri, path, found)
-        if projects and not self._frozen:
+        if projects and self.published and not self._frozen:   # the first check of an open file is done
             _freeze()
             self._frozen = True
         self._schedule_dependents()
