@@ -209,8 +209,8 @@ for a burst of changes, a `git checkout`)."""
     def context(self) -> tuple[Document, ...]:
         """The documents of the folder's other files that the open ones reach (lint/repo/context.py), read from disk
         once while unchanged and kept only while they are context. The files that reach the open ones only by naming
-        a hub (`hubs`, more than HUB_REFERRERS files name it) are left out: they are `dependents`, read in chunks
-        (`dependent_documents`) and never kept."""
+        a hub (`hubs`, more than HUB_REFERRERS files name it) are left out: they are `dependents`, checked apart in
+        chunks (`dependent_files`, `read`: kept packed, never parsed between checks)."""
         from kubectl_wasdra.lsp.dependents import HUB_REFERRERS
 
         index = self.index
