@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from kubectl_wasdra.lsp.dependents import HUB_REFERRERS
@@ -88,6 +89,8 @@ async def test_a_hub_edit_reaches_its_dependents_and_a_label_edit_does_not(hub_p
     after = await diagnostics_for(client, hub_uri, lambda d: len(d) > len(before))
     assert fit020(after) == closed   # the dependents' findings stay, where their object now is
     assert sorted(d.range.start.line for d in after if d.code == "FIT020") == lines   # (the name did not move)
+    await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(hub_uri),
+                                                             types.Position(0, 0)))   # what was sent before it is in
     assert client.diagnostics[claim_uri] is published   # nothing new for the open dependent
 
 
