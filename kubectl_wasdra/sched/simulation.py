@@ -16,10 +16,12 @@ from kubectl_wasdra.sched import admission
 from kubectl_wasdra.sched.admission import Gates
 from kubectl_wasdra.sched.claims import extended_resource_classes, resolve_claims
 from kubectl_wasdra.sched.filters.dynamic_resources import build_dra_state
+from kubectl_wasdra.sched.fiterror import FitError
 from kubectl_wasdra.sched.group_preemption import preempt_group
 from kubectl_wasdra.sched.nodeinfo import NodeFacts
+from kubectl_wasdra.sched.pod_conditions import PLACEMENT_LIMITATION, WAP_ENABLED, group_messages
 from kubectl_wasdra.sched.podinfo import PodInfo
-from kubectl_wasdra.sched.preemption import post_filter_message
+from kubectl_wasdra.sched.preemption import claims_post_filter, post_filter_message
 from kubectl_wasdra.sched.preemption_model import Context, read_context
 from kubectl_wasdra.sched.profiles import DEFAULT_CONFIG, SchedulerConfig
 from kubectl_wasdra.sched.queue import Entry, QueueBuilder
@@ -34,6 +36,7 @@ DRA_KINDS = ("ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceC
 DRA_STATIC = ("ResourceSlice", "ResourceClaim", "DeviceClass", "DeviceTaintRule")
 DRA_INVENTORY = ("ResourceSlice", "DeviceClass", "DeviceTaintRule", "Namespace")  # what dra.Inventory reads
 GROUP_ENTRY_KINDS = ("PodGroup", "Workload")  # CompositePodGroup roots: preemption at the root is not modelled
+PER_POD_POST_FILTER_MINOR: Final = 36  # schedule_one_podgroup.go v1.36.2: each pod of a group runs PostFilter
 VOLUME_KINDS = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode")
 
 
@@ -174,8 +177,9 @@ class Simulation:
             _remember_before(result, state)
             return result
         pods = entry.pods
+        per_pod = entry.kind in GROUP_ENTRY_KINDS and state.explain and self.gates.release.minor == PER_POD_POST_FILTER_MINOR
         outcome = schedule_group(pods, entry.min_count, tuple(entry.running), state, entry.key, entry.topology_key,
-                                 changes.get("nodes"))
+                                 changes.get("nodes"), post_filter=self._group_post_filter(entry) if per_pod else None)
         result.outcome, result.message = outcome, outcome.message
         chosen = outcome.chosen
         if chosen is None:
@@ -188,6 +192,9 @@ class Simulation:
         best = outcome.best
         if best is not None:
             result.pod_errors = dict(best.failed)
+        if per_pod:
+            gang = entry.group is not None and bool(entry.group.gang)
+            result.pod_messages, result.message_alternatives = group_messages(chosen, outcome.attempts, pods, gang)
         if entry.kind == "Pod" and result.pod_errors and state.explain:
             error = next(iter(result.pod_errors.values()))
             if error.pre_filter_error or not self.preemption:  # a scheduling error runs no PostFilter; --no-preemption
@@ -212,6 +219,25 @@ class Simulation:
         if answer[1] is None or not answer[1].helps:  # an answer that helps names this pod's nominated node
             self._preempted[key] = (error.statuses, answer)
         return answer
+
+    def _group_post_filter(self, entry: Entry) -> Callable[[PodInfo, FitError, SchedState], str]:
+        """The PostFilter text of a pod of `entry` that fits nowhere in its group's cycle (1.36): DynamicResources',
+        then DefaultPreemption's, which declines for a group with scheduling constraints or with workload-aware
+        preemption on (plugins/defaultpreemption/default_preemption.go PostFilter) and otherwise preempts for the pod
+        alone; "" when that preemption would make room."""
+        constrained = entry.group is not None and isinstance(entry.group.spec, Mapping) \
+            and entry.group.spec.get("schedulingConstraints") is not None and self.gates.enabled(admission.TOPOLOGY_GATE)
+        declined = PLACEMENT_LIMITATION if constrained else WAP_ENABLED if self.gates.enabled(admission.WAP_GATE_1_36) \
+            else ""
+
+        def post_filter(pod: PodInfo, error: FitError, state: SchedState) -> str:
+            if not self.preemption:
+                return ""
+            if declined:
+                return f"{claims_post_filter(pod, state)}, {declined}"
+            return self._post_filter(pod, error, state)[0]
+
+        return post_filter
 
     @functools.cached_property
     def preemption_context(self) -> Context:

@@ -1,7 +1,8 @@
 """Our simulator's verdict on a generated scenario, in the shape the oracle's verdicts are stored in.
 
 Per pending pod: {"node": the node it ends on (placed, or nominated after preemption) or None, "message": the
-PodScheduled=False message when it is not placed, "victims": pods evicted for it, "claims": {pod claim name: [[request,
+PodScheduled=False message when it is not placed (optionally "messages": every message kube-scheduler may write where it
+picks one at random), "victims": pods evicted for it, "claims": {pod claim name: [[request,
 driver, pool, device], ...]}}.
 """
 
@@ -99,8 +100,10 @@ def _verdict(result: Any, key: str) -> dict[str, Any]:
     if node is None and preemption is not None and preemption.helps:
         node = preemption.nominated.get(key) or preemption.nominated.get(key.split("/", 1)[1])
         victims = sorted(f"{v.namespace}/{v.name}" for v in preemption.victims)
-    message = ""
-    if node is None:
+    message, alternatives = "", []
+    if node is None and key in result.pod_messages:  # 1.36: kube-scheduler's message for each pod of a group
+        message, alternatives = result.pod_messages[key], sorted(result.message_alternatives.get(key, ()))
+    elif node is None:
         error = result.pod_errors.get(key)
         message = result.message if result.entry.kind == "Pod" or error is None else error.message()
     claims: dict[str, list[list[str]]] = {}
@@ -110,4 +113,7 @@ def _verdict(result: Any, key: str) -> dict[str, Any]:
         if f"{namespace}/{claim}".startswith(prefix):
             claims[claim[len(prefix) - len(namespace) - 1:]] = [
                 [d.get("request", ""), d.get("driver", ""), d.get("pool", ""), d.get("device", "")] for d in devices]
-    return {"node": node, "message": message, "victims": victims, "claims": claims}
+    verdict = {"node": node, "message": message, "victims": victims, "claims": claims}
+    if alternatives:
+        verdict["messages"] = alternatives  # kube-scheduler writes one of these (a placement picked from a Go map)
+    return verdict
