@@ -261,7 +261,8 @@ class QueueBuilder:
         # policy; without it they only have to agree with each other
         policy = (group.preemption_policy or "PreemptLowerPriority") if self.gates.enabled(admission.POLICY_GATE) \
             else pods[0].preemption_policy
-        invalid = hierarchy.validate(pods, group.name, entry.priority, policy)
+        invalid = hierarchy.validate_1_36(pods) if self.gates.release.minor == FIRST_ATTEMPT_ORDER_MINOR \
+            else hierarchy.validate(pods, group.name, entry.priority, policy)
         if invalid:
             entry.blocked = Notice(Reason.GROUP_INVALID, invalid)
             return entry
