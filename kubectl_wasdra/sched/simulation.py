@@ -19,7 +19,7 @@ from kubectl_wasdra.sched.filters.dynamic_resources import build_dra_state
 from kubectl_wasdra.sched.fiterror import FitError
 from kubectl_wasdra.sched.group_preemption import preempt_group
 from kubectl_wasdra.sched.nodeinfo import NodeFacts
-from kubectl_wasdra.sched.pod_conditions import PLACEMENT_LIMITATION, WAP_ENABLED, group_messages
+from kubectl_wasdra.sched.pod_conditions import PLACEMENT_LIMITATION, WAITING_FOR_GANG, WAP_ENABLED, group_messages
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.preemption import claims_post_filter, post_filter_message
 from kubectl_wasdra.sched.preemption_model import Context, read_context
@@ -60,17 +60,20 @@ class Simulation:
     """A snapshot prepared for simulation: node facts, the queue, the initial state with bound pods."""
 
     def __init__(self, snapshot: ClusterSnapshot, gates: Gates, *, explain: bool = True,
-                 base: Simulation | None = None, config: SchedulerConfig | None = None) -> None:
+                 base: Simulation | None = None, config: SchedulerConfig | None = None,
+                 queued_together: bool = False) -> None:
         """`explain=False` skips what only explanations need (per-node diagnoses of failed pods); `base` is a simulation
         of a snapshot this one was derived from: its node facts and device inventory are reused when unchanged;
-        `config` holds the scheduler profiles (--scheduler-config; default: kube-scheduler's, or `base`'s)."""
+        `config` holds the scheduler profiles (--scheduler-config; default: kube-scheduler's, or `base`'s);
+        `queued_together`: every pending object existed before the scheduler started (QueueBuilder)."""
         self.snapshot, self.gates = snapshot, gates
         self.config = config or (base.config if base is not None else DEFAULT_CONFIG)
         self.preemption = True  # False (--no-preemption): no PostFilter preemption is simulated
         reuse_infos = base is not None and base.gates is gates and base.config is self.config
         self.queue = QueueBuilder(snapshot, gates, self.config, base.queue.infos if reuse_infos and base else None,
                                   same_priorities=base is not None and _same(base.snapshot, snapshot,
-                                                                            ("PriorityClass", "RuntimeClass")))
+                                                                            ("PriorityClass", "RuntimeClass")),
+                                  queued_together=queued_together)
         self.entries = self.queue.build()
         same_nodes = base is not None and _same(base.snapshot, snapshot, ("Node",))
         facts = base.state.facts if same_nodes and base is not None else self._node_facts(base)
@@ -136,18 +139,39 @@ class Simulation:
         """Results of every entry in queue order (or only those whose (kind, namespace, name) is in `only`); with
         `stop`, entries queued after the last wanted one are not simulated (they cannot change its result);
         `progress` is told which entry is placed (the CLI's status line)."""
-        results = []
+        results, waiting = [], []
         remaining = len(only) if only is not None else -1
         for index, entry in enumerate(self.entries, 1):
             if progress is not None:
                 progress(f"simulating {entry.kind} {entry.namespace}/{entry.name} ({index:,} of {len(self.entries):,})")
             result = self._place_guarded(entry)
+            if _waits_for_any_event(result):
+                waiting.append((result, self.state.version))
             if only is None or (entry.kind, entry.namespace, entry.name) in only:
                 results.append(result)
                 remaining -= 1
                 if stop and remaining == 0:
-                    break
+                    return results
+        for result, version in waiting:
+            if version != self.state.version:  # something was placed after it: kube-scheduler tried it again
+                self._retry_messages(result)
         return results
+
+    def _retry_messages(self, result: GroupResult) -> None:
+        """The PodScheduled messages of a 1.36 group that failed with pods waiting on its gang, as its last retry
+        words them: such pods carry no rejecting plugin, so every later binding puts the group back in the queue
+        (backend/queue/scheduling_queue.go: a pod without unschedulable plugins is requeued on any event) and its
+        cycle runs again over the cluster as the queue leaves it. A retry that would fit keeps the first messages."""
+        entry, state = result.entry, self.state
+        mark = state.begin()
+        try:
+            outcome = schedule_group(entry.pods, entry.min_count, tuple(entry.running), state, entry.key,
+                                     entry.topology_key, keep=False, post_filter=self._group_post_filter(entry))
+        finally:
+            state.rollback(mark)
+        if outcome.chosen is None:
+            gang = entry.group is not None and bool(entry.group.gang)
+            result.pod_messages, result.message_alternatives = group_messages(None, outcome.attempts, entry.pods, gang)
 
     def _place_guarded(self, entry: Entry) -> GroupResult:
         """place() in a transaction: an entry whose objects hold a malformed field (a list where a map belongs, a
@@ -255,6 +279,14 @@ class Simulation:
         result.extra["preemption"] = answer
         if not answer.helps:
             result.message = f"{result.message}, {answer.message}"
+
+
+def _waits_for_any_event(result: GroupResult) -> bool:
+    """A failed group (1.36 messages) with a pod that fit and waits for its gang, in the reported placement or any."""
+    if result.fits or not result.pod_messages:
+        return False
+    return WAITING_FOR_GANG in result.pod_messages.values() or any(
+        WAITING_FOR_GANG in messages for messages in result.message_alternatives.values())
 
 
 def _remember_before(result: GroupResult, state: SchedState) -> None:

@@ -81,7 +81,8 @@ def _simulate(scenario: dict[str, Any]) -> dict[str, dict[str, Any]]:
     overlay = build_overlay(scenario["manifests"])
     gates = make_gates(Release.parse(RELEASE), {**FEATURE_GATES, **SIMULATOR_GATES},
                        {**RUNTIME_CONFIG, **SIMULATOR_RUNTIME})
-    sim = Simulation(cluster.overlay(list(overlay.objects)), gates)
+    # the harness creates every object before the scheduling loop starts (tools/oracle/README.md)
+    sim = Simulation(cluster.overlay(list(overlay.objects)), gates, queued_together=True)
     out: dict[str, dict[str, Any]] = {}
     for result in sim.run():
         for pod in result.entry.pods:

@@ -137,3 +137,26 @@ def test_1_36_words_mixed_scheduler_names_its_own_way():
     # g-1 completed minCount, so the cycle holds it first; the first pod that differs from it is named first
     assert result.message == ('all pods in a single pod group should have the same .spec.schedulerName set, got: '
                               '"default-scheduler" and "other"')
+
+
+def test_1_36_queues_a_group_by_its_pods_priority():
+    # PrioritySort compares pods: the gang's priority-10 pods go before the priority-5 pod created first, although
+    # the group itself names no PriorityClass (priority 0)
+    objects = [node("n", cpu="2"), pod("p", cpu="2", priority=5), pod_group("g", min_count=2, api_version=V1ALPHA2),
+               pod("g-0", group="g", priority=10), pod("g-1", group="g", priority=10)]
+    results = Simulation(snapshot(*objects), _gates("1.36")).run()
+    assert [(r.name, r.fits) for r in results] == [("g", True), ("p", False)]
+
+
+def test_a_gang_with_waiting_pods_is_worded_as_its_last_retry():
+    # the first try leaves g-1 waiting on its gang (no rejecting plugin), so p's binding puts the group back in the
+    # queue; by then p holds 1 of the 2 cpus and neither gang pod fits
+    objects = [node("n", cpu="2"), pod_group("g", min_count=2, api_version=V1ALPHA2),
+               pod("g-0", cpu="1500m", group="g"), pod("g-1", cpu="1500m", group="g"), pod("p", cpu="1")]
+    results = {r.name: r for r in Simulation(snapshot(*objects), _gates("1.36")).run()}
+    assert results["p"].fits and not results["g"].fits
+    retried = f"0/1 nodes are available: 1 Insufficient cpu. {NO_CLAIMS}, preemption: 0/1 nodes are available: " \
+              f"1 {NO_VICTIMS}."
+    assert results["g"].pod_messages == {"default/g-1": retried, "default/g-0": retried}
+    alone = next(r for r in Simulation(snapshot(*objects[:-1]), _gates("1.36")).run() if r.name == "g")
+    assert alone.pod_messages["default/g-1"] == WAITING_FOR_GANG  # nothing placed after it: no retry
