@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any, Final
 
 HERE: Final = Path(__file__).resolve().parent
 ASPECTS: Final = ("rejected", "placed", "node", "victims", "claims", "message")
+EMPTY: Final = {"node": None, "message": "", "victims": [], "claims": {}}  # a pod the simulator gave no verdict
 
 
 @dataclass(frozen=True)
@@ -48,13 +50,57 @@ def _tolerated(diff: Difference) -> bool:
     return False
 
 
-def compare(oracle: dict[str, Any], ours: dict[str, dict[str, Any]]) -> list[Difference]:
-    """The differences between the stored oracle verdict of one scenario and the simulator's, skew excluded."""
+def compare(oracle: dict[str, Any], ours: dict[str, dict[str, Any]],
+            twins: Iterable[Collection[str]] = ()) -> list[Difference]:
+    """The differences between the stored oracle verdict of one scenario and the simulator's, skew excluded; within
+    each set of `twins` (interchangeable(): identical pods of one group) the simulator's verdicts are matched to
+    kube-scheduler's as a multiset."""
+    ours = _matched(oracle, ours, twins)
     out: list[Difference] = []
     for pod in sorted(oracle["pods"]):
         want = oracle["pods"][pod]
-        got = ours.get(pod, {"node": None, "message": "", "victims": [], "claims": {}})
+        got = ours.get(pod, EMPTY)
         out.extend(d for d in _pod_differences(pod, want, got) if not _tolerated(d))
+    return out
+
+
+def interchangeable(scenario: dict[str, Any]) -> list[list[str]]:
+    """Sets of pods ("namespace/name") of one pod group whose manifests differ only in their names. kube-scheduler
+    releases a gang's held pods in Go map order (backend/queue/scheduling_queue.go moves them from the
+    unschedulablePods map) and its pod-group cycle tries them in that order (schedule_one_podgroup.go
+    podGroupInfoForPod), so which of them fits, lands where or fails is random: only the multiset of outcomes is
+    kube-scheduler's verdict."""
+    sets: dict[str, list[str]] = {}
+    for obj in scenario["manifests"]:
+        spec = obj.get("spec") or {}
+        if obj.get("kind") != "Pod" or not spec.get("schedulingGroup"):
+            continue
+        meta = dict(obj.get("metadata") or {})
+        name = meta.pop("name", "")
+        shape = json.dumps({**obj, "metadata": meta}, sort_keys=True)
+        sets.setdefault(shape, []).append(f"{meta.get('namespace', 'default')}/{name}")
+    return [sorted(pods) for pods in sets.values() if len(pods) > 1]
+
+
+def _matched(oracle: dict[str, Any], ours: dict[str, dict[str, Any]],
+             twins: Iterable[Collection[str]]) -> dict[str, dict[str, Any]]:
+    """`ours` with the verdicts of each set of twins reassigned: each of kube-scheduler's pods takes a free twin's
+    verdict that agrees with it, the rest keep the remaining verdicts in name order."""
+    out = dict(ours)
+    for pods in twins:
+        names = sorted(p for p in pods if p in oracle["pods"])
+        free = [ours.get(p, EMPTY) for p in names]
+        left = []
+        for pod in names:
+            want = oracle["pods"][pod]
+            match = next((v for v in free if not _pod_differences(pod, want, v)), None)
+            if match is None:
+                left.append(pod)
+                continue
+            free.remove(match)
+            out[pod] = match
+        for pod, verdict in zip(left, free, strict=True):
+            out[pod] = verdict
     return out
 
 
