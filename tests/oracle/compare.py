@@ -84,23 +84,21 @@ def interchangeable(scenario: dict[str, Any]) -> list[list[str]]:
 
 def _matched(oracle: dict[str, Any], ours: dict[str, dict[str, Any]],
              twins: Iterable[Collection[str]]) -> dict[str, dict[str, Any]]:
-    """`ours` with the verdicts of each set of twins reassigned: each of kube-scheduler's pods takes a free twin's
-    verdict that agrees with it, the rest keep the remaining verdicts in name order."""
+    """`ours` with the verdicts of each set of twins reassigned: as many of kube-scheduler's pods as possible take a
+    twin's verdict that agrees with it (a maximum bipartite matching), the rest the remaining verdicts in name order."""
     out = dict(ours)
     for pods in twins:
         names = sorted(p for p in pods if p in oracle["pods"])
-        free = [ours.get(p, EMPTY) for p in names]
-        left = []
-        for pod in names:
-            want = oracle["pods"][pod]
-            match = next((v for v in free if not _pod_differences(pod, want, v)), None)
-            if match is None:
-                left.append(pod)
-                continue
-            free.remove(match)
-            out[pod] = match
-        for pod, verdict in zip(left, free, strict=True):
-            out[pod] = verdict
+        verdicts = [ours.get(p, EMPTY) for p in names]
+        agrees = [[j for j, v in enumerate(verdicts) if not _pod_differences(pod, oracle["pods"][pod], v)]
+                  for pod in names]
+        owner: dict[int, int] = {}  # verdict index -> pod index
+        for i in range(len(names)):
+            _augment(i, agrees, owner, set())
+        taken = {i: j for j, i in owner.items()}
+        spare = iter(j for j in range(len(verdicts)) if j not in owner)
+        for i, pod in enumerate(names):
+            out[pod] = verdicts[taken[i]] if i in taken else verdicts[next(spare)]
     return out
 
 
@@ -140,3 +138,14 @@ def load_expected_failures(path: Path = HERE / "expected_failures.json") -> tupl
     data = json.loads(path.read_text())
     return ({name: item["reason"] for name, item in data["classes"].items()},
             {sid: set(classes) for sid, classes in data["scenarios"].items()})
+
+
+def _augment(i: int, agrees: list[list[int]], owner: dict[int, int], seen: set[int]) -> bool:
+    """Kuhn's augmenting path: give pod `i` an agreeing verdict, moving the verdict's owner to another if need be."""
+    for j in agrees[i]:
+        if j not in seen:
+            seen.add(j)
+            if j not in owner or _augment(owner[j], agrees, owner, seen):
+                owner[j] = i
+                return True
+    return False

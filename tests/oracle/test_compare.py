@@ -91,3 +91,11 @@ def test_identical_gang_pods_are_matched_as_a_multiset():
     assert [d.aspect for d in compare(oracle, swapped)] == ["placed", "placed"]
     both_placed = {**swapped, "default/g-1": swapped["default/g-0"]}
     assert [d.aspect for d in compare(oracle, both_placed, twins)] == ["placed"]
+
+
+def test_twins_are_matched_where_a_first_fit_would_fail():
+    # the first fit would give a (ties n1, n2) the verdict n1 and leave b (n1 only) with n2
+    oracle = {"pods": {"default/a": {"node": "n1", "ties": ["n1", "n2"]}, "default/b": {"node": "n1"}}}
+    ours = {"default/a": {"node": "n1", "message": "", "victims": [], "claims": {}},
+            "default/b": {"node": "n2", "message": "", "victims": [], "claims": {}}}
+    assert compare(oracle, ours, [["default/a", "default/b"]]) == []
