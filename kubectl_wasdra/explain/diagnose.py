@@ -185,7 +185,7 @@ def diagnose(result: GroupResult, like: tuple[GroupResult, GroupDiagnosis] | Non
     if shared is not None:
         return GroupDiagnosis(
             kind=entry.kind, namespace=entry.namespace, name=entry.name, fits=False, topology_key=entry.topology_key,
-            reasons=shared.reasons, scheduler_message=result.message, scheduler_record=_record(result),
+            reasons=shared.reasons, scheduler_message=result.group_condition or result.message, scheduler_record=_record(result),
             pod_message=result.message, preemption=result.extra.get("preemption"), funnels=shared.funnels,
             funnels_hidden=shared.funnels_hidden,
             taken_by=shared.taken_by, dra_cause=shared.dra_cause, placement_map=shared.placement_map,
@@ -199,7 +199,8 @@ def diagnose(result: GroupResult, like: tuple[GroupResult, GroupDiagnosis] | Non
         pods={pod.split("/", 1)[1]: node for pod, node in sorted(result.placement.items())},
         claims={key.split("/", 1)[1]: [_device(d) for d in devices] for key, devices in sorted(result.claims.items())},
         claim_node_selectors=_node_selectors(result),
-        domain=result.domain, reasons=reasons_of(result), scheduler_message=result.message, scheduler_record=_record(result),
+        domain=result.domain, reasons=reasons_of(result), scheduler_message=result.group_condition or result.message,
+        scheduler_record=_record(result),
         pod_message=_pod_message(result, first),
         preemption=result.extra.get("preemption"),
         domains=_domains(result), funnels=funnels[:_FUNNEL_NODES], funnels_hidden=max(len(funnels) - _FUNNEL_NODES, 0),

@@ -23,6 +23,7 @@ GROUP_UNSCHEDULABLE: Final = "pod group is unschedulable"  # schedule_one_podgro
 GANG_WAIT: Final = "waiting for minCount pods from a gang to be scheduled"  # gangscheduling.go Permit
 PERMIT_WAIT: Final = "one or more plugins asked to wait and no plugin rejected pod"  # runtime/framework.go RunPermitPlugins
 WAITING_FOR_GANG: Final = f"{GROUP_UNSCHEDULABLE}, {GANG_WAIT}, {PERMIT_WAIT}"
+NO_PLACEMENT: Final = "0/{k} placements are available, first placement status: {status}"  # schedule_one_podgroup.go
 PLACEMENT_LIMITATION: Final = "preemption: not eligible due to placement-based pod group scheduling limitation"
 WAP_ENABLED: Final = "preemption: not eligible due to workload aware preemption enabled"
 
@@ -53,3 +54,12 @@ def group_messages(chosen: Attempt | None, attempts: Iterable[Attempt], pods: li
     each = [attempt_messages(a, pods, gang) for a in tried]
     keys = {key for messages in each for key in messages}
     return each[0], {key: frozenset(m[key] for m in each if key in m) for key in keys}
+
+
+def group_condition(placements: int, topology_gate: bool) -> str:
+    """The PodGroupScheduled=False message of a group that failed (submitPodGroupAlgorithmResult writes the
+    algorithm's status): with TopologyAwareWorkloadScheduling every group runs podGroupSchedulingPlacementAlgorithm,
+    whose status names how many placements failed (a group without constraints has one, its parent placement)."""
+    if not topology_gate:
+        return GROUP_UNSCHEDULABLE
+    return NO_PLACEMENT.format(k=max(placements, 1), status=GROUP_UNSCHEDULABLE)

@@ -30,6 +30,7 @@ class GroupResult:
     # (sched/pod_conditions.py), and the other messages it may write when the placement it reports is a random one
     pod_messages: dict[str, str] = field(default_factory=dict)
     message_alternatives: dict[str, frozenset[str]] = field(default_factory=dict)
+    group_condition: str = ""  # 1.36: the PodGroupScheduled=False message kube-scheduler writes (`message` is ours)
     notices: list[Notice] = field(default_factory=list)
     outcome: Outcome | None = None
     children: list[GroupResult] = field(default_factory=list)

@@ -19,7 +19,13 @@ from kubectl_wasdra.sched.filters.dynamic_resources import build_dra_state
 from kubectl_wasdra.sched.fiterror import FitError
 from kubectl_wasdra.sched.group_preemption import preempt_group
 from kubectl_wasdra.sched.nodeinfo import NodeFacts
-from kubectl_wasdra.sched.pod_conditions import PLACEMENT_LIMITATION, WAITING_FOR_GANG, WAP_ENABLED, group_messages
+from kubectl_wasdra.sched.pod_conditions import (
+    PLACEMENT_LIMITATION,
+    WAITING_FOR_GANG,
+    WAP_ENABLED,
+    group_condition,
+    group_messages,
+)
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.preemption import claims_post_filter, post_filter_message
 from kubectl_wasdra.sched.preemption_model import Context, read_context
@@ -27,7 +33,7 @@ from kubectl_wasdra.sched.profiles import DEFAULT_CONFIG, SchedulerConfig
 from kubectl_wasdra.sched.queue import Entry, QueueBuilder
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.state import SchedState
-from kubectl_wasdra.sched.topology import schedule_group
+from kubectl_wasdra.sched.topology import Outcome, schedule_group
 from kubectl_wasdra.sched.volumes import VolumeIndex
 
 # what reading a malformed field raises (a list where a map belongs, a string count); SCHEMA findings report the field
@@ -157,6 +163,15 @@ class Simulation:
                 self._retry_messages(result)
         return results
 
+    def _conditions(self, result: GroupResult, outcome: Outcome) -> None:
+        """1.36: the PodScheduled message of each unbound pod and the group's PodGroupScheduled message."""
+        entry = result.entry
+        gang = entry.group is not None and bool(entry.group.gang)
+        result.pod_messages, result.message_alternatives = group_messages(outcome.chosen, outcome.attempts,
+                                                                          entry.pods, gang)
+        if outcome.chosen is None and outcome.attempts:
+            result.group_condition = group_condition(len(outcome.attempts), self.gates.enabled(admission.TOPOLOGY_GATE))
+
     def _retry_messages(self, result: GroupResult) -> None:
         """The PodScheduled messages of a 1.36 group that failed with pods waiting on its gang, as its last retry
         words them: such pods carry no rejecting plugin, so every later binding puts the group back in the queue
@@ -217,8 +232,7 @@ class Simulation:
         if best is not None:
             result.pod_errors = dict(best.failed)
         if per_pod:
-            gang = entry.group is not None and bool(entry.group.gang)
-            result.pod_messages, result.message_alternatives = group_messages(chosen, outcome.attempts, pods, gang)
+            self._conditions(result, outcome)
         if entry.kind == "Pod" and result.pod_errors and state.explain:
             error = next(iter(result.pod_errors.values()))
             if error.pre_filter_error or not self.preemption:  # a scheduling error runs no PostFilter; --no-preemption

@@ -121,7 +121,8 @@ def test_explain_words_the_first_failed_pod_with_its_post_filter_text():
     assert old.pod_message == f"0/2 nodes are available: 2 Insufficient cpu. {NO_CLAIMS}, " \
                               f"preemption: 0/2 nodes are available: 2 {NO_VICTIMS}."
     assert new.pod_message == "0/2 nodes are available: 2 Insufficient cpu."
-    assert old.scheduler_message.startswith("minCount (3) cannot be satisfied")  # the group summary stays
+    assert old.scheduler_message == "pod group is unschedulable"  # what 1.36 records on the PodGroup
+    assert any(r.message.startswith("minCount (3) cannot be satisfied") for r in old.reasons)  # our summary stays
 
 
 def test_1_36_schedules_a_gang_whose_pods_priority_differs_from_the_group():
@@ -160,3 +161,17 @@ def test_a_gang_with_waiting_pods_is_worded_as_its_last_retry():
     assert results["g"].pod_messages == {"default/g-1": retried, "default/g-0": retried}
     alone = next(r for r in Simulation(snapshot(*objects[:-1]), _gates("1.36")).run() if r.name == "g")
     assert alone.pod_messages["default/g-1"] == WAITING_FOR_GANG  # nothing placed after it: no retry
+
+
+def test_1_36_pod_group_condition_is_the_algorithm_status():
+    from kubectl_wasdra.explain.diagnose import diagnose
+
+    without_tas = _gang_on_two_nodes("1.36")
+    assert without_tas.group_condition == "pod group is unschedulable"  # podGroupSchedulingDefaultAlgorithm
+    objects = [node("n1", cpu="2"), node("n2", cpu="2"), pod_group("g", min_count=3, api_version=V1ALPHA2)]
+    objects += [pod(f"g-{i}", cpu="2", group="g") for i in range(3)]
+    with_tas = _result(objects, _gates("1.36", "TopologyAwareWorkloadScheduling"))
+    # podGroupSchedulingPlacementAlgorithm: a group without constraints has one placement, its parent placement
+    assert with_tas.group_condition == "0/1 placements are available, first placement status: pod group is unschedulable"
+    assert diagnose(with_tas).scheduler_message == with_tas.group_condition
+    assert _gang_on_two_nodes("1.37").group_condition == ""  # 1.37 keeps the simulator's group message
