@@ -29,8 +29,8 @@ NO_PODS: Final = "no pods were schedulable"  # RunRootSchedulingAlgorithm: succe
 NO_EARLY_STOP_MINOR: Final = 36  # 1.36's cycle tries every pod (schedule_one_podgroup.go v1.36.2)
 
 # The PostFilter text of a pod that fits nowhere in the cycle (its message is its FitError followed by this text);
-# "" when preemption would make room (the pod then waits for its group like a pod that fits).
-PostFilter = Callable[[PodInfo, FitError, SchedState], str]
+# "" when preemption would make room (the pod then waits for its group like a pod that fits); None: no PostFilter ran.
+PostFilter = Callable[[PodInfo, FitError, SchedState], str | None]
 
 
 @dataclass
@@ -47,7 +47,7 @@ class Attempt:
     scheduled: int = 0
     fit_score: int = 0  # NodeResourcesFit's placement score (scoring.placement_fit_score) of a topology placement
     devices: dict[tuple[str, str], tuple[Mapping[str, str], ...]] = field(default_factory=dict)  # claims of this attempt
-    tails: dict[str, str] = field(default_factory=dict)  # PostFilter text of each failed pod (run_cycle `post_filter`)
+    tails: dict[str, str | None] = field(default_factory=dict)  # PostFilter text of each failed pod (run_cycle `post_filter`)
 
 
 def _feasibility(m: int, s: int, r: int) -> tuple[bool, str]:

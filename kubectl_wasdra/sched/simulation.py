@@ -151,7 +151,7 @@ class Simulation:
             if progress is not None:
                 progress(f"simulating {entry.kind} {entry.namespace}/{entry.name} ({index:,} of {len(self.entries):,})")
             result = self._place_guarded(entry)
-            if _waits_for_any_event(result):
+            if _retried(result):
                 waiting.append((result, self.state.version))
             if only is None or (entry.kind, entry.namespace, entry.name) in only:
                 results.append(result)
@@ -174,9 +174,10 @@ class Simulation:
 
     def _retry_messages(self, result: GroupResult) -> None:
         """The PodScheduled messages of a 1.36 group that failed with pods waiting on its gang, as its last retry
-        words them: such pods carry no rejecting plugin, so every later binding puts the group back in the queue
-        (backend/queue/scheduling_queue.go: a pod without unschedulable plugins is requeued on any event) and its
-        cycle runs again over the cluster as the queue leaves it. A retry that would fit keeps the first messages."""
+        words them: such pods come back without a rejecting plugin, which the queue counts as an error, so they
+        return from the backoff queue (backend/queue/scheduling_queue.go AddUnschedulableIfNotPresent) and pull their
+        group into another cycle, until the queue settles: the cycle runs again over the cluster as the queue leaves
+        it. A retry that would fit keeps the first messages."""
         entry, state = result.entry, self.state
         mark = state.begin()
         try:
@@ -258,19 +259,19 @@ class Simulation:
             self._preempted[key] = (error.statuses, answer)
         return answer
 
-    def _group_post_filter(self, entry: Entry) -> Callable[[PodInfo, FitError, SchedState], str]:
+    def _group_post_filter(self, entry: Entry) -> Callable[[PodInfo, FitError, SchedState], str | None]:
         """The PostFilter text of a pod of `entry` that fits nowhere in its group's cycle (1.36): DynamicResources',
         then DefaultPreemption's, which declines for a group with scheduling constraints or with workload-aware
         preemption on (plugins/defaultpreemption/default_preemption.go PostFilter) and otherwise preempts for the pod
-        alone; "" when that preemption would make room."""
+        alone; "" when that preemption would make room, None with --no-preemption (no PostFilter text)."""
         constrained = entry.group is not None and isinstance(entry.group.spec, Mapping) \
             and entry.group.spec.get("schedulingConstraints") is not None and self.gates.enabled(admission.TOPOLOGY_GATE)
         declined = PLACEMENT_LIMITATION if constrained else WAP_ENABLED if self.gates.enabled(admission.WAP_GATE_1_36) \
             else ""
 
-        def post_filter(pod: PodInfo, error: FitError, state: SchedState) -> str:
+        def post_filter(pod: PodInfo, error: FitError, state: SchedState) -> str | None:
             if not self.preemption:
-                return ""
+                return None
             if declined:
                 return f"{claims_post_filter(pod, state)}, {declined}"
             return self._post_filter(pod, error, state)[0]
@@ -295,8 +296,9 @@ class Simulation:
             result.message = f"{result.message}, {answer.message}"
 
 
-def _waits_for_any_event(result: GroupResult) -> bool:
-    """A failed group (1.36 messages) with a pod that fit and waits for its gang, in the reported placement or any."""
+def _retried(result: GroupResult) -> bool:
+    """A failed group (1.36 messages) with a pod that fit and waits for its gang, in the reported placement or any:
+    kube-scheduler tries it again (Simulation._retry_messages)."""
     if result.fits or not result.pod_messages:
         return False
     return WAITING_FOR_GANG in result.pod_messages.values() or any(

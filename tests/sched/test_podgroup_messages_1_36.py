@@ -175,3 +175,13 @@ def test_1_36_pod_group_condition_is_the_algorithm_status():
     assert with_tas.group_condition == "0/1 placements are available, first placement status: pod group is unschedulable"
     assert diagnose(with_tas).scheduler_message == with_tas.group_condition
     assert _gang_on_two_nodes("1.37").group_condition == ""  # 1.37 keeps the simulator's group message
+
+
+def test_without_preemption_a_failed_pod_keeps_its_fit_error_alone():
+    objects = [node("n1", cpu="2"), node("n2", cpu="2"), pod_group("g", min_count=3, api_version=V1ALPHA2)]
+    objects += [pod(f"g-{i}", cpu="2", group="g") for i in range(3)]
+    sim = Simulation(snapshot(*objects), _gates("1.36"))
+    sim.preemption = False  # --no-preemption
+    result = next(r for r in sim.run() if r.name == "g")
+    assert result.pod_messages["default/g-1"] == "0/2 nodes are available: 2 Insufficient cpu."
+    assert result.pod_messages["default/g-0"] == WAITING_FOR_GANG
