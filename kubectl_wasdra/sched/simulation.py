@@ -19,13 +19,7 @@ from kubectl_wasdra.sched.filters.dynamic_resources import build_dra_state
 from kubectl_wasdra.sched.fiterror import FitError
 from kubectl_wasdra.sched.group_preemption import preempt_group
 from kubectl_wasdra.sched.nodeinfo import NodeFacts
-from kubectl_wasdra.sched.pod_conditions import (
-    PLACEMENT_LIMITATION,
-    WAITING_FOR_GANG,
-    WAP_ENABLED,
-    group_condition,
-    group_messages,
-)
+from kubectl_wasdra.sched.pod_conditions import PLACEMENT_LIMITATION, WAP_ENABLED, group_condition, group_messages
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.preemption import claims_post_filter, post_filter_message
 from kubectl_wasdra.sched.preemption_model import Context, read_context
@@ -173,11 +167,13 @@ class Simulation:
             result.group_condition = group_condition(len(outcome.attempts), self.gates.enabled(admission.TOPOLOGY_GATE))
 
     def _retry_messages(self, result: GroupResult) -> None:
-        """The PodScheduled messages of a 1.36 group that failed with pods waiting on its gang, as its last retry
-        words them: such pods come back without a rejecting plugin, which the queue counts as an error, so they
-        return from the backoff queue (backend/queue/scheduling_queue.go AddUnschedulableIfNotPresent) and pull their
-        group into another cycle, until the queue settles: the cycle runs again over the cluster as the queue leaves
-        it. A retry that would fit keeps the first messages."""
+        """The PodScheduled messages of a 1.36 group that failed, as its last retry words them. A failed group does
+        not rest among the unschedulable pods: its pods come back through the backoff queue (events that arrived
+        during the cycle, its own condition updates, pods re-added without a rejecting plugin: scheduling_queue.go
+        AddUnschedulableIfNotPresent) or are activated again (gangscheduling.go Permit), each one pulling the whole
+        group into another cycle (schedule_one_podgroup.go podGroupInfoForPod), until the queue settles; with the
+        oracle, s00244's two failed gangs ran 21 and 22 cycles. So the cycle runs again over the cluster as the queue
+        leaves it. A retry that would fit keeps the first messages (the simulation does not bind it)."""
         entry, state = result.entry, self.state
         mark = state.begin()
         try:
@@ -297,12 +293,8 @@ class Simulation:
 
 
 def _retried(result: GroupResult) -> bool:
-    """A failed group (1.36 messages) with a pod that fit and waits for its gang, in the reported placement or any:
-    kube-scheduler tries it again (Simulation._retry_messages)."""
-    if result.fits or not result.pod_messages:
-        return False
-    return WAITING_FOR_GANG in result.pod_messages.values() or any(
-        WAITING_FOR_GANG in messages for messages in result.message_alternatives.values())
+    """A group that failed with 1.36 per-pod messages: kube-scheduler tries it again (Simulation._retry_messages)."""
+    return not result.fits and bool(result.pod_messages)
 
 
 def _remember_before(result: GroupResult, state: SchedState) -> None:

@@ -20,9 +20,8 @@ CLASSES: Final = {
                                     "(plugin/pkg/admission/priority/admission.go, "
                                     "pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go)",
     "gang-message": "a gang pod's PodScheduled=False message (each pod's own FitError and PostFilter text, or the "
-                    "gang's wait; sched/pod_conditions.py) differs: the group was retried after later pods were "
-                    "bound on events the simulator does not model, or the harness left pods of a gang without a "
-                    "condition (an empty message) (pkg/scheduler/schedule_one_podgroup.go, backend/queue)",
+                    "gang's wait, as the group's last retry words them; sched/pod_conditions.py) differs "
+                    "(pkg/scheduler/schedule_one_podgroup.go, backend/queue)",
     "gang-no-condition": "the stored run left a gang pod without a PodScheduled condition (an empty message) while "
                          "the simulator words one; a rerun of the oracle on the same scenario (e.g. s00141) gives "
                          "every pod a message: kube-scheduler's group retries race with the harness's end "

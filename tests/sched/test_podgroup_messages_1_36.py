@@ -149,9 +149,9 @@ def test_1_36_queues_a_group_by_its_pods_priority():
     assert [(r.name, r.fits) for r in results] == [("g", True), ("p", False)]
 
 
-def test_a_gang_with_waiting_pods_is_worded_as_its_last_retry():
-    # the first try leaves g-1 waiting on its gang (no rejecting plugin), so p's binding puts the group back in the
-    # queue; by then p holds 1 of the 2 cpus and neither gang pod fits
+def test_a_failed_gang_is_worded_as_its_last_retry():
+    # kube-scheduler keeps retrying a failed group until the queue settles: by the last retry p holds 1 of the 2
+    # cpus and neither gang pod fits (the first try left g-1 waiting on its gang)
     objects = [node("n", cpu="2"), pod_group("g", min_count=2, api_version=V1ALPHA2),
                pod("g-0", cpu="1500m", group="g"), pod("g-1", cpu="1500m", group="g"), pod("p", cpu="1")]
     results = {r.name: r for r in Simulation(snapshot(*objects), _gates("1.36")).run()}
@@ -185,3 +185,13 @@ def test_without_preemption_a_failed_pod_keeps_its_fit_error_alone():
     result = next(r for r in sim.run() if r.name == "g")
     assert result.pod_messages["default/g-1"] == "0/2 nodes are available: 2 Insufficient cpu."
     assert result.pod_messages["default/g-0"] == WAITING_FOR_GANG
+
+
+def test_a_gang_whose_pods_all_failed_is_retried_too():
+    objects = [node("n", cpu="2", pods=1), pod_group("g", min_count=2, api_version=V1ALPHA2),
+               pod("g-0", cpu="3", group="g"), pod("g-1", cpu="3", group="g"), pod("p", cpu="1")]
+    results = {r.name: r for r in Simulation(snapshot(*objects), _gates("1.36")).run()}
+    assert results["p"].fits  # placed after the gang failed: the gang's last retry sees the node full
+    assert results["g"].pod_messages["default/g-0"] == (
+        f"0/1 nodes are available: 1 Insufficient cpu, 1 Too many pods. {NO_CLAIMS}, preemption: 0/1 nodes are "
+        "available: 1 Preemption is not helpful for scheduling.")
