@@ -101,8 +101,9 @@ class PodInfo:
     spread: tuple[Mapping[str, Any], ...]
     anti_affinity: tuple[Mapping[str, Any], ...]
     affinity: tuple[Mapping[str, Any], ...]
-    signature: bytes = field(default=b"")
-    base_signature: bytes = field(default=b"")  # the signature without the claims (placement.pod_shape adds their specs)
+    # the signatures, computed on first use: most pods of a snapshot are bound and never compared (see signature)
+    _signature: bytes | None = field(default=None, repr=False)
+    _base_signature: bytes | None = field(default=None, repr=False)
     profile: Any = None  # profiles.Profile scheduling the pod (None: kube-scheduler's default profile)
     has_volumes: bool = False  # volumes the volume filters look at (claims, CSI, disks): others skip those filters
     affinity_terms: tuple[AffinityTerm, ...] = ()  # required pod affinity, parsed (framework.PodInfo)
@@ -119,6 +120,20 @@ class PodInfo:
     # are never shared (placement.is_stateful adds the placed pods' anti-affinity)
     stateful: bool = False
     nonzero: tuple[int, int] = (0, 0)  # (millicpu, memory) NodeResourcesFit's scoring counts (nonzero_requests)
+
+    @property
+    def signature(self) -> bytes:
+        """Equal for pods whose filter results are equal (requests, tolerations, selectors, claims, group, ...)."""
+        if self._signature is None:
+            self._signature = _signature(self, self.claims)
+        return self._signature
+
+    @property
+    def base_signature(self) -> bytes:
+        """The signature without the claims (placement.pod_shape adds their specs)."""
+        if self._base_signature is None:
+            self._base_signature = _signature(self, len(self.claims))
+        return self._base_signature
 
     @property
     def key(self) -> str:
@@ -200,6 +215,4 @@ def build_pod_info(pod: Mapping[str, Any], priority: int = 0, preemption_policy:
     if affinity.get("podAffinity") or affinity.get("podAntiAffinity"):
         info.affinity_terms, info.anti_affinity_terms, info.affinity_error = parse_pod_affinity(info.namespace, affinity)
         info.preferred_affinity_terms, info.preferred_anti_affinity_terms = parse_preferred_terms(info.namespace, affinity)
-    info.signature = _signature(info, info.claims)
-    info.base_signature = _signature(info, len(info.claims))
     return info
