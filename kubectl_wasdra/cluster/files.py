@@ -21,7 +21,7 @@ from kubectl_wasdra.cluster.header import header_from_object, is_header
 from kubectl_wasdra.cluster.shape import Path
 from kubectl_wasdra.cluster.snapshot import SNAPSHOT_KINDS, ClusterSnapshot
 from kubectl_wasdra.errors import LoadError, SnapshotError
-from kubectl_wasdra.load.depth import too_deep_documents
+from kubectl_wasdra.load.depth import too_deep_documents, within_depth
 from kubectl_wasdra.load.document import LoadProblem, ProblemKind
 from kubectl_wasdra.load.heap import paused_gc
 from kubectl_wasdra.load.parse import DEEP_HINT, MAX_DEPTH
@@ -111,6 +111,7 @@ def _load_file(file: str, collector: SnapshotBuilder) -> None:
             "split the snapshot into one file per kind in a directory (each file is capped, not the directory)",
             kind=ProblemKind.UNREADABLE))
         return
+    shallow = within_depth(raw, MAX_DEPTH)  # proven on the bytes, at a fraction of the cost on text
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -119,7 +120,7 @@ def _load_file(file: str, collector: SnapshotBuilder) -> None:
         return
     del raw  # the text is kept for positions; the bytes would double the peak while the objects are built
     is_json = is_json_text(file, text)
-    deep = too_deep_documents(text, MAX_DEPTH)
+    deep = [] if shallow else too_deep_documents(text, MAX_DEPTH)
     if deep:  # refused before any parser meets it (a parser's recursion, or a crash, on 100,000 levels)
         line = document_span(text, deep[0])[0] + 1
         collector.problems.append(LoadProblem(file, line, 1, f"{TOO_DEEP} (more than {MAX_DEPTH} levels)", DEEP_HINT,

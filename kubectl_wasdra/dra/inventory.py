@@ -10,6 +10,7 @@ repeated per-node allocation calls only pay for what changes with the usage ledg
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -30,6 +31,16 @@ ADMIN_ACCESS_LABEL: Final = "resource.kubernetes.io/admin-access"  # resource/v1
 
 
 def _quantity(value: Any) -> Decimal:
+    if isinstance(value, str):  # devices repeat the same few capacities ("80Gi"): parsed once each
+        return _string_quantity(value)
+    try:
+        return parse_quantity(value)
+    except QuantityError:
+        return Decimal(0)
+
+
+@functools.lru_cache(maxsize=4096)
+def _string_quantity(value: str) -> Decimal:
     try:
         return parse_quantity(value)
     except QuantityError:

@@ -31,3 +31,17 @@ def test_deep_document_is_still_found_among_shallow_ones() -> None:
     deep = "[" * 250 + "]" * 250
     assert too_deep_documents(shallow + "---\n" + deep, 200) == [1]
     assert too_deep_documents(shallow, 200) == []
+
+
+def test_bytes_proof_agrees_with_the_text_scan() -> None:
+    from kubectl_wasdra.load.depth import within_depth
+
+    rng = random.Random(11)
+    for _ in range(3000):
+        text = "".join(rng.choice(["[", "]", "{", "}", "- ", "a", "é", "\n"]) for _ in range(rng.randint(0, 20)))
+        limit = rng.randint(1, 4)
+        if within_depth(text.encode(), limit):
+            assert too_deep_documents(text, limit) == [], (text, limit)
+    assert within_depth(b'{"items": [{"a": [1]}]}', 4)
+    assert not within_depth(b"[[[[]]]]", 3)
+    assert not within_depth(b"- " * 5, 3)  # `- ` runs: the text scan decides
