@@ -7,6 +7,13 @@ it. CPU time rather than wall time: the machine is shared, and wall time moves w
     python bench/explain_scale.py                       # every row (takes minutes)
     python bench/explain_scale.py --rows gang,load      # some rows
     python bench/explain_scale.py --quick               # the same shapes, about a tenth of the size
+    python bench/explain_scale.py --rows gang --oracle /path/to/wasdra-oracle   # kube-scheduler's time beside ours
+
+With `--oracle PATH` (or WASDRA_ORACLE=PATH) each row's scenario is also given to kube-scheduler in the differential
+harness of tools/oracle (its own 1.36 release: PodGroups as scheduling.k8s.io/v1alpha2, a Job as the pods its
+controller would create), and the CPU seconds and peak RSS of that process are printed beside ours: decoding the
+scenario, the informers' lists, the scheduling cycles until every pod is bound or parked. Rows marked "load part"
+also run the one-tiny-pod case on their snapshot, which is what loading it costs.
 
 Rows:
   gang        2,000 nodes, 40 racks, 70% of GPUs held; a 40-pod gang with a rack constraint, 4 GPUs per pod on one
@@ -27,7 +34,7 @@ import shutil
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +58,7 @@ class Row:
     flags: tuple[str, ...]
     target: str
     env: tuple[tuple[str, str], ...] = ()
+    load_part: bool = False  # also measure loading the snapshot alone (one tiny pod to place)
 
 
 def _template(name: str, count: int, numa: bool) -> dict[str, Any]:
@@ -129,7 +137,7 @@ ROWS = {
     "job10k": Row("job10k", (5000, 8, 10, 0.5, 50), job10k_manifests, (), "<= 20 s, <= 2 GiB"),
     "pods100k": Row("pods100k", (5000, 8, 10, 0.5, 50), pods100k_manifests, ("-o", "json", "--no-suggestions"),
                     "<= 60 s, <= 3 GiB", (("WASDRA_MAX_JOB_PODS", "100000"),)),
-    "fit1k": Row("fit1k", (5000, 8, 10, 0.5, 50), fit1k_manifests, (), "<= 8 s (load <= 2.5 s)"),
+    "fit1k": Row("fit1k", (5000, 8, 10, 0.5, 50), fit1k_manifests, (), "<= 8 s (load <= 2.5 s)", load_part=True),
 }
 
 
@@ -144,6 +152,50 @@ def cluster_file(args: tuple[int, int, int, float, int], scale: float) -> Path:
                         str(devices), "--pods-per-node", str(pods), "--fill", str(fill), "--racks", str(racks),
                         "-o", str(path)], check=True)
     return path
+
+
+ORACLE_GATES = {"GangScheduling": True, "GenericWorkload": True, "TopologyAwareWorkloadScheduling": True}
+ORACLE_GROUP_VERSION = "scheduling.k8s.io/v1alpha2"  # the oracle's release (1.36) serves PodGroups there
+
+
+def oracle_scenario(row: Row, scale: float) -> Path:
+    """The row as one line of the oracle's input ({"id", "featureGates", "snapshot", "manifests"}, tools/oracle):
+    the snapshot's items, and the manifests as the API server and controllers would turn them into objects (a Job's
+    pods, as explain materialises them; PodGroups in the oracle's version). Written once per row and scale."""
+    from kubectl_wasdra.explain.overlay import MAX_JOB_PODS, build_overlay
+
+    path = OUT / f"{row.name}{'' if scale == 1 else f'-x{scale}'}-oracle.jsonl"
+    if path.exists():
+        return path
+    snapshot = orjson.loads(cluster_file(row.cluster, scale).read_bytes())
+    overlay = build_overlay(row.manifests(scale), job_pod_cap=int(dict(row.env).get("WASDRA_MAX_JOB_PODS", MAX_JOB_PODS)))
+    manifests = [({**obj, "apiVersion": ORACLE_GROUP_VERSION} if obj.get("kind") == "PodGroup" else obj)
+                 for obj in overlay.objects]
+    scenario = {"id": row.name, "featureGates": ORACLE_GATES, "snapshot": snapshot.get("items", []),
+                "manifests": manifests}
+    path.write_bytes(orjson.dumps(scenario) + b"\n")
+    return path
+
+
+def run_oracle(row: Row, scale: float, oracle: str, timeout: float) -> dict[str, Any]:
+    """kube-scheduler (the oracle harness) on the row's scenario in a fresh process: CPU seconds, peak RSS (MiB),
+    pods bound of pods pending, and the harness's own verdict on the run (error, timed out)."""
+    scenario = oracle_scenario(row, scale)
+    gates = ",".join(f"{k}={str(v).lower()}" for k, v in sorted(ORACLE_GATES.items()))
+    command = [oracle, f"--feature-gates={gates}", f"--timeout={int(timeout)}s"]
+    output = OUT / f"{row.name}-oracle.out"
+    with open(scenario, "rb") as source, open(output, "wb") as sink, open(os.devnull, "wb") as errors:
+        proc = subprocess.Popen(command, stdin=source, stdout=sink, stderr=errors)
+        code, usage = _wait(proc.pid, timeout)
+    try:
+        answer = orjson.loads(output.read_bytes().splitlines()[0])
+    except (IndexError, orjson.JSONDecodeError):
+        answer = {"error": f"no answer (exit {code})", "pods": {}}
+    pods = answer.get("pods") or {}
+    return {"cpu": usage.ru_utime + usage.ru_stime, "rss": usage.ru_maxrss / 1024, "exit": code,
+            "bound": sum(1 for p in pods.values() if p.get("node")), "pods": len(pods),
+            "error": answer.get("error") or ("timed out" if answer.get("timedOut") else ""),
+            "command": f"{Path(oracle).name} {' '.join(command[1:])} < {scenario}"}
 
 
 def run_row(row: Row, scale: float, timeout: float, checkout: str | None = None) -> dict[str, Any]:
@@ -200,6 +252,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="about a tenth of each size (the same shapes)")
     parser.add_argument("--timeout", type=float, default=300, help="CPU seconds before a row is killed")
     parser.add_argument("--checkout", help="run the kubectl_wasdra package of this directory (e.g. a main worktree)")
+    parser.add_argument("--oracle", default=os.environ.get("WASDRA_ORACLE"),
+                        help="the built kube-scheduler harness of tools/oracle (default: $WASDRA_ORACLE): its time on "
+                             "each row's scenario is printed beside ours")
     args = parser.parse_args(argv)
     scale = 0.1 if args.quick else 1.0
     names = [n.strip() for n in args.rows.split(",") if n.strip()]
@@ -213,9 +268,27 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{result['row']:<11} {result['cpu']:>7.2f} {result['rss']:>9.0f} {_size(result['output']):>10} "
               f"{result['exit']:>4}  {result['target']}{killed}")
         print(f"    rerun: {result['command']}", flush=True)
+        row = ROWS[name]
+        if row.load_part:
+            load = run_row(replace(row, name=f"{name}-load", manifests=load_manifests), scale, args.timeout, args.checkout)
+            print(f"    of which loading the snapshot (one tiny pod to place): {load['cpu']:.2f} CPU s, "
+                  f"{load['rss']:.0f} MiB peak", flush=True)
+        _print_oracle(row, scale, args)
     print(f"(CPU = user+sys of the explain process; peak RSS from wait4; rerun all: python bench/explain_scale.py"
           f"{' --quick' if args.quick else ''} --rows {','.join(names)})")
     return 0
+
+
+def _print_oracle(row: Row, scale: float, args: argparse.Namespace) -> None:
+    """kube-scheduler's figures for the row, or why there are none."""
+    if not args.oracle:
+        print("    kube-scheduler: not measured (give --oracle PATH or WASDRA_ORACLE)", flush=True)
+        return
+    found = run_oracle(row, scale, args.oracle, args.timeout)
+    verdict = found["error"] or f"{found['bound']:,} of {found['pods']:,} pending pods bound"
+    killed = f" (killed after {args.timeout:g} CPU s)" if found["exit"] == -9 else ""
+    print(f"    kube-scheduler: {found['cpu']:.2f} CPU s, {found['rss']:.0f} MiB peak; {verdict}{killed}", flush=True)
+    print(f"      rerun: {found['command']}", flush=True)
 
 
 def _size(count: int) -> str:

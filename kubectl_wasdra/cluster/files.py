@@ -111,7 +111,7 @@ def _load_file(file: str, collector: SnapshotBuilder) -> None:
             "split the snapshot into one file per kind in a directory (each file is capped, not the directory)",
             kind=ProblemKind.UNREADABLE))
         return
-    shallow = within_depth(raw, MAX_DEPTH)  # proven on the bytes, at a fraction of the cost on text
+    shallow = within_depth(raw, MAX_DEPTH, json=file.endswith(".json"))  # proven on the bytes, at a fraction of the cost
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:

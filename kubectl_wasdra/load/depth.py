@@ -53,10 +53,11 @@ _BRACKET_BYTES: Final = bytes.maketrans(b"{}", b"[]")
 _NOT_BRACKETS: Final = bytes(c for c in range(256) if c not in b"[]{}")
 
 
-def within_depth(raw: bytes, limit: int) -> bool:
+def within_depth(raw: bytes, limit: int, *, json: bool = False) -> bool:
     """True when the UTF-8 text in `raw` is proven to nest at most `limit` levels by brackets and `- ` runs (what
     too_deep_documents would find nothing in), at bytes speed; False means "not proven": call too_deep_documents.
-    In UTF-8 the bytes of `[]{}- ` occur only as those characters."""
+    In UTF-8 the bytes of `[]{}- ` occur only as those characters. `json`: the text is JSON, where `- ` nests nothing
+    (it can only stand inside a string), so only brackets are counted."""
     brackets = raw.translate(_BRACKET_BYTES, _NOT_BRACKETS)
     for _ in range(limit):
         if not brackets:
@@ -65,7 +66,7 @@ def within_depth(raw: bytes, limit: int) -> bool:
         if len(shorter) == len(brackets):
             return False
         brackets = shorter
-    return not brackets and raw.count(b"- ") <= limit
+    return not brackets and (json or raw.count(b"- ") <= limit)
 
 
 def flow_depth(text: str) -> int:

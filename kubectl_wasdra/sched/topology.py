@@ -14,10 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.gang import Attempt, run_cycle
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.profiles import Profile
 from kubectl_wasdra.sched.state import SchedState
+from kubectl_wasdra.sched.status import Code
 
 NO_PLACEMENT: Final = "0/{k} placements are available, first placement status: {msg}"  # podGroupFitError.Error
 DEFAULT_PLACEMENT_SCORES: Final = Profile().placement_scores  # default_plugins.go: PodGroupPodsCount 1, NodeResourcesFit 1
@@ -36,10 +38,26 @@ class Outcome:
 
     @property
     def best(self) -> Attempt | None:
-        """The chosen attempt, or the failed one that placed most pods (ties: first tried)."""
+        """The chosen attempt, or the failed one closest to fitting (closeness; ties: first tried)."""
         if self.chosen is not None:
             return self.chosen
-        return max(self.attempts, key=lambda a: a.placeable, default=None)
+        return max(self.attempts, key=closeness, default=None)
+
+
+# what freeing capacity on a node may change (DynamicResources reports device shortages as UnschedulableAndUnresolvable
+# too, so the status code alone does not tell them from a taint or a selector)
+_CAPACITY: Final = frozenset({Reason.INSUFFICIENT_RESOURCE, Reason.TOO_MANY_PODS, Reason.DEVICES_ALLOCATED,
+                              Reason.CONSTRAINT_UNSATISFIABLE, Reason.CAPACITY_EXHAUSTED, Reason.COUNTERS_EXHAUSTED})
+
+
+def closeness(attempt: Attempt) -> tuple[int, int]:
+    """How near a failed placement came to fitting, higher is nearer: pods placeable, then the nodes on which the
+    first pod that did not fit was stopped by what may change there (capacity or devices in use, Code.UNSCHEDULABLE),
+    not by a taint, a selector or a missing label. A tainted rack and a full one both place 0 pods; the full one is
+    where freeing or adding capacity would help."""
+    error = next(iter(attempt.failed.values()), None)
+    statuses = error.statuses.values() if error is not None else ()
+    return attempt.placeable, sum(1 for s in statuses if s.code is Code.UNSCHEDULABLE or s.reason in _CAPACITY)
 
 
 def _domains(key: str, state: SchedState, running_nodes: tuple[str, ...]) -> list[tuple[str, tuple[str, ...]]]:

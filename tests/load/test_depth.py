@@ -45,3 +45,4 @@ def test_bytes_proof_agrees_with_the_text_scan() -> None:
     assert within_depth(b'{"items": [{"a": [1]}]}', 4)
     assert not within_depth(b"[[[[]]]]", 3)
     assert not within_depth(b"- " * 5, 3)  # `- ` runs: the text scan decides
+    assert within_depth(b'["- - - - -"]', 3, json=True)  # in JSON they stand inside strings and nest nothing
