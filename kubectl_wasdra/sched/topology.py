@@ -83,9 +83,11 @@ def _best_placement(feasible: list[Attempt], scheduled: int, pods: list[PodInfo]
 
 
 def schedule_group(pods: list[PodInfo], min_count: int, running_nodes: tuple[str, ...], state: SchedState,
-                   owner: str, topology_key: str | None, nodes: tuple[str, ...] | None = None, keep: bool = True) -> Outcome:
+                   owner: str, topology_key: str | None, nodes: tuple[str, ...] | None = None, keep: bool = True,
+                   first_fit: bool = False) -> Outcome:
     """Run the group cycle over all `nodes` (default: every node) or once per topology domain within them; with
-    `keep` the chosen placement stays in `state`."""
+    `keep` the chosen placement stays in `state`; with `first_fit` the first feasible domain is chosen and the
+    rest are not tried (a what-if's question is whether the group fits, not which domain would score best)."""
     scope = nodes if nodes is not None else state.node_names
     scheduled = len(running_nodes)
     if not topology_key:
@@ -98,6 +100,8 @@ def schedule_group(pods: list[PodInfo], min_count: int, running_nodes: tuple[str
         if in_scope:
             attempts.append(run_cycle(pods, min_count, scheduled, state, in_scope, owner, (topology_key, value), keep=False,
                                       diagnose=False))
+            if first_fit and attempts[-1].success:
+                break
     feasible = [a for a in attempts if a.success]
     if not attempts:  # podGroupFitError prints the bare reason when there is no placement; this reason is ours
         return Outcome(False, NO_LABEL.format(key=topology_key), None, (), topology_key)
