@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path as FsPath
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from kubectl_wasdra.cluster.builder import SnapshotBuilder
 from kubectl_wasdra.cluster.decode import DecodeError, decode_json, decode_yaml, is_json_text, split_yaml_documents
@@ -32,8 +31,7 @@ SNAPSHOT_SUFFIXES: Final = (".yaml", ".yml", ".json")
 _WANTED: Final = frozenset(SNAPSHOT_KINDS)
 
 
-@dataclass(frozen=True)
-class _Found:
+class _Found(NamedTuple):  # one per object of a snapshot: a tuple is made several times faster than a frozen dataclass
     """One object as found in a file: document number, path of the object inside the document, data."""
 
     index: int
