@@ -14,7 +14,7 @@ MAX_GROUPS: Final = 8  # groups of domains with one cause shown in text; -o json
 MAX_RUNS: Final = 6  # runs of domain names shown per group
 
 
-def domain_word(key: str, count: int) -> str:
+def _word(key: str, count: int) -> str:
     """ "rack"/"racks" from example.com/rack."""
     word = key.rpartition("/")[2] or key
     return word if count == 1 or word.endswith("s") else f"{word}s"
@@ -37,7 +37,7 @@ def _group_lines(domains: Sequence[DomainLine], wide: bool = False) -> list[str]
         state = f"{first.placeable} of {first.needed} pods placeable — fits"
     else:
         state = f"{first.placeable} of {first.needed} pods placeable — short by {max(first.needed - first.placeable, 0)}"
-    lines = [f"    {len(domains):,} {domain_word(first.key, len(domains))} ({names}), {nodes:,} nodes: {state}"]
+    lines = [f"    {len(domains):,} {_word(first.key, len(domains))} ({names}), {nodes:,} nodes: {state}"]
     if first.reasons:
         lines.append(f"      {histogram_text(summed([d.reasons for d in domains]), nodes)}")
     dra = _dra(domains)
@@ -61,7 +61,7 @@ def domain_lines(domains: Sequence[DomainLine], wide: bool = False) -> list[str]
     ordered = sorted(groups.values(), key=lambda g: (-g[0].placeable, -len(g), natural_key(g[0].value)))
     key = domains[0].key
     total = sum(d.nodes for d in domains)
-    lines = [f"  per {key}: {len(domains):,} {domain_word(key, len(domains))}, {total:,} nodes"
+    lines = [f"  per {key}: {len(domains):,} {_word(key, len(domains))}, {total:,} nodes"
              + (f", {len(ordered):,} distinct causes" if len(ordered) > 1 else "")]
     limit = len(ordered) if wide else MAX_GROUPS
     for group in ordered[:limit]:
@@ -69,5 +69,5 @@ def domain_lines(domains: Sequence[DomainLine], wide: bool = False) -> list[str]
     if len(ordered) > limit:
         rest = ordered[limit:]
         lines.append(f"    … and {len(rest):,} more causes over {sum(len(g) for g in rest):,} "
-                     f"{domain_word(key, 2)} ({MORE_HINT})")
+                     f"{_word(key, 2)} ({MORE_HINT})")
     return lines

@@ -10,7 +10,7 @@ from rich.markup import escape
 
 from kubectl_wasdra.cluster.gaps import EXPLAIN_KINDS
 from kubectl_wasdra.cluster.gaps import unread_kinds as unread_gaps
-from kubectl_wasdra.explain.domain_text import domain_lines, domain_word
+from kubectl_wasdra.explain.domain_text import domain_lines
 from kubectl_wasdra.explain.left_out import problem_line
 from kubectl_wasdra.explain.map_text import map_lines
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
@@ -103,9 +103,8 @@ def _why_lines(group: GroupDiagnosis, wide: bool = False) -> list[str]:
     if group.kind != "Pod" and group.scheduler_message and not group.fits:
         lines += ["", f"  kube-scheduler would record ({group.scheduler_record}):", f"    {group.scheduler_message}"]
     if group.pod_message:
+        # the domain closest to fitting (topology.closeness), ranked first in the domain lines below
         where = f" in {group.topology_key}={group.pod_message_domain}" if group.pod_message_domain else ""
-        if where and len(group.domains) > 1:  # the domain ranked first below (diagnose._domains)
-            where += f" (the {domain_word(group.topology_key or '', 1)} closest to fitting)"
         lines += ["", f"  first pod that does not fit{where}, as kube-scheduler words it:", f"    {group.pod_message}"]
     lines += domain_lines(group.domains, wide)
     if group.dra_cause is not None:
