@@ -242,8 +242,9 @@ def _devices_short(result: GroupResult) -> int:
     return max(result.entry.min_count - best.placeable, 0)
 
 
-_DEVICE_REASONS = frozenset({Reason.DEVICES_ALLOCATED, Reason.CONSTRAINT_UNSATISFIABLE, Reason.CAPACITY_EXHAUSTED,
-                             Reason.COUNTERS_EXHAUSTED})
+# devices in use, or none of the free ones aligned: an exclusive device freed serves one more pod at most (capacity and
+# counters are left out: freeing a share of a device or a partition's counters may let several pods in)
+_DEVICE_REASONS = frozenset({Reason.DEVICES_ALLOCATED, Reason.CONSTRAINT_UNSATISFIABLE})
 
 
 def _holders(verifier: Verifier) -> list[tuple[int, dict[str, Any]]]:
@@ -259,7 +260,8 @@ def _holders(verifier: Verifier) -> list[tuple[int, dict[str, Any]]]:
         selector = allocation.get("nodeSelector") or {}
         names = {v for term in selector.get("nodeSelectorTerms") or () for f in term.get("matchFields") or ()
                  for v in f.get("values") or ()}
-        if results and names & nodes and len(results) >= short:
+        shared = any(isinstance(r, dict) and (r.get("consumedCapacity") or r.get("shareID")) for r in results)
+        if results and names & nodes and (shared or len(results) >= short):
             out.append((len(results), claim))
     return sorted(out, key=lambda item: (item[0], item[1]["metadata"].get("name", "")))[:MAX_FREE_TRIES]
 
