@@ -86,8 +86,12 @@ class ClusterSnapshot:
     def with_selector_evaluator(self, evaluate: Callable[[str, str, Mapping[str, Any]], bool]) -> ClusterSnapshot:
         """The same snapshot (same objects) whose DeviceTaintRules of 1.33/1.34 are applied by evaluating CEL with
         `evaluate(expression, driver, device) -> bool` (CelRuntimeError/CelCompileError: not selected)."""
-        return ClusterSnapshot(objects=self.objects, header=self.header, selector_evaluator=evaluate,
-                               read_order=self.read_order)
+        snapshot = ClusterSnapshot(objects=self.objects, header=self.header, selector_evaluator=evaluate,
+                                   read_order=self.read_order)
+        for index in ("_kind_keys", "_by_key", "_last"):  # the same objects: their indexes hold
+            if index in self.__dict__:
+                snapshot.__dict__[index] = self.__dict__[index]
+        return snapshot
 
     def of_kind(self, kind: str) -> tuple[dict[str, Any], ...]:
         """All objects of one kind, sorted by (namespace, name); empty if the kind was not read."""
