@@ -7,6 +7,13 @@ it. CPU time rather than wall time: the machine is shared, and wall time moves w
     python bench/explain_scale.py                       # every row (takes minutes)
     python bench/explain_scale.py --rows gang,load      # some rows
     python bench/explain_scale.py --quick               # the same shapes, about a tenth of the size
+    python bench/explain_scale.py --rows gang --oracle /path/to/wasdra-oracle   # kube-scheduler's time beside ours
+
+With `--oracle PATH` (or WASDRA_ORACLE=PATH) each row's scenario is also given to kube-scheduler in the differential
+harness of tools/oracle (its own 1.36 release: PodGroups as scheduling.k8s.io/v1alpha2, a Job as the pods its
+controller would create), and the CPU seconds and peak RSS of that process are printed beside ours: decoding the
+scenario, the informers' lists, the scheduling cycles until every pod is bound or parked. Rows marked "load part"
+also run the one-tiny-pod case on their snapshot, which is what loading it costs.
 
 Rows:
   gang        2,000 nodes, 40 racks, 70% of GPUs held; a 40-pod gang with a rack constraint, 4 GPUs per pod on one
@@ -31,7 +38,7 @@ import shutil
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +62,7 @@ class Row:
     flags: tuple[str, ...]
     target: str
     env: tuple[tuple[str, str], ...] = ()
+    load_part: bool = False  # also measure loading the snapshot alone (one tiny pod to place)
 
 
 def _template(name: str, count: int, numa: bool) -> dict[str, Any]:
@@ -133,7 +141,7 @@ ROWS = {
     "job10k": Row("job10k", (5000, 8, 10, 0.5, 50), job10k_manifests, (), "<= 20 s, <= 2 GiB"),
     "pods100k": Row("pods100k", (5000, 8, 10, 0.5, 50), pods100k_manifests, ("-o", "json", "--no-suggestions"),
                     "<= 60 s, <= 3 GiB", (("WASDRA_MAX_JOB_PODS", "100000"),)),
-    "fit1k": Row("fit1k", (5000, 8, 10, 0.5, 50), fit1k_manifests, (), "<= 8 s (load <= 2.5 s)"),
+    "fit1k": Row("fit1k", (5000, 8, 10, 0.5, 50), fit1k_manifests, (), "<= 8 s (load <= 2.5 s)", load_part=True),
     "gang-json": Row("gang-json", (2000, 8, 8, 0.7, 40), gang_manifests, ("-o", "json"), "as gang"),
     "gang-plugins": Row("gang-plugins", (2000, 8, 8, 0.7, 40), gang_manifests, ("-o", "json", "--plugin-results"),
                         "measured against gang-json"),
@@ -142,6 +150,22 @@ ROWS = {
     "fit1k-plugins": Row("fit1k-plugins", (5000, 8, 10, 0.5, 50), fit1k_manifests,
                          ("-o", "json", "--no-suggestions", "--plugin-results"), "measured against fit1k-json"),
 }
+
+
+def bytecode_env() -> dict[str, str]:
+    """The environment for a measured process: the package runs from compiled bytecode, as an installed one does (pip
+    compiles it at install), kept under bench/out/pycache so that no source tree is written to. Without this, an
+    environment with PYTHONDONTWRITEBYTECODE=1 (this machine's) compiles some 300 modules in every run (~0.3 CPU s)."""
+    env = {**os.environ, "PYTHONPYCACHEPREFIX": str(OUT / "pycache")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def compile_package(checkout: str | None) -> None:
+    """Compile the measured package once, before the timed runs (what `pip install` does for an installed one)."""
+    code = "import compileall, os, kubectl_wasdra; compileall.compile_dir(os.path.dirname(kubectl_wasdra.__file__), quiet=1)"
+    env = {**bytecode_env(), **({"PYTHONPATH": checkout} if checkout else {})}
+    subprocess.run([sys.executable, "-c", code], env=env, cwd=checkout or None, check=True)
 
 
 def cluster_file(args: tuple[int, int, int, float, int], scale: float) -> Path:
@@ -157,6 +181,50 @@ def cluster_file(args: tuple[int, int, int, float, int], scale: float) -> Path:
     return path
 
 
+ORACLE_GATES = {"GangScheduling": True, "GenericWorkload": True, "TopologyAwareWorkloadScheduling": True}
+ORACLE_GROUP_VERSION = "scheduling.k8s.io/v1alpha2"  # the oracle's release (1.36) serves PodGroups there
+
+
+def oracle_scenario(row: Row, scale: float) -> Path:
+    """The row as one line of the oracle's input ({"id", "featureGates", "snapshot", "manifests"}, tools/oracle):
+    the snapshot's items, and the manifests as the API server and controllers would turn them into objects (a Job's
+    pods, as explain materialises them; PodGroups in the oracle's version). Written once per row and scale."""
+    from kubectl_wasdra.explain.overlay import MAX_JOB_PODS, build_overlay
+
+    path = OUT / f"{row.name}{'' if scale == 1 else f'-x{scale}'}-oracle.jsonl"
+    if path.exists():
+        return path
+    snapshot = orjson.loads(cluster_file(row.cluster, scale).read_bytes())
+    overlay = build_overlay(row.manifests(scale), job_pod_cap=int(dict(row.env).get("WASDRA_MAX_JOB_PODS", MAX_JOB_PODS)))
+    manifests = [({**obj, "apiVersion": ORACLE_GROUP_VERSION} if obj.get("kind") == "PodGroup" else obj)
+                 for obj in overlay.objects]
+    scenario = {"id": row.name, "featureGates": ORACLE_GATES, "snapshot": snapshot.get("items", []),
+                "manifests": manifests}
+    path.write_bytes(orjson.dumps(scenario) + b"\n")
+    return path
+
+
+def run_oracle(row: Row, scale: float, oracle: str, timeout: float) -> dict[str, Any]:
+    """kube-scheduler (the oracle harness) on the row's scenario in a fresh process: CPU seconds, peak RSS (MiB),
+    pods bound of pods pending, and the harness's own verdict on the run (error, timed out)."""
+    scenario = oracle_scenario(row, scale)
+    gates = ",".join(f"{k}={str(v).lower()}" for k, v in sorted(ORACLE_GATES.items()))
+    command = [oracle, f"--feature-gates={gates}", f"--timeout={int(timeout)}s"]
+    output = OUT / f"{row.name}-oracle.out"
+    with open(scenario, "rb") as source, open(output, "wb") as sink, open(os.devnull, "wb") as errors:
+        proc = subprocess.Popen(command, stdin=source, stdout=sink, stderr=errors)
+        code, usage = _wait(proc.pid, timeout)
+    try:
+        answer = orjson.loads(output.read_bytes().splitlines()[0])
+    except (IndexError, orjson.JSONDecodeError):
+        answer = {"error": f"no answer (exit {code})", "pods": {}}
+    pods = answer.get("pods") or {}
+    return {"cpu": usage.ru_utime + usage.ru_stime, "rss": usage.ru_maxrss / 1024, "exit": code,
+            "bound": sum(1 for p in pods.values() if p.get("node")), "pods": len(pods),
+            "error": answer.get("error") or ("timed out" if answer.get("timedOut") else ""),
+            "command": f"{Path(oracle).name} {' '.join(command[1:])} < {scenario}"}
+
+
 def run_row(row: Row, scale: float, timeout: float, checkout: str | None = None) -> dict[str, Any]:
     """Run one row in a fresh process: CPU seconds, peak RSS (MiB), output bytes, exit code, the command. With
     `checkout`, the kubectl_wasdra package of that directory runs instead of the installed one (before/after)."""
@@ -167,7 +235,7 @@ def run_row(row: Row, scale: float, timeout: float, checkout: str | None = None)
     if checkout:
         exe = f"{sys.executable} -m kubectl_wasdra"
     command = [*exe.split(" "), "explain", "-f", str(manifests), "--snapshot", str(cluster), *GATES, *row.flags]
-    env = {**os.environ, **dict(row.env), **({"PYTHONPATH": checkout} if checkout else {})}
+    env = {**bytecode_env(), **dict(row.env), **({"PYTHONPATH": checkout} if checkout else {})}
     env.pop("CI", None)
     started = time.perf_counter()
     output = OUT / f"{row.name}{'-before' if checkout else ''}.out"
@@ -211,8 +279,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="about a tenth of each size (the same shapes)")
     parser.add_argument("--timeout", type=float, default=300, help="CPU seconds before a row is killed")
     parser.add_argument("--checkout", help="run the kubectl_wasdra package of this directory (e.g. a main worktree)")
+    parser.add_argument("--oracle", default=os.environ.get("WASDRA_ORACLE"),
+                        help="the built kube-scheduler harness of tools/oracle (default: $WASDRA_ORACLE): its time on "
+                             "each row's scenario is printed beside ours")
     args = parser.parse_args(argv)
     scale = 0.1 if args.quick else 1.0
+    OUT.mkdir(exist_ok=True)
+    compile_package(args.checkout)
     names = [n.strip() for n in args.rows.split(",") if n.strip()]
     unknown = [n for n in names if n not in ROWS]
     if unknown:
@@ -224,9 +297,28 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{result['row']:<11} {result['cpu']:>7.2f} {result['rss']:>9.0f} {_size(result['output']):>10} "
               f"{result['exit']:>4}  {result['target']}{killed}")
         print(f"    rerun: {result['command']}", flush=True)
-    print(f"(CPU = user+sys of the explain process; peak RSS from wait4; rerun all: python bench/explain_scale.py"
+        row = ROWS[name]
+        if row.load_part:
+            load = run_row(replace(row, name=f"{name}-load", manifests=load_manifests), scale, args.timeout, args.checkout)
+            print(f"    of which loading the snapshot (one tiny pod to place): {load['cpu']:.2f} CPU s, "
+                  f"{load['rss']:.0f} MiB peak", flush=True)
+        _print_oracle(row, scale, args)
+    print(f"(CPU = user+sys of the explain process, run from compiled bytecode; peak RSS from wait4; rerun all: "
+          f"python bench/explain_scale.py"
           f"{' --quick' if args.quick else ''} --rows {','.join(names)})")
     return 0
+
+
+def _print_oracle(row: Row, scale: float, args: argparse.Namespace) -> None:
+    """kube-scheduler's figures for the row, or why there are none."""
+    if not args.oracle:
+        print("    kube-scheduler: not measured (give --oracle PATH or WASDRA_ORACLE)", flush=True)
+        return
+    found = run_oracle(row, scale, args.oracle, args.timeout)
+    verdict = found["error"] or f"{found['bound']:,} of {found['pods']:,} pending pods bound"
+    killed = f" (killed after {args.timeout:g} CPU s)" if found["exit"] == -9 else ""
+    print(f"    kube-scheduler: {found['cpu']:.2f} CPU s, {found['rss']:.0f} MiB peak; {verdict}{killed}", flush=True)
+    print(f"      rerun: {found['command']}", flush=True)
 
 
 def _size(count: int) -> str:

@@ -49,6 +49,9 @@ class SnapshotBuilder:
         header = self.header
         if self.converted:
             header = merge_headers(header, SnapshotHeader(converted=MappingProxyType(dict(self.converted))))
-        objects = {kind: tuple(by_key[key] for key in sorted(by_key)) for kind, by_key in sorted(self.objects.items())}
-        return ClusterSnapshot(objects=MappingProxyType(objects), header=header,
-                               read_order=MappingProxyType(self.read_order))
+        keys = {kind: sorted(by_key) for kind, by_key in sorted(self.objects.items())}
+        objects = {kind: tuple(map(self.objects[kind].__getitem__, sorted_keys)) for kind, sorted_keys in keys.items()}
+        snapshot = ClusterSnapshot(objects=MappingProxyType(objects), header=header,
+                                   read_order=MappingProxyType(self.read_order))
+        snapshot.__dict__["_kind_keys"] = keys  # ClusterSnapshot._keys_of: what an overlay merges into
+        return snapshot

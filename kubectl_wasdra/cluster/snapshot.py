@@ -7,7 +7,9 @@ Indices are computed on first use and never mutated; `overlay` returns a new sna
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import bisect
+import operator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
@@ -84,8 +86,12 @@ class ClusterSnapshot:
     def with_selector_evaluator(self, evaluate: Callable[[str, str, Mapping[str, Any]], bool]) -> ClusterSnapshot:
         """The same snapshot (same objects) whose DeviceTaintRules of 1.33/1.34 are applied by evaluating CEL with
         `evaluate(expression, driver, device) -> bool` (CelRuntimeError/CelCompileError: not selected)."""
-        return ClusterSnapshot(objects=self.objects, header=self.header, selector_evaluator=evaluate,
-                               read_order=self.read_order)
+        snapshot = ClusterSnapshot(objects=self.objects, header=self.header, selector_evaluator=evaluate,
+                                   read_order=self.read_order)
+        for index in ("_kind_keys", "_by_key", "_last"):  # the same objects: their indexes hold
+            if index in self.__dict__:
+                snapshot.__dict__[index] = self.__dict__[index]
+        return snapshot
 
     def of_kind(self, kind: str) -> tuple[dict[str, Any], ...]:
         """All objects of one kind, sorted by (namespace, name); empty if the kind was not read."""
@@ -190,26 +196,106 @@ class ClusterSnapshot:
 
     # -- overlay ---------------------------------------------------------------------------------------------------
 
+    def _keys_of(self, kind: str) -> list[tuple[str, str]]:
+        """object_key of every object of one kind, in the order of of_kind (sorted); cached per snapshot."""
+        cache = self.__dict__.setdefault("_kind_keys", {})
+        keys = cache.get(kind)
+        if keys is None:
+            keys = cache[kind] = [object_key(obj) for obj in self.of_kind(kind)]
+        return keys
+
     def overlay(self, extra: Iterable[dict[str, Any]]) -> ClusterSnapshot:
         """A new snapshot with `extra` objects added (replacing same kind/namespace/name); self is unchanged.
-        Older resource.k8s.io versions are converted to v1; namespaced objects without a namespace go to "default"."""
+        Older resource.k8s.io versions are converted to v1; namespaced objects without a namespace go to "default".
+        A few objects are merged into the sorted kinds by bisection and the key index is copied, not rebuilt: the
+        what-ifs overlay a few objects on a snapshot of tens of thousands, many times."""
         added = [with_default_namespace(to_v1(obj)) for obj in extra]
-        touched = {obj.get("kind", "") for obj in added}
-        # kinds the overlay does not touch keep their very tuples: derived simulations see them unchanged (by identity)
-        merged: dict[str, dict[tuple[str, str], dict[str, Any]]] = {
-            kind: {object_key(obj): obj for obj in objs} for kind, objs in self.objects.items() if kind in touched
-        }
-        order = dict(self.read_order)
-        start = max(order.values(), default=0) + 1
+        start = self._last_read() + 1
+        order: dict[tuple[str, str, str], int] = {}
+        by_kind: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
         for index, obj in enumerate(added):
-            merged.setdefault(obj.get("kind", ""), {})[object_key(obj)] = obj
+            by_kind.setdefault(obj.get("kind", ""), {})[object_key(obj)] = obj
             order[(obj.get("kind", ""), *object_key(obj))] = start + index
-        objects = {kind: objs for kind, objs in self.objects.items() if kind not in touched}
-        objects.update((kind, tuple(objs[k] for k in sorted(objs))) for kind, objs in merged.items())
-        return ClusterSnapshot(
+        # kinds the overlay does not touch keep their very tuples: derived simulations see them unchanged (by identity)
+        objects = {kind: objs for kind, objs in self.objects.items() if kind not in by_kind}
+        kind_keys: dict[str, list[tuple[str, str]]] = {}
+        for kind, items in by_kind.items():
+            objects[kind], kind_keys[kind] = self._merged(kind, items)
+        snapshot = ClusterSnapshot(
             objects=MappingProxyType(objects),
-            header=self.header, selector_evaluator=self.selector_evaluator, read_order=MappingProxyType(order),
+            header=self.header, selector_evaluator=self.selector_evaluator, read_order=layered(self.read_order, order),
         )
+        snapshot.__dict__["_last"] = max(order.values(), default=start - 1)
+        inherited = {kind: keys for kind, keys in self.__dict__.get("_kind_keys", {}).items() if kind not in by_kind}
+        snapshot.__dict__["_kind_keys"] = {**inherited, **kind_keys}
+        if "_by_key" in self.__dict__:  # the parent's index under the added objects
+            added_keys = {(kind, *key): obj for kind, items in by_kind.items() for key, obj in items.items()}
+            snapshot.__dict__["_by_key"] = layered(self._by_key, added_keys)
+        return snapshot
+
+    def _last_read(self) -> int:
+        """The highest read_order position (cached: the map has an entry per object)."""
+        if "_last" not in self.__dict__:
+            self.__dict__["_last"] = max(self.read_order.values(), default=0)
+        return int(self.__dict__["_last"])
+
+    def _merged(self, kind: str, items: dict[tuple[str, str], dict[str, Any]],
+                ) -> tuple[tuple[dict[str, Any], ...], list[tuple[str, str]]]:
+        """(objects, keys) of one kind with `items` added or replacing, sorted by (namespace, name)."""
+        current, keys = self.of_kind(kind), self._keys_of(kind)
+        if len(items) > 64 or not all(map(operator.lt, keys, keys[1:])):  # many, or a kind not kept sorted: one sort
+            merged = dict(zip(keys, current, strict=True))
+            merged.update(items)
+            ordered_keys = sorted(merged)
+            return tuple(merged[k] for k in ordered_keys), ordered_keys
+        objs, new_keys = list(current), list(keys)
+        for key in sorted(items):
+            at = bisect.bisect_left(new_keys, key)
+            if at < len(new_keys) and new_keys[at] == key:
+                objs[at] = items[key]
+            else:
+                new_keys.insert(at, key)
+                objs.insert(at, items[key])
+        return tuple(objs), new_keys
+
+
+_MISSING: Final = object()
+_MAX_LAYERS: Final = 4  # overlays of overlays deeper than this are flattened into one dict
+
+
+class _Layered(Mapping[Any, Any]):
+    """A read-only mapping: `own` entries over `parent`'s, without copying the parent (an overlay's index)."""
+
+    __slots__ = ("depth", "own", "parent")
+
+    def __init__(self, parent: Mapping[Any, Any], own: dict[Any, Any], depth: int) -> None:
+        self.parent, self.own, self.depth = parent, own, depth
+
+    def __getitem__(self, key: Any) -> Any:
+        found = self.own.get(key, _MISSING)
+        return self.parent[key] if found is _MISSING else found
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        found = self.own.get(key, _MISSING)
+        return self.parent.get(key, default) if found is _MISSING else found
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.own or key in self.parent
+
+    def __iter__(self) -> Iterator[Any]:
+        yield from self.own
+        yield from (key for key in self.parent if key not in self.own)
+
+    def __len__(self) -> int:
+        return len(self.own) + sum(1 for key in self.parent if key not in self.own)
+
+
+def layered(parent: Mapping[Any, Any], own: dict[Any, Any]) -> Mapping[Any, Any]:
+    """`own` over `parent` as one read-only mapping; flattened once the layers get deep."""
+    depth = parent.depth + 1 if isinstance(parent, _Layered) else 1
+    if depth > _MAX_LAYERS:
+        return MappingProxyType({**parent, **own})
+    return _Layered(parent, own, depth)
 
 
 def with_default_namespace(obj: dict[str, Any]) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.fiterror import FitError
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.status import Code
+from kubectl_wasdra.sched.topology import closeness
 
 _DEVICE_FIELDS = ("request", "driver", "pool", "device")
 # what else upstream's DeviceRequestAllocationResult carries, in its field order (resource.k8s.io/v1 types.go)
@@ -100,12 +101,15 @@ def _node_reasons(result: GroupResult) -> list[ReasonItem]:
 
 
 def _domains(result: GroupResult) -> list[DomainLine]:
-    """Every domain tried, most pods placeable first, then in natural order of the value (r2 before r10)."""
+    """Every domain tried, closest to fitting first (topology.closeness: most pods placeable, then most nodes stopped
+    only by capacity), then in natural order of the value (r2 before r10)."""
     outcome = result.outcome
     if outcome is None or not outcome.topology_key:
         return []
     lines = []
-    for a in outcome.attempts:
+    ranked = sorted(outcome.attempts, key=lambda a: (tuple(-n for n in closeness(a)),
+                                                     natural_key(str(a.domain[1]) if a.domain else "")))
+    for a in ranked:
         if not a.domain:
             continue
         error = first_error(a.failed) if not a.success else None
@@ -113,7 +117,7 @@ def _domains(result: GroupResult) -> list[DomainLine]:
                                 a.success, tuple(histogram_items(error)) if error is not None else (),
                                 dra_cause([error]) if error is not None else None,
                                 sum(len(devices) for devices in a.devices.values())))
-    return sorted(lines, key=lambda d: (-d.placeable, natural_key(d.value)))
+    return lines
 
 
 def _progress(funnel: str) -> int:

@@ -49,7 +49,8 @@ def group_json(group: GroupDiagnosis) -> dict[str, Any]:
 def _causes_json(group: GroupDiagnosis) -> dict[str, Any]:
     """The keys after the verdict that only some groups have: domains, the DRA cause, per-plugin results."""
     data: dict[str, Any] = {}
-    if group.domains:  # every domain of a topology-constrained group, never cut
+    if group.domains:  # every domain of a topology-constrained group, never cut; the first is the one closest to
+        # fitting (topology.closeness), where the first pod that does not fit is judged
         data["domains"] = [_domain_json(d) for d in group.domains]
     if group.dra_cause is not None:  # the tightest DRA stage over all nodes (a group without domains)
         data["dra"] = group.dra_cause.json()

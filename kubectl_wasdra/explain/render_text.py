@@ -103,6 +103,7 @@ def _why_lines(group: GroupDiagnosis, wide: bool = False) -> list[str]:
     if group.kind != "Pod" and group.scheduler_message and not group.fits:
         lines += ["", f"  kube-scheduler would record ({group.scheduler_record}):", f"    {group.scheduler_message}"]
     if group.pod_message:
+        # the domain closest to fitting (topology.closeness), ranked first in the domain lines below
         where = f" in {group.topology_key}={group.pod_message_domain}" if group.pod_message_domain else ""
         lines += ["", f"  first pod that does not fit{where}, as kube-scheduler words it:", f"    {group.pod_message}"]
     lines += domain_lines(group.domains, wide)

@@ -22,6 +22,7 @@ from kubectl_wasdra.explain.unknown import mark_unknown
 from kubectl_wasdra.explain.whatif import Budget, parse_budget
 from kubectl_wasdra.kube.quantity import QuantityError
 from kubectl_wasdra.load.document import LoadProblem
+from kubectl_wasdra.load.heap import paused_gc
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.admission import GENERIC_WORKLOAD, Gates, make_gates
 from kubectl_wasdra.sched.gate_model import unmodelled_notes
@@ -203,7 +204,8 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
     budget = budget if budget is not None else Budget()
     used = allocated_in_snapshot(snapshot)  # devices the snapshot's claims hold, for every placement map
     progress("preparing the simulation")
-    sim = Simulation(snapshot, gates, config=config)
+    with paused_gc():  # pod infos, devices and the ledger of bound pods live as long as the run: frozen, never rescanned
+        sim = Simulation(snapshot, gates, config=config)
     sim.preemption = preemption
     recorder = PluginRecorder(frozenset(f"{ns}/{name}" for ns, name in overlay.pods), plugin_nodes) \
         if plugin_results else None

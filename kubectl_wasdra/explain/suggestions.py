@@ -228,10 +228,31 @@ def tolerate_device_taint(verifier: Verifier) -> Suggestion | None:
                       where(after, verifier.result.entry.topology_key))
 
 
+def _devices_short(result: GroupResult) -> int:
+    """Pods the best placement is short by when only devices stopped them (every node rejecting the first pod that
+    did not fit did so in the DRA allocator), else 0. Each device freed lets at most one more pod in, so a claim
+    of fewer devices than this cannot make the group fit."""
+    outcome = result.outcome
+    best = outcome.best if outcome is not None else None
+    error = next(iter(result.pod_errors.values()), None)
+    if best is None or error is None or not error.statuses:
+        return 0
+    if any(status.reason not in _DEVICE_REASONS for status in error.statuses.values()):
+        return 0
+    return max(result.entry.min_count - best.placeable, 0)
+
+
+# devices in use, or none of the free ones aligned: an exclusive device freed serves one more pod at most (capacity and
+# counters are left out: freeing a share of a device or a partition's counters may let several pods in)
+_DEVICE_REASONS = frozenset({Reason.DEVICES_ALLOCATED, Reason.CONSTRAINT_UNSATISFIABLE})
+
+
 def _holders(verifier: Verifier) -> list[tuple[int, dict[str, Any]]]:
-    """Allocated claims on the best placement's nodes, fewest devices first: (device count, claim)."""
+    """Allocated claims on the best placement's nodes that free enough devices to matter (_devices_short), fewest
+    devices first: (device count, claim)."""
     best = verifier.result.outcome.best if verifier.result.outcome is not None else None
     nodes = set(best.nodes) if best is not None else set()
+    short = _devices_short(verifier.result)
     out = []
     for claim in verifier.snapshot.of_kind("ResourceClaim"):
         allocation = (claim.get("status") or {}).get("allocation") or {}
@@ -239,7 +260,8 @@ def _holders(verifier: Verifier) -> list[tuple[int, dict[str, Any]]]:
         selector = allocation.get("nodeSelector") or {}
         names = {v for term in selector.get("nodeSelectorTerms") or () for f in term.get("matchFields") or ()
                  for v in f.get("values") or ()}
-        if results and names & nodes:
+        shared = any(isinstance(r, dict) and (r.get("consumedCapacity") or r.get("shareID")) for r in results)
+        if results and names & nodes and (shared or len(results) >= short):
             out.append((len(results), claim))
     return sorted(out, key=lambda item: (item[0], item[1]["metadata"].get("name", "")))[:MAX_FREE_TRIES]
 

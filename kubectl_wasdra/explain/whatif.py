@@ -2,6 +2,9 @@
 the first run (pod infos, node facts, device inventory; sched/simulation.py `base`), and every one is recorded with
 its outcome, so that "no single change found" can list what was tried.
 
+A what-if asks whether the group fits: a topology-constrained group stops at the first domain it fits in (where()
+names that domain), rather than scoring every domain as the real run does.
+
 The budget (CPU time and count) is shared by every group of one explain run: `--what-if-budget 10s,40` by default. A
 what-if is not started when the last one's cost would take the time past the budget. The count keeps runs
 reproducible; the time bound may cut a search at a different point on a slower machine.
@@ -100,7 +103,7 @@ class Verifier:
         started = time.process_time()
         snapshot = self.snapshot.overlay(list(objects))
         simulation = Simulation(snapshot, gates or self.gates, explain=explain, base=self.base)
-        results = simulation.run({self.target}, stop=True)
+        results = simulation.run({self.target}, stop=True, first_fit=True)
         self.budget.used_runs += 1
         self.budget.last_seconds = time.process_time() - started
         self.budget.used_seconds += self.budget.last_seconds

@@ -17,6 +17,8 @@ from kubectl_wasdra.load.stream import document_starts
 
 _KEEP_BRACKETS: Final = str.maketrans({chr(c): None for c in range(128) if chr(c) not in "[]{}"})
 _VALUES: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
+# the brackets only, every opener as "[" and every closer as "]": the running count above treats them alike
+_AS_SQUARE: Final = str.maketrans({**{chr(c): None for c in range(128) if chr(c) not in "[]{}"}, "{": "[", "}": "]"})
 
 
 def _compact_sequences(limit: int) -> re.Pattern[str]:
@@ -30,6 +32,43 @@ def _running(text: str) -> list[int]:
     return list(accumulate(map(_VALUES.__getitem__, brackets)))
 
 
+def _nested_within(text: str, limit: int) -> bool:
+    """True when the brackets of `text` close in order and nest at most `limit` deep, proven at C speed: each pass
+    deletes every innermost "[]" pair, so a nest `d` deep is gone after `d` passes. False means "not proven" (deeper,
+    unbalanced, or non-ASCII characters left over): the caller then counts exactly."""
+    brackets = text.translate(_AS_SQUARE)
+    if not brackets.isascii():
+        return False
+    for _ in range(limit):
+        if not brackets:
+            return True
+        shorter = brackets.replace("[]", "")
+        if len(shorter) == len(brackets):  # "][" left: unbalanced
+            return False
+        brackets = shorter
+    return not brackets
+
+
+_BRACKET_BYTES: Final = bytes.maketrans(b"{}", b"[]")
+_NOT_BRACKETS: Final = bytes(c for c in range(256) if c not in b"[]{}")
+
+
+def within_depth(raw: bytes, limit: int, *, json: bool = False) -> bool:
+    """True when the UTF-8 text in `raw` is proven to nest at most `limit` levels by brackets and `- ` runs (what
+    too_deep_documents would find nothing in), at bytes speed; False means "not proven": call too_deep_documents.
+    In UTF-8 the bytes of `[]{}- ` occur only as those characters. `json`: the text is JSON, where `- ` nests nothing
+    (it can only stand inside a string), so only brackets are counted."""
+    brackets = raw.translate(_BRACKET_BYTES, _NOT_BRACKETS)
+    for _ in range(limit):
+        if not brackets:
+            break
+        shorter = brackets.replace(b"[]", b"")
+        if len(shorter) == len(brackets):
+            return False
+        brackets = shorter
+    return not brackets and (json or raw.count(b"- ") <= limit)
+
+
 def flow_depth(text: str) -> int:
     """The deepest running count of opening minus closing brackets in `text` (0 when none)."""
     return max(_running(text), default=0)
@@ -40,7 +79,7 @@ def too_deep_documents(text: str, limit: int) -> list[int]:
     Costs two C-speed scans when the whole text has at most `limit` brackets and no run of `- ` that long."""
     openers = text.count("[") + text.count("{")
     compact = _compact_sequences(limit)
-    flow_deep = openers > limit
+    flow_deep = openers > limit and not _nested_within(text, limit)
     if flow_deep:
         running = _running(text)
         # never below 0 and never above `limit` over the whole text: no document can be deeper on its own

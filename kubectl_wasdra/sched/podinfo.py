@@ -81,7 +81,7 @@ def group_name_of(pod: Mapping[str, Any]) -> str | None:
     return None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)  # one per pod of the snapshot: slots keep tens of thousands small and quick to make
 class PodInfo:
     """Facts about one pod, never re-derived by a filter. `signature` is equal for pods whose filter results are equal."""
 
@@ -101,8 +101,9 @@ class PodInfo:
     spread: tuple[Mapping[str, Any], ...]
     anti_affinity: tuple[Mapping[str, Any], ...]
     affinity: tuple[Mapping[str, Any], ...]
-    signature: bytes = field(default=b"")
-    base_signature: bytes = field(default=b"")  # the signature without the claims (placement.pod_shape adds their specs)
+    # the signatures, computed on first use: most pods of a snapshot are bound and never compared (see signature)
+    _signature: bytes | None = field(default=None, repr=False)
+    _base_signature: bytes | None = field(default=None, repr=False)
     profile: Any = None  # profiles.Profile scheduling the pod (None: kube-scheduler's default profile)
     has_volumes: bool = False  # volumes the volume filters look at (claims, CSI, disks): others skip those filters
     affinity_terms: tuple[AffinityTerm, ...] = ()  # required pod affinity, parsed (framework.PodInfo)
@@ -119,6 +120,20 @@ class PodInfo:
     # are never shared (placement.is_stateful adds the placed pods' anti-affinity)
     stateful: bool = False
     nonzero: tuple[int, int] = (0, 0)  # (millicpu, memory) NodeResourcesFit's scoring counts (nonzero_requests)
+
+    @property
+    def signature(self) -> bytes:
+        """Equal for pods whose filter results are equal (requests, tolerations, selectors, claims, group, ...)."""
+        if self._signature is None:
+            self._signature = _signature(self, self.claims)
+        return self._signature
+
+    @property
+    def base_signature(self) -> bytes:
+        """The signature without the claims (placement.pod_shape adds their specs)."""
+        if self._base_signature is None:
+            self._base_signature = _signature(self, len(self.claims))
+        return self._base_signature
 
     @property
     def key(self) -> str:
@@ -169,6 +184,27 @@ def _signature(info: PodInfo, claims: Any) -> bytes:
     return orjson.dumps(parts, option=orjson.OPT_SORT_KEYS)
 
 
+# (effective requests, non-zero requests) per request shape (_request_shape): the pods of a snapshot repeat a few shapes
+_REQUESTS: dict[bytes, tuple[dict[str, int], tuple[int, int]]] = {}
+_MAX_SHAPES: Final = 4096
+
+
+def _request_shape(pod: Mapping[str, Any], spec: Mapping[str, Any]) -> bytes | None:
+    """What a plain pod's requests depend on: each container's `resources` and the pod's overhead. None for pods
+    whose requests read more (init containers, pod-level resources, container statuses of an in-place resize):
+    those are computed each time."""
+    status = pod.get("status") or {}
+    containers = spec.get("containers")
+    if (spec.get("initContainers") or spec.get("resources") or status.get("containerStatuses")
+            or status.get("initContainerStatuses") or not isinstance(containers, list)):
+        return None
+    try:
+        return orjson.dumps([[c.get("resources") for c in containers], spec.get("overhead")],
+                            option=orjson.OPT_SORT_KEYS)
+    except (AttributeError, TypeError, orjson.JSONEncodeError):
+        return None
+
+
 def build_pod_info(pod: Mapping[str, Any], priority: int = 0, preemption_policy: str = "PreemptLowerPriority") -> PodInfo:
     """PodInfo for a pod dict; `priority` and `preemption_policy` are what admission resolved from the PriorityClass
     (spec.priority and spec.preemptionPolicy win when set)."""
@@ -182,17 +218,24 @@ def build_pod_info(pod: Mapping[str, Any], priority: int = 0, preemption_policy:
     aff = (affinity.get("podAffinity") or {}).get("requiredDuringSchedulingIgnoredDuringExecution") or ()
     spread = tuple(c for c in spec.get("topologySpreadConstraints") or () if c.get("whenUnsatisfiable", "DoNotSchedule")
                    == "DoNotSchedule")
+    shape = _request_shape(pod, spec)
+    known = _REQUESTS.get(shape) if shape is not None else None
+    if known is None:
+        known = (effective_requests(pod), None)
+    requests = dict(known[0])
     info = PodInfo(
         pod=pod, namespace=meta.get("namespace") or "default", name=meta.get("name") or "",
         priority=int(spec["priority"]) if isinstance(spec.get("priority"), int) else priority,
-        created=str(meta.get("creationTimestamp") or ""), requests=effective_requests(pod),
+        created=str(meta.get("creationTimestamp") or ""), requests=requests,
         tolerations=tuple(spec.get("tolerations") or ()), node_name=spec.get("nodeName") or "",
         labels=labels, claims=tuple(spec.get("resourceClaims") or ()), group=group_name_of(pod),
         scheduler_name=spec.get("schedulerName") or "default-scheduler",
         preemption_policy=spec.get("preemptionPolicy") or preemption_policy,
         spread=spread, anti_affinity=tuple(anti), affinity=tuple(aff),
     )
-    info.nonzero = nonzero_requests(pod, info.requests)
+    info.nonzero = known[1] if known[1] is not None else nonzero_requests(pod, info.requests)
+    if shape is not None and known[1] is None and len(_REQUESTS) < _MAX_SHAPES:
+        _REQUESTS[shape] = (dict(requests), info.nonzero)
     info.has_volumes = has_node_volumes(pod)
     info.stateful = bool(spread or anti or aff)
     info.host_ports = host_ports(spec)
@@ -200,6 +243,4 @@ def build_pod_info(pod: Mapping[str, Any], priority: int = 0, preemption_policy:
     if affinity.get("podAffinity") or affinity.get("podAntiAffinity"):
         info.affinity_terms, info.anti_affinity_terms, info.affinity_error = parse_pod_affinity(info.namespace, affinity)
         info.preferred_affinity_terms, info.preferred_anti_affinity_terms = parse_preferred_terms(info.namespace, affinity)
-    info.signature = _signature(info, info.claims)
-    info.base_signature = _signature(info, len(info.claims))
     return info

@@ -84,7 +84,7 @@ class Simulation:
                                  or {} for ns in snapshot.of_kind("Namespace")}
         self._claims_cache: dict[int, Any] = {}
         self._preempted: dict[tuple[Any, ...], tuple[Any, tuple[str, Any]]] = {}  # _post_filter
-        if any(snapshot.of_kind(kind) for kind in DRA_KINDS) or self._any_claims():
+        if self._wants_devices() and (any(snapshot.of_kind(kind) for kind in DRA_KINDS) or self._any_claims()):
             self.extended = extended_resource_classes(snapshot) if gates.enabled("DRAExtendedResource") else {}
             advertised = frozenset(r for f in facts.values() for r in f.allocatable)
             self.advertised = advertised
@@ -122,6 +122,20 @@ class Simulation:
             facts[item.name] = item
         return facts
 
+    def _wants_devices(self) -> bool:
+        """Whether some queued pod has claims or requests a resource DRA may serve (DRAExtendedResource), or a group
+        has claims. When none does, the DynamicResources plugin skips every pod (PreFilter: Skip) and what the
+        snapshot's claims hold matters to nobody: the device inventory and usage are not built."""
+        if any(self.queue.group_claims.values()):
+            return True
+        entries = list(self.entries)
+        while entries:
+            entry = entries.pop()
+            if any(pod.claims_or_extended for pod in entry.pods):
+                return True
+            entries.extend(entry.children)
+        return False
+
     def _any_claims(self) -> bool:
         return any((p.get("spec") or {}).get("resourceClaims") for p in self.snapshot.of_kind("Pod"))
 
@@ -135,16 +149,21 @@ class Simulation:
         return cached[1]
 
     def run(self, only: Collection[tuple[str, str, str]] | None = None, *, stop: bool = False,
-            progress: Callable[[str], None] | None = None) -> list[GroupResult]:
+            progress: Callable[[str], None] | None = None, first_fit: bool = False) -> list[GroupResult]:
         """Results of every entry in queue order (or only those whose (kind, namespace, name) is in `only`); with
         `stop`, entries queued after the last wanted one are not simulated (they cannot change its result);
-        `progress` is told which entry is placed (the CLI's status line)."""
+        `progress` is told which entry is placed (the CLI's status line); with `first_fit` (and `stop`), the last
+        wanted entry, a topology-constrained group, stops at the first domain it fits in instead of scoring every
+        one: a what-if asks whether the group fits, and nothing after it is simulated."""
         results, waiting = [], []
         remaining = len(only) if only is not None else -1
         for index, entry in enumerate(self.entries, 1):
             if progress is not None:
                 progress(f"simulating {entry.kind} {entry.namespace}/{entry.name} ({index:,} of {len(self.entries):,})")
+            wanted = only is None or (entry.kind, entry.namespace, entry.name) in only
+            self.state.first_fit = first_fit and stop and wanted and remaining == 1
             result = self._place_guarded(entry)
+            self.state.first_fit = False
             if _retried(result):
                 waiting.append((result, self.state.version))
             if only is None or (entry.kind, entry.namespace, entry.name) in only:
@@ -217,7 +236,8 @@ class Simulation:
         pods = entry.pods
         per_pod = entry.kind in GROUP_ENTRY_KINDS and state.explain and self.gates.release.minor == PER_POD_POST_FILTER_MINOR
         outcome = schedule_group(pods, entry.min_count, tuple(entry.running), state, entry.key, entry.topology_key,
-                                 changes.get("nodes"), post_filter=self._group_post_filter(entry) if per_pod else None)
+                                 changes.get("nodes"), post_filter=self._group_post_filter(entry) if per_pod else None,
+                                 first_fit=state.first_fit)
         result.outcome, result.message = outcome, outcome.message
         chosen = outcome.chosen
         if chosen is None:

@@ -56,6 +56,7 @@ class SchedState:
         self._journal: list[tuple[dict[Any, Any], Any, Any]] | None = None
         self._depth = 0  # open transactions
         self.explain = True  # False: skip what only explanations need (diagnosing failed pods on every node)
+        self.first_fit = False  # the entry being placed stops at its first feasible domain (Simulation.run)
         # Generations (never journaled, only ever growing): `tick` counts every change, `node_gen` is the tick of each
         # node's last change, `freed` counts rollbacks that undid something (the only way anything gets free again:
         # within a state usage only grows), `shared_gen` the tick of the last change of devices several nodes see.

@@ -14,10 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.gang import Attempt, PostFilter, run_cycle
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.profiles import Profile
 from kubectl_wasdra.sched.state import SchedState
+from kubectl_wasdra.sched.status import Code
 
 NO_PLACEMENT: Final = "0/{k} placements are available, first placement status: {msg}"  # podGroupFitError.Error
 DEFAULT_PLACEMENT_SCORES: Final = Profile().placement_scores  # default_plugins.go: PodGroupPodsCount 1, NodeResourcesFit 1
@@ -36,10 +38,26 @@ class Outcome:
 
     @property
     def best(self) -> Attempt | None:
-        """The chosen attempt, or the failed one that placed most pods (ties: first tried)."""
+        """The chosen attempt, or the failed one closest to fitting (closeness; ties: first tried)."""
         if self.chosen is not None:
             return self.chosen
-        return max(self.attempts, key=lambda a: a.placeable, default=None)
+        return max(self.attempts, key=closeness, default=None)
+
+
+# what freeing capacity on a node may change (DynamicResources reports device shortages as UnschedulableAndUnresolvable
+# too, so the status code alone does not tell them from a taint or a selector)
+_CAPACITY: Final = frozenset({Reason.INSUFFICIENT_RESOURCE, Reason.TOO_MANY_PODS, Reason.DEVICES_ALLOCATED,
+                              Reason.CONSTRAINT_UNSATISFIABLE, Reason.CAPACITY_EXHAUSTED, Reason.COUNTERS_EXHAUSTED})
+
+
+def closeness(attempt: Attempt) -> tuple[int, int]:
+    """How near a failed placement came to fitting, higher is nearer: pods placeable, then the nodes on which the
+    first pod that did not fit was stopped by what may change there (capacity or devices in use, Code.UNSCHEDULABLE),
+    not by a taint, a selector or a missing label. A tainted rack and a full one both place 0 pods; the full one is
+    where freeing or adding capacity would help."""
+    error = next(iter(attempt.failed.values()), None)
+    statuses = error.statuses.values() if error is not None else ()
+    return attempt.placeable, sum(1 for s in statuses if s.code is Code.UNSCHEDULABLE or s.reason in _CAPACITY)
 
 
 def _domains(key: str, state: SchedState, running_nodes: tuple[str, ...]) -> list[tuple[str, tuple[str, ...]]]:
@@ -65,8 +83,9 @@ def _best_placement(feasible: list[Attempt], scheduled: int, pods: list[PodInfo]
 
 
 def _attempts(pods: list[PodInfo], min_count: int, scheduled: int, state: SchedState, owner: str, topology_key: str,
-              running_nodes: tuple[str, ...], nodes: tuple[str, ...] | None) -> list[Attempt]:
-    """The group cycle once per domain of `topology_key` (within `nodes` when given), each rolled back."""
+              running_nodes: tuple[str, ...], nodes: tuple[str, ...] | None, first_fit: bool) -> list[Attempt]:
+    """The group cycle once per domain of `topology_key` (within `nodes` when given), each rolled back; with
+    `first_fit` it stops at the first domain where the group fits."""
     allowed = set(nodes) if nodes is not None else None
     attempts = []
     for value, domain_nodes in _domains(topology_key, state, running_nodes):
@@ -74,14 +93,18 @@ def _attempts(pods: list[PodInfo], min_count: int, scheduled: int, state: SchedS
         if in_scope:
             attempts.append(run_cycle(pods, min_count, scheduled, state, in_scope, owner, (topology_key, value), keep=False,
                                       diagnose=False))
+            if first_fit and attempts[-1].success:
+                break
     return attempts
 
 
 def schedule_group(pods: list[PodInfo], min_count: int, running_nodes: tuple[str, ...], state: SchedState,
                    owner: str, topology_key: str | None, nodes: tuple[str, ...] | None = None, keep: bool = True,
-                   post_filter: PostFilter | None = None) -> Outcome:
+                   post_filter: PostFilter | None = None, first_fit: bool = False) -> Outcome:
     """Run the group cycle over all `nodes` (default: every node) or once per topology domain within them; with
-    `keep` the chosen placement stays in `state`; `post_filter` (1.36) gives each failed pod its PostFilter text."""
+    `keep` the chosen placement stays in `state`; `post_filter` (1.36) gives each failed pod its PostFilter text;
+    with `first_fit` the first feasible domain is chosen and the rest are not tried (a what-if's question is whether
+    the group fits, not which domain would score best)."""
     scope = nodes if nodes is not None else state.node_names
     scheduled = len(running_nodes)
     if not topology_key:
@@ -89,7 +112,7 @@ def schedule_group(pods: list[PodInfo], min_count: int, running_nodes: tuple[str
         return Outcome(attempt.success, attempt.message, attempt if attempt.success else None, (attempt,))
     recorder, state.recorder = state.recorder, None  # per-plugin results: only the placement shown (below)
     try:
-        attempts = _attempts(pods, min_count, scheduled, state, owner, topology_key, running_nodes, nodes)
+        attempts = _attempts(pods, min_count, scheduled, state, owner, topology_key, running_nodes, nodes, first_fit)
         feasible = [a for a in attempts if a.success]
         if not attempts:  # podGroupFitError prints the bare reason when there is no placement; this reason is ours
             return Outcome(False, NO_LABEL.format(key=topology_key), None, (), topology_key)

@@ -140,3 +140,24 @@ def test_many_standalone_pods_are_summarised_linearly():
     assert text.count("capacity taken earlier by") <= 4  # three holders and the count of the rest
     data = orjson.loads(render_json(ExplainReport("1.37", groups)))
     assert len(data["groups"]) == 400
+
+
+def test_the_headline_comes_from_the_domain_closest_to_fitting(gang):
+    """Every rack places 0 pods; r0 is stopped by a node taint, the others by devices in use: the first pod that does
+    not fit is shown where freeing or adding devices would help, not in the first rack by name."""
+    (group,) = gang
+    assert group.pod_message_domain == group.domains[0].value != "r0"
+    assert "cannot allocate all claims" in group.pod_message and "taint" not in group.pod_message
+    assert "UntoleratedTaint" not in {r.code for r in group.reasons}
+    text = render_text(ExplainReport("1.37", gang))
+    assert f"first pod that does not fit in example.com/rack={group.pod_message_domain}, as kube-scheduler" in text
+    data = orjson.loads(render_json(ExplainReport("1.37", gang)))["groups"][0]
+    assert data["domains"][0]["value"] == group.pod_message_domain  # JSON lists the closest domain first
+
+
+def test_claims_too_small_to_close_the_gap_are_not_tried():
+    """Freeing one 1-GPU claim cannot place pods short by several 4-GPU pods: no what-if is spent on it."""
+    cluster = GEN.generate(40, 8, 8, 0.7, 4)
+    (group,) = _explain(cluster, SCALE.gang_manifests(0.2), Budget(runs=20))
+    assert not group.fits and group.tried
+    assert not [t for t in group.tried if t.kind == "freeDevices"]
