@@ -1,7 +1,8 @@
 """What preemption reads (PodGroup facts, PodDisruptionBudgets) and what it answers (victims, nominated nodes).
 
-The answer is the `preemption` object of `explain -o json` (README "Preemption"): it never changes the simulated
-cluster; it says who kube-scheduler 1.37 would evict for an entry that does not fit, or why it would not preempt.
+The answer is the `preemption` object of `explain -o json` (README "Preemption"): it says who kube-scheduler 1.37
+would evict for an entry that does not fit, or why it would not preempt. For a single pod the simulation then goes on
+as kube-scheduler does (sched/simulation.py: the preemptor counts on its nominated node, the victims are deleted).
 """
 
 from __future__ import annotations

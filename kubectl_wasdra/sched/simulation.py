@@ -20,7 +20,7 @@ from kubectl_wasdra.sched.group_preemption import preempt_group
 from kubectl_wasdra.sched.nodeinfo import NodeFacts
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.preemption import post_filter_message
-from kubectl_wasdra.sched.preemption_model import Context, read_context
+from kubectl_wasdra.sched.preemption_model import Context, Preemption, read_context
 from kubectl_wasdra.sched.profiles import DEFAULT_CONFIG, SchedulerConfig
 from kubectl_wasdra.sched.queue import Entry, QueueBuilder
 from kubectl_wasdra.sched.result import GroupResult
@@ -33,6 +33,8 @@ MALFORMED: Final = (AttributeError, TypeError, KeyError, ValueError, IndexError,
 DRA_KINDS = ("ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass")
 DRA_STATIC = ("ResourceSlice", "ResourceClaim", "DeviceClass", "DeviceTaintRule")
 DRA_INVENTORY = ("ResourceSlice", "DeviceClass", "DeviceTaintRule", "Namespace")  # what dra.Inventory reads
+DELETION_DELAY: Final = 1  # entries tried after a preemption before its victims are gone
+MAX_SETTLE_ROUNDS: Final = 8  # rounds of deleting victims and retrying; each round's retries may preempt again
 GROUP_ENTRY_KINDS = ("PodGroup", "Workload")  # CompositePodGroup roots: preemption at the root is not modelled
 VOLUME_KINDS = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode")
 
@@ -64,6 +66,9 @@ class Simulation:
         self.snapshot, self.gates = snapshot, gates
         self.config = config or (base.config if base is not None else DEFAULT_CONFIG)
         self.preemption = True  # False (--no-preemption): no PostFilter preemption is simulated
+        self.evict = True  # False: a pod's preemption is reported only; later entries still see its victims
+        self._deleting: list[list[Any]] = []  # [entries to wait, {node: victims}] of preemptions under way
+        self._retry: set[int] = set()  # indexes of results whose pods a deletion moved back to the queue
         reuse_infos = base is not None and base.gates is gates and base.config is self.config
         self.queue = QueueBuilder(snapshot, gates, self.config, base.queue.infos if reuse_infos and base else None,
                                   same_priorities=base is not None and _same(base.snapshot, snapshot,
@@ -133,18 +138,50 @@ class Simulation:
         """Results of every entry in queue order (or only those whose (kind, namespace, name) is in `only`); with
         `stop`, entries queued after the last wanted one are not simulated (they cannot change its result);
         `progress` is told which entry is placed (the CLI's status line)."""
-        results = []
+        results: list[GroupResult] = []
         remaining = len(only) if only is not None else -1
         for index, entry in enumerate(self.entries, 1):
             if progress is not None:
                 progress(f"simulating {entry.kind} {entry.namespace}/{entry.name} ({index:,} of {len(self.entries):,})")
-            result = self._place_guarded(entry)
-            if only is None or (entry.kind, entry.namespace, entry.name) in only:
-                results.append(result)
+            self._land_deletions(results)
+            results.append(self._place_guarded(entry))
+            if only is not None and (entry.kind, entry.namespace, entry.name) in only:
                 remaining -= 1
                 if stop and remaining == 0:
                     break
-        return results
+        self._settle(results)
+        return [r for r in results if only is None or (r.entry.kind, r.entry.namespace, r.entry.name) in only]
+
+    def _land_deletions(self, results: list[GroupResult], force: bool = False) -> None:
+        """Delete the victims of earlier preemptions once DELETION_DELAY more entries were tried (all of them with
+        `force`): kube-scheduler deletes them asynchronously (preemption/executor.go prepareCandidateAsync) while the
+        next pods are scheduled. Each deletion moves the pods that did not fit so far back to the queue
+        (backend/queue MoveAllToActiveOrBackoffQueue on AssignedPodDelete); they are tried again after the rest."""
+        waiting = []
+        for batch in self._deleting:
+            if batch[0] > 0 and not force:
+                batch[0] -= 1
+                waiting.append(batch)
+                continue
+            for name, victims in sorted(batch[1].items()):
+                gone = {id(p) for p in victims}
+                present = [p for p in self.state.pods[name] if id(p) in gone]
+                if present:
+                    self.state.remove_pods(name, present)
+            self._retry.update(i for i, r in enumerate(results) if r.entry.kind == "Pod" and not r.fits and _retried(r))
+        self._deleting = waiting
+
+    def _settle(self, results: list[GroupResult]) -> None:
+        """The pods moved back to the queue by victims' deletions are tried again, in queue order (they wait out
+        their backoff while other pods are active); their retries may preempt in turn."""
+        for _ in range(MAX_SETTLE_ROUNDS):
+            self._land_deletions(results, force=True)
+            if not self._retry:
+                return
+            todo, self._retry = sorted(self._retry), set()
+            for index in todo:
+                self._land_deletions(results)
+                results[index] = self._place_guarded(results[index].entry)
 
     def _place_guarded(self, entry: Entry) -> GroupResult:
         """place() in a transaction: an entry whose objects hold a malformed field (a list where a map belongs, a
@@ -196,9 +233,23 @@ class Simulation:
             tail, answer = self._post_filter(pods[0], error, state)
             result.message = f"{error.message()} {tail}" if tail else error.message()
             result.extra["preemption"] = answer
+            if answer.helps and self.evict:
+                self._nominate(pods[0], answer, state)
         elif entry.kind in GROUP_ENTRY_KINDS and not result.fits and self.preemption and state.explain:
             self._preempt_group(entry, result, state)
         return result
+
+    def _nominate(self, pod: PodInfo, answer: Preemption, state: SchedState) -> None:
+        """After a pod's successful preemption: it counts on its nominated node for the pods tried after it, all of
+        lower or equal priority (framework/runtime/framework.go addGENominatedPods), and binds there when retried; its
+        victims stay until _settle deletes them (devices they hold stay allocated: their claims outlive the pods)."""
+        node = answer.nominated.get(pod.key) or next(iter(answer.nominated.values()), None)
+        if node is not None:
+            state.assume(pod, node)
+        gone = {(v.namespace, v.name) for v in answer.victims}
+        victims = {name: [p for p in state.pods[name] if (p.namespace, p.name) in gone]
+                   for name in sorted({v.node for v in answer.victims})}
+        self._deleting.append([DELETION_DELAY, victims])
 
     def _post_filter(self, pod: PodInfo, error: Any, state: SchedState) -> tuple[str, Any]:
         """post_filter_message, shared by identical pods that failed with one diagnosis over unchanged usage (a dry
@@ -229,6 +280,12 @@ class Simulation:
         result.extra["preemption"] = answer
         if not answer.helps:
             result.message = f"{result.message}, {answer.message}"
+
+
+def _retried(result: GroupResult) -> bool:
+    """A pod that did not fit and is not waiting on its own preemption: tried again when victims are deleted."""
+    answer = result.extra.get("preemption")
+    return result.entry.blocked is None and not (answer is not None and answer.helps)
 
 
 def _remember_before(result: GroupResult, state: SchedState) -> None:

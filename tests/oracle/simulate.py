@@ -17,7 +17,7 @@ from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.cluster.builder import SnapshotBuilder
 from kubectl_wasdra.dra.inventory import with_device_selectors
 from kubectl_wasdra.explain.overlay import build_overlay
-from kubectl_wasdra.sched import placement
+from kubectl_wasdra.sched import placement, preemption
 from kubectl_wasdra.sched.admission import make_gates
 from kubectl_wasdra.sched.simulation import Simulation
 
@@ -51,11 +51,21 @@ def following(nodes: Mapping[str, str], own: dict[str, str]) -> Iterator[None]:
         own[key] = chosen
         return want if want in scored else chosen
 
-    placement.best_node = best_node
+    def pick_node(candidates: Mapping[str, Any]) -> str:
+        pod = sys._getframe(1).f_locals.get("pod")  # preempt()'s pod (preemption.preempt calls pick_node)
+        if pod is None:
+            raise RuntimeError("preemption.pick_node is no longer called by a function with a local `pod`: "
+                               "tests/oracle/simulate.py cannot follow kube-scheduler's preemptions")
+        tied = preemption.best_candidates(candidates)
+        want = nodes.get(f"{pod.namespace}/{pod.name}")
+        return want if want in tied else tied[0]
+
+    original_pick = preemption.pick_node
+    placement.best_node, preemption.pick_node = best_node, pick_node
     try:
         yield
     finally:
-        placement.best_node = original
+        placement.best_node, preemption.pick_node = original, original_pick
 
 
 def simulate(scenario: dict[str, Any], follow: Mapping[str, str] = MappingProxyType({})) -> dict[str, dict[str, Any]]:

@@ -134,3 +134,48 @@ def test_pod_eligible_to_preempt_others():  # TestPodEligibleToPreemptOthers, en
     tainted = node("n1", cpu="2", taints=[{"key": "k", "effect": "NoSchedule"}])
     result = _run(tainted, node("n2", cpu="2"), victim, pod("low", cpu="2", node_name="n2", priority=0), waiting)["urgent"]
     assert result.extra["preemption"].nominated == {"default/urgent": "n2"}
+
+
+def _after_preemption(*pending):
+    """One 4-cpu node full with a priority-0 pod; `urgent` (priority 100, 3 cpu) preempts it, then `pending`."""
+    return _run(node("n1", cpu="4"), pod("v", cpu="4", node_name="n1", priority=0),
+                pod("urgent", cpu="3", priority=100), *pending)
+
+
+def test_pods_after_a_preemptor_count_it_on_its_nominated_node_once_the_victims_are_gone():
+    """kube-scheduler deletes the victims while the next pod is tried (which still sees them) and retries the pods that
+    did not fit; the nominated preemptor then holds 3 of the node's 4 cpu: 1 cpu fits, 2 do not."""
+    results = _after_preemption(pod("tiny", cpu="1", priority=0), pod("two", cpu="2", priority=0, preemptionPolicy="Never"))
+    assert results["urgent"].extra["preemption"].nominated == {"default/urgent": "n1"}
+    assert results["tiny"].placement == {"default/tiny": "n1"}
+    assert results["two"].message == ("0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, "
+                                      "preemption: not eligible due to preemptionPolicy=Never.")
+    assert [p.name for p in results["two"].state.pods["n1"]] == ["urgent", "tiny"]  # the victim is gone
+
+
+def test_the_pod_right_after_a_preemptor_still_sees_the_victims():
+    """The victims' deletion is asynchronous (preemption/executor.go): the next pod fails against them, and only its
+    retry after the deletion places it."""
+    simulation = Simulation(snapshot(node("n1", cpu="4"), pod("v", cpu="4", node_name="n1", priority=0),
+                                     pod("urgent", cpu="3", priority=100), pod("tiny", cpu="1", priority=0)),
+                            all_on(NEWEST))
+    first = {}
+    original = simulation._place_guarded
+
+    def place(entry):
+        result = original(entry)
+        first.setdefault(entry.name, result)
+        return result
+
+    simulation._place_guarded = place
+    final = {r.name: r for r in simulation.run()}
+    assert not first["tiny"].fits and final["tiny"].fits
+
+
+def test_without_eviction_later_pods_still_see_the_victims():
+    simulation = Simulation(snapshot(node("n1", cpu="4"), pod("v", cpu="4", node_name="n1", priority=0),
+                                     pod("urgent", cpu="3", priority=100), pod("tiny", cpu="1", priority=0)),
+                            all_on(NEWEST))
+    simulation.evict = False
+    results = {r.name: r for r in simulation.run()}
+    assert results["urgent"].extra["preemption"].helps and not results["tiny"].fits
