@@ -4,8 +4,8 @@ Upstream: kubernetes/kubernetes pkg/scheduler/framework/preemption/types.go (get
 util.go (MoreImportantVictim, GetPodPriority), release-1.37. A pod of a PodGroup with disruptionMode `all` is evicted
 with every scheduled pod of its group (one unit, cluster-wide); any other pod is a unit of its own. A grouped pod's
 priority is its PodGroup's. Importance: higher priority; with GenericWorkload a group member before a standalone pod;
-between groups more pods; then the earlier start (a pod without status.startTime counts as started now). Upstream
-leaves ties to an unstable sort; here they keep the order the pods were bound in.
+between groups more pods; then the earlier start (a pod without status.startTime counts as started now). Units are
+sorted as Go's sort.Slice orders them (sort_by_importance), from the order of the node's pods in kube-scheduler's cache.
 """
 
 from __future__ import annotations
@@ -70,6 +70,27 @@ def disruption_whole(spec: Mapping[str, Any]) -> bool:
 def importance(unit: Unit) -> tuple[int, int, int, str]:
     """Sort key, most important first (MoreImportantVictim)."""
     return (-unit.priority, 0 if unit.is_group else 1, -len(unit.pods) if unit.is_group else 0, unit.start)
+
+
+def more_important(first: Unit, second: Unit) -> bool:
+    """MoreImportantPod / MoreImportantVictim as the sort calls it: by importance, and between units that tie on it and
+    have not started, True: a missing status.startTime reads time.Now() (util.GetPodStartTime), the first argument's
+    before the second's, so the first looks earlier."""
+    a, b = importance(first), importance(second)
+    return a < b or (a == b and a[3] == NOW)
+
+
+def sort_by_importance(units: list[Unit]) -> list[Unit]:
+    """sort.Slice(units, more_important) as Go runs it on up to 12 elements (insertionSortLessFunc, sort/zsortfunc.go):
+    each unit moves left past every unit it is more important than, so units that have not started and tie come out
+    in reverse order. Longer slices are sorted the same way here (upstream's pdqsort partitions them first)."""
+    out = list(units)
+    for i in range(1, len(out)):
+        j = i
+        while j > 0 and more_important(out[j], out[j - 1]):
+            out[j], out[j - 1] = out[j - 1], out[j]
+            j -= 1
+    return out
 
 
 def group_key(pod: PodInfo) -> str | None:
@@ -152,7 +173,7 @@ def reprieve(state: SchedState, potential: list[Unit], budgets: tuple[Budget, ..
     """With every potential victim removed (and the preemptor fitting), add units back most important first, PDB
     violating ones before the others, keeping each whose return still lets `fits(unit)` pass; the rest are victims.
     Upstream: SelectVictimsOnNode (plugins/defaultpreemption) and PodGroupEvaluator.selectVictimsOnDomain."""
-    ordered = sorted(potential, key=importance)
+    ordered = sort_by_importance(potential)
     bad = violations((u.pods for u in ordered), budgets)
     violating = [(u, v) for u, v in zip(ordered, bad, strict=True) if v]
     clean = [u for u, v in zip(ordered, bad, strict=True) if not v]
@@ -170,5 +191,5 @@ def reprieve(state: SchedState, potential: list[Unit], budgets: tuple[Budget, ..
             victims.append(unit)
             violating_pods.extend(bad_pods)
     if violating and clean:  # upstream sorts again only then
-        victims.sort(key=importance)
+        victims = sort_by_importance(victims)
     return Selection(victims, tuple(violating_pods), spared)

@@ -1,0 +1,39 @@
+"""Victim order: Go's sort.Slice with MoreImportantPod over the node's pods in kube-scheduler's cache order, where a
+pod without status.startTime reads time.Now() (pkg/scheduler/util/utils.go GetPodStartTime, MoreImportantPod)."""
+
+from __future__ import annotations
+
+import pytest
+from builders import node, pod, snapshot
+
+from kubectl_wasdra.catalog.releases import NEWEST
+from kubectl_wasdra.sched.admission import all_on
+from kubectl_wasdra.sched.podinfo import build_pod_info
+from kubectl_wasdra.sched.simulation import Simulation
+from kubectl_wasdra.sched.victims import Unit, sort_by_importance
+
+
+def _unit(name: str, priority: int, start: str | None = None) -> Unit:
+    manifest = pod(name, priority=priority, node_name="n1")
+    if start:
+        manifest["status"]["startTime"] = start
+    return Unit((build_pod_info(manifest, priority),), priority)
+
+
+@pytest.mark.parametrize(("units", "expected"), [
+    ([("a", 0, None), ("b", 0, None), ("c", 0, None)], ["c", "b", "a"]),  # not started, tied: each moves to the front
+    ([("a", 0, "2026-01-01T00:00:00Z"), ("b", 0, "2026-01-01T00:00:00Z")], ["a", "b"]),  # equal times: kept
+    ([("a", 0, "2026-01-02T00:00:00Z"), ("b", 0, "2026-01-01T00:00:00Z")], ["b", "a"]),  # earlier start first
+    ([("a", 0, None), ("b", 0, "2026-01-01T00:00:00Z")], ["b", "a"]),  # started before now
+    ([("a", 0, None), ("h", 9, None), ("b", 0, None)], ["h", "b", "a"]),  # priority first, ties reversed
+], ids=["unstarted-ties-reverse", "equal-start-kept", "earlier-start", "started-before-unstarted", "priority-then-ties"])
+def test_sort_by_importance_runs_go_insertion_sort(units, expected):
+    assert [u.pods[0].name for u in sort_by_importance([_unit(*u) for u in units])] == expected
+
+
+def test_the_first_pod_by_name_is_evicted_among_identical_pods_without_start_times():
+    """Cache order a, b, c (by name, as the API server lists them) sorts to c, b, a; c and b are reprieved."""
+    objects = [node("n1", cpu="3"), *(pod(n, cpu="1", node_name="n1", priority=0) for n in ("c", "a", "b")),
+               pod("urgent", cpu="1", priority=100)]
+    result = {r.name: r for r in Simulation(snapshot(*objects), all_on(NEWEST)).run()}["urgent"]
+    assert [v.name for v in result.extra["preemption"].victims] == ["a"]
