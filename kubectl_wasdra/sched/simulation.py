@@ -242,10 +242,14 @@ class Simulation:
     def _nominate(self, pod: PodInfo, answer: Preemption, state: SchedState) -> None:
         """After a pod's successful preemption: it counts on its nominated node for the pods tried after it, all of
         lower or equal priority (framework/runtime/framework.go addGENominatedPods), and binds there when retried; its
-        victims stay until _settle deletes them (devices they hold stay allocated: their claims outlive the pods)."""
+        victims stay until _land_deletions deletes them (devices they hold stay allocated: their claims outlive the
+        pods). A victim an earlier preemptor is already deleting is not this pod's: its delete call finds the pod gone
+        and records no Preempted event (preemption/executor.go PreemptPod)."""
         node = answer.nominated.get(pod.key) or next(iter(answer.nominated.values()), None)
         if node is not None:
             state.assume(pod, node)
+        deleting = {(p.namespace, p.name) for batch in self._deleting for pods in batch[1].values() for p in pods}
+        answer.victims = [v for v in answer.victims if (v.namespace, v.name) not in deleting]
         gone = {(v.namespace, v.name) for v in answer.victims}
         victims = {name: [p for p in state.pods[name] if (p.namespace, p.name) in gone]
                    for name in sorted({v.node for v in answer.victims})}

@@ -179,3 +179,13 @@ def test_without_eviction_later_pods_still_see_the_victims():
     simulation.evict = False
     results = {r.name: r for r in simulation.run()}
     assert results["urgent"].extra["preemption"].helps and not results["tiny"].fits
+
+
+def test_a_victim_already_being_deleted_is_not_the_next_preemptors():
+    """Two preemptors of equal priority right after each other find the same victim: the second one's delete call finds
+    it gone and records no Preempted event (preemption/executor.go), so only the first names it."""
+    results = _run(node("n1", cpu="4"), pod("v", cpu="4", node_name="n1", priority=0),
+                   pod("first", cpu="2", priority=100), pod("second", cpu="2", priority=100))
+    assert [v.name for v in results["first"].extra["preemption"].victims] == ["v"]
+    assert results["second"].extra["preemption"].victims == []
+    assert results["second"].extra["preemption"].nominated == {"default/second": "n1"}
