@@ -73,12 +73,12 @@ def dry_run_filters(pod: PodInfo, state: SchedState, name: str) -> Status | None
 
 
 def select_victims(pod: PodInfo, name: str, reason: Reason, state: SchedState, context: Context,
-                   members: Mapping[str, list[PodInfo]] | None = None) -> tuple[Status | None, Selection | None]:
+                   members: Mapping[str, list[tuple[PodInfo, str]]] | None = None) -> tuple[Status | None, Selection | None]:
     """SelectVictimsOnNode: (the node's status with every lower-priority unit gone, None) when that is not enough,
     else (None, the minimal victims). Everything is rolled back."""
     if not any(priority_of(p, context.groups) < pod.priority for p in state.pods[name]):
         return Status.unresolvable(reason, NO_VICTIMS), None
-    units = units_of(list(state.pods[name]), state, context.groups, members)
+    units = units_of([(p, name) for p in state.pods[name]], state, context.groups, members)
     potential = [u for u in units if u.priority < pod.priority]
     mark = state.begin()
     try:

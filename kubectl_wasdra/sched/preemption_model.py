@@ -85,9 +85,8 @@ def victims_of(selection: Selection, nodes: Collection[str]) -> tuple[list[Victi
     """Victim records of a selection, and the spared pods on `nodes` (the nominated ones)."""
     bad = {id(p) for p in selection.violating}
 
-    def record(unit: Unit, pod: PodInfo) -> Victim:
-        return Victim(pod.namespace, pod.name, pod.node_name, unit.priority, pod.group, unit.group is not None,
-                      id(pod) in bad)
+    def record(unit: Unit, pod: PodInfo, node: str) -> Victim:
+        return Victim(pod.namespace, pod.name, node, unit.priority, pod.group, unit.group is not None, id(pod) in bad)
 
-    victims = [record(unit, pod) for unit in selection.victims for pod in unit.pods]
-    return victims, [pod.key for unit in selection.spared for pod in unit.pods if pod.node_name in nodes]
+    victims = [record(unit, pod, node) for unit in selection.victims for pod, node in unit.placements()]
+    return victims, [pod.key for unit in selection.spared for pod, node in unit.placements() if node in nodes]

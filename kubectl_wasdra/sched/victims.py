@@ -37,6 +37,11 @@ class Unit:
     pods: tuple[PodInfo, ...]
     priority: int
     group: str | None = None  # "namespace/name" of an `all` group
+    where: tuple[str, ...] = ()  # the node of each pod (a pod placed by the simulation has no spec.nodeName)
+
+    def placements(self) -> list[tuple[PodInfo, str]]:
+        """(pod, the node it is on) for each pod of the unit."""
+        return list(zip(self.pods, self.where or [p.node_name for p in self.pods], strict=True))
 
     @property
     def is_group(self) -> bool:
@@ -51,7 +56,7 @@ class Unit:
     @property
     def nodes(self) -> tuple[str, ...]:
         """Every node the unit has pods on, sorted."""
-        return tuple(sorted({p.node_name for p in self.pods}))
+        return tuple(sorted({node for _, node in self.placements()}))
 
 
 def start_time(pod: PodInfo) -> str:
@@ -104,45 +109,47 @@ def priority_of(pod: PodInfo, groups: Mapping[str, GroupFacts]) -> int:
     return facts.priority if facts is not None else pod.priority
 
 
-def whole_group_members(state: SchedState, groups: Mapping[str, GroupFacts]) -> dict[str, list[PodInfo]]:
-    """"namespace/group" -> every scheduled pod of each disruptionMode `all` group (PodGroupState.ScheduledPods)."""
-    members: dict[str, list[PodInfo]] = {}
+def whole_group_members(state: SchedState, groups: Mapping[str, GroupFacts]) -> dict[str, list[tuple[PodInfo, str]]]:
+    """"namespace/group" -> (pod, node) of every scheduled pod of each disruptionMode `all` group
+    (PodGroupState.ScheduledPods)."""
+    members: dict[str, list[tuple[PodInfo, str]]] = {}
     if any(facts.whole for facts in groups.values()):
         for name in state.node_names:
             for pod in state.pods[name]:
                 key = group_key(pod)
                 facts = groups.get(key or "")
                 if facts is not None and facts.whole and key is not None:
-                    members.setdefault(key, []).append(pod)
+                    members.setdefault(key, []).append((pod, name))
     return members
 
 
-def units_of(pods: list[PodInfo], state: SchedState, groups: Mapping[str, GroupFacts],
-             members: Mapping[str, list[PodInfo]] | None = None) -> list[Unit]:
-    """Victim units for `pods` (each `all` group once, holding all its scheduled pods in the cluster; `members` is
-    whole_group_members(state, groups) when the caller has it)."""
+def units_of(placed: list[tuple[PodInfo, str]], state: SchedState, groups: Mapping[str, GroupFacts],
+             members: Mapping[str, list[tuple[PodInfo, str]]] | None = None) -> list[Unit]:
+    """Victim units for the (pod, node) pairs `placed` (each `all` group once, holding all its scheduled pods in the
+    cluster; `members` is whole_group_members(state, groups) when the caller has it)."""
     out: list[Unit] = []
     seen: set[str] = set()
-    for pod in pods:
+    for pod, node in placed:
         key = group_key(pod)
         facts = groups.get(key or "")
         if key is None or facts is None or not facts.whole:
-            out.append(Unit((pod,), priority_of(pod, groups)))
+            out.append(Unit((pod,), priority_of(pod, groups), where=(node,)))
             continue
         if key in seen:
             continue
         seen.add(key)
         if members is None:
             members = whole_group_members(state, groups)
-        out.append(Unit(tuple(members.get(key, [pod])), facts.priority, key))
+        pairs = members.get(key) or [(pod, node)]
+        out.append(Unit(tuple(p for p, _ in pairs), facts.priority, key, tuple(n for _, n in pairs)))
     return out
 
 
 def remove(state: SchedState, unit: Unit) -> None:
     """Take a unit's pods off their nodes (inside a transaction)."""
     by_node: dict[str, list[PodInfo]] = {}
-    for pod in unit.pods:
-        by_node.setdefault(pod.node_name, []).append(pod)
+    for pod, node in unit.placements():
+        by_node.setdefault(node, []).append(pod)
     for name, pods in by_node.items():
         if name in state.facts:
             state.remove_pods(name, pods)
@@ -150,8 +157,8 @@ def remove(state: SchedState, unit: Unit) -> None:
 
 def add_back(state: SchedState, unit: Unit) -> None:
     """Put a removed unit's pods back on their nodes (inside a transaction)."""
-    for pod in unit.pods:
-        state.add_pod(pod, pod.node_name)
+    for pod, node in unit.placements():
+        state.add_pod(pod, node)
 
 
 @dataclass

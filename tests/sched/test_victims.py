@@ -7,9 +7,13 @@ import pytest
 from builders import node, pod, snapshot
 
 from kubectl_wasdra.catalog.releases import NEWEST
+from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.admission import all_on
+from kubectl_wasdra.sched.fiterror import FitError
 from kubectl_wasdra.sched.podinfo import build_pod_info
+from kubectl_wasdra.sched.preemption import preempt
 from kubectl_wasdra.sched.simulation import Simulation
+from kubectl_wasdra.sched.status import Status
 from kubectl_wasdra.sched.victims import Unit, sort_by_importance
 
 
@@ -37,3 +41,15 @@ def test_the_first_pod_by_name_is_evicted_among_identical_pods_without_start_tim
                pod("urgent", cpu="1", priority=100)]
     result = {r.name: r for r in Simulation(snapshot(*objects), all_on(NEWEST)).run()}["urgent"]
     assert [v.name for v in result.extra["preemption"].victims] == ["a"]
+
+
+def test_a_pod_the_simulation_placed_can_be_a_victim_on_its_node():
+    """A pending pod placed earlier in the run has no spec.nodeName; preemption still takes it off the node it was
+    placed on and names that node."""
+    simulation = Simulation(snapshot(node("n1", cpu="2"), pod("low", cpu="2", priority=0)), all_on(NEWEST))
+    assert simulation.run()[0].placement == {"default/low": "n1"}
+    urgent = build_pod_info(pod("urgent", cpu="2", priority=100), 100)
+    error = FitError(urgent.key, 1, {"n1": Status.unschedulable(Reason.INSUFFICIENT_RESOURCE, "Insufficient cpu")})
+    answer = preempt(urgent, error, simulation.state, simulation.preemption_context)
+    assert answer.nominated == {"default/urgent": "n1"}
+    assert [(v.name, v.node) for v in answer.victims] == [("low", "n1")]
