@@ -15,6 +15,7 @@ from kubectl_wasdra.kube.quantity import QuantityError
 from kubectl_wasdra.sched import admission
 from kubectl_wasdra.sched.admission import Gates
 from kubectl_wasdra.sched.claims import extended_resource_classes, resolve_claims
+from kubectl_wasdra.sched.filters import inter_pod_affinity
 from kubectl_wasdra.sched.filters.dynamic_resources import build_dra_state
 from kubectl_wasdra.sched.group_preemption import preempt_group
 from kubectl_wasdra.sched.nodeinfo import NodeFacts
@@ -69,6 +70,7 @@ class Simulation:
         self.evict = True  # False: a pod's preemption is reported only; later entries still see its victims
         self._deleting: list[list[Any]] = []  # [entries to wait, {node: victims}] of preemptions under way
         self._retry: set[int] = set()  # indexes of results whose pods a deletion moved back to the queue
+        self._waiting_affinity: set[int] = set()  # indexes of results InterPodAffinity rejected (see _requeue_on_add)
         reuse_infos = base is not None and base.gates is gates and base.config is self.config
         self.queue = QueueBuilder(snapshot, gates, self.config, base.queue.infos if reuse_infos and base else None,
                                   same_priorities=base is not None and _same(base.snapshot, snapshot,
@@ -145,6 +147,7 @@ class Simulation:
                 progress(f"simulating {entry.kind} {entry.namespace}/{entry.name} ({index:,} of {len(self.entries):,})")
             self._land_deletions(results)
             results.append(self._place_guarded(entry))
+            self._requeue_on_add(results, len(results) - 1)
             if only is not None and (entry.kind, entry.namespace, entry.name) in only:
                 remaining -= 1
                 if stop and remaining == 0:
@@ -171,6 +174,22 @@ class Simulation:
             self._retry.update(i for i, r in enumerate(results) if r.entry.kind == "Pod" and not r.fits and _retried(r))
         self._deleting = waiting
 
+    def _requeue_on_add(self, results: list[GroupResult], index: int) -> None:
+        """A pod InterPodAffinity rejected goes back to the queue when a pod matching all its required affinity terms is
+        bound (interpodaffinity/plugin.go isSchedulableAfterPodChange, podMatchesAllAffinityTerms); it is tried
+        again with the others _settle retries. `index`: the result just placed."""
+        placed = results[index]
+        if not placed.fits:
+            if placed.entry.kind == "Pod" and _rejected_by_affinity(placed):
+                self._waiting_affinity.add(index)
+            return
+        bound = [p for p in placed.entry.pods if p.key in placed.placement]
+        for waiting in sorted(self._waiting_affinity):
+            pod = results[waiting].entry.pods[0]
+            if waiting != index and any(_matches_all(pod.affinity_terms, other) for other in bound):
+                self._waiting_affinity.discard(waiting)
+                self._retry.add(waiting)
+
     def _settle(self, results: list[GroupResult]) -> None:
         """The pods moved back to the queue by victims' deletions are tried again, in queue order (they wait out
         their backoff while other pods are active); their retries may preempt in turn."""
@@ -182,6 +201,7 @@ class Simulation:
             for index in todo:
                 self._land_deletions(results)
                 results[index] = self._place_guarded(results[index].entry)
+                self._requeue_on_add(results, index)
 
     def _place_guarded(self, entry: Entry) -> GroupResult:
         """place() in a transaction: an entry whose objects hold a malformed field (a list where a map belongs, a
@@ -284,6 +304,19 @@ class Simulation:
         result.extra["preemption"] = answer
         if not answer.helps:
             result.message = f"{result.message}, {answer.message}"
+
+
+def _rejected_by_affinity(result: GroupResult) -> bool:
+    """The pod has required pod affinity and InterPodAffinity rejected it on some node."""
+    pod = result.entry.pods[0]
+    error = result.pod_errors.get(pod.key)
+    return bool(pod.affinity_terms) and error is not None and any(
+        status.plugin == inter_pod_affinity.NAME for status in error.statuses.values())
+
+
+def _matches_all(terms: tuple[Any, ...], other: PodInfo) -> bool:
+    """podMatchesAllAffinityTerms: `other` matches every term (and there is one)."""
+    return bool(terms) and all(term.matches(other.namespace, other.labels, None) for term in terms)
 
 
 def _retried(result: GroupResult) -> bool:
