@@ -93,7 +93,7 @@ def select_victims(pod: PodInfo, name: str, reason: Reason, state: SchedState, c
         state.rollback(mark)
 
 
-def _earliest_top_start(pods: list[PodInfo]) -> str:
+def earliest_top_start(pods: list[PodInfo]) -> str:
     """GetEarliestPodStartTime: the earliest start among the highest-priority victims."""
     top = max(p.priority for p in pods)
     return min(start_time(p) for p in pods if p.priority == top)
@@ -114,8 +114,8 @@ def best_candidates(candidates: Mapping[str, tuple[list[PodInfo], int]]) -> list
     keep(lambda n: candidates[n][0][0].priority)
     keep(lambda n: sum(p.priority + _SHIFT for p in candidates[n][0]))
     keep(lambda n: len(candidates[n][0]))
-    latest = max(_earliest_top_start(candidates[n][0]) for n in names)  # NOW ("~") sorts after every timestamp
-    return [n for n in names if _earliest_top_start(candidates[n][0]) == latest]
+    latest = max(earliest_top_start(candidates[n][0]) for n in names)  # NOW ("~") sorts after every timestamp
+    return [n for n in names if earliest_top_start(candidates[n][0]) == latest]
 
 
 def pick_node(candidates: Mapping[str, tuple[list[PodInfo], int]]) -> str:
