@@ -70,6 +70,7 @@ class Simulation:
         self.evict = True  # False: a pod's preemption is reported only; later entries still see its victims
         self._deleting: list[list[Any]] = []  # [entries to wait, {node: victims}] of preemptions under way
         self._retry: set[int] = set()  # indexes of results whose pods a deletion moved back to the queue
+        self._nominees: dict[int, tuple[PodInfo, str]] = {}  # result index -> (preemptor, nominated node)
         self._waiting_affinity: set[int] = set()  # indexes of results InterPodAffinity rejected (see _requeue_on_add)
         reuse_infos = base is not None and base.gates is gates and base.config is self.config
         self.queue = QueueBuilder(snapshot, gates, self.config, base.queue.infos if reuse_infos and base else None,
@@ -147,7 +148,7 @@ class Simulation:
                 progress(f"simulating {entry.kind} {entry.namespace}/{entry.name} ({index:,} of {len(self.entries):,})")
             self._land_deletions(results)
             results.append(self._place_guarded(entry))
-            self._requeue_on_add(results, len(results) - 1)
+            self._track(results, len(results) - 1)
             if only is not None and (entry.kind, entry.namespace, entry.name) in only:
                 remaining -= 1
                 if stop and remaining == 0:
@@ -172,7 +173,16 @@ class Simulation:
                 if present:
                     self.state.remove_pods(name, present)
             self._retry.update(i for i, r in enumerate(results) if r.entry.kind == "Pod" and not r.fits and _retried(r))
+            self._retry.update(self._nominees)
         self._deleting = waiting
+
+    def _track(self, results: list[GroupResult], index: int) -> None:
+        """After placing results[index]: remember a preemptor's nomination, requeue pods waiting on it."""
+        answer = results[index].extra.get("preemption")
+        if results[index].entry.kind == "Pod" and answer is not None and answer.helps and self.evict:
+            pod = results[index].entry.pods[0]
+            self._nominees[index] = (pod, answer.nominated.get(pod.key) or next(iter(answer.nominated.values())))
+        self._requeue_on_add(results, index)
 
     def _requeue_on_add(self, results: list[GroupResult], index: int) -> None:
         """A pod InterPodAffinity rejected goes back to the queue when a pod matching all its required affinity terms is
@@ -200,8 +210,48 @@ class Simulation:
             todo, self._retry = sorted(self._retry), set()
             for index in todo:
                 self._land_deletions(results)
-                results[index] = self._place_guarded(results[index].entry)
-                self._requeue_on_add(results, index)
+                self._retry_one(results, index)
+                self._track(results, index)
+
+    def _retry_one(self, results: list[GroupResult], index: int) -> None:
+        """Try results[index] again. A nominated preemptor is tried on its nominated node first and binds there when it
+        fits (schedule_one.go evaluateNominatedNode), keeping its preemption as its result; otherwise it is scheduled
+        afresh and may preempt again (its earlier victims stay its own). Lower-priority nominations do not count for
+        the pod (framework.go addGENominatedPods adds only pods of equal or higher priority)."""
+        entry = results[index].entry
+        pod = entry.pods[0]
+        nominee = self._nominees.pop(index, None)
+        if nominee is not None:
+            self.state.remove_pods(nominee[1], [nominee[0]])
+        hidden = [n for n in self._nominees.values() if n[0].priority < pod.priority]
+        for other, node in hidden:
+            self.state.remove_pods(node, [other])
+        try:
+            if nominee is not None and self._fits_on(entry, nominee[1]):
+                return
+            before = results[index].extra.get("preemption")
+            results[index] = self._place_guarded(entry)
+            answer = results[index].extra.get("preemption")
+            if nominee is not None and before is not None and answer is not None and answer.helps:
+                answer.victims = [*before.victims, *answer.victims]
+        finally:
+            for other, node in hidden:
+                self.state.add_pod(other, node)
+
+    def _fits_on(self, entry: Entry, node: str) -> bool:
+        """Place a single pod on `node` when it passes the filters there (no preemption tried); False leaves the
+        state as it was."""
+        mark = self.state.begin()
+        preemption, self.preemption = self.preemption, False
+        try:
+            result = self.place(entry, self.state, nodes=(node,))
+        finally:
+            self.preemption = preemption
+        if result.fits:
+            self.state.commit(mark)
+            return True
+        self.state.rollback(mark)
+        return False
 
     def _place_guarded(self, entry: Entry) -> GroupResult:
         """place() in a transaction: an entry whose objects hold a malformed field (a list where a map belongs, a

@@ -189,3 +189,19 @@ def test_a_victim_already_being_deleted_is_not_the_next_preemptors():
     assert [v.name for v in results["first"].extra["preemption"].victims] == ["v"]
     assert results["second"].extra["preemption"].victims == []
     assert results["second"].extra["preemption"].nominated == {"default/second": "n1"}
+
+
+def test_a_higher_priority_pod_retried_after_the_deletion_takes_the_nominated_node():
+    """`big` (Never) fails first; `mid` preempts v1 on n1. When v1 is gone both are tried again by priority: `big`
+    ignores the lower-priority nomination and takes n1, so `mid` no longer fits there and preempts v2 on n2; it evicted
+    both (executor.go deletes each candidate's victims, framework.go addGENominatedPods counts only nominated pods of
+    equal or higher priority)."""
+    results = _run(node("n1", cpu="4"), node("n2", cpu="4"),
+                   pod("v1", cpu="4", node_name="n1", priority=0), pod("v2", cpu="4", node_name="n2", priority=0),
+                   pod("big", cpu="4", priority=1000, preemptionPolicy="Never"), pod("mid", cpu="4", priority=100),
+                   pod("filler", cpu="1", priority=0, preemptionPolicy="Never"))
+    assert results["big"].placement == {"default/big": "n1"}
+    answer = results["mid"].extra["preemption"]
+    assert answer.nominated == {"default/mid": "n2"}
+    assert [v.name for v in answer.victims] == ["v1", "v2"]
+    assert not results["filler"].fits
