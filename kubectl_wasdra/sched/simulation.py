@@ -70,6 +70,7 @@ class Simulation:
         self.evict = True  # False: a pod's preemption is reported only; later entries still see its victims
         self._deleting: list[list[Any]] = []  # [entries to wait, {node: victims}] of preemptions under way
         self._retry: set[int] = set()  # indexes of results whose pods a deletion moved back to the queue
+        self._failed: set[int] = set()  # result indexes of single pods that did not fit (and are not nominated)
         self._nominees: dict[int, tuple[PodInfo, str]] = {}  # result index -> (preemptor, nominated node)
         self._waiting_affinity: set[int] = set()  # indexes of results InterPodAffinity rejected (see _requeue_on_add)
         reuse_infos = base is not None and base.gates is gates and base.config is self.config
@@ -172,13 +173,18 @@ class Simulation:
                 present = [p for p in self.state.pods[name] if id(p) in gone]
                 if present:
                     self.state.remove_pods(name, present)
-            self._retry.update(i for i, r in enumerate(results) if r.entry.kind == "Pod" and not r.fits and _retried(r))
+            self._retry.update(self._failed)
             self._retry.update(self._nominees)
         self._deleting = waiting
 
     def _track(self, results: list[GroupResult], index: int) -> None:
-        """After placing results[index]: remember a preemptor's nomination, requeue pods waiting on it."""
-        answer = results[index].extra.get("preemption")
+        """After placing results[index]: remember a failed pod or a preemptor's nomination, requeue pods waiting on it."""
+        result = results[index]
+        if result.entry.kind == "Pod" and not result.fits and _retried(result):
+            self._failed.add(index)
+        else:
+            self._failed.discard(index)
+        answer = result.extra.get("preemption")
         if results[index].entry.kind == "Pod" and answer is not None and answer.helps and self.evict:
             pod = results[index].entry.pods[0]
             self._nominees[index] = (pod, answer.nominated.get(pod.key) or next(iter(answer.nominated.values())))
@@ -370,9 +376,10 @@ def _matches_all(terms: tuple[Any, ...], other: PodInfo) -> bool:
 
 
 def _retried(result: GroupResult) -> bool:
-    """A pod that did not fit and is not waiting on its own preemption: tried again when victims are deleted."""
+    """A pod that the filters rejected (not one left out as malformed or blocked before the queue) and that is not
+    waiting on its own preemption: tried again when victims are deleted."""
     answer = result.extra.get("preemption")
-    return result.entry.blocked is None and not (answer is not None and answer.helps)
+    return result.entry.blocked is None and bool(result.pod_errors) and not (answer is not None and answer.helps)
 
 
 def _remember_before(result: GroupResult, state: SchedState) -> None:

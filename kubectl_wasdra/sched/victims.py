@@ -87,15 +87,11 @@ def more_important(first: Unit, second: Unit) -> bool:
 
 def sort_by_importance(units: list[Unit]) -> list[Unit]:
     """sort.Slice(units, more_important) as Go runs it on up to 12 elements (insertionSortLessFunc, sort/zsortfunc.go):
-    each unit moves left past every unit it is more important than, so units that have not started and tie come out
-    in reverse order. Longer slices are sorted the same way here (upstream's pdqsort partitions them first)."""
-    out = list(units)
-    for i in range(1, len(out)):
-        j = i
-        while j > 0 and more_important(out[j], out[j - 1]):
-            out[j], out[j - 1] = out[j - 1], out[j]
-            j -= 1
-    return out
+    each unit moves left past every unit it is more important than, so the result is sorted by importance, with units
+    that tie and have not started in reverse order and units that tie with a start time in their order. Longer slices
+    are sorted the same way here (upstream's pdqsort partitions them first)."""
+    ranked = sorted(enumerate(units), key=lambda item: (importance(item[1]), -item[0] if item[1].start == NOW else item[0]))
+    return [unit for _, unit in ranked]
 
 
 def group_key(pod: PodInfo) -> str | None:

@@ -14,7 +14,7 @@ from kubectl_wasdra.sched.podinfo import build_pod_info
 from kubectl_wasdra.sched.preemption import preempt
 from kubectl_wasdra.sched.simulation import Simulation
 from kubectl_wasdra.sched.status import Status
-from kubectl_wasdra.sched.victims import Unit, sort_by_importance
+from kubectl_wasdra.sched.victims import Unit, more_important, sort_by_importance
 
 
 def _unit(name: str, priority: int, start: str | None = None) -> Unit:
@@ -53,3 +53,24 @@ def test_a_pod_the_simulation_placed_can_be_a_victim_on_its_node():
     answer = preempt(urgent, error, simulation.state, simulation.preemption_context)
     assert answer.nominated == {"default/urgent": "n1"}
     assert [(v.name, v.node) for v in answer.victims] == [("low", "n1")]
+
+
+def _go_insertion_sort(units: list[Unit]) -> list[Unit]:
+    """Go's insertionSortLessFunc with more_important as Less, literally."""
+    out = list(units)
+    for i in range(1, len(out)):
+        j = i
+        while j > 0 and more_important(out[j], out[j - 1]):
+            out[j], out[j - 1] = out[j - 1], out[j]
+            j -= 1
+    return out
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_sort_by_importance_equals_go_insertion_sort_on_short_slices(seed):
+    import random
+
+    chooser = random.Random(seed)
+    starts = [None, "2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z"]
+    units = [_unit(f"p{i}", chooser.choice([0, 5]), chooser.choice(starts)) for i in range(chooser.randint(1, 12))]
+    assert sort_by_importance(units) == _go_insertion_sort(units)
