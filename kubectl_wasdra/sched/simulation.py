@@ -15,13 +15,14 @@ from kubectl_wasdra.kube.quantity import QuantityError
 from kubectl_wasdra.sched import admission
 from kubectl_wasdra.sched.admission import Gates
 from kubectl_wasdra.sched.claims import extended_resource_classes, resolve_claims
-from kubectl_wasdra.sched.filters import inter_pod_affinity
+from kubectl_wasdra.sched.filters import inter_pod_affinity, pod_topology_spread
 from kubectl_wasdra.sched.filters.dynamic_resources import build_dra_state
 from kubectl_wasdra.sched.group_preemption import preempt_group
 from kubectl_wasdra.sched.nodeinfo import NodeFacts
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.preemption import post_filter_message
 from kubectl_wasdra.sched.preemption_model import Context, Preemption, read_context
+from kubectl_wasdra.sched.profile_plugins import plugins_for
 from kubectl_wasdra.sched.profiles import DEFAULT_CONFIG, SchedulerConfig
 from kubectl_wasdra.sched.queue import Entry, QueueBuilder
 from kubectl_wasdra.sched.result import GroupResult
@@ -72,7 +73,7 @@ class Simulation:
         self._retry: set[int] = set()  # indexes of results whose pods a deletion moved back to the queue
         self._failed: set[int] = set()  # result indexes of single pods that did not fit (and are not nominated)
         self._nominees: dict[int, tuple[PodInfo, str]] = {}  # result index -> (preemptor, nominated node)
-        self._waiting_affinity: set[int] = set()  # indexes of results InterPodAffinity rejected (see _requeue_on_add)
+        self._waiting_add: dict[int, Callable[[PodInfo], bool]] = {}  # see _requeue_on_add
         reuse_infos = base is not None and base.gates is gates and base.config is self.config
         self.queue = QueueBuilder(snapshot, gates, self.config, base.queue.infos if reuse_infos and base else None,
                                   same_priorities=base is not None and _same(base.snapshot, snapshot,
@@ -191,20 +192,38 @@ class Simulation:
         self._requeue_on_add(results, index)
 
     def _requeue_on_add(self, results: list[GroupResult], index: int) -> None:
-        """A pod InterPodAffinity rejected goes back to the queue when a pod matching all its required affinity terms is
-        bound (interpodaffinity/plugin.go isSchedulableAfterPodChange, podMatchesAllAffinityTerms); it is tried
+        """A pod goes back to the queue when a pod is bound that the queueing hint of a plugin that rejected it accepts:
+        InterPodAffinity when the bound pod matches all its required affinity terms (interpodaffinity/plugin.go
+        isSchedulableAfterPodChange, podMatchesAllAffinityTerms), PodTopologySpread when it is in the pod's namespace
+        and matches a constraint's selector (podtopologyspread/plugin.go isSchedulableAfterPodChange); it is tried
         again with the others _settle retries. `index`: the result just placed."""
         placed = results[index]
         if not placed.fits:
-            if placed.entry.kind == "Pod" and _rejected_by_affinity(placed):
-                self._waiting_affinity.add(index)
+            hint = self._add_hint(placed) if placed.entry.kind == "Pod" else None
+            if hint is not None:
+                self._waiting_add[index] = hint
             return
         bound = [p for p in placed.entry.pods if p.key in placed.placement]
-        for waiting in sorted(self._waiting_affinity):
-            pod = results[waiting].entry.pods[0]
-            if waiting != index and any(_matches_all(pod.affinity_terms, other) for other in bound):
-                self._waiting_affinity.discard(waiting)
+        for waiting, hint in sorted(self._waiting_add.items()):
+            if waiting != index and any(hint(other) for other in bound):
+                del self._waiting_add[waiting]
                 self._retry.add(waiting)
+
+    def _add_hint(self, result: GroupResult) -> Callable[[PodInfo], bool] | None:
+        """For a pod that did not fit: the test a newly bound pod must pass to send it back to the queue, or None."""
+        pod = result.entry.pods[0]
+        error = result.pod_errors.get(pod.key)
+        rejected = {status.plugin for status in error.statuses.values()} if error is not None else set()
+        constraints: Any = []
+        if pod_topology_spread.NAME in rejected:
+            spread = plugins_for(pod.profile).spread
+            constraints = spread.constraints(pod, self.snapshot) if spread is not None else []
+            constraints = [] if isinstance(constraints, str) else constraints
+        affinity = inter_pod_affinity.NAME in rejected and bool(pod.affinity_terms)
+        if not affinity and not constraints:
+            return None
+        return lambda other: (affinity and _matches_all(pod.affinity_terms, other)) or (
+            other.namespace == pod.namespace and any(c.selector.matches(other.labels) for c in constraints))
 
     def _settle(self, results: list[GroupResult]) -> None:
         """The pods moved back to the queue by victims' deletions are tried again, in queue order (they wait out
@@ -360,14 +379,6 @@ class Simulation:
         result.extra["preemption"] = answer
         if not answer.helps:
             result.message = f"{result.message}, {answer.message}"
-
-
-def _rejected_by_affinity(result: GroupResult) -> bool:
-    """The pod has required pod affinity and InterPodAffinity rejected it on some node."""
-    pod = result.entry.pods[0]
-    error = result.pod_errors.get(pod.key)
-    return bool(pod.affinity_terms) and error is not None and any(
-        status.plugin == inter_pod_affinity.NAME for status in error.statuses.values())
 
 
 def _matches_all(terms: tuple[Any, ...], other: PodInfo) -> bool:

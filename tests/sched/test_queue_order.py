@@ -113,3 +113,19 @@ def test_a_pod_rejected_by_pod_affinity_is_retried_when_a_matching_pod_is_bound(
     results = {r.name: r for r in Simulation(snapshot(*objects), all_on(NEWEST)).run()}
     assert results["a"].placement == {"default/a": "n1"}
     assert not results["b"].fits and "didn't match pod affinity rules" in results["b"].message
+
+
+def test_a_pod_rejected_by_topology_spread_is_retried_when_a_matching_pod_is_bound():
+    """PodTopologySpread's queueing hint requeues the pod when a bound pod of its namespace matches a constraint's
+    selector (podtopologyspread/plugin.go isSchedulableAfterPodChange): w2 on n2 evens the skew, so s fits on n1."""
+    web = {"app": "web"}
+    spread = [{"maxSkew": 1, "topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "DoNotSchedule",
+               "labelSelector": {"matchLabels": web}}]
+    objects = [node("n1", cpu="4", labels={"kubernetes.io/hostname": "n1"}),
+               node("n2", cpu="1", labels={"kubernetes.io/hostname": "n2"}),
+               pod("w1", cpu="1", node_name="n1", labels=web), pod("x", cpu="1", node_name="n2"),
+               pod("s", cpu="1", priority=10, labels=web, topologySpreadConstraints=spread, preemptionPolicy="Never"),
+               pod("w2", cpu=None, priority=0, labels=web, node_selector={"kubernetes.io/hostname": "n2"})]
+    results = {r.name: r for r in Simulation(snapshot(*objects), all_on(NEWEST)).run()}
+    assert results["w2"].placement == {"default/w2": "n2"}
+    assert results["s"].placement == {"default/s": "n1"}
