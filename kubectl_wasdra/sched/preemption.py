@@ -9,7 +9,7 @@ Only nodes whose filters said Unschedulable are tried; each loses every lower-pr
 the filters run again, and units are reprieved most important first, PDB-violating ones first. The node is picked by
 fewest PDB violations, lowest top victim priority, lowest priority sum, fewest victims, latest start of the top
 victims. Simplified: devices held by victims stay allocated, nominated pods of higher priority count as placed (see
-sched/simulation.py), the dry run starts at the first node in name order instead of a random offset, and the last tie
+sched/requeue.py), the dry run starts at the first node in name order instead of a random offset, and the last tie
 goes to the first node by name where upstream takes, in effect, a random one (best_candidates).
 """
 

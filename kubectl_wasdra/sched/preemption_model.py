@@ -2,7 +2,7 @@
 
 The answer is the `preemption` object of `explain -o json` (README "Preemption"): it says who kube-scheduler 1.37
 would evict for an entry that does not fit, or why it would not preempt. For a single pod the simulation then goes on
-as kube-scheduler does (sched/simulation.py: the preemptor counts on its nominated node, the victims are deleted).
+as kube-scheduler does (sched/requeue.py: the preemptor counts on its nominated node, the victims are deleted).
 """
 
 from __future__ import annotations

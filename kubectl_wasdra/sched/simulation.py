@@ -1,6 +1,7 @@
 """simulate(): place every pending pod and group of a snapshot in queue order against what is already bound.
 
-Earlier entries consume what later ones need; a result remembers which entries had placed pods on each node.
+Earlier entries consume what later ones need; a result remembers which entries had placed pods on each node. After
+the queue, the pods that events sent back to it (sched/requeue.py) are tried again, in queue order.
 """
 
 from __future__ import annotations
@@ -15,16 +16,15 @@ from kubectl_wasdra.kube.quantity import QuantityError
 from kubectl_wasdra.sched import admission
 from kubectl_wasdra.sched.admission import Gates
 from kubectl_wasdra.sched.claims import extended_resource_classes, resolve_claims
-from kubectl_wasdra.sched.filters import inter_pod_affinity, pod_topology_spread
 from kubectl_wasdra.sched.filters.dynamic_resources import build_dra_state
 from kubectl_wasdra.sched.group_preemption import preempt_group
 from kubectl_wasdra.sched.nodeinfo import NodeFacts
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.preemption import post_filter_message
-from kubectl_wasdra.sched.preemption_model import Context, Preemption, read_context
-from kubectl_wasdra.sched.profile_plugins import plugins_for
+from kubectl_wasdra.sched.preemption_model import Context, read_context
 from kubectl_wasdra.sched.profiles import DEFAULT_CONFIG, SchedulerConfig
 from kubectl_wasdra.sched.queue import Entry, QueueBuilder
+from kubectl_wasdra.sched.requeue import Requeue
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.state import SchedState
 from kubectl_wasdra.sched.topology import schedule_group
@@ -35,7 +35,6 @@ MALFORMED: Final = (AttributeError, TypeError, KeyError, ValueError, IndexError,
 DRA_KINDS = ("ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass")
 DRA_STATIC = ("ResourceSlice", "ResourceClaim", "DeviceClass", "DeviceTaintRule")
 DRA_INVENTORY = ("ResourceSlice", "DeviceClass", "DeviceTaintRule", "Namespace")  # what dra.Inventory reads
-DELETION_DELAY: Final = 1  # entries tried after a preemption before its victims are gone
 MAX_SETTLE_ROUNDS: Final = 8  # rounds of deleting victims and retrying; each round's retries may preempt again
 GROUP_ENTRY_KINDS = ("PodGroup", "Workload")  # CompositePodGroup roots: preemption at the root is not modelled
 VOLUME_KINDS = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode")
@@ -69,11 +68,6 @@ class Simulation:
         self.config = config or (base.config if base is not None else DEFAULT_CONFIG)
         self.preemption = True  # False (--no-preemption): no PostFilter preemption is simulated
         self.evict = True  # False: a pod's preemption is reported only; later entries still see its victims
-        self._deleting: list[list[Any]] = []  # [entries to wait, {node: victims}] of preemptions under way
-        self._retry: set[int] = set()  # indexes of results whose pods a deletion moved back to the queue
-        self._failed: set[int] = set()  # result indexes of single pods that did not fit (and are not nominated)
-        self._nominees: dict[int, tuple[PodInfo, str]] = {}  # result index -> (preemptor, nominated node)
-        self._waiting_add: dict[int, Callable[[PodInfo], bool]] = {}  # see _requeue_on_add
         reuse_infos = base is not None and base.gates is gates and base.config is self.config
         self.queue = QueueBuilder(snapshot, gates, self.config, base.queue.infos if reuse_infos and base else None,
                                   same_priorities=base is not None and _same(base.snapshot, snapshot,
@@ -84,6 +78,7 @@ class Simulation:
         self.state = SchedState(facts, minor=gates.release.minor)
         self.state.explain = explain
         self.state.snapshot = snapshot
+        self.requeue = Requeue(self.state, snapshot)  # what sends pods back to the queue (victims deleted, hints)
         self.state.namespaces = {str((ns.get("metadata") or {}).get("name") or ""): (ns.get("metadata") or {}).get("labels")
                                  or {} for ns in snapshot.of_kind("Namespace")}
         self._claims_cache: dict[int, Any] = {}
@@ -148,9 +143,9 @@ class Simulation:
         for index, entry in enumerate(self.entries, 1):
             if progress is not None:
                 progress(f"simulating {entry.kind} {entry.namespace}/{entry.name} ({index:,} of {len(self.entries):,})")
-            self._land_deletions(results)
+            self.requeue.land(results)
             results.append(self._place_guarded(entry))
-            self._track(results, len(results) - 1)
+            self.requeue.track(results, len(results) - 1, self.evict)
             if only is not None and (entry.kind, entry.namespace, entry.name) in only:
                 remaining -= 1
                 if stop and remaining == 0:
@@ -158,85 +153,18 @@ class Simulation:
         self._settle(results)
         return [r for r in results if only is None or (r.entry.kind, r.entry.namespace, r.entry.name) in only]
 
-    def _land_deletions(self, results: list[GroupResult], force: bool = False) -> None:
-        """Delete the victims of earlier preemptions once DELETION_DELAY more entries were tried (all of them with
-        `force`): kube-scheduler deletes them asynchronously (preemption/executor.go prepareCandidateAsync) while the
-        next pods are scheduled. Each deletion moves the pods that did not fit so far back to the queue
-        (backend/queue MoveAllToActiveOrBackoffQueue on AssignedPodDelete); they are tried again after the rest."""
-        waiting = []
-        for batch in self._deleting:
-            if batch[0] > 0 and not force:
-                batch[0] -= 1
-                waiting.append(batch)
-                continue
-            for name, victims in sorted(batch[1].items()):
-                gone = {id(p) for p in victims}
-                present = [p for p in self.state.pods[name] if id(p) in gone]
-                if present:
-                    self.state.remove_pods(name, present)
-            self._retry.update(self._failed)
-            self._retry.update(self._nominees)
-        self._deleting = waiting
-
-    def _track(self, results: list[GroupResult], index: int) -> None:
-        """After placing results[index]: remember a failed pod or a preemptor's nomination, requeue pods waiting on it."""
-        result = results[index]
-        if result.entry.kind == "Pod" and not result.fits and _retried(result):
-            self._failed.add(index)
-        else:
-            self._failed.discard(index)
-        answer = result.extra.get("preemption")
-        if results[index].entry.kind == "Pod" and answer is not None and answer.helps and self.evict:
-            pod = results[index].entry.pods[0]
-            self._nominees[index] = (pod, answer.nominated.get(pod.key) or next(iter(answer.nominated.values())))
-        self._requeue_on_add(results, index)
-
-    def _requeue_on_add(self, results: list[GroupResult], index: int) -> None:
-        """A pod goes back to the queue when a pod is bound that the queueing hint of a plugin that rejected it accepts:
-        InterPodAffinity when the bound pod matches all its required affinity terms (interpodaffinity/plugin.go
-        isSchedulableAfterPodChange, podMatchesAllAffinityTerms), PodTopologySpread when it is in the pod's namespace
-        and matches a constraint's selector (podtopologyspread/plugin.go isSchedulableAfterPodChange); it is tried
-        again with the others _settle retries. `index`: the result just placed."""
-        placed = results[index]
-        if not placed.fits:
-            hint = self._add_hint(placed) if placed.entry.kind == "Pod" else None
-            if hint is not None:
-                self._waiting_add[index] = hint
-            return
-        bound = [p for p in placed.entry.pods if p.key in placed.placement]
-        for waiting, hint in sorted(self._waiting_add.items()):
-            if waiting != index and any(hint(other) for other in bound):
-                del self._waiting_add[waiting]
-                self._retry.add(waiting)
-
-    def _add_hint(self, result: GroupResult) -> Callable[[PodInfo], bool] | None:
-        """For a pod that did not fit: the test a newly bound pod must pass to send it back to the queue, or None."""
-        pod = result.entry.pods[0]
-        error = result.pod_errors.get(pod.key)
-        rejected = {status.plugin for status in error.statuses.values()} if error is not None else set()
-        constraints: Any = []
-        if pod_topology_spread.NAME in rejected:
-            spread = plugins_for(pod.profile).spread
-            constraints = spread.constraints(pod, self.snapshot) if spread is not None else []
-            constraints = [] if isinstance(constraints, str) else constraints
-        affinity = inter_pod_affinity.NAME in rejected and bool(pod.affinity_terms)
-        if not affinity and not constraints:
-            return None
-        return lambda other: (affinity and _matches_all(pod.affinity_terms, other)) or (
-            other.namespace == pod.namespace and any(c.selector.matches(other.labels) for c in constraints))
-
     def _settle(self, results: list[GroupResult]) -> None:
         """The pods moved back to the queue by victims' deletions are tried again, in queue order (they wait out
         their backoff while other pods are active); their retries may preempt in turn."""
         for _ in range(MAX_SETTLE_ROUNDS):
-            self._land_deletions(results, force=True)
-            if not self._retry:
+            self.requeue.land(results, force=True)
+            if not self.requeue.retry:
                 return
-            todo, self._retry = sorted(self._retry), set()
+            todo, self.requeue.retry = sorted(self.requeue.retry), set()
             for index in todo:
-                self._land_deletions(results)
+                self.requeue.land(results)
                 self._retry_one(results, index)
-                self._track(results, index)
+                self.requeue.track(results, index, self.evict)
 
     def _retry_one(self, results: list[GroupResult], index: int) -> None:
         """Try results[index] again. A nominated preemptor is tried on its nominated node first and binds there when it
@@ -245,10 +173,10 @@ class Simulation:
         the pod (framework.go addGENominatedPods adds only pods of equal or higher priority)."""
         entry = results[index].entry
         pod = entry.pods[0]
-        nominee = self._nominees.pop(index, None)
+        nominee = self.requeue.nominees.pop(index, None)
         if nominee is not None:
             self.state.remove_pods(nominee[1], [nominee[0]])
-        hidden = [n for n in self._nominees.values() if n[0].priority < pod.priority]
+        hidden = [n for n in self.requeue.nominees.values() if n[0].priority < pod.priority]
         for other, node in hidden:
             self.state.remove_pods(node, [other])
         try:
@@ -329,26 +257,10 @@ class Simulation:
             result.message = f"{error.message()} {tail}" if tail else error.message()
             result.extra["preemption"] = answer
             if answer.helps and self.evict:
-                self._nominate(pods[0], answer, state)
+                self.requeue.nominate(pods[0], answer, state)
         elif entry.kind in GROUP_ENTRY_KINDS and not result.fits and self.preemption and state.explain:
             self._preempt_group(entry, result, state)
         return result
-
-    def _nominate(self, pod: PodInfo, answer: Preemption, state: SchedState) -> None:
-        """After a pod's successful preemption: it counts on its nominated node for the pods tried after it, all of
-        lower or equal priority (framework/runtime/framework.go addGENominatedPods), and binds there when retried; its
-        victims stay until _land_deletions deletes them (devices they hold stay allocated: their claims outlive the
-        pods). A victim an earlier preemptor is already deleting is not this pod's: its delete call finds the pod gone
-        and records no Preempted event (preemption/executor.go PreemptPod)."""
-        node = answer.nominated.get(pod.key) or next(iter(answer.nominated.values()), None)
-        if node is not None:
-            state.assume(pod, node)
-        deleting = {(p.namespace, p.name) for batch in self._deleting for pods in batch[1].values() for p in pods}
-        answer.victims = [v for v in answer.victims if (v.namespace, v.name) not in deleting]
-        gone = {(v.namespace, v.name) for v in answer.victims}
-        victims = {name: [p for p in state.pods[name] if (p.namespace, p.name) in gone]
-                   for name in sorted({v.node for v in answer.victims})}
-        self._deleting.append([DELETION_DELAY, victims])
 
     def _post_filter(self, pod: PodInfo, error: Any, state: SchedState) -> tuple[str, Any]:
         """post_filter_message, shared by identical pods that failed with one diagnosis over unchanged usage (a dry
@@ -379,18 +291,6 @@ class Simulation:
         result.extra["preemption"] = answer
         if not answer.helps:
             result.message = f"{result.message}, {answer.message}"
-
-
-def _matches_all(terms: tuple[Any, ...], other: PodInfo) -> bool:
-    """podMatchesAllAffinityTerms: `other` matches every term (and there is one)."""
-    return bool(terms) and all(term.matches(other.namespace, other.labels, None) for term in terms)
-
-
-def _retried(result: GroupResult) -> bool:
-    """A pod that the filters rejected (not one left out as malformed or blocked before the queue) and that is not
-    waiting on its own preemption: tried again when victims are deleted."""
-    answer = result.extra.get("preemption")
-    return result.entry.blocked is None and bool(result.pod_errors) and not (answer is not None and answer.helps)
 
 
 def _remember_before(result: GroupResult, state: SchedState) -> None:
