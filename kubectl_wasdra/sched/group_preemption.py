@@ -82,7 +82,7 @@ def preempt_group(entry: Entry, state: SchedState, context: Context, policy_gate
     why = _not_eligible(entry, state, context, policy_gate)
     if why:
         return Preemption(message=PREFIX + why, attempted=False)
-    everyone = [p for name in state.node_names for p in state.pods[name]]
+    everyone = [(p, name) for name in state.node_names for p in state.pods[name]]
     potential = [u for u in units_of(everyone, state, context.groups) if u.priority < entry.priority]
     if not potential:
         return Preemption(message=PREFIX + NO_VICTIMS)

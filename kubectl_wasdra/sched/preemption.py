@@ -8,9 +8,9 @@ SelectVictimsOnNode, calculateNumCandidates), release-1.37.
 Only nodes whose filters said Unschedulable are tried; each loses every lower-priority victim unit (sched/victims.py),
 the filters run again, and units are reprieved most important first, PDB-violating ones first. The node is picked by
 fewest PDB violations, lowest top victim priority, lowest priority sum, fewest victims, latest start of the top
-victims. Simplified: devices held by victims stay allocated, nominated pods are not counted, the dry run starts at
-the first node in name order instead of a random offset, and the last tie goes to the first node by name where
-upstream takes whichever a Go map yields first.
+victims. Simplified: devices held by victims stay allocated, nominated pods of higher priority count as placed (see
+sched/requeue.py), the dry run starts at the first node in name order instead of a random offset, and the last tie
+goes to the first node by name where upstream takes, in effect, a random one (best_candidates).
 """
 
 from __future__ import annotations
@@ -73,12 +73,12 @@ def dry_run_filters(pod: PodInfo, state: SchedState, name: str) -> Status | None
 
 
 def select_victims(pod: PodInfo, name: str, reason: Reason, state: SchedState, context: Context,
-                   members: Mapping[str, list[PodInfo]] | None = None) -> tuple[Status | None, Selection | None]:
+                   members: Mapping[str, list[tuple[PodInfo, str]]] | None = None) -> tuple[Status | None, Selection | None]:
     """SelectVictimsOnNode: (the node's status with every lower-priority unit gone, None) when that is not enough,
     else (None, the minimal victims). Everything is rolled back."""
     if not any(priority_of(p, context.groups) < pod.priority for p in state.pods[name]):
         return Status.unresolvable(reason, NO_VICTIMS), None
-    units = units_of(list(state.pods[name]), state, context.groups, members)
+    units = units_of([(p, name) for p in state.pods[name]], state, context.groups, members)
     potential = [u for u in units if u.priority < pod.priority]
     mark = state.begin()
     try:
@@ -93,14 +93,17 @@ def select_victims(pod: PodInfo, name: str, reason: Reason, state: SchedState, c
         state.rollback(mark)
 
 
-def _earliest_top_start(pods: list[PodInfo]) -> str:
+def earliest_top_start(pods: list[PodInfo]) -> str:
     """GetEarliestPodStartTime: the earliest start among the highest-priority victims."""
     top = max(p.priority for p in pods)
     return min(start_time(p) for p in pods if p.priority == top)
 
 
-def pick_node(candidates: Mapping[str, tuple[list[PodInfo], int]]) -> str:
-    """pickOneNodeForPreemption over {node: (victim pods most important first, PDB violations)}."""
+def best_candidates(candidates: Mapping[str, tuple[list[PodInfo], int]]) -> list[str]:
+    """pickOneNodeForPreemption's criteria over {node: (victim pods most important first, PDB violations)}: the nodes
+    that tie on every one, in the candidates' order. Upstream's last criterion compares the earliest start of the top
+    victims, and a victim without status.startTime starts at time.Now() when it is read (util.GetPodStartTime), so
+    between such nodes the one scored last wins: whichever the Go map of candidates yields last, i.e. at random."""
     names = list(candidates)
 
     def keep(score: Any) -> None:
@@ -111,8 +114,13 @@ def pick_node(candidates: Mapping[str, tuple[list[PodInfo], int]]) -> str:
     keep(lambda n: candidates[n][0][0].priority)
     keep(lambda n: sum(p.priority + _SHIFT for p in candidates[n][0]))
     keep(lambda n: len(candidates[n][0]))
-    latest = max(_earliest_top_start(candidates[n][0]) for n in names)  # NOW ("~") sorts after every timestamp
-    return next(n for n in names if _earliest_top_start(candidates[n][0]) == latest)
+    latest = max(earliest_top_start(candidates[n][0]) for n in names)  # NOW ("~") sorts after every timestamp
+    return [n for n in names if earliest_top_start(candidates[n][0]) == latest]
+
+
+def pick_node(candidates: Mapping[str, tuple[list[PodInfo], int]]) -> str:
+    """pickOneNodeForPreemption: the first of the best candidates (upstream: a random one of them, see above)."""
+    return best_candidates(candidates)[0]
 
 
 def _terminating_by_preemption(pod: PodInfo) -> bool:

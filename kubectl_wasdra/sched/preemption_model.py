@@ -1,7 +1,8 @@
 """What preemption reads (PodGroup facts, PodDisruptionBudgets) and what it answers (victims, nominated nodes).
 
-The answer is the `preemption` object of `explain -o json` (docs/explain.md, "Preemption"): it never changes the simulated
-cluster; it says who kube-scheduler 1.37 would evict for an entry that does not fit, or why it would not preempt.
+The answer is the `preemption` object of `explain -o json` (docs/explain.md, "Preemption"): it says who kube-scheduler
+1.37 would evict for an entry that does not fit, or why it would not preempt. For a single pod the simulation then goes
+on as kube-scheduler does (sched/requeue.py: the preemptor counts on its nominated node, the victims are deleted).
 """
 
 from __future__ import annotations
@@ -84,9 +85,8 @@ def victims_of(selection: Selection, nodes: Collection[str]) -> tuple[list[Victi
     """Victim records of a selection, and the spared pods on `nodes` (the nominated ones)."""
     bad = {id(p) for p in selection.violating}
 
-    def record(unit: Unit, pod: PodInfo) -> Victim:
-        return Victim(pod.namespace, pod.name, pod.node_name, unit.priority, pod.group, unit.group is not None,
-                      id(pod) in bad)
+    def record(unit: Unit, pod: PodInfo, node: str) -> Victim:
+        return Victim(pod.namespace, pod.name, node, unit.priority, pod.group, unit.group is not None, id(pod) in bad)
 
-    victims = [record(unit, pod) for unit in selection.victims for pod in unit.pods]
-    return victims, [pod.key for unit in selection.spared for pod in unit.pods if pod.node_name in nodes]
+    victims = [record(unit, pod, node) for unit in selection.victims for pod, node in unit.placements()]
+    return victims, [pod.key for unit in selection.spared for pod, node in unit.placements() if node in nodes]

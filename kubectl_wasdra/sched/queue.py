@@ -247,6 +247,9 @@ class QueueBuilder:
                 self.skipped.append(f"pod group {key[0]}/{key[1]} left out: malformed field ({type(exc).__name__}: {exc})")
         self.entries.extend(self._roots(group_entries))
         self.entries.sort(key=Entry.sort_key)
+        # kube-scheduler's cache holds a node's pods in the order its informer listed them, which the API server
+        # returns sorted by namespace and name (etcd key order); preemption's victim sort starts from that order
+        self.bound.sort(key=lambda item: (item[0].namespace, item[0].name))
         return self.entries
 
     def _entry_for(self, key: tuple[str, str], pods: list[PodInfo], running: list[str]) -> Entry:

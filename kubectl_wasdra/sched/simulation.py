@@ -1,6 +1,7 @@
 """simulate(): place every pending pod and group of a snapshot in queue order against what is already bound.
 
-Earlier entries consume what later ones need; a result remembers which entries had placed pods on each node.
+Earlier entries consume what later ones need; a result remembers which entries had placed pods on each node. After
+the queue, the pods that events sent back to it (sched/requeue.py) are tried again, in queue order.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from kubectl_wasdra.sched.preemption import claims_post_filter, post_filter_mess
 from kubectl_wasdra.sched.preemption_model import Context, read_context
 from kubectl_wasdra.sched.profiles import DEFAULT_CONFIG, SchedulerConfig
 from kubectl_wasdra.sched.queue import Entry, QueueBuilder
+from kubectl_wasdra.sched.requeue import Requeue
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.state import SchedState
 from kubectl_wasdra.sched.topology import Outcome, schedule_group
@@ -35,6 +37,7 @@ MALFORMED: Final = (AttributeError, TypeError, KeyError, ValueError, IndexError,
 DRA_KINDS = ("ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass")
 DRA_STATIC = ("ResourceSlice", "ResourceClaim", "DeviceClass", "DeviceTaintRule")
 DRA_INVENTORY = ("ResourceSlice", "DeviceClass", "DeviceTaintRule", "Namespace")  # what dra.Inventory reads
+MAX_SETTLE_ROUNDS: Final = 8  # rounds of deleting victims and retrying; each round's retries may preempt again
 GROUP_ENTRY_KINDS = ("PodGroup", "Workload")  # CompositePodGroup roots: preemption at the root is not modelled
 PER_POD_POST_FILTER_MINOR: Final = 36  # schedule_one_podgroup.go v1.36.2: each pod of a group runs PostFilter
 VOLUME_KINDS = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode")
@@ -69,6 +72,7 @@ class Simulation:
         self.snapshot, self.gates = snapshot, gates
         self.config = config or (base.config if base is not None else DEFAULT_CONFIG)
         self.preemption = True  # False (--no-preemption): no PostFilter preemption is simulated
+        self.evict = True  # False: a pod's preemption is reported only; later entries still see its victims
         reuse_infos = base is not None and base.gates is gates and base.config is self.config
         self.queue = QueueBuilder(snapshot, gates, self.config, base.queue.infos if reuse_infos and base else None,
                                   same_priorities=base is not None and _same(base.snapshot, snapshot,
@@ -80,6 +84,7 @@ class Simulation:
         self.state = SchedState(facts, minor=gates.release.minor)
         self.state.explain = explain
         self.state.snapshot = snapshot
+        self.requeue = Requeue(self.state, snapshot)  # what sends pods back to the queue (victims deleted, hints)
         self.state.namespaces = {str((ns.get("metadata") or {}).get("name") or ""): (ns.get("metadata") or {}).get("labels")
                                  or {} for ns in snapshot.of_kind("Namespace")}
         self._claims_cache: dict[int, Any] = {}
@@ -155,26 +160,84 @@ class Simulation:
         `progress` is told which entry is placed (the CLI's status line); with `first_fit` (and `stop`), the last
         wanted entry, a topology-constrained group, stops at the first domain it fits in instead of scoring every
         one: a what-if asks whether the group fits, and nothing after it is simulated."""
-        results, waiting = [], []
+        results: list[GroupResult] = []
+        waiting: list[tuple[int, int]] = []  # failed 1.36 groups: (result index, state version then)
         remaining = len(only) if only is not None else -1
         for index, entry in enumerate(self.entries, 1):
             if progress is not None:
                 progress(f"simulating {entry.kind} {entry.namespace}/{entry.name} ({index:,} of {len(self.entries):,})")
             wanted = only is None or (entry.kind, entry.namespace, entry.name) in only
             self.state.first_fit = first_fit and stop and wanted and remaining == 1
+            self.requeue.land(results)
             result = self._place_guarded(entry)
             self.state.first_fit = False
+            results.append(result)
+            self.requeue.track(results, len(results) - 1, self.evict)
             if _retried(result):
-                waiting.append((result, self.state.version))
-            if only is None or (entry.kind, entry.namespace, entry.name) in only:
-                results.append(result)
+                waiting.append((len(results) - 1, self.state.version))
+            if only is not None and (entry.kind, entry.namespace, entry.name) in only:
                 remaining -= 1
                 if stop and remaining == 0:
-                    return results
-        for result, version in waiting:
-            if version != self.state.version:  # something was placed after it: kube-scheduler tried it again
-                self._retry_messages(result)
-        return results
+                    break
+        self._settle(results)
+        if not (stop and remaining == 0):
+            for index, version in waiting:
+                if version != self.state.version:  # something was placed after it: kube-scheduler tried it again
+                    self._retry_messages(results[index])
+        return [r for r in results if only is None or (r.entry.kind, r.entry.namespace, r.entry.name) in only]
+
+    def _settle(self, results: list[GroupResult]) -> None:
+        """The pods moved back to the queue by victims' deletions are tried again, in queue order (they wait out
+        their backoff while other pods are active); their retries may preempt in turn."""
+        for _ in range(MAX_SETTLE_ROUNDS):
+            self.requeue.land(results, force=True)
+            if not self.requeue.retry:
+                return
+            todo, self.requeue.retry = sorted(self.requeue.retry), set()
+            for index in todo:
+                self.requeue.land(results)
+                self._retry_one(results, index)
+                self.requeue.track(results, index, self.evict)
+
+    def _retry_one(self, results: list[GroupResult], index: int) -> None:
+        """Try results[index] again. A nominated preemptor is tried on its nominated node first and binds there when it
+        fits (schedule_one.go evaluateNominatedNode), keeping its preemption as its result; otherwise it is scheduled
+        afresh and may preempt again (its earlier victims stay its own). Lower-priority nominations do not count for
+        the pod (framework.go addGENominatedPods adds only pods of equal or higher priority)."""
+        entry = results[index].entry
+        pod = entry.pods[0]
+        nominee = self.requeue.nominees.pop(index, None)
+        if nominee is not None:
+            self.state.remove_pods(nominee[1], [nominee[0]])
+        hidden = [n for n in self.requeue.nominees.values() if n[0].priority < pod.priority]
+        for other, node in hidden:
+            self.state.remove_pods(node, [other])
+        try:
+            if nominee is not None and self._fits_on(entry, nominee[1]):
+                return
+            before = results[index].extra.get("preemption")
+            results[index] = self._place_guarded(entry)
+            answer = results[index].extra.get("preemption")
+            if nominee is not None and before is not None and answer is not None and answer.helps:
+                answer.victims = [*before.victims, *answer.victims]
+        finally:
+            for other, node in hidden:
+                self.state.add_pod(other, node)
+
+    def _fits_on(self, entry: Entry, node: str) -> bool:
+        """Place a single pod on `node` when it passes the filters there (no preemption tried); False leaves the
+        state as it was."""
+        mark = self.state.begin()
+        preemption, self.preemption = self.preemption, False
+        try:
+            result = self.place(entry, self.state, nodes=(node,))
+        finally:
+            self.preemption = preemption
+        if result.fits:
+            self.state.commit(mark)
+            return True
+        self.state.rollback(mark)
+        return False
 
     def _conditions(self, result: GroupResult, outcome: Outcome) -> None:
         """1.36: the PodScheduled message of each unbound pod and the group's PodGroupScheduled message."""
@@ -261,17 +324,24 @@ class Simulation:
 
     def _post_place(self, entry: Entry, result: GroupResult, state: SchedState) -> None:
         """PostFilter: preemption for a pod or group that does not fit, its answer joined to the message."""
-        pods = entry.pods
         if entry.kind == "Pod" and result.pod_errors and state.explain:
-            error = next(iter(result.pod_errors.values()))
-            if error.pre_filter_error or not self.preemption:  # a scheduling error runs no PostFilter; --no-preemption
-                result.message = error.message()
-                return
-            tail, answer = self._post_filter(pods[0], error, state)
-            result.message = f"{error.message()} {tail}" if tail else error.message()
-            result.extra["preemption"] = answer
+            self._pod_post_filter(result, state)
         elif entry.kind in GROUP_ENTRY_KINDS and not result.fits and self.preemption and state.explain:
             self._preempt_group(entry, result, state)
+
+    def _pod_post_filter(self, result: GroupResult, state: SchedState) -> None:
+        """A single pod that fits nowhere: its message with the PostFilter tail, its preemption (the pod is nominated
+        when preemption helps)."""
+        pod = result.entry.pods[0]
+        error = next(iter(result.pod_errors.values()))
+        if error.pre_filter_error or not self.preemption:  # a scheduling error runs no PostFilter; --no-preemption
+            result.message = error.message()
+            return
+        tail, answer = self._post_filter(pod, error, state)
+        result.message = f"{error.message()} {tail}" if tail else error.message()
+        result.extra["preemption"] = answer
+        if answer.helps and self.evict:
+            self.requeue.nominate(pod, answer, state)
 
     def _post_filter(self, pod: PodInfo, error: Any, state: SchedState) -> tuple[str, Any]:
         """post_filter_message, shared by identical pods that failed with one diagnosis over unchanged usage (a dry

@@ -4,8 +4,8 @@ Upstream: kubernetes/kubernetes pkg/scheduler/framework/preemption/types.go (get
 util.go (MoreImportantVictim, GetPodPriority), release-1.37. A pod of a PodGroup with disruptionMode `all` is evicted
 with every scheduled pod of its group (one unit, cluster-wide); any other pod is a unit of its own. A grouped pod's
 priority is its PodGroup's. Importance: higher priority; with GenericWorkload a group member before a standalone pod;
-between groups more pods; then the earlier start (a pod without status.startTime counts as started now). Upstream
-leaves ties to an unstable sort; here they keep the order the pods were bound in.
+between groups more pods; then the earlier start (a pod without status.startTime counts as started now). Units are
+sorted as Go's sort.Slice orders them (sort_by_importance), from the order of the node's pods in kube-scheduler's cache.
 """
 
 from __future__ import annotations
@@ -37,6 +37,11 @@ class Unit:
     pods: tuple[PodInfo, ...]
     priority: int
     group: str | None = None  # "namespace/name" of an `all` group
+    where: tuple[str, ...] = ()  # the node of each pod (a pod placed by the simulation has no spec.nodeName)
+
+    def placements(self) -> list[tuple[PodInfo, str]]:
+        """(pod, the node it is on) for each pod of the unit."""
+        return list(zip(self.pods, self.where or [p.node_name for p in self.pods], strict=True))
 
     @property
     def is_group(self) -> bool:
@@ -51,7 +56,7 @@ class Unit:
     @property
     def nodes(self) -> tuple[str, ...]:
         """Every node the unit has pods on, sorted."""
-        return tuple(sorted({p.node_name for p in self.pods}))
+        return tuple(sorted({node for _, node in self.placements()}))
 
 
 def start_time(pod: PodInfo) -> str:
@@ -72,6 +77,23 @@ def importance(unit: Unit) -> tuple[int, int, int, str]:
     return (-unit.priority, 0 if unit.is_group else 1, -len(unit.pods) if unit.is_group else 0, unit.start)
 
 
+def more_important(first: Unit, second: Unit) -> bool:
+    """MoreImportantPod / MoreImportantVictim as the sort calls it: by importance, and between units that tie on it and
+    have not started, True: a missing status.startTime reads time.Now() (util.GetPodStartTime), the first argument's
+    before the second's, so the first looks earlier."""
+    a, b = importance(first), importance(second)
+    return a < b or (a == b and a[3] == NOW)
+
+
+def sort_by_importance(units: list[Unit]) -> list[Unit]:
+    """sort.Slice(units, more_important) as Go runs it on up to 12 elements (insertionSortLessFunc, sort/zsortfunc.go):
+    each unit moves left past every unit it is more important than, so the result is sorted by importance, with units
+    that tie and have not started in reverse order and units that tie with a start time in their order. Longer slices
+    are sorted the same way here (upstream's pdqsort partitions them first)."""
+    ranked = sorted(enumerate(units), key=lambda item: (importance(item[1]), -item[0] if item[1].start == NOW else item[0]))
+    return [unit for _, unit in ranked]
+
+
 def group_key(pod: PodInfo) -> str | None:
     """"namespace/group" of a grouped pod (the 1.35 replica key dropped)."""
     return f"{pod.namespace}/{base_group_name(pod.group)}" if pod.group is not None else None
@@ -83,45 +105,47 @@ def priority_of(pod: PodInfo, groups: Mapping[str, GroupFacts]) -> int:
     return facts.priority if facts is not None else pod.priority
 
 
-def whole_group_members(state: SchedState, groups: Mapping[str, GroupFacts]) -> dict[str, list[PodInfo]]:
-    """"namespace/group" -> every scheduled pod of each disruptionMode `all` group (PodGroupState.ScheduledPods)."""
-    members: dict[str, list[PodInfo]] = {}
+def whole_group_members(state: SchedState, groups: Mapping[str, GroupFacts]) -> dict[str, list[tuple[PodInfo, str]]]:
+    """"namespace/group" -> (pod, node) of every scheduled pod of each disruptionMode `all` group
+    (PodGroupState.ScheduledPods)."""
+    members: dict[str, list[tuple[PodInfo, str]]] = {}
     if any(facts.whole for facts in groups.values()):
         for name in state.node_names:
             for pod in state.pods[name]:
                 key = group_key(pod)
                 facts = groups.get(key or "")
                 if facts is not None and facts.whole and key is not None:
-                    members.setdefault(key, []).append(pod)
+                    members.setdefault(key, []).append((pod, name))
     return members
 
 
-def units_of(pods: list[PodInfo], state: SchedState, groups: Mapping[str, GroupFacts],
-             members: Mapping[str, list[PodInfo]] | None = None) -> list[Unit]:
-    """Victim units for `pods` (each `all` group once, holding all its scheduled pods in the cluster; `members` is
-    whole_group_members(state, groups) when the caller has it)."""
+def units_of(placed: list[tuple[PodInfo, str]], state: SchedState, groups: Mapping[str, GroupFacts],
+             members: Mapping[str, list[tuple[PodInfo, str]]] | None = None) -> list[Unit]:
+    """Victim units for the (pod, node) pairs `placed` (each `all` group once, holding all its scheduled pods in the
+    cluster; `members` is whole_group_members(state, groups) when the caller has it)."""
     out: list[Unit] = []
     seen: set[str] = set()
-    for pod in pods:
+    for pod, node in placed:
         key = group_key(pod)
         facts = groups.get(key or "")
         if key is None or facts is None or not facts.whole:
-            out.append(Unit((pod,), priority_of(pod, groups)))
+            out.append(Unit((pod,), priority_of(pod, groups), where=(node,)))
             continue
         if key in seen:
             continue
         seen.add(key)
         if members is None:
             members = whole_group_members(state, groups)
-        out.append(Unit(tuple(members.get(key, [pod])), facts.priority, key))
+        pairs = members.get(key) or [(pod, node)]
+        out.append(Unit(tuple(p for p, _ in pairs), facts.priority, key, tuple(n for _, n in pairs)))
     return out
 
 
 def remove(state: SchedState, unit: Unit) -> None:
     """Take a unit's pods off their nodes (inside a transaction)."""
     by_node: dict[str, list[PodInfo]] = {}
-    for pod in unit.pods:
-        by_node.setdefault(pod.node_name, []).append(pod)
+    for pod, node in unit.placements():
+        by_node.setdefault(node, []).append(pod)
     for name, pods in by_node.items():
         if name in state.facts:
             state.remove_pods(name, pods)
@@ -129,8 +153,8 @@ def remove(state: SchedState, unit: Unit) -> None:
 
 def add_back(state: SchedState, unit: Unit) -> None:
     """Put a removed unit's pods back on their nodes (inside a transaction)."""
-    for pod in unit.pods:
-        state.add_pod(pod, pod.node_name)
+    for pod, node in unit.placements():
+        state.add_pod(pod, node)
 
 
 @dataclass
@@ -152,7 +176,7 @@ def reprieve(state: SchedState, potential: list[Unit], budgets: tuple[Budget, ..
     """With every potential victim removed (and the preemptor fitting), add units back most important first, PDB
     violating ones before the others, keeping each whose return still lets `fits(unit)` pass; the rest are victims.
     Upstream: SelectVictimsOnNode (plugins/defaultpreemption) and PodGroupEvaluator.selectVictimsOnDomain."""
-    ordered = sorted(potential, key=importance)
+    ordered = sort_by_importance(potential)
     bad = violations((u.pods for u in ordered), budgets)
     violating = [(u, v) for u, v in zip(ordered, bad, strict=True) if v]
     clean = [u for u, v in zip(ordered, bad, strict=True) if not v]
@@ -170,5 +194,5 @@ def reprieve(state: SchedState, potential: list[Unit], budgets: tuple[Budget, ..
             victims.append(unit)
             violating_pods.extend(bad_pods)
     if violating and clean:  # upstream sorts again only then
-        victims.sort(key=importance)
+        victims = sort_by_importance(victims)
     return Selection(victims, tuple(violating_pods), spared)

@@ -42,10 +42,11 @@ CLASSES: Final = {
     "filter-message": "the filter half of an unschedulable pod's message (pkg/scheduler/schedule_one.go FitError)",
     "preemption-victims": "which pods preemption evicts, or on which node: candidate selection "
                           "(pkg/scheduler/framework/preemption/preemption.go SelectCandidate, pickOneNodeForPreemption)",
-    "after-preemption": "a pod queued after one that preempted: kube-scheduler deleted the victims and reserves the "
-                        "nominated node for the preemptor before the next pods are tried; the simulator leaves the "
-                        "victims in place (pkg/scheduler/framework/preemption/executor.go, "
-                        "pkg/scheduler/backend/queue nominator)",
+    "after-preemption": "a pod queued after one that preempted: when the victims' deletion lands and which pods it "
+                        "sends back to the queue, a race in kube-scheduler (asynchronous preemption); the simulator "
+                        "deletes them after one more queue entry and retries the pods that failed until then, in queue "
+                        "order (pkg/scheduler/framework/preemption/executor.go prepareCandidateAsync, "
+                        "pkg/scheduler/backend/queue)",
     "gang-queue-order": "a pod queued beside pod groups is placed or not depending on whether the group's cycle ran "
                         "first: kube-scheduler orders a group by its pods' priority and queue time "
                         "(pkg/scheduler/backend/queue, schedule_one_podgroup.go); the simulator by manifest order",

@@ -19,7 +19,7 @@ from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.cluster.builder import SnapshotBuilder
 from kubectl_wasdra.dra.inventory import with_device_selectors
 from kubectl_wasdra.explain.overlay import build_overlay
-from kubectl_wasdra.sched import placement, topology
+from kubectl_wasdra.sched import placement, preemption, topology
 from kubectl_wasdra.sched.admission import make_gates
 from kubectl_wasdra.sched.simulation import Simulation
 from tests.oracle.compare import interchangeable
@@ -76,6 +76,15 @@ def following(nodes: Mapping[str, str], own: dict[str, str], twins: Iterable[Col
         own[key] = chosen
         return want if want in scored else chosen
 
+    def pick_node(candidates: Mapping[str, Any]) -> str:
+        pod = sys._getframe(1).f_locals.get("pod")  # preempt()'s pod (preemption.preempt calls pick_node)
+        if pod is None:
+            raise RuntimeError("preemption.pick_node is no longer called by a function with a local `pod`: "
+                               "tests/oracle/simulate.py cannot follow kube-scheduler's preemptions")
+        tied = preemption.best_candidates(candidates)
+        want = nodes.get(f"{pod.namespace}/{pod.name}")
+        return want if want in tied else tied[0]
+
     best_placement = topology._best_placement
 
     def best_placement_first(feasible: list[Any], scheduled: int, pods: list[Any]) -> Any:
@@ -85,12 +94,13 @@ def following(nodes: Mapping[str, str], own: dict[str, str], twins: Iterable[Col
         ordered = sorted(feasible, key=lambda a: not theirs or not theirs <= set(a.nodes))
         return best_placement(ordered, scheduled, pods)
 
-    placement.best_node = best_node
+    original_pick = preemption.pick_node
+    placement.best_node, preemption.pick_node = best_node, pick_node
     topology._best_placement = best_placement_first
     try:
         yield
     finally:
-        placement.best_node = original
+        placement.best_node, preemption.pick_node = original, original_pick
         topology._best_placement = best_placement
 
 

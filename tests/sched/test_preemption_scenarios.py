@@ -134,3 +134,74 @@ def test_pod_eligible_to_preempt_others():  # TestPodEligibleToPreemptOthers, en
     tainted = node("n1", cpu="2", taints=[{"key": "k", "effect": "NoSchedule"}])
     result = _run(tainted, node("n2", cpu="2"), victim, pod("low", cpu="2", node_name="n2", priority=0), waiting)["urgent"]
     assert result.extra["preemption"].nominated == {"default/urgent": "n2"}
+
+
+def _after_preemption(*pending):
+    """One 4-cpu node full with a priority-0 pod; `urgent` (priority 100, 3 cpu) preempts it, then `pending`."""
+    return _run(node("n1", cpu="4"), pod("v", cpu="4", node_name="n1", priority=0),
+                pod("urgent", cpu="3", priority=100), *pending)
+
+
+def test_pods_after_a_preemptor_count_it_on_its_nominated_node_once_the_victims_are_gone():
+    """kube-scheduler deletes the victims while the next pod is tried (which still sees them) and retries the pods that
+    did not fit; the nominated preemptor then holds 3 of the node's 4 cpu: 1 cpu fits, 2 do not."""
+    results = _after_preemption(pod("tiny", cpu="1", priority=0), pod("two", cpu="2", priority=0, preemptionPolicy="Never"))
+    assert results["urgent"].extra["preemption"].nominated == {"default/urgent": "n1"}
+    assert results["tiny"].placement == {"default/tiny": "n1"}
+    assert results["two"].message == ("0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, "
+                                      "preemption: not eligible due to preemptionPolicy=Never.")
+    assert [p.name for p in results["two"].state.pods["n1"]] == ["urgent", "tiny"]  # the victim is gone
+
+
+def test_the_pod_right_after_a_preemptor_still_sees_the_victims():
+    """The victims' deletion is asynchronous (preemption/executor.go): the next pod fails against them, and only its
+    retry after the deletion places it."""
+    simulation = Simulation(snapshot(node("n1", cpu="4"), pod("v", cpu="4", node_name="n1", priority=0),
+                                     pod("urgent", cpu="3", priority=100), pod("tiny", cpu="1", priority=0)),
+                            all_on(NEWEST))
+    first = {}
+    original = simulation._place_guarded
+
+    def place(entry):
+        result = original(entry)
+        first.setdefault(entry.name, result)
+        return result
+
+    simulation._place_guarded = place
+    final = {r.name: r for r in simulation.run()}
+    assert not first["tiny"].fits and final["tiny"].fits
+
+
+def test_without_eviction_later_pods_still_see_the_victims():
+    simulation = Simulation(snapshot(node("n1", cpu="4"), pod("v", cpu="4", node_name="n1", priority=0),
+                                     pod("urgent", cpu="3", priority=100), pod("tiny", cpu="1", priority=0)),
+                            all_on(NEWEST))
+    simulation.evict = False
+    results = {r.name: r for r in simulation.run()}
+    assert results["urgent"].extra["preemption"].helps and not results["tiny"].fits
+
+
+def test_a_victim_already_being_deleted_is_not_the_next_preemptors():
+    """Two preemptors of equal priority right after each other find the same victim: the second one's delete call finds
+    it gone and records no Preempted event (preemption/executor.go), so only the first names it."""
+    results = _run(node("n1", cpu="4"), pod("v", cpu="4", node_name="n1", priority=0),
+                   pod("first", cpu="2", priority=100), pod("second", cpu="2", priority=100))
+    assert [v.name for v in results["first"].extra["preemption"].victims] == ["v"]
+    assert results["second"].extra["preemption"].victims == []
+    assert results["second"].extra["preemption"].nominated == {"default/second": "n1"}
+
+
+def test_a_higher_priority_pod_retried_after_the_deletion_takes_the_nominated_node():
+    """`big` (Never) fails first; `mid` preempts v1 on n1. When v1 is gone both are tried again by priority: `big`
+    ignores the lower-priority nomination and takes n1, so `mid` no longer fits there and preempts v2 on n2; it evicted
+    both (executor.go deletes each candidate's victims, framework.go addGENominatedPods counts only nominated pods of
+    equal or higher priority)."""
+    results = _run(node("n1", cpu="4"), node("n2", cpu="4"),
+                   pod("v1", cpu="4", node_name="n1", priority=0), pod("v2", cpu="4", node_name="n2", priority=0),
+                   pod("big", cpu="4", priority=1000, preemptionPolicy="Never"), pod("mid", cpu="4", priority=100),
+                   pod("filler", cpu="1", priority=0, preemptionPolicy="Never"))
+    assert results["big"].placement == {"default/big": "n1"}
+    answer = results["mid"].extra["preemption"]
+    assert answer.nominated == {"default/mid": "n2"}
+    assert [v.name for v in answer.victims] == ["v1", "v2"]
+    assert not results["filler"].fits

@@ -95,3 +95,4 @@ def test_1_37_gang_cycle_tries_pods_in_queue_order(first, fits):
 def test_1_36_gang_cycle_tries_the_pod_that_completed_min_count_first(first, fits):
     # the second pod created releases the gang at PreEnqueue and gets the earliest InitialAttemptTimestamp
     assert _gang_order_run(36, first) is fits
+
