@@ -19,6 +19,8 @@ STATE_WORDS: Final = {"this": "this group", "used": "used by others", "free": "f
 OPEN_DOMAINS: Final = 2  # grid domains unfolded when the page opens
 MAX_CELLS: Final = 256  # device cells drawn per node; the rest are counted
 MAX_NAMES: Final = 6  # runs of domain names in a cause row
+MAX_SECTIONS: Final = 50  # groups drawn in full (a 5,000-pod Job is 5,000 groups of one); -o json lists every one
+MAX_VERDICT_ROWS: Final = 200  # above this many groups the verdict table folds groups with one outcome into a row
 
 
 def render_html(explain_doc: Mapping[str, Any] | None, capacity_doc: Mapping[str, Any] | None = None) -> str:
@@ -33,8 +35,14 @@ def render_html(explain_doc: Mapping[str, Any] | None, capacity_doc: Mapping[str
         title = f"kubectl wasdra explain: {len(groups):,} group{'s' if len(groups) != 1 else ''}, " \
                 f"{failing:,} {'does' if failing == 1 else 'do'} not fit"
         subtitle = f"Kubernetes {esc(explain_doc.get('k8sVersion', ''))}"
-        sections.append(Section("verdict", "Verdict per group", _verdicts(groups)))
-        sections += [Section(f"g{i}", _group_title(g), _group_body(g, i)) for i, g in enumerate(groups, 1)]
+        sections.append(Section("verdict", "Verdict per group", _verdicts(groups) if len(groups) <= MAX_VERDICT_ROWS
+                                else _folded_verdicts(groups)))
+        drawn = groups[:MAX_SECTIONS]
+        sections += [Section(f"g{i}", _group_title(g), _group_body(g, i)) for i, g in enumerate(drawn, 1)]
+        if len(groups) > len(drawn):
+            sections.append(Section("more", f"{len(groups) - len(drawn):,} more groups",
+                                    f"<p>The first {len(drawn):,} groups are drawn in full; the verdict of every group "
+                                    "is in the table above, and <code>-o json</code> has each one's details.</p>"))
         sections += _notes(explain_doc)
     if capacity_doc is not None:
         sections += capacity_sections(capacity_doc)
@@ -81,12 +89,36 @@ def _verdicts(groups: Sequence[Mapping[str, Any]]) -> str:
         css, word = verdict_word(group)
         placement = group.get("placement") or {}
         domain = ", ".join(f"{k}={v}" for k, v in (placement.get("domain") or {}).items())
-        first = (group.get("reasons") or [{}])[0].get("message", "") if not group.get("fits") else ""
+        first = _first_reason(group)
         rows.append([esc(group.get("kind", "")), f'<a href="#g{index}">{esc(_name(group))}</a>',
                      f'<span class="v {css}" data-verdict="{esc(word)}">{esc(word)}</span>',
                      esc(f"{len(placement.get('pods') or {}):,}"), esc(domain), esc(first)])
     return table(["kind", "namespace/name", "verdict", "pods placed", "domain", "first reason"], rows, numeric=(3,),
                  attrs=' id="verdict-table"')
+
+
+def _first_reason(group: Mapping[str, Any]) -> str:
+    return "" if group.get("fits") else str((group.get("reasons") or [{}])[0].get("message", ""))
+
+
+def _folded_verdicts(groups: Sequence[Mapping[str, Any]]) -> str:
+    """One row per outcome (kind, verdict, first reason) with its number of groups and, folded, every group's name
+    (and node, for a placed pod)."""
+    outcomes: dict[tuple[str, str, str], list[Mapping[str, Any]]] = {}
+    for group in groups:
+        outcomes.setdefault((str(group.get("kind", "")), verdict_word(group)[1], _first_reason(group)), []).append(group)
+    rows = []
+    for (kind, word, reason), members in outcomes.items():
+        css = verdict_word(members[0])[0]
+        names = ", ".join(_name(g) + "".join(f" → {n}" for n in (g.get("placement") or {}).get("pods", {}).values())
+                          for g in members)
+        rows.append([esc(kind), f'<span class="v {css}" data-verdict="{esc(word)}" data-count="{len(members)}">'
+                                f"{esc(word)}</span>", esc(f"{len(members):,}"),
+                     f"<details><summary>{esc(_name(members[0]))}{' …' if len(members) > 1 else ''}</summary>"
+                     f"<p>{esc(names)}</p></details>", esc(reason)])
+    return (f"<p>{len(groups):,} groups, folded by outcome.</p>"
+            + table(["kind", "verdict", "groups", "namespace/name", "first reason"], rows, numeric=(2,),
+                    attrs=' id="verdict-table"'))
 
 
 def _group_body(group: Mapping[str, Any], index: int) -> str:
@@ -297,13 +329,12 @@ def _cells(numas: Sequence[Mapping[str, Any]]) -> str:
     out, drawn, rest = [], 0, {}
     for numa in numas:
         cells = []
-        for state, driver, device in numa["cells"]:
+        for state, _driver, device in numa["cells"]:
             if drawn >= MAX_CELLS:
                 rest[state] = rest.get(state, 0) + 1
                 continue
             drawn += 1
-            cells.append(f'<span class="c s-{state}" title="{esc(device)} ({esc(driver)}): {STATE_WORDS[state]}">'
-                         f"{GLYPHS[state]}</span>")
+            cells.append(f'<span class="c s-{state}" title="{esc(device)}">{GLYPHS[state]}</span>')
         label = f"<b>N{numa['numa']}</b>" if numa["numa"] is not None else ""
         if cells:
             out.append(f'<span class="numa">{label}{"".join(cells)}</span>')

@@ -155,10 +155,32 @@ def devices_per_node(snapshot: Any) -> dict[str, list[tuple[str, str, str]]]:
     return out
 
 
-def assert_agrees(page: list[dict[str, Any]], doc: dict[str, Any], snapshot: Any) -> int:
+def verdict_counts(root: Element) -> dict[str, int]:
+    """Verdict word -> groups, from the verdict table (a folded row counts its data-count groups)."""
+    out: dict[str, int] = {}
+    for table in root.find_all("table", id="verdict-table"):
+        for span in table.find_all("span"):
+            if "data-verdict" in span.attrs:
+                word = span.attrs["data-verdict"]
+                out[word] = out.get(word, 0) + int(span.attrs.get("data-count", "1"))
+    return out
+
+
+def assert_agrees(page: list[dict[str, Any]], doc: dict[str, Any], snapshot: Any, root: Element | None = None) -> int:
     """Every number the page shows equals the JSON document's (and the grid's device totals the snapshot's); the
-    number of grids checked."""
-    groups = doc["groups"]
+    groups drawn in full are the first ones (all up to MAX_SECTIONS); with `root`, the verdict table counts every
+    group. Returns the number of grids checked."""
+    from kubectl_wasdra.explain.render_html import MAX_SECTIONS
+
+    assert len(page) == min(len(doc["groups"]), MAX_SECTIONS)
+    groups = doc["groups"][:len(page)]
+    if root is not None:
+        words = {True: "fits", False: "does not fit"}
+        expected: dict[str, int] = {}
+        for group in doc["groups"]:
+            word = words.get(group["fits"], "unknown" if group.get("unknown") else "not simulated (another scheduler)")
+            expected[word] = expected.get(word, 0) + 1
+        assert verdict_counts(root) == expected
     assert [(g["kind"], g["namespace"], g["name"], g["fits"]) for g in page] == \
         [(g["kind"], g["namespace"], g["name"], g["fits"]) for g in groups]
     devices = devices_per_node(snapshot)

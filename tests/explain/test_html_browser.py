@@ -50,7 +50,7 @@ def test_chromium_builds_the_dom_whose_numbers_are_the_json_numbers(case, capsys
     root = parse(dom)
     assert "js" in root.find_all("html")[0].attrs.get("class", "").split()  # the optional script ran, no errors
     cluster, _ = read_snapshot_leaving_out([str(ROOT / snapshot)])
-    assert assert_agrees(report_numbers(root), doc, cluster) >= 1
+    assert assert_agrees(report_numbers(root), doc, cluster, root) >= 1
     assert report_numbers(root) == report_numbers(parse(text))  # the browser reads the page as written
 
 
@@ -84,4 +84,4 @@ def test_chromium_opens_the_generated_cluster_page(capsys, tmp_path):
     run([*argv, "-o", "html", "--output-file", str(tmp_path / "gen.html")], capsys)
     root = parse(chromium(tmp_path / "gen.html", tmp_path / "profile", "--dump-dom"))
     cluster, _ = read_snapshot_leaving_out([str(tmp_path / "cluster.json")])
-    assert assert_agrees(report_numbers(root), orjson.loads(out), cluster) == 1
+    assert assert_agrees(report_numbers(root), orjson.loads(out), cluster, root) == 1

@@ -43,7 +43,8 @@ def test_the_pages_numbers_are_the_json_numbers(case, capsys, tmp_path):
     manifests, snapshot, flags = CASES[case]
     doc, page = explain_both(capsys, manifests, snapshot, flags, tmp_path)
     cluster, _ = read_snapshot_leaving_out([str(ROOT / snapshot)])
-    grids = assert_agrees(report_numbers(parse(page)), doc, cluster)
+    root = parse(page)
+    grids = assert_agrees(report_numbers(root), doc, cluster, root)
     assert grids >= 1  # every case asks for devices: a grid is drawn and checked
 
 
@@ -158,8 +159,29 @@ def test_a_generated_cluster_folds_domains_and_still_counts_every_device(generat
     assert code == code_html == 0
     doc, page = orjson.loads(out), page_file.read_text(encoding="utf-8")
     cluster, _ = read_snapshot_leaving_out([str(generated / "cluster.json")])
-    (group,) = report_numbers(parse(page))
-    assert_agrees([group], doc, cluster)
+    root = parse(page)
+    (group,) = report_numbers(root)
+    assert_agrees([group], doc, cluster, root)
     assert len(group["grid"]["counts"]) == 24  # a summary row per rack (the total row was checked and taken out)
     assert len(group["grid"]["cells"]) == DOMAINS_WITH_ROWS * ROWS_PER_DOMAIN  # node rows only for the first racks
     assert len(page) < 400_000
+
+
+def test_many_groups_fold_into_outcome_rows_and_the_first_sections(capsys, tmp_path):
+    """A Job of 400 one-GPU pods on 30 nodes with 240 GPUs (half held): 400 groups of one pod, two outcomes."""
+    from tests.explain.test_scale_causes import GEN, SCALE
+
+    (tmp_path / "cluster.json").write_bytes(orjson.dumps({"apiVersion": "v1", "kind": "List",
+                                                          "items": GEN.generate(30, 8, 8, 0.5, 3)}))
+    (tmp_path / "job.json").write_bytes(orjson.dumps({"apiVersion": "v1", "kind": "List",
+                                                      "items": SCALE.job10k_manifests(0.04)}))
+    argv = ["explain", str(tmp_path / "job.json"), "--snapshot", str(tmp_path / "cluster.json"), "--fail-on", "never",
+            "--no-suggestions"]
+    _, out, _ = run([*argv, "-o", "json"], capsys)
+    _, page, _ = run([*argv, "-o", "html"], capsys)
+    doc, root = orjson.loads(out), parse(page)
+    assert len(doc["groups"]) == 400 and {g["fits"] for g in doc["groups"]} == {True, False}
+    cluster, _ = read_snapshot_leaving_out([str(tmp_path / "cluster.json")])
+    assert_agrees(report_numbers(root), doc, cluster, root)
+    assert len(root.find_all("table", id="verdict-table")[0].rows()) < 10
+    assert root.find_all("section", id="more") and len(page) < 1_000_000  # 50 sections, 20 grids: bounded
