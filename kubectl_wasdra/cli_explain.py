@@ -138,6 +138,17 @@ def explain_exit(report: Any, *, fits_anyway: bool = False) -> int:
     return EXIT_OK if report.all_fit or fits_anyway else EXIT_FINDINGS
 
 
+def parse_plugin_nodes(value: str) -> int | None:
+    """--plugin-nodes: a number of nodes (0 or more) or "all" (None); UsageError otherwise."""
+    text = value.strip().lower()
+    if text == "all":
+        return None
+    if not text.isdigit():
+        raise UsageError(f'--plugin-nodes "{value}" is neither a number nor "all"', where="--plugin-nodes",
+                         hint="give a count of nodes such as 20, or all")
+    return int(text)
+
+
 @click.command("explain", cls=ConfiguredCommand)
 @config_options
 @click.argument("paths", nargs=-1, metavar="[PATH]... | -", type=click.Path())
@@ -151,11 +162,17 @@ def explain_exit(report: Any, *, fits_anyway: bool = False) -> int:
               help="The cluster's kube-scheduler runs scheduler-plugins' NodeResourceTopologyMatch filter in every "
                    "profile (as a --scheduler-config enabling it would say).")
 @NO_PREEMPTION_OPTION
+@click.option("--plugin-results", is_flag=True,
+              help="With -o json|yaml: each pod's Filter plugins' verdicts and Score plugins' scores per node, the "
+                   "totals and the chosen node (docs/plugin-results.md); -o html always draws them.")
+@click.option("--plugin-nodes", default="20", metavar="N|all", show_default=True,
+              help="With --plugin-results: the chosen node and the N closest others are listed; all: every node.")
 @OUTPUT_FILE_OPTION
 @explain_options
 def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool, no_suggestions: bool,
                     common: CommonOptions, scheduler_config: str | None = None, no_preemption: bool = False,
-                    numa_aware_scheduler: bool = False, what_if_budget: str = "", output_file: str | None = None) -> int:
+                    numa_aware_scheduler: bool = False, what_if_budget: str = "", plugin_results: bool = False,
+                    plugin_nodes: str = "20", output_file: str | None = None) -> int:
     """Dry-run the manifests' pods and groups against a snapshot: placement plan, or why not and what would fit.
 
     PATH (or -f PATH) is a file, a directory (its .yaml, .yml and .json files; with -R its subdirectories' too), a
@@ -170,6 +187,7 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
       kubectl wasdra explain -f job.yaml --live
       kubectl wasdra explain -f job.yaml --snapshot cluster/ --scheduler-config kube-scheduler.yaml
       kubectl wasdra explain -f train.yaml --snapshot cluster/ -o html --output-file report.html
+      kubectl wasdra explain -f job.yaml --snapshot cluster/ -o json --plugin-results --plugin-nodes 50
 
     \b
     Exit codes (130 after Ctrl-C):
@@ -190,8 +208,9 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
                              scheduler_config=scheduler_config,
                              namespace=common.namespace if common.live else None, job_pod_cap=job_pod_cap(),
                              preemption=not no_preemption, numa_aware=numa_aware_scheduler,
-                             what_if_budget=what_if_budget, progress=progress_for_stderr(),
-                             grids=common.output == "html")
+                             what_if_budget=what_if_budget, plugin_nodes=parse_plugin_nodes(plugin_nodes),
+                             plugin_results=plugin_results or common.output == "html",  # the page's plugin tables
+                             progress=progress_for_stderr(), grids=common.output == "html")
     try:
         report = run_explain(options)
     finally:

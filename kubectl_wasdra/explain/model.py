@@ -98,6 +98,7 @@ class GroupDiagnosis:
     simulated: bool = True  # False: another scheduler places these pods (reason OtherScheduler); `fits` means nothing
     numa: dict[str, dict[str, Any]] = field(default_factory=dict)  # pod -> node, per-container NUMA nodes (kubelet stage)
     claim_numa: dict[str, list[Any]] = field(default_factory=dict)  # claim -> each device's resource.kubernetes.io/numaNode
+    plugins: dict[str, Any] | None = None  # --plugin-results: pod name -> sched/plugin_results.PodPlugins (None: off)
 
 
 @dataclass

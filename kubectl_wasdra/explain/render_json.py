@@ -42,11 +42,50 @@ def group_json(group: GroupDiagnosis) -> dict[str, Any]:
         data["agree"] = {"verdict": group.agreement[0], "why": group.agreement[1]}
     if group.suggestions_note:
         data["suggestionsNote"] = group.suggestions_note
+    data.update(_causes_json(group))
+    return data
+
+
+def _causes_json(group: GroupDiagnosis) -> dict[str, Any]:
+    """The keys after the verdict that only some groups have: domains, the DRA cause, per-plugin results."""
+    data: dict[str, Any] = {}
     if group.domains:  # every domain of a topology-constrained group, never cut
         data["domains"] = [_domain_json(d) for d in group.domains]
     if group.dra_cause is not None:  # the tightest DRA stage over all nodes (a group without domains)
         data["dra"] = group.dra_cause.json()
+    if group.plugins is not None:  # --plugin-results only: without it the shape stays DESIGN's
+        data["plugins"] = plugin_results_json(group)
     return data
+
+
+def plugin_results_json(group: GroupDiagnosis) -> dict[str, Any] | None:
+    """The group's per-plugin results as docs/plugin-results.md shows them: pod name -> its Filter and Score plugins
+    per node; None when they were not recorded (explain without --plugin-results). The HTML report draws this."""
+    if group.plugins is None:
+        return None
+    return {name: _pod_plugins_json(record) for name, record in group.plugins.items()}
+
+
+def _filter_json(result: Any) -> dict[str, Any]:
+    return {"plugin": result.plugin, "status": result.status, "reason": result.reason, "message": result.message}
+
+
+def _pod_plugins_json(record: Any) -> dict[str, Any]:
+    """One sched/plugin_results.PodPlugins, keys in a fixed order."""
+    return {
+        "nodes": record.nodes,
+        "domain": dict(record.domain) if record.domain is not None else None,
+        "preFilter": _filter_json(record.pre_filter) if record.pre_filter is not None else None,
+        "filter": [{"node": n.node, "results": [_filter_json(r) for r in n.results]} for n in record.filter],
+        "score": [{"node": n.node, "scores": [{"plugin": s.plugin, "raw": s.raw, "normalized": s.normalized,
+                                               "weight": s.weight, "weighted": s.weighted} for s in n.scores],
+                   "total": n.total} for n in record.score],
+        "chosenNode": record.chosen_node,
+        "feasible": record.feasible,
+        "scored": record.scored,
+        "rejectedBy": dict(record.rejected_by),
+        "nodesLeftOut": record.nodes_left_out,
+    }
 
 
 def _domain_json(domain: DomainLine) -> dict[str, Any]:
