@@ -11,6 +11,7 @@ from kubectl_wasdra.explain.html_page import esc, table
 
 STATUS_MARKS: Final = {"pass": ("✓", "pass"), "fail": ("✗", "fail"), "unschedulable_and_unresolvable": ("⊘", "unresolvable"),
                        "error": ("!", "error"), "skipped": ("–", "skipped")}  # noqa: RUF001
+MAX_PODS: Final = 8  # pods of one group whose tables are drawn (a 40-pod gang's are alike)
 
 
 def plugin_tables(group: Mapping[str, Any]) -> str:
@@ -21,8 +22,11 @@ def plugin_tables(group: Mapping[str, Any]) -> str:
     parts = ['<h3>Scheduler plugins per node</h3><p class="meta">Filter: ✓ pass, ✗ fail (freeing capacity might '
              "help), ⊘ unschedulable and unresolvable, ! error, – skipped after an earlier rejection. Score: "  # noqa: RUF001
              "weighted score (normalized × weight; raw and normalized in the cell's title).</p>"]  # noqa: RUF001
-    for number, (pod, result) in enumerate(plugins.items()):
+    for number, (pod, result) in enumerate(list(plugins.items())[:MAX_PODS]):
         parts.append(_pod(pod, result, number == 0))
+    if len(plugins) > MAX_PODS:
+        parts.append(f"<p>… {len(plugins) - MAX_PODS:,} more pods: <code>-o json --plugin-results</code> lists every "
+                     "one.</p>")
     return '<div class="plugins">' + "".join(parts) + "</div>"
 
 
@@ -61,11 +65,11 @@ def _filters(rows: Sequence[Mapping[str, Any]], chosen: str | None) -> str:
             if result is None:
                 cells.append("")
                 continue
-            mark, word = STATUS_MARKS.get(str(result.get("status")), ("?", str(result.get("status"))))
+            status = str(result.get("status"))
+            mark, word = STATUS_MARKS.get(status, ("?", status))
             message = str(result.get("message") or "")
-            cells.append(f'<span class="f-{esc(word)}" data-status="{esc(result.get("status", ""))}" '
-                         f'title="{esc(word)}{": " + esc(message) if message else ""}">{mark}</span>'
-                         + (f" {esc(message)}" if message else ""))
+            title = f' title="{esc(word)}"' if status not in ("pass", "skipped") else ""
+            cells.append(f'<span class="f-{esc(status)}"{title}>{mark}</span>' + (f" {esc(message)}" if message else ""))
         out.append(cells)
     return table(["node", *plugins], out, attrs=' class="filter-table"', caption="Filter plugins")
 
@@ -84,9 +88,8 @@ def _scores(rows: Sequence[Mapping[str, Any]], chosen: str | None) -> str:
                 cells.append("")
                 continue
             title = f"raw {score.get('raw')}, normalized {score.get('normalized')}, weight {score.get('weight')}"
-            cells.append(f'<span title="{esc(title)}" data-weighted="{esc(score.get("weighted", 0))}">'
-                         f"{esc(score.get('weighted', 0))}</span>")
-        cells.append(f'<b data-total="{esc(row.get("total", 0))}">{esc(row.get("total", 0))}</b>')
+            cells.append(f'<span title="{esc(title)}">{esc(score.get("weighted", 0))}</span>')
+        cells.append(f"<b>{esc(row.get('total', 0))}</b>")
         out.append(cells)
     return table(["node", *plugins, "total"], out, numeric=tuple(range(1, len(plugins) + 2)),
                  attrs=' class="score-table"', caption="Score plugins (weighted)")

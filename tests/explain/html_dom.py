@@ -132,7 +132,7 @@ def _plugins(div: Element) -> dict[str, Any]:
                 for plugin, cell in zip(plugins, row[1:], strict=True):
                     spans = cell.find_all("span")
                     if spans:
-                        statuses[plugin] = spans[0].attrs["data-status"]
+                        statuses[plugin] = spans[0].attrs["class"].removeprefix("f-")
                 filters[row[0].text().split()[0]] = statuses
         totals = {}
         for table in details.find_all("table", class_="score-table"):
@@ -193,8 +193,11 @@ def assert_agrees(page: list[dict[str, Any]], doc: dict[str, Any], snapshot: Any
         if shown["grid"] is not None:
             grids += 1
             _grid_agrees(shown["grid"], group, devices, nodes)
-        for pod, plugins in (group.get("plugins") or {}).items():
-            drawn = shown["plugins"][pod]
+        from kubectl_wasdra.explain.html_plugins import MAX_PODS
+
+        assert list(shown["plugins"]) == list(group.get("plugins") or {})[:MAX_PODS]
+        for pod, drawn in shown["plugins"].items():
+            plugins = group["plugins"][pod]
             assert drawn["chosen"] == plugins["chosenNode"]
             assert drawn["filter"] == {f["node"]: {r["plugin"]: r["status"] for r in f["results"]}
                                        for f in plugins["filter"]}

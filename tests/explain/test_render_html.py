@@ -30,7 +30,7 @@ CASES = {
 def explain_both(capsys, manifests: str, snapshot: str, flags: list[str], tmp_path: Path) -> tuple[dict, str]:
     """(-o json document, -o html page) of one explain run, the page written with --output-file."""
     argv = ["explain", str(ROOT / manifests), "--snapshot", str(ROOT / snapshot), *flags, "--fail-on", "never"]
-    code, out, err = run([*argv, "-o", "json"], capsys)
+    code, out, err = run([*argv, "-o", "json", "--plugin-results"], capsys)
     assert code == 0, err
     page = tmp_path / "report.html"
     code, shown, err = run([*argv, "-o", "html", "--output-file", str(page)], capsys)
@@ -58,6 +58,9 @@ def test_the_readme_example_shows_verdicts_causes_suggestions_and_the_grid(capsy
     assert train["grid"]["counts"]["example.com/rack=r0"][1] > 0  # the gang's own partial placement is drawn
     suggestions = [li.text() for ul in root.find_all("ul", class_="suggestions") for li in ul.find_all("li")]
     assert len(suggestions) == sum(len(g["suggestions"]) for g in doc["groups"]) > 0
+    plugins = {g["name"]: g["plugins"] for g in report_numbers(root)}
+    assert plugins["finetune"] and all(p["chosen"] for p in plugins["finetune"].values())  # per-pod plugin tables
+    assert {p["chosen"] for p in plugins["finetune"].values()} <= set(doc["groups"][1]["placement"]["pods"].values())
     tried = root.find_all("table", class_="tried")
     assert sum(len(t.rows()) for t in tried) == sum(len(g["tried"]) for g in doc["groups"])
 
@@ -153,7 +156,7 @@ def generated(tmp_path_factory):
 def test_a_generated_cluster_folds_domains_and_still_counts_every_device(generated, capsys, tmp_path):
     argv = ["explain", str(generated / "gang.json"), "--snapshot", str(generated / "cluster.json"), *GATES,
             "--fail-on", "never", "--what-if-budget", "5s,2"]
-    code, out, _ = run([*argv, "-o", "json"], capsys)
+    code, out, _ = run([*argv, "-o", "json", "--plugin-results"], capsys)
     page_file = tmp_path / "gen.html"
     code_html, _, _ = run([*argv, "-o", "html", "--output-file", str(page_file)], capsys)
     assert code == code_html == 0
@@ -177,11 +180,11 @@ def test_many_groups_fold_into_outcome_rows_and_the_first_sections(capsys, tmp_p
                                                       "items": SCALE.job10k_manifests(0.04)}))
     argv = ["explain", str(tmp_path / "job.json"), "--snapshot", str(tmp_path / "cluster.json"), "--fail-on", "never",
             "--no-suggestions"]
-    _, out, _ = run([*argv, "-o", "json"], capsys)
+    _, out, _ = run([*argv, "-o", "json", "--plugin-results"], capsys)
     _, page, _ = run([*argv, "-o", "html"], capsys)
     doc, root = orjson.loads(out), parse(page)
     assert len(doc["groups"]) == 400 and {g["fits"] for g in doc["groups"]} == {True, False}
     cluster, _ = read_snapshot_leaving_out([str(tmp_path / "cluster.json")])
     assert_agrees(report_numbers(root), doc, cluster, root)
     assert len(root.find_all("table", id="verdict-table")[0].rows()) < 10
-    assert root.find_all("section", id="more") and len(page) < 1_000_000  # 50 sections, 20 grids: bounded
+    assert root.find_all("section", id="more") and len(page) < 2_000_000  # 50 sections, 20 grids: bounded
