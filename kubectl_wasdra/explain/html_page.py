@@ -25,7 +25,8 @@ _CSS: Final = """
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif}
 a{color:var(--link)}
-a:focus-visible,summary:focus-visible,button:focus-visible,main:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
+a:focus-visible,summary:focus-visible,button:focus-visible,main:focus-visible,
+.scroll:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .skip{position:absolute;left:-9999px;top:0;background:var(--bg);padding:.5em 1em;z-index:1}
 .skip:focus{left:0}
 header,main,footer{max-width:1280px;margin:0 auto;padding:0 1rem}
@@ -41,7 +42,7 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 .v{font-weight:600}.v-fits{color:var(--ok)}.v-nofit{color:var(--bad)}.v-unknown{color:var(--unk)}
 details{margin:.2rem 0}summary{cursor:pointer}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
-.c{display:inline-block;width:1.15em;text-align:center;font-family:ui-monospace,monospace;line-height:1.2}
+.c{display:inline-block;width:1.2em;text-align:center;font-family:ui-monospace,monospace;font-size:1.15em;line-height:1.2}
 .s-this{color:var(--this)}.s-used{color:var(--used)}.s-free{color:var(--free)}.s-nodeTainted{color:var(--ntaint)}
 .s-excluded{color:var(--excl)}.s-deviceTainted{color:var(--dtaint)}
 .numa{margin-right:.6em;white-space:nowrap}.numa b{font-weight:400;color:var(--muted);margin-right:.2em}
@@ -72,13 +73,15 @@ def esc(value: object) -> str:
 
 
 def table(headers: Sequence[str], rows: Iterable[Sequence[str]], *, numeric: Sequence[int] = (), caption: str = "",
-          attrs: str = "") -> str:
-    """A table; `rows` hold cell HTML (already escaped), `numeric` are the column indexes aligned right."""
+          attrs: str = "", wide: bool = False) -> str:
+    """A table; `rows` hold cell HTML (already escaped), `numeric` are the column indexes aligned right; a `wide`
+    table scrolls sideways in a region the keyboard can focus and scroll."""
     head = "".join(f'<th scope="col"{" class=n" if i in numeric else ""}>{esc(h)}</th>' for i, h in enumerate(headers))
     body = "".join("<tr>" + "".join(f'<td{" class=n" if i in numeric else ""}>{cell}</td>' for i, cell in enumerate(row))
                    + "</tr>" for row in rows)
     cap = f"<caption>{esc(caption)}</caption>" if caption else ""
-    return f'<div class="scroll"><table{attrs}>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    region = f' tabindex="0" role="region" aria-label="{esc(caption or headers[0])} (scrolls sideways)"' if wide else ""
+    return f'<div class="scroll"{region}><table{attrs}>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def expand_buttons() -> str:

@@ -71,7 +71,7 @@ def _filters(rows: Sequence[Mapping[str, Any]], chosen: str | None) -> str:
             title = f' title="{esc(word)}"' if status not in ("pass", "skipped") else ""
             cells.append(f'<span class="f-{esc(status)}"{title}>{mark}</span>' + (f" {esc(message)}" if message else ""))
         out.append(cells)
-    return table(["node", *plugins], out, attrs=' class="filter-table"', caption="Filter plugins")
+    return table(["node", *plugins], out, attrs=' class="filter-table"', caption="Filter plugins", wide=True)
 
 
 def _scores(rows: Sequence[Mapping[str, Any]], chosen: str | None) -> str:
@@ -92,4 +92,4 @@ def _scores(rows: Sequence[Mapping[str, Any]], chosen: str | None) -> str:
         cells.append(f"<b>{esc(row.get('total', 0))}</b>")
         out.append(cells)
     return table(["node", *plugins, "total"], out, numeric=tuple(range(1, len(plugins) + 2)),
-                 attrs=' class="score-table"', caption="Score plugins (weighted)")
+                 attrs=' class="score-table"', caption="Score plugins (weighted)", wide=True)
