@@ -16,9 +16,9 @@ _CSP: Final = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsaf
 # Colours: text on background and the state colours reach WCAG AA contrast (4.5:1 for text, 3:1 for the cell fills
 # against the page) in both schemes; every state also has its own glyph, so colour is never the only signal.
 _CSS: Final = """
-:root{color-scheme:light dark;--bg:#fff;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--head:#f6f8fa;--link:#0a58ca;
+:root{color-scheme:light dark;--bg:#ffffff;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--head:#f6f8fa;--link:#0a58ca;
 --ok:#116329;--bad:#a40e26;--unk:#7d4e00;--this:#0a58ca;--used:#57606a;--free:#1a7f37;--ntaint:#a40e26;
---excl:#6e7781;--dtaint:#bc4c00;--focus:#0a58ca}
+--excl:#656d76;--dtaint:#bc4c00;--focus:#0a58ca}
 @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9da7b3;--line:#30363d;--head:#161b22;
 --link:#6cb6ff;--ok:#56d364;--bad:#ff7b72;--unk:#e3b341;--this:#6cb6ff;--used:#9da7b3;--free:#56d364;--ntaint:#ff7b72;
 --excl:#8b949e;--dtaint:#ffa657;--focus:#6cb6ff}}
