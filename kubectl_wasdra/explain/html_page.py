@@ -39,6 +39,7 @@ th,td{border:1px solid var(--line);padding:.25rem .5rem;text-align:left;vertical
 th{background:var(--head)}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 .scroll{overflow-x:auto;max-width:100%}
+.filter-table td:first-child,.score-table td:first-child,.grid-nodes td:first-child{white-space:nowrap}
 .v{font-weight:600}.v-fits{color:var(--ok)}.v-nofit{color:var(--bad)}.v-unknown{color:var(--unk)}
 details{margin:.2rem 0}summary{cursor:pointer}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}

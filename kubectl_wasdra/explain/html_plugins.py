@@ -32,8 +32,9 @@ def plugin_tables(group: Mapping[str, Any]) -> str:
 
 def _pod(pod: str, result: Mapping[str, Any], is_open: bool) -> str:
     chosen = result.get("chosenNode")
+    domain = ", ".join(f"{k}={v}" for k, v in (result.get("domain") or {}).items())
     summary = (f"pod {pod}: chosen node {chosen or 'none'}; {result.get('feasible', 0):,} of {result.get('nodes', 0):,} "
-               f"nodes feasible, {result.get('scored', 0):,} scored")
+               f"nodes{' of ' + domain if domain else ''} feasible, {result.get('scored', 0):,} scored")
     body = ""
     pre = result.get("preFilter")
     if pre:
