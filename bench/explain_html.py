@@ -52,6 +52,7 @@ def run_pair(row: Any, scale: float, timeout: float) -> tuple[dict[str, Any], di
     html_file = SCALE.OUT / f"{row.name}.html"
     html_row = dataclasses.replace(row, name=f"{row.name}-html",
                                    flags=(*row.flags, "-o", "html", "--output-file", str(html_file)))
+    html_file.unlink(missing_ok=True)  # a failed run must not report the size of an older page
     as_json = SCALE.run_row(json_row, scale, timeout)
     as_html = SCALE.run_row(html_row, scale, timeout)
     as_html["output"] = html_file.stat().st_size if html_file.exists() else 0
