@@ -254,7 +254,8 @@ def explain_pending_command(target: str | None, common: CommonOptions, scheduler
                              release=explain_release(common), release_given=common.release_given,
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              namespace=None if common.all_namespaces else common.namespace,
-                             scheduler_config=scheduler_config, preemption=not no_preemption)
+                             scheduler_config=scheduler_config, preemption=not no_preemption,
+                             grids=common.output == "html")
     report = run_explain_pending(options)
     emit(render_explain(report, common.output, common.color), common.output, output_file)
     return explain_exit(report)

@@ -129,10 +129,23 @@ def _group_body(group: Mapping[str, Any], index: int) -> str:
              f'<p>Verdict: <span class="v {css}">{esc(word)}</span></p>']
     if group.get("unknown"):
         parts.append(f"<p>Why unknown: {esc(group['unknown'])}</p>")
-    parts += [_reasons(group.get("reasons") or ()), _dra(group.get("dra")), _domains(group.get("domains") or ()),
+    parts += [_recorded(group), _reasons(group.get("reasons") or ()), _dra(group.get("dra")),
+              _domains(group.get("domains") or ()),
               _placement(group.get("placement") or {}), _preemption(group.get("preemption")),
               _suggestions(group), plugin_tables(group), _grid(group.get("grid"), index)]
     return "".join(parts) + "</div>"
+
+
+def _recorded(group: Mapping[str, Any]) -> str:
+    """explain-pending: what the cluster recorded, and whether our verdict agrees."""
+    if "agree" not in group:
+        return ""
+    agree = group["agree"] or {}
+    rows = ([esc(r.get("source", "")), esc(r.get("reason", "")), esc(r.get("message", "")), esc(r.get("time", ""))]
+            for r in group.get("recorded") or ())
+    return (f'<p>Agrees with what the cluster recorded: <b data-agree="{esc(agree.get("verdict", ""))}">'
+            f'{esc(agree.get("verdict", ""))}</b> ({esc(agree.get("why", ""))})</p>'
+            + table(["source", "reason", "message", "time"], rows, attrs=' class="recorded"'))
 
 
 def _reasons(reasons: Sequence[Mapping[str, Any]]) -> str:

@@ -188,3 +188,15 @@ def test_many_groups_fold_into_outcome_rows_and_the_first_sections(capsys, tmp_p
     assert_agrees(report_numbers(root), doc, cluster, root)
     assert len(root.find_all("table", id="verdict-table")[0].rows()) < 10
     assert root.find_all("section", id="more") and len(page) < 2_000_000  # 50 sections, 20 grids: bounded
+
+
+def test_explain_pending_draws_its_verdicts_records_and_grid(capsys, tmp_path):
+    argv = ["explain-pending", "--snapshot", str(ROOT / "fixtures/clusters/two-racks"), "-A"]
+    _, out, _ = run([*argv, "-o", "json"], capsys)
+    code, shown, err = run([*argv, "-o", "html", "--output-file", str(tmp_path / "pending.html")], capsys)
+    assert shown == "" and code in (0, 1), err
+    doc, root = orjson.loads(out), parse((tmp_path / "pending.html").read_text(encoding="utf-8"))
+    cluster, _ = read_snapshot_leaving_out([str(ROOT / "fixtures/clusters/two-racks")])
+    assert assert_agrees(report_numbers(root), doc, cluster, root) >= 1
+    agreed = [b.attrs["data-agree"] for b in root.find_all("b") if "data-agree" in b.attrs]
+    assert agreed == [g["agree"]["verdict"] for g in doc["groups"]] != []
