@@ -20,6 +20,7 @@ OPEN_DOMAINS: Final = 2  # grid domains unfolded when the page opens
 MAX_CELLS: Final = 256  # device cells drawn per node; the rest are counted
 MAX_NAMES: Final = 6  # runs of domain names in a cause row
 MAX_SECTIONS: Final = 50  # groups drawn in full (a 5,000-pod Job is 5,000 groups of one); -o json lists every one
+OPEN_ROWS: Final = 50  # rows of a plain capacity list shown before it is folded
 MAX_VERDICT_ROWS: Final = 200  # above this many groups the verdict table folds groups with one outcome into a row
 
 
@@ -54,15 +55,22 @@ def render_html(explain_doc: Mapping[str, Any] | None, capacity_doc: Mapping[str
 
 
 def capacity_sections(capacity_doc: Mapping[str, Any]) -> list[Section]:
-    """The capacity command's sections. A plain drawing of its document (scalars, then each list as a table) until
-    the capacity command draws its own."""
-    scalars = [(esc(k), esc(v)) for k, v in capacity_doc.items() if not isinstance(v, (list, dict))]
-    body = table(["field", "value"], scalars) if scalars else ""
+    """The capacity command's sections. A plain drawing of its document (scalars and objects as a field table, each
+    list of objects as a table, folded beyond OPEN_ROWS rows) until the capacity command draws its own."""
+    fields = [(esc(k), esc(_value(v))) for k, v in capacity_doc.items() if not _is_rows(v)]
+    body = table(["field", "value"], fields) if fields else ""
     for key, value in capacity_doc.items():
-        if isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
+        if _is_rows(value):
             columns = list(dict.fromkeys(k for row in value for k in row))
-            body += f"<h3>{esc(key)}</h3>" + table(columns, [[esc(row.get(c, "")) for c in columns] for row in value])
+            drawn = table(columns, [[esc(_value(row.get(c))) for c in columns] for row in value],
+                          attrs=f' data-list="{esc(key)}"')
+            body += (f"<h3>{esc(key)} ({len(value):,})</h3>"
+                     + (drawn if len(value) <= OPEN_ROWS else f"<details><summary>all {len(value):,}</summary>{drawn}</details>"))
     return [Section("capacity", "Capacity", body)]
+
+
+def _is_rows(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, Mapping) for v in value)
 
 
 def verdict_word(group: Mapping[str, Any]) -> tuple[str, str]:
@@ -258,13 +266,15 @@ def _preemption(preemption: Mapping[str, Any] | None) -> str:
 
 
 def _value(value: Any) -> str:
-    """A JSON value as a reader writes it: yes/no, lists joined by commas, null as nothing."""
+    """A JSON value as a reader writes it: yes/no, lists joined by commas, objects as key=value, null as nothing."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if value is None:
         return ""
     if isinstance(value, list):
-        return ", ".join(_value(v) for v in value) or "none"
+        return "; ".join(_value(v) for v in value) or "none"
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k}={_value(v)}" for k, v in value.items() if v is not None)
     return str(value)
 
 

@@ -111,10 +111,17 @@ def test_text_from_the_cluster_is_escaped():
 
 
 def test_a_capacity_document_gets_its_own_section():
-    page = render_html(None, {"total": 7, "perDomain": [{"domain": "r1", "copies": 4}, {"domain": "r2", "copies": 3}]})
+    nodes = [{"name": f"n{i}", "domain": "r1", "pods": i % 3, "limit": {"resource": "gpu.example.com"}} for i in range(60)]
+    page = render_html(None, {"shape": {"kind": "Pod", "name": "p"}, "copies": 7, "capped": False,
+                              "domains": [{"value": "r1", "copies": 4}, {"value": "r2", "copies": 3}], "nodes": nodes})
     root = parse(page)
     (section,) = root.find_all("section", id="capacity")
-    assert "7" in section.text() and [c[1].text() for c in section.find_all("table")[1].rows()] == ["4", "3"]
+    fields = {c[0].text(): c[1].text() for c in section.find_all("table")[0].rows()}
+    assert fields == {"shape": "kind=Pod, name=p", "copies": "7", "capped": "no"}
+    (domains,) = section.find_all("table", data_list="domains")
+    assert [c[1].text() for c in domains.rows()] == ["4", "3"]
+    (listed,) = section.find_all("table", data_list="nodes")  # folded: more rows than OPEN_ROWS
+    assert len(listed.rows()) == 60 and listed.rows()[0][3].text() == "resource=gpu.example.com"
 
 
 def test_plugin_tables_show_every_verdict_and_total():
