@@ -81,7 +81,7 @@ def test_chromium_opens_the_generated_cluster_page(capsys, tmp_path):
     argv = ["explain", str(tmp_path / "gang.json"), "--snapshot", str(tmp_path / "cluster.json"), *GATES,
             "--fail-on", "never", "--what-if-budget", "5s,2"]
     _, out, _ = run([*argv, "-o", "json", "--plugin-results"], capsys)
-    run([*argv, "-o", "html", "--output-file", str(tmp_path / "gen.html")], capsys)
+    run([*argv, "-o", "html", "--plugin-results", "--output-file", str(tmp_path / "gen.html")], capsys)
     root = parse(chromium(tmp_path / "gen.html", tmp_path / "profile", "--dump-dom"))
     cluster, _ = read_snapshot_leaving_out([str(tmp_path / "cluster.json")])
     assert assert_agrees(report_numbers(root), orjson.loads(out), cluster, root) == 1

@@ -33,7 +33,7 @@ def explain_both(capsys, manifests: str, snapshot: str, flags: list[str], tmp_pa
     code, out, err = run([*argv, "-o", "json", "--plugin-results"], capsys)
     assert code == 0, err
     page = tmp_path / "report.html"
-    code, shown, err = run([*argv, "-o", "html", "--output-file", str(page)], capsys)
+    code, shown, err = run([*argv, "-o", "html", "--plugin-results", "--output-file", str(page)], capsys)
     assert (code, shown) == (0, ""), err
     return orjson.loads(out), page.read_text(encoding="utf-8")
 
@@ -88,6 +88,8 @@ def test_output_file_holds_what_stdout_shows(capsys, tmp_path):
         code_file, shown, _ = run([*argv, "-o", output, "--output-file", str(target)], capsys)
         assert (code, code_file, shown) == (0, 0, "")
         assert target.read_text(encoding="utf-8") == out
+    absent = parse((tmp_path / "out.html").read_text(encoding="utf-8")).find_all("p", class_="plugins-absent")
+    assert absent and '"plugins"' not in (tmp_path / "out.json").read_text(encoding="utf-8")  # only when asked
 
 
 def test_an_unwritable_output_file_is_exit_2_with_the_reason(capsys, tmp_path):
@@ -165,7 +167,7 @@ def test_a_generated_cluster_folds_domains_and_still_counts_every_device(generat
             "--fail-on", "never", "--what-if-budget", "5s,2"]
     code, out, _ = run([*argv, "-o", "json", "--plugin-results"], capsys)
     page_file = tmp_path / "gen.html"
-    code_html, _, _ = run([*argv, "-o", "html", "--output-file", str(page_file)], capsys)
+    code_html, _, _ = run([*argv, "-o", "html", "--plugin-results", "--output-file", str(page_file)], capsys)
     assert code == code_html == 0
     doc, page = orjson.loads(out), page_file.read_text(encoding="utf-8")
     cluster, _ = read_snapshot_leaving_out([str(generated / "cluster.json")])
@@ -188,7 +190,7 @@ def test_many_groups_fold_into_outcome_rows_and_the_first_sections(capsys, tmp_p
     argv = ["explain", str(tmp_path / "job.json"), "--snapshot", str(tmp_path / "cluster.json"), "--fail-on", "never",
             "--no-suggestions"]
     _, out, _ = run([*argv, "-o", "json", "--plugin-results"], capsys)
-    _, page, _ = run([*argv, "-o", "html"], capsys)
+    _, page, _ = run([*argv, "-o", "html", "--plugin-results"], capsys)
     doc, root = orjson.loads(out), parse(page)
     assert len(doc["groups"]) == 400 and {g["fits"] for g in doc["groups"]} == {True, False}
     cluster, _ = read_snapshot_leaving_out([str(tmp_path / "cluster.json")])
