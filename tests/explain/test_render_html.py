@@ -209,3 +209,22 @@ def test_explain_pending_draws_its_verdicts_records_and_grid(capsys, tmp_path):
     assert assert_agrees(report_numbers(root), doc, cluster, root) >= 1
     agreed = [b.attrs["data-agree"] for b in root.find_all("b") if "data-agree" in b.attrs]
     assert agreed == [g["agree"]["verdict"] for g in doc["groups"]] != []
+
+
+def test_the_page_is_usable_with_the_keyboard(capsys, tmp_path):
+    _, page = explain_both(capsys, *CASES["readme-two-racks"], tmp_path)
+    root = parse(page)
+    body = root.find_all("body")[0]
+    first = next(c for c in body.children if not isinstance(c, str))
+    assert first.tag == "a" and first.attrs["href"] == "#main"  # the skip link is the first thing Tab reaches
+    assert root.find_all("main")[0].attrs["tabindex"] == "-1"
+    details = root.find_all("details")
+    assert details and all(next(c for c in d.children if not isinstance(c, str)).tag == "summary" for d in details)
+    for table in root.find_all("table"):  # every table says what its columns are
+        assert all(th.attrs.get("scope") == "col" for th in table.find_all("th")) and table.find_all("thead")
+    wide = [r for r in root.find_all("div", class_="scroll") if r.find_all("table", class_="filter-table")]
+    assert wide and all(r.attrs["tabindex"] == "0" and r.attrs["aria-label"] for r in wide)  # scrolls by keyboard
+    ids = [e.attrs["id"] for e in root.iter() if "id" in e.attrs]
+    assert len(ids) == len(set(ids))  # anchors are unique
+    links = [a.attrs["href"][1:] for a in root.find_all("a") if a.attrs.get("href", "").startswith("#")]
+    assert set(links) <= set(ids)  # every in-page link has its target
