@@ -57,6 +57,7 @@ def test_chromium_builds_the_dom_whose_numbers_are_the_json_numbers(case, capsys
 def test_screenshots_in_light_and_dark(capsys, tmp_path):
     explain_both(capsys, *CASES["readme-two-racks"], tmp_path)
     where = artifacts(tmp_path)
+    shutil.copyfile(tmp_path / "report.html", where / "explain-report.html")  # the page itself, beside its pictures
     shots = {"explain-html.png": [], "explain-html-dark.png": ["--force-dark-mode", "--blink-settings=preferredColorScheme=0"]}
     for name, extra in shots.items():
         target = where / name
