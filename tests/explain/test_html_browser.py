@@ -86,3 +86,28 @@ def test_chromium_opens_the_generated_cluster_page(capsys, tmp_path):
     root = parse(chromium(tmp_path / "gen.html", tmp_path / "profile", "--dump-dom"))
     cluster, _ = read_snapshot_leaving_out([str(tmp_path / "cluster.json")])
     assert assert_agrees(report_numbers(root), orjson.loads(out), cluster, root) == 1
+
+
+@pytest.mark.slow
+def test_chromium_opens_the_2000_node_bench_page(capsys, tmp_path):
+    """bench/explain_scale.py's gang row as it is (2,000 nodes, 40 racks, 70% of GPUs held, a 40-pod gang)."""
+    from tests.cli_runner import run
+    from tests.explain.test_render_html import GATES
+    from tests.explain.test_scale_causes import GEN, SCALE
+
+    row = SCALE.ROWS["gang"]
+    (tmp_path / "cluster.json").write_bytes(orjson.dumps({"apiVersion": "v1", "kind": "List",
+                                                          "items": GEN.generate(*row.cluster)}))
+    (tmp_path / "gang.json").write_bytes(orjson.dumps({"apiVersion": "v1", "kind": "List",
+                                                       "items": row.manifests(1.0)}))
+    argv = ["explain", str(tmp_path / "gang.json"), "--snapshot", str(tmp_path / "cluster.json"), *GATES,
+            "--fail-on", "never", "--what-if-budget", "20s,3", "--plugin-results"]
+    _, out, _ = run([*argv, "-o", "json"], capsys)
+    run([*argv, "-o", "html", "--output-file", str(tmp_path / "gang.html")], capsys)
+    assert (tmp_path / "gang.html").stat().st_size < 5 * 2**20
+    root = parse(chromium(tmp_path / "gang.html", tmp_path / "profile", "--dump-dom"))
+    cluster, _ = read_snapshot_leaving_out([str(tmp_path / "cluster.json")])
+    doc = orjson.loads(out)
+    assert assert_agrees(report_numbers(root), doc, cluster, root) == 1
+    (group,) = report_numbers(root)
+    assert len(group["grid"]["counts"]) == 40 + 1 and group["fits"] is False  # a row per rack and the total
