@@ -10,6 +10,7 @@ the FitError line.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -63,17 +64,35 @@ def filter_chain(pod: PodInfo) -> tuple[FilterPlugin, ...]:
     return plugins.static + (plugins.dynamic if pod.has_volumes else plugins.dynamic_without_volumes)
 
 
-Cache = dict[bytes, dict[str, tuple[int, int, "Verdict"]]]  # shape -> node -> (node_gen, shared_gen, verdict)
+class Cache:
+    """Verdicts shared by pods of one shape (placement.pod_shape): per node while it is unchanged (its node_gen and
+    the shared generation), and the last pod's whole map while nothing was freed since, so the next pod re-reads
+    only the nodes pods were added to since (SchedState.changed_nodes), as placement.py's windows do."""
+
+    def __init__(self) -> None:
+        self.per_node: dict[bytes, dict[str, tuple[int, int, Verdict]]] = {}
+        self.last: dict[tuple[bytes, int], tuple[tuple[str, ...], int, int, int, dict[str, Verdict]]] = {}
+
+    def start(self, shape: bytes, state: SchedState, nodes: tuple[str, ...]) -> tuple[dict[str, Verdict], Any]:
+        """(verdicts known still to hold, the nodes to look at)."""
+        last = self.last.get((shape, id(nodes)))
+        if last is None or last[0] is not nodes or last[1] != state.freed or last[2] != state.shared_gen:
+            return {}, nodes
+        out = dict(last[4])
+        return out, [name for name in dict.fromkeys(state.changed_nodes[last[3]:]) if name in out]
+
+    def keep(self, shape: bytes, state: SchedState, nodes: tuple[str, ...], out: dict[str, Verdict]) -> None:
+        self.last[(shape, id(nodes))] = (nodes, state.freed, state.shared_gen, len(state.changed_nodes), out)
 
 
 def node_verdicts(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], chain: tuple[FilterPlugin, ...],
                   in_use: Status | None, cache: Cache) -> dict[str, Verdict]:
     """Every node's Verdict, with filters giving full detail (state.diagnosing) and the DRA allocations the filters
     find for this pod put back as they were (the cycle keeps only the chosen node's). `in_use`: a ReadWriteOncePod
-    claim in use, VolumeRestrictions' verdict on every node. Pods of one shape (placement.pod_shape) share verdicts
-    in `cache` while the node is unchanged, as the simulation's own caches do, so a queue of identical pods filters
-    each node once, not once per pod; a shared verdict still names the claims of the pod it was made for
-    (Verdict.refs: for_pod() renames them, only for the nodes shown)."""
+    claim in use, VolumeRestrictions' verdict on every node. Pods of one shape share verdicts (Cache), so a queue
+    of identical pods filters each node once, not once per pod; a shared verdict still names the claims of the pod
+    it was made for (Verdict.refs: for_pod() renames them, only for the nodes shown). The returned map is shared:
+    read it, never change it."""
     allowed = node_affinity.pre_filter_nodes(pod) if plugins_for(pod.profile).node_affinity is not None else None
     affinity_index = next((i for i, p in enumerate(chain) if p.NAME == node_affinity.NAME), 0)
     narrowed = Verdict(affinity_index, Status.unresolvable(
@@ -81,14 +100,14 @@ def node_verdicts(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], chain
         PREFILTERED)
     shape = pod_shape(pod, state) if in_use is None else None
     refs = state.dra.claim_refs(pod) if shape is not None and state.dra is not None else ()
-    shared = cache.setdefault(shape, {}) if shape is not None else {}
+    out, todo = cache.start(shape, state, nodes) if shape is not None else ({}, nodes)
+    shared = cache.per_node.setdefault(shape, {}) if shape is not None else {}
     node_gen, shared_gen = state.node_gen, state.shared_gen
     found = state.dra.found if state.dra is not None and pod.claims_or_extended else None
     saved: dict[str, Any] = {}
     diagnosing, state.diagnosing = state.diagnosing, True
-    out = {}
     try:
-        for name in nodes:
+        for name in todo:
             if allowed is not None and name not in allowed:
                 out[name] = narrowed
                 continue
@@ -109,6 +128,8 @@ def node_verdicts(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], chain
                     found.pop((id(pod), name), None)
                 else:
                     found[(id(pod), name)] = allocation
+    if shape is not None:
+        cache.keep(shape, state, nodes, out)
     return out
 
 
@@ -137,7 +158,7 @@ def result_of(plugin: str, status: Status | None) -> FilterResult:
     """A FilterResult: pass, or the status's code with its reason and message (several reasons of one plugin joined
     by ", ", as upstream's Status.Message())."""
     if status is None:
-        return FilterResult(plugin, PASS)
+        return _plain(plugin, PASS)
     message = ", ".join(s.message for s in status.all_reasons())
     return FilterResult(plugin, STATUS_NAMES[status.code], str(status.reason), message)
 
@@ -150,7 +171,13 @@ def node_results(chain: tuple[FilterPlugin, ...], verdict: Verdict) -> tuple[Fil
         if index == verdict.index:
             out.append(result_of(plugin.NAME, verdict.status))
         elif index > verdict.index or verdict.kind == PREFILTERED:
-            out.append(FilterResult(plugin.NAME, SKIPPED))
+            out.append(_plain(plugin.NAME, SKIPPED))
         else:
-            out.append(FilterResult(plugin.NAME, PASS))
+            out.append(_plain(plugin.NAME, PASS))
     return tuple(out)
+
+
+@functools.cache
+def _plain(plugin: str, status: str) -> FilterResult:
+    """One shared object per plugin for pass and skipped (a 1,000-pod gang lists 21 nodes of each pod)."""
+    return FilterResult(plugin, status)

@@ -11,8 +11,10 @@ rejection; RunScorePlugins: Score, NormalizeScore, then weight), release-1.37.
 from __future__ import annotations
 
 import heapq
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, Final
 
 from kubectl_wasdra.sched.plugin_filters import (
@@ -70,7 +72,7 @@ class PluginRecorder:
     pods: frozenset[str]
     limit: int | None = DEFAULT_NODES
     records: dict[str, PodPlugins] = field(default_factory=dict)
-    verdicts: Cache = field(default_factory=dict)  # plugin_filters.node_verdicts: shared by pods of one shape
+    verdicts: Cache = field(default_factory=Cache)  # plugin_filters.node_verdicts: shared by pods of one shape
 
     def wants(self, pods: list[PodInfo]) -> bool:
         """True when any of `pods` is recorded."""
@@ -94,22 +96,17 @@ def record_pod(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], chosen: 
     if pre_filter is not None and in_use is None:
         return PodPlugins(pod.key, len(nodes), result_of(pre_filter.plugin, pre_filter), (), (), None, 0, 0, {}, 0)
     chain = filter_chain(pod)
-    verdicts = node_verdicts(pod, state, nodes, chain, in_use, {} if cache is None else cache)
+    verdicts = node_verdicts(pod, state, nodes, chain, in_use, Cache() if cache is None else cache)
     totals = node_totals(pod, state, scores) if len(scores) > 1 else {}  # one feasible node: kube-scheduler skips Score
     listed = _closest(verdicts, totals, chosen, limit)
     scored = node_scores(pod, state, scores, listed) if totals else {}
-    rejected: dict[str, int] = {}
-    for verdict in verdicts.values():
-        if verdict.status is not None:
-            name = chain[verdict.index].NAME
-            rejected[name] = rejected.get(name, 0) + 1
-    order = {plugin.NAME: i for i, plugin in enumerate(chain)}
+    counts = Counter(map(attrgetter("index"), verdicts.values()))  # a rejected node's index: its plugin's
+    rejected = {chain[index].NAME: counts[index] for index in sorted(counts) if index < len(chain)}
     return PodPlugins(
         pod.key, len(nodes), None,
         tuple(NodeFilters(name, node_results(chain, for_pod(state, pod, verdicts[name]))) for name in listed),
-        tuple(scored[name] for name in listed if name in scored), chosen,
-        sum(1 for v in verdicts.values() if v.status is None), len(totals),
-        dict(sorted(rejected.items(), key=lambda item: order[item[0]])), len(nodes) - len(listed))
+        tuple(scored[name] for name in listed if name in scored), chosen, counts[len(chain)], len(totals),
+        rejected, len(nodes) - len(listed))
 
 
 def _closest(verdicts: Mapping[str, Verdict], totals: Mapping[str, int], chosen: str | None,

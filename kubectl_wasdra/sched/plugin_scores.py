@@ -106,20 +106,22 @@ def _columns(pod: PodInfo, state: SchedState, scores: Mapping[str, tuple[int, in
     best_effort = not any(pod.requests.get(resource, 0) for resource in resources)
     spread = topology_spread_raw(pod, state, names)
     return {
-        "TaintToleration": _normalized_column(scores, 1, reverse=True),
-        "NodeAffinity": _normalized_column(scores, 2, reverse=False),
+        "TaintToleration": _normalized_column(scores, 1, True, detail),
+        "NodeAffinity": _normalized_column(scores, 2, False, detail),
         "NodeResourcesFit": _own(detail, lambda n: fit_score(pod, state.node(n), state.nonzero[n])),
         "PodTopologySpread": _pair(spread[0] if spread is not None else None, topology_spread_scores(pod, state, names)),
         "InterPodAffinity": _pair(inter_pod_affinity_raw(pod, state, names), inter_pod_affinity_scores(pod, state, names)),
         "NodeResourcesBalancedAllocation": None if best_effort else _own(detail, lambda n: balanced(pod, state.node(n))),
-        "DynamicResources": _normalized_column(scores, 3, reverse=False) if pod.claims_or_extended else None,
+        "DynamicResources": _normalized_column(scores, 3, False, detail) if pod.claims_or_extended else None,
     }
 
 
-def _normalized_column(scores: Mapping[str, tuple[int, int, int, int]], index: int, reverse: bool) -> Column:
-    """A plugin normalized with helper.DefaultNormalizeScore over the scored nodes (reverse: TaintToleration)."""
+def _normalized_column(scores: Mapping[str, tuple[int, int, int, int]], index: int, reverse: bool,
+                       detail: list[str]) -> Column:
+    """A plugin normalized with helper.DefaultNormalizeScore over the scored nodes (reverse: TaintToleration), for
+    the `detail` nodes."""
     maximum = max(raw[index] for raw in scores.values())
-    return {node: (raw[index], normalized(raw[index], maximum, reverse)) for node, raw in scores.items()}
+    return {node: (scores[node][index], normalized(scores[node][index], maximum, reverse)) for node in detail}
 
 
 def _own(names: list[str], score: Callable[[str], int]) -> Column:

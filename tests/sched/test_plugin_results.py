@@ -187,6 +187,15 @@ def test_nodes_node_affinity_prefilter_leaves_out_run_no_filter():
     assert error.statuses["n0"].message == left_out.message
 
 
+def test_a_prefilter_rejection_runs_no_filter():
+    results, recorder = _record(_fixture("ClaimTemplateNotFound"))
+    record = recorder.records["default/p"]
+    error = results["p"].pod_errors["default/p"]
+    assert record.pre_filter is not None and record.pre_filter.plugin == "DynamicResources"
+    assert (record.pre_filter.reason, record.pre_filter.message) == ("ClaimTemplateNotFound", error.pre_filter_msg)
+    assert record.filter == () and record.score == () and record.chosen_node is None
+
+
 def test_the_listing_is_bounded_to_the_closest_nodes_and_counts_the_rest():
     nodes = [node(f"n{i:02}", cpu="4") for i in range(30)]
     cluster = snapshot(*nodes, *[node(f"t{i:02}", taints=[taint("x")]) for i in range(5)], pod("p", cpu="1"))
