@@ -6,8 +6,11 @@ Scenarios (each in this process, through the server's own analysis, as the serve
   one      the same file after a one-object edit (one document's text changes; the rest reuse their findings)
   moved    a line added to the first object: it changes, and the 99 others keep their findings one line lower
   folder   a workspace folder of --files files (10 documents each by default): its repository index built and
-           reused, then one object edited in an ordinary file and in the file every other one names; CPU per edit and
-           peak RSS of a child process that does only that
+           reused, then one object edited in an ordinary file and in the file every other one names (the hub: it
+           defines the DeviceClass all claims use), then the DeviceClass itself edited: a label and its selector with
+           the same driver (nothing its dependents read), and the driver its selector pins (they are checked again);
+           CPU to the edited file's diagnostics (the server's run) and to all its dependents' (the chunked steps
+           after), and peak RSS of a child process that does only that (bench/lsp_server_memory.py: the server itself)
 
 CPU time (user+sys of this process, time.process_time) is reported, median of --repeat runs; the machine is shared,
 so wall time would mostly measure the neighbours. Not a test: nothing here asserts a time or a size.
@@ -19,6 +22,7 @@ so wall time would mostly measure the neighbours. Not a test: nothing here asser
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import resource
 import statistics
@@ -130,15 +134,69 @@ def memory(files: int, per_file: int) -> None:
             analysis = Analysis(settings, folder)
             path = str(Path(root, f"m-{number:05d}.yaml"))
             docs = manifest(per_file, number * per_file)
+            text = text_of(docs)
+            opened = cpu_ms(lambda text=text, path=path, folder=folder, analysis=analysis:
+                            (folder.open(path, text), analysis.settle()))
+            gc.collect()
+            gc.freeze()   # as the server does after its first check (lsp/server.py _freeze)
             times = []
             for run in range(6):
                 docs[0] = dict(docs[0], metadata={**docs[0]["metadata"], "annotations": {"edit": str(run)}})
-                text = text_of(docs)
-                times.append(cpu_ms(lambda text=text, path=path, folder=folder, analysis=analysis:
-                                    (folder.open(path, text), analysis.run())))
+                times.append(edit_ms(folder, analysis, path, text_of(docs)))
             peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-            print(f"  one object edited in {what}: median {statistics.median(times[1:]):.1f} ms CPU "
-                  f"(first {times[0]:.0f} ms), context {len(folder.context())} documents; peak RSS so far {peak:.0f} MB")
+            print(f"  one object edited in {what}: median {statistics.median(t[0] for t in times):.1f} ms CPU to its "
+                  f"diagnostics, {statistics.median(t[1] for t in times):.1f} ms to its dependents' "
+                  f"({analysis.dependents_checked} dependent files checked, opening it with them all: {opened:.0f} ms); "
+                  f"context {len(folder.context())} documents, {len(folder.dependents)} dependent files; "
+                  f"peak RSS so far {peak:.0f} MB")
+        hub_edits(folder, analysis, path, docs)
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"  peak RSS of this process (a fresh one: index, workspace, analysis, all the edits above): {peak:.0f} MB")
+
+
+def edit_ms(folder: Workspace, analysis: Analysis, path: str, text: str) -> tuple[float, float]:
+    """CPU ms from an edit to the edited file's diagnostics (run), and to every dependent's (the steps the server
+    takes after publishing them, and the run that publishes their delta)."""
+    start = time.process_time()
+    folder.open(path, text)
+    analysis.run()
+    own = time.process_time()
+    while analysis.pending:
+        before = time.process_time()
+        if analysis.step():
+            analysis.run()
+        STEPS.append((time.process_time() - before) * 1000)
+    return (own - start) * 1000, (time.process_time() - start) * 1000
+
+
+STEPS: list[float] = []   # CPU ms of every step (a chunk of dependents): the longest a new edit waits behind them
+
+
+def hub_edits(folder: Workspace, analysis: Analysis, path: str, docs: list[dict]) -> None:
+    """The DeviceClass itself edited: a label and its selector with the same driver (nothing its dependents read
+    without a cluster), then the driver its selector pins (what FIT020 reads: every dependent is checked again)."""
+    at = next(i for i, d in enumerate(docs) if d["kind"] == "DeviceClass" and d["metadata"]["name"] == "gpu.example.com")
+    edits = {"a label": [], "its selector, same driver": [], "the driver its selector pins": []}
+    driver = "gpu.example.com"
+    for run in range(4):
+        same = {"selectors": [{"cel": {"expression": f'device.driver == "{driver}" && {run} >= 0'}}]}
+        driver = "gpu-b.example.com" if driver == "gpu.example.com" else "gpu.example.com"
+        other = {"selectors": [{"cel": {"expression": f'device.driver == "{driver}"'}}]}
+        for what, spec, labels in (("a label", docs[at]["spec"], {"edit": str(run)}),
+                                   ("its selector, same driver", same, None),
+                                   ("the driver its selector pins", other, None)):
+            before = analysis.dependents_checked
+            metadata = {**docs[at]["metadata"], **({"labels": labels} if labels else {})}
+            docs[at] = dict(docs[at], metadata=metadata, spec=spec)
+            edits[what].append((*edit_ms(folder, analysis, path, text_of(docs)), analysis.dependents_checked - before))
+    for what, times in edits.items():
+        print(f"  the DeviceClass edited, {what}: median {statistics.median(t[0] for t in times):.1f} ms CPU to "
+              f"its file's diagnostics, {statistics.median(t[1] for t in times):.1f} ms to all dependents' "
+              f"({max(t[2] for t in times)} dependent files checked again)")
+    if STEPS:
+        print(f"  {len(STEPS)} chunks of dependents checked in all: median {statistics.median(STEPS):.1f} ms CPU each, "
+              f"longest {max(STEPS):.1f} ms (the most an edit arriving meanwhile waits before its own check; "
+              f"the five longest: {', '.join(f'{t:.0f}' for t in sorted(STEPS)[-5:])} ms)")
 
 
 def main() -> int:

@@ -11,6 +11,7 @@ from kubectl_wasdra.explain.model import DomainLine, GroupDiagnosis, ReasonItem
 from kubectl_wasdra.explain.ordering import natural_key
 from kubectl_wasdra.lazy_regex import LazyPattern
 from kubectl_wasdra.reasons import Reason
+from kubectl_wasdra.sched.fiterror import FitError
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.status import Code
 
@@ -184,7 +185,7 @@ def diagnose(result: GroupResult, like: tuple[GroupResult, GroupDiagnosis] | Non
     if shared is not None:
         return GroupDiagnosis(
             kind=entry.kind, namespace=entry.namespace, name=entry.name, fits=False, topology_key=entry.topology_key,
-            reasons=shared.reasons, scheduler_message=result.message, scheduler_record=_record(result),
+            reasons=shared.reasons, scheduler_message=result.group_condition or result.message, scheduler_record=_record(result),
             pod_message=result.message, preemption=result.extra.get("preemption"), funnels=shared.funnels,
             funnels_hidden=shared.funnels_hidden,
             taken_by=shared.taken_by, dra_cause=shared.dra_cause, placement_map=shared.placement_map,
@@ -198,14 +199,28 @@ def diagnose(result: GroupResult, like: tuple[GroupResult, GroupDiagnosis] | Non
         pods={pod.split("/", 1)[1]: node for pod, node in sorted(result.placement.items())},
         claims={key.split("/", 1)[1]: [_device(d) for d in devices] for key, devices in sorted(result.claims.items())},
         claim_node_selectors=_node_selectors(result),
-        domain=result.domain, reasons=reasons_of(result), scheduler_message=result.message, scheduler_record=_record(result),
-        pod_message=(result.message if entry.kind == "Pod" else first.message()) if first is not None else "",
+        domain=result.domain, reasons=reasons_of(result), scheduler_message=result.group_condition or result.message,
+        scheduler_record=_record(result),
+        pod_message=_pod_message(result, first),
         preemption=result.extra.get("preemption"),
         domains=_domains(result), funnels=funnels[:_FUNNEL_NODES], funnels_hidden=max(len(funnels) - _FUNNEL_NODES, 0),
         taken_by=_taken_by(result),
         dra_cause=dra_cause([first]) if first is not None and not entry.topology_key else None,
         pod_message_domain=_best_domain(result) if first is not None and entry.kind != "Pod" else "",
     )
+
+
+def _pod_message(result: GroupResult, first: FitError | None) -> str:
+    """What kube-scheduler writes on the first pod that does not fit: a single pod's message; for a group, that pod's
+    FitError in the placement that came closest, followed by its PostFilter text where the release runs PostFilter
+    for each pod of a group (1.36: sched/pod_conditions.py)."""
+    if first is None:
+        return ""
+    if result.entry.kind == "Pod":
+        return result.message
+    best = result.outcome.best if result.outcome is not None else None
+    tail = best.tails.get(first.pod) if best is not None else None
+    return f"{first.message()} {tail}" if tail else first.message()
 
 
 def _best_domain(result: GroupResult) -> str:

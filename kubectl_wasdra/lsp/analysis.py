@@ -7,6 +7,11 @@ releases merged, then the project settings (suppressions, per-file ignores, base
 by document text, so an unchanged document keeps its findings (moved by as many lines as the edit added above it) and
 a one-object edit re-checks one object; the set rules run over the edited files and their context, never the whole
 folder.
+
+The files that reach the open ones only by naming a hub they define (lsp/dependents.py: the DeviceClass all claims
+name) are not in that context: what they add to or take from the open files' findings is found apart, a chunk per
+`step()`, after `run()` has returned the edited files' own findings, and only when what they can read of the hubs
+changed (or they did, on disk); meanwhile the last such delta is applied, moved with the documents it sits in.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from kubectl_wasdra.lint.pipeline import (
 from kubectl_wasdra.lint.problem import Finding
 from kubectl_wasdra.lint.registry import Rule, rules_for, select_rules
 from kubectl_wasdra.load import Document
+from kubectl_wasdra.lsp.dependents import Delta, chunks, fingerprint
 from kubectl_wasdra.lsp.settings import Settings
 from kubectl_wasdra.lsp.workspace import FileEntry, Workspace
 
@@ -49,6 +55,10 @@ class Analysis:
         self._by_file: dict[str, tuple[FileEntry, list[list[Finding]]]] = {}
         self._by_text: dict[str, dict[_Key, tuple[int, list[Finding]]]] = {}
         self.report: CheckReport | None = None
+        self._near: tuple[Document, ...] = ()
+        self._local: tuple[int, list[list[Finding]]] | None = None   # (generation, set findings without dependents)
+        self._deps: _Dependents | None = None   # the hubs' dependents and what they add and take, chunk by chunk
+        self.dependents_checked = 0     # dependent files checked so far (tests and the bench read it)
 
     def run(self) -> dict[str, list[Finding]]:
         """Every open file's findings, sorted as `check` sorts them (files without findings are absent)."""
@@ -57,7 +67,9 @@ class Analysis:
         documents = workspace.documents()
         context = workspace.context()
         kinds = {(document.group, document.kind) for document in (*documents, *context)}
-        rules = tuple(r for r in rules_for(kinds, cluster=options.snapshot is not None) if r.info.id in self.selected)
+        # dependents name a hub, so they are workloads: every family runs, as over the whole folder
+        cluster = options.snapshot is not None or bool(workspace.dependents)
+        rules = tuple(r for r in rules_for(kinds, cluster=cluster) if r.info.id in self.selected)
         if rules != self._rules:
             self._rules, self._by_file, self._by_text = rules, {}, {}
         per_release: list[list[Finding]] = [[] for _ in self.contexts]
@@ -71,8 +83,10 @@ class Analysis:
         self._forget_closed(workspace.files())
         from kubectl_wasdra.lint.repo.context import set_findings_with_context
 
-        for number, ctx in enumerate(self.contexts):
-            per_release[number].extend(set_findings_with_context(documents, context, rules, ctx))
+        local = [set_findings_with_context(documents, context, rules, ctx) for ctx in self.contexts]
+        self._near, self._local = context, (workspace.generation, local)
+        for number, found in enumerate(self._with_dependents(local)):
+            per_release[number].extend(found)
         findings = load_findings([*problems, *options.snapshot_problems], rules, options.profile)
         findings.extend(merge_releases(per_release, options.releases))
         internal = any(f.hint == INTERNAL_ERROR_HINT for f in findings)
@@ -85,6 +99,87 @@ class Analysis:
         for finding in self.report.findings:
             by_file[finding.file].append(finding)
         return dict(by_file)
+
+    def _with_dependents(self, local: list[list[Finding]]) -> list[list[Finding]]:
+        """The set findings with what the dependents add and take: each chunk's delta, found again for the chunks
+        that read a hub whose read part changed (`step`); meanwhile the last deltas, moved with their documents."""
+        workspace = self.workspace
+        if not workspace.dependents:
+            if self._deps is not None:
+                self._deps = None
+                workspace.keep_read(set())   # no hub open any more: its dependents' packed files go too
+            return local
+        hubs = dict(fingerprint(workspace.documents(), workspace.hubs, self.settings.options.snapshot is not None))
+        setting = (self._rules, tuple(workspace.files()), workspace.dependents, workspace.disk_generation)
+        deps = self._deps
+        if deps is None or deps.setting != setting:   # other files open, other dependents: every chunk again
+            shown = [delta for delta, _ in deps.parts.values()] + deps.shown if deps is not None else []
+            self._deps = deps = _Dependents(setting, hubs, shown=shown)
+        elif deps.hubs != hubs:
+            changed = {key for key in hubs.keys() | deps.hubs.keys() if hubs.get(key) != deps.hubs.get(key)}
+            deps.hubs = hubs
+            deps.redo(self._referrers(changed))
+        result = []
+        for number, found in enumerate(local):
+            for chunk, (delta, _) in sorted(deps.parts.items()):
+                found, complete = delta.apply(number, found, workspace.entries)
+                if not complete:   # a finding's field is gone: that chunk is checked again
+                    deps.redo_chunk(chunk)
+            for delta in deps.shown if deps.pending else ():
+                found = delta.apply(number, found, workspace.entries)[0]
+            result.append(_distinct(found))
+        return result
+
+    def _referrers(self, keys: set[str]) -> set[str]:
+        index = self.workspace.index
+        return {path for key in keys for path in index.referrers(key)} if index is not None else set()
+
+    @property
+    def pending(self) -> bool:
+        """Whether dependents remain to be checked (`step`)."""
+        return self._deps is not None and self._deps.pending
+
+    @property
+    def stale(self) -> bool:
+        """Whether the workspace changed since the last run() (then step() waits for the next)."""
+        return self._local is None or self._local[0] != self.workspace.generation
+
+    def step(self) -> bool:
+        """Check the next chunk of dependents; True when that was the last one (run() again for the findings). Does
+        nothing while the workspace changed since the last run()."""
+        deps, workspace = self._deps, self.workspace
+        if deps is None or not deps.pending or self._local is None or self.stale:
+            return False
+        from kubectl_wasdra.lint.repo.context import set_findings_with_context
+
+        if deps.chunks is None:   # grouped in a step of its own, not in run(): no edit waits for it
+            index = workspace.index
+            assert index is not None
+            deps.chunks = chunks(index, workspace.dependents, workspace.hubs)
+            deps.todo = list(range(len(deps.chunks)))
+            return False
+        number = deps.todo.pop(0)
+        files = workspace.dependent_files(deps.chunks[number])
+        documents, context = workspace.documents(), (*self._near, *workspace.read(files))
+        delta = Delta.empty(len(self.contexts))
+        for release, ctx in enumerate(self.contexts):
+            together = set_findings_with_context(documents, context, self._rules, ctx)
+            delta.record(release, self._local[1][release], together, workspace.entries)
+        deps.parts[number] = (delta, frozenset(files))
+        self.dependents_checked += len(deps.chunks[number])
+        if deps.pending:
+            return False
+        deps.shown = []
+        workspace.keep_read({path for _, files in deps.parts.values() for path in files})
+        return True
+
+    def settle(self) -> dict[str, list[Finding]]:
+        """Every open file's findings with all dependents checked (what `check` reports): run() and every step."""
+        found = self.run()
+        while self.pending:
+            if self.stale or self.step():
+                found = self.run()
+        return found
 
     def _file_findings(self, entry: FileEntry) -> list[list[Finding]]:
         """The document rules' findings of one file, per context: the same as last time for the same entry, else
@@ -137,6 +232,47 @@ class Analysis:
         for path in gone:
             self._by_file.pop(path, None)
             self._by_text.pop(path, None)
+
+
+@dataclasses.dataclass
+class _Dependents:
+    """The hubs' dependents of one `setting` (rules, open files, dependents, disk state) in chunks, and each checked
+    chunk's delta with the files it read; `hubs` is the part of each hub they read, as last checked."""
+
+    setting: object
+    hubs: dict[str, tuple[bytes, ...]]
+    chunks: list[list[str]] | None = None   # None: not grouped yet (every chunk to check)
+    todo: list[int] = dataclasses.field(default_factory=list)
+    parts: dict[int, tuple[Delta, frozenset[str]]] = dataclasses.field(default_factory=dict)
+    shown: list[Delta] = dataclasses.field(default_factory=list)   # the last setting's deltas, shown meanwhile
+
+    @property
+    def pending(self) -> bool:
+        return self.chunks is None or bool(self.todo)
+
+    def redo(self, read_by: set[str]) -> None:
+        """Check again every checked chunk that read one of the files `read_by` (the changed hubs' referrers)."""
+        for chunk, (_, files) in self.parts.items():
+            if files & read_by:
+                self.redo_chunk(chunk)
+
+    def redo_chunk(self, chunk: int) -> None:
+        if chunk not in self.todo:
+            self.todo.append(chunk)
+
+
+def _distinct(findings: list[Finding]) -> list[Finding]:
+    """Findings without repeats (two chunks may find one finding)."""
+    from kubectl_wasdra.lsp.dependents import identity
+
+    seen: set[tuple[object, ...]] = set()
+    kept = []
+    for finding in findings:
+        key = (identity(finding), finding.line, finding.column)
+        if key not in seen:
+            seen.add(key)
+            kept.append(finding)
+    return kept
 
 
 def _moved(findings: list[Finding], lines: int) -> list[Finding]:

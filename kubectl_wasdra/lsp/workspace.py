@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from kubectl_wasdra.lint.repo.context import context_files
+from kubectl_wasdra.lint.repo.context import context_files, definer_closure, hub_keys
 from kubectl_wasdra.lint.repo.index import FileEntry as IndexEntry
 from kubectl_wasdra.lint.repo.index import RepoIndex, load_index
 from kubectl_wasdra.lint.repo.links import definitions, keys_match, reference_keys, split_key
@@ -137,6 +137,12 @@ class Workspace:
         self._documents: tuple[Document, ...] | None = None
         self._files: list[str] | None = None
         self.generation = 0  # moves on every change: caches of whole-workspace results key on it
+        self.disk_generation = 0   # moves when files change on disk (what closed files hold may have changed)
+        self.hubs: frozenset[str] = frozenset()   # keys the open files define that many files name (lsp/dependents.py)
+        self.dependents: tuple[str, ...] = ()     # the files naming them, left out of `context()`
+        from kubectl_wasdra.lsp.compact import CompactFiles
+
+        self._compact = CompactFiles()
 
     def scan(self) -> None:
         """List the folder's manifests and bring the index up to date (`check`'s cache: re-reads what changed)."""
@@ -144,6 +150,7 @@ class Workspace:
             return
         self._index = load_index(self.root, cache_dir=self.cache_dir, gitignore=self.gitignore, exclude=self.excludes)
         self._stale = False
+        self.disk_generation += 1
         self._changed()
 
     @property
@@ -176,10 +183,16 @@ for a burst of changes, a `git checkout`)."""
         self._context.pop(path, None)
         if self._index is not None and self._belongs(path):
             self._stale = True
+            self.disk_generation += 1
             self._changed()
 
     def entry(self, path: str) -> FileEntry | None:
         return self._entries.get(path)
+
+    @property
+    def entries(self) -> Mapping[str, FileEntry]:
+        """The open files' entries by path (read-only use)."""
+        return self._entries
 
     def files(self) -> list[str]:
         """Every open file, in `check`'s reading order (sorted once per change)."""
@@ -195,12 +208,22 @@ for a burst of changes, a `git checkout`)."""
 
     def context(self) -> tuple[Document, ...]:
         """The documents of the folder's other files that the open ones reach (lint/repo/context.py), read from disk
-        once while unchanged and kept only while they are context."""
+        once while unchanged and kept only while they are context. The files that reach the open ones only by naming
+        a hub (`hubs`, more than HUB_REFERRERS files name it) are left out: they are `dependents`, checked apart in
+        chunks (`dependent_files`, `read`: kept packed, never parsed between checks)."""
+        from kubectl_wasdra.lsp.dependents import HUB_REFERRERS
+
         index = self.index
         if index is None or not self._entries:
+            self.hubs, self.dependents = frozenset(), ()
             return ()
-        paths = context_files(index, self.documents(), set(self._entries))
-        paths = sorted({*paths, *self._near_misses(index)} - set(self._entries))
+        given_paths = set(self._entries)
+        documents = self.documents()
+        self.hubs = hub_keys(index, documents, given_paths, HUB_REFERRERS)
+        paths = context_files(index, documents, given_paths, skip=self.hubs)
+        paths = sorted({*paths, *self._near_misses(index)} - given_paths)
+        near = set(paths)
+        self.dependents = tuple(sorted({p for key in self.hubs for p in index.referrers(key)} - near - given_paths))
         kept: dict[str, tuple[tuple[int, int], tuple[Document, ...]]] = {}
         for path in paths:
             try:
@@ -213,6 +236,21 @@ for a burst of changes, a `git checkout`)."""
             kept[path] = known
         self._context = kept
         return tuple(d for path in paths if path in kept for d in kept[path][1])
+
+    def dependent_files(self, paths: Sequence[str]) -> list[str]:
+        """Some of the `dependents` and the files defining what they name (transitively), the open files and the
+        context left out: what checking them reads."""
+        index = self.index
+        return sorted(definer_closure(index, paths, {*self._entries, *self._context})) if index is not None else []
+
+    def read(self, paths: Sequence[str]) -> tuple[Document, ...]:
+        """The documents of files from disk (dependents), kept packed rather than parsed (lsp/compact.py): a folder's
+        worth of parsed documents would not fit the server's memory, and parsing them again costs ten times more."""
+        return tuple(d for path in paths for d in self._compact.documents(path))
+
+    def keep_read(self, paths: set[str]) -> None:
+        """Forget the packed files no longer among `paths`."""
+        self._compact.keep_only(paths)
 
     def _near_misses(self, index: RepoIndex) -> set[str]:
         """The files defining a name close to one the open files reference but nothing defines (a misspelling): the

@@ -5,11 +5,14 @@ pkg/scheduler/framework/plugins/gangscheduling/gangscheduling.go (PlacementFeasi
 feasibility is checked before the loop and after every pod with M = minCount (basic: 1), S = scheduled,
 R = not yet tried; S + R < M stops early, S < M at the end fails, S >= M succeeds and extra pods are still placed.
 Pods are assumed in the state inside a transaction so later members see them; a failed cycle is rolled back.
+1.36 (schedule_one_podgroup.go at v1.36.2, podGroupSchedulingDefaultAlgorithm) never stops early: every pod is
+tried, and each pod that fits nowhere runs the PostFilter plugins right away (`post_filter`), with the pods before
+it still assumed; the group is judged by GangScheduling's Permit, which is the same S >= M at the end.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -23,6 +26,11 @@ from kubectl_wasdra.sched.state import SchedState
 CANNOT_SATISFY: Final = "minCount ({m}) cannot be satisfied: {s} scheduled, {r} remaining"
 NOT_YET: Final = "minCount ({m}) is not yet satisfied: {s} scheduled, {r} remaining"
 NO_PODS: Final = "no pods were schedulable"  # RunRootSchedulingAlgorithm: success without a new pod
+NO_EARLY_STOP_MINOR: Final = 36  # 1.36's cycle tries every pod (schedule_one_podgroup.go v1.36.2)
+
+# The PostFilter text of a pod that fits nowhere in the cycle (its message is its FitError followed by this text);
+# "" when preemption would make room (the pod then waits for its group like a pod that fits); None: no PostFilter ran.
+PostFilter = Callable[[PodInfo, FitError, SchedState], str | None]
 
 
 @dataclass
@@ -39,6 +47,7 @@ class Attempt:
     scheduled: int = 0
     fit_score: int = 0  # NodeResourcesFit's placement score (scoring.placement_fit_score) of a topology placement
     devices: dict[tuple[str, str], tuple[Mapping[str, str], ...]] = field(default_factory=dict)  # claims of this attempt
+    tails: dict[str, str | None] = field(default_factory=dict)  # PostFilter text of each failed pod (run_cycle `post_filter`)
 
 
 def _feasibility(m: int, s: int, r: int) -> tuple[bool, str]:
@@ -51,7 +60,7 @@ def _feasibility(m: int, s: int, r: int) -> tuple[bool, str]:
 
 
 def _try(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], owner: str, attempt: Attempt,
-         diagnosed: dict[bytes, FitError] | None) -> bool:
+         diagnosed: dict[bytes, FitError] | None, post_filter: PostFilter | None = None) -> bool:
     node = find_node(pod, state, nodes)
     if node is not None:
         state.assume(pod, node, owner)
@@ -70,6 +79,8 @@ def _try(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], owner: str, at
                 state.diagnosed[(pod.signature, id(nodes))] = (state.version, fit, nodes)
         diagnosed[pod.signature] = fit
     attempt.failed[pod.key] = fit.for_pod(pod.key)
+    if post_filter is not None and not fit.pre_filter_error:
+        attempt.tails[pod.key] = post_filter(pod, fit, state)
     return False
 
 
@@ -96,23 +107,26 @@ def _record(attempt: Attempt, pods: list[PodInfo], state: SchedState) -> None:
 
 
 def run_cycle(pods: list[PodInfo], min_count: int, scheduled: int, state: SchedState, nodes: tuple[str, ...],
-              owner: str, domain: tuple[str, str] | None = None, keep: bool = True, diagnose: bool = True) -> Attempt:
+              owner: str, domain: tuple[str, str] | None = None, keep: bool = True, diagnose: bool = True,
+              post_filter: PostFilter | None = None) -> Attempt:
     """Place `pods` (already in queue order) in `nodes`; the placements stay in `state` only on success with `keep`.
-    With `diagnose` (and an explaining state) every pod that does not fit gets its per-node statuses."""
+    With `diagnose` (and an explaining state) every pod that does not fit gets its per-node statuses and, with
+    `post_filter`, its PostFilter text."""
     mark = state.begin()
     attempt = Attempt(nodes=nodes, domain=domain)
     s, r = scheduled, len(pods)
     diagnosed: dict[bytes, FitError] | None = {} if diagnose and state.explain else None
     proceed, message = _feasibility(min_count, s, r)
-    stopped_at = 0 if not proceed else None
+    early_stop = state.minor != NO_EARLY_STOP_MINOR
+    stopped_at = 0 if not proceed and early_stop else None
     for index, pod in enumerate(pods):
         if stopped_at is not None:
             break
         r -= 1
-        if _try(pod, state, nodes, owner, attempt, diagnosed):
+        if _try(pod, state, nodes, owner, attempt, diagnosed, post_filter if diagnosed is not None else None):
             s += 1
         proceed, message = _feasibility(min_count, s, r)
-        if not proceed:
+        if not proceed and early_stop:
             stopped_at = index + 1
     attempt.scheduled, attempt.message = s, message
     attempt.success = not message and bool(attempt.placed)

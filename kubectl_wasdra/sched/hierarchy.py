@@ -2,7 +2,9 @@
 preemption policy, else the whole hierarchy fails with SchedulerError (GroupInvalid).
 
 Upstream: kubernetes/kubernetes pkg/scheduler/schedule_one_podgroup.go (hierarchy validation), release-1.37.
-The preemption-policy wording mirrors the priority text (not verified).
+The preemption-policy wording mirrors the priority text (not verified). 1.36 (v1.36.2 frameworkForPodGroup) checks
+only that the group's pods share a schedulerName, in its own wording; pods whose priority differs from the group's
+are scheduled.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ SCHEDULER_NAME: Final = ('all pods in a pod group hierarchy should have the same
                          'got: "{a}" ("{pa}") and "{b}" ("{pb}")')
 PRIORITY: Final = ("all pods in a pod group hierarchy should have the same priority as the root pod group's priority, "
                    'got {p} ("{pod}") and {q} ("{group}")')
+SCHEDULER_NAME_1_36: Final = 'all pods in a single pod group should have the same .spec.schedulerName set, got: "{b}" and "{a}"'
 PREEMPTION: Final = ("all pods in a pod group hierarchy should have the same preemption policy as the root pod group's "
                      'preemption policy, got {p} ("{pod}") and {q} ("{group}")')
 
@@ -33,4 +36,13 @@ def validate(pods: list[PodInfo], group_name: str, group_priority: int, group_pr
     for pod in ordered:
         if pod.preemption_policy != group_preemption:
             return PREEMPTION.format(p=pod.preemption_policy, pod=pod.name, q=group_preemption, group=group_name)
+    return None
+
+
+def validate_1_36(pods: list[PodInfo]) -> str | None:
+    """1.36's check (frameworkForPodGroup): the first pod, in cycle order, whose schedulerName differs from the
+    first pod's."""
+    for pod in pods[1:]:
+        if pod.scheduler_name != pods[0].scheduler_name:
+            return SCHEDULER_NAME_1_36.format(a=pods[0].scheduler_name, b=pod.scheduler_name)
     return None

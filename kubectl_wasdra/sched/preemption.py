@@ -200,9 +200,14 @@ def post_filter_message(pod: PodInfo, error: FitError, state: SchedState,
                         context: Context | None = None) -> tuple[str, Preemption]:
     """(PostFilter text, preemption's answer); the text is empty when preemption would succeed (the pod is then
     nominated and retried)."""
-    claims = state.dra.claims_of(pod) if state.dra is not None and pod.claims_or_extended else ()
     answer = preempt(pod, error, state, context or Context())
     if answer.helps:
         return "", answer
-    return ", ".join([STILL_NOT if claims else NO_CLAIMS, answer.message]), answer
+    return ", ".join([claims_post_filter(pod, state), answer.message]), answer
+
+
+def claims_post_filter(pod: PodInfo, state: SchedState) -> str:
+    """DynamicResources' PostFilter text, which comes first: nothing to deallocate for a pod without claims."""
+    claims = state.dra.claims_of(pod) if state.dra is not None and pod.claims_or_extended else ()
+    return STILL_NOT if claims else NO_CLAIMS
 

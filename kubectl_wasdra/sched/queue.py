@@ -57,6 +57,7 @@ class Entry:
     topology_key: str | None = None
     min_count: int = 1
     order: int = 0  # when the entry joined the queue among objects created by `kubectl apply -f` (creation_order)
+    queue_priority: int | None = None  # the priority the queue sorts by, when not the group's (1.36: its pods')
 
     @property
     def key(self) -> str:
@@ -66,7 +67,8 @@ class Entry:
     def sort_key(self) -> tuple[int, str, int, str, str, str]:
         """Queue order: higher priority first, then older first; objects without a creationTimestamp in the order
         `kubectl apply -f` creates them (document order, then file order), never by name."""
-        return (-self.priority, self.created or LATE, self.order, self.kind, self.namespace, self.name)
+        priority = self.priority if self.queue_priority is None else self.queue_priority
+        return (-priority, self.created or LATE, self.order, self.kind, self.namespace, self.name)
 
 
 def _pod_order(pod: PodInfo) -> tuple[int, str, int, str]:
@@ -103,6 +105,13 @@ def _joined(group_order: int, pods: list[PodInfo], running: int, min_count: int)
     needed = max(min_count - running, 1)
     orders = sorted(p.order for p in pods)
     return max(group_order, orders[min(needed, len(orders)) - 1] if orders else 0)
+
+
+def _first_member(group_order: int, pods: list[PodInfo]) -> int:
+    """When a group's entry is tried if every object existed before the scheduler started: the active queue sorts
+    pods by priority, then QueuedPodInfo.Timestamp, which is set when the pod is added and kept while GangScheduling's
+    PreEnqueue holds it (backend/queue/scheduling_queue.go, plugins/gangscheduling), so the group's first pod decides."""
+    return min((p.order for p in pods), default=group_order)
 
 
 def is_pending(pod: Mapping[str, Any], any_scheduler: bool = False) -> bool:
@@ -151,12 +160,17 @@ class QueueBuilder:
     """Turns a snapshot into queue entries plus the bound pods the state starts from."""
 
     def __init__(self, snapshot: ClusterSnapshot, gates: Gates, config: SchedulerConfig = DEFAULT_CONFIG,
-                 known: Mapping[int, tuple[Any, ...]] | None = None, same_priorities: bool = False) -> None:
-        """`known` is the `infos` of a builder with the same gates and configuration over a snapshot this one was
-        derived from; with `same_priorities` (the same PriorityClass and RuntimeClass objects: what admission reads)
-        the PodInfo of every pod object found there unchanged (the same object; an overlay keeps its creation order)
-        is reused instead of built again (what-ifs re-run the queue with a few objects changed)."""
+                 known: Mapping[int, tuple[Any, ...]] | None = None, same_priorities: bool = False,
+                 queued_together: bool = False) -> None:
+        """`queued_together`: every pending object existed before the scheduler started (a scheduler starting on a
+        cluster with pods pending), so a group queues at its first pod's creation rather than when `kubectl apply`
+        creates its minCount-th pod in front of a running scheduler. `known` is the `infos` of a builder with the
+        same gates and configuration over a snapshot this one was derived from; with `same_priorities` (the same
+        PriorityClass and RuntimeClass objects: what admission reads) the PodInfo of every pod object found there
+        unchanged (the same object; an overlay keeps its creation order) is reused instead of built again (what-ifs
+        re-run the queue with a few objects changed)."""
         self.snapshot, self.gates, self.config = snapshot, gates, config
+        self.queued_together = queued_together
         self.known = known or {}
         self.same_priorities = same_priorities
         self.infos: dict[int, tuple[Any, ...]] = {}  # id(pod object) -> (object, PodInfo)
@@ -249,10 +263,15 @@ class QueueBuilder:
             return entry
         entry = _group_entry(group, self.gates, self.priorities)
         group_order = self.snapshot.creation_order(group.kind, *key)
-        if group.gang and self.gates.release.minor == FIRST_ATTEMPT_ORDER_MINOR:
-            pods = first_attempt_order(pods, group, group_order, len(running))
+        if self.gates.release.minor == FIRST_ATTEMPT_ORDER_MINOR:
+            # 1.36 queues pods, not groups (PrioritySort compares pods): the group's cycle starts when its
+            # highest-priority pod is popped (schedule_one_podgroup.go podGroupInfoForPod)
+            entry.queue_priority = max((p.priority for p in pods), default=entry.priority)
+            if group.gang:
+                pods = first_attempt_order(pods, group, group_order, len(running))
         entry.pods, entry.running = pods, running
-        entry.order = _joined(group_order, pods, len(running), entry.min_count)
+        entry.order = _first_member(group_order, pods) if self.queued_together \
+            else _joined(group_order, pods, len(running), entry.min_count)
         self.group_claims[group.key] = group.resource_claims if self.gates.enabled(admission.CLAIMS_GATE) else ()
         if group.gang and len(pods) + len(running) < group.min_count:
             entry.blocked = Notice(Reason.GANG_TOO_FEW_PODS, WAITING_MIN_COUNT,
@@ -261,7 +280,8 @@ class QueueBuilder:
         # policy; without it they only have to agree with each other
         policy = (group.preemption_policy or "PreemptLowerPriority") if self.gates.enabled(admission.POLICY_GATE) \
             else pods[0].preemption_policy
-        invalid = hierarchy.validate(pods, group.name, entry.priority, policy)
+        invalid = hierarchy.validate_1_36(pods) if self.gates.release.minor == FIRST_ATTEMPT_ORDER_MINOR \
+            else hierarchy.validate(pods, group.name, entry.priority, policy)
         if invalid:
             entry.blocked = Notice(Reason.GROUP_INVALID, invalid)
             return entry

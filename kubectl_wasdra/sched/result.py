@@ -26,6 +26,11 @@ class GroupResult:
     claims: dict[str, tuple[Mapping[str, str], ...]] = field(default_factory=dict)
     domain: dict[str, str] | None = None
     pod_errors: dict[str, FitError] = field(default_factory=dict)
+    # 1.36: the PodScheduled=False message of each unbound pod of a group, as kube-scheduler writes it
+    # (sched/pod_conditions.py), and the other messages it may write when the placement it reports is a random one
+    pod_messages: dict[str, str] = field(default_factory=dict)
+    message_alternatives: dict[str, frozenset[str]] = field(default_factory=dict)
+    group_condition: str = ""  # 1.36: the PodGroupScheduled=False message kube-scheduler writes (`message` is ours)
     notices: list[Notice] = field(default_factory=list)
     outcome: Outcome | None = None
     children: list[GroupResult] = field(default_factory=list)

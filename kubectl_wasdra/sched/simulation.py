@@ -16,16 +16,18 @@ from kubectl_wasdra.sched import admission
 from kubectl_wasdra.sched.admission import Gates
 from kubectl_wasdra.sched.claims import extended_resource_classes, resolve_claims
 from kubectl_wasdra.sched.filters.dynamic_resources import build_dra_state
+from kubectl_wasdra.sched.fiterror import FitError
 from kubectl_wasdra.sched.group_preemption import preempt_group
 from kubectl_wasdra.sched.nodeinfo import NodeFacts
+from kubectl_wasdra.sched.pod_conditions import PLACEMENT_LIMITATION, WAP_ENABLED, group_condition, group_messages
 from kubectl_wasdra.sched.podinfo import PodInfo
-from kubectl_wasdra.sched.preemption import post_filter_message
+from kubectl_wasdra.sched.preemption import claims_post_filter, post_filter_message
 from kubectl_wasdra.sched.preemption_model import Context, read_context
 from kubectl_wasdra.sched.profiles import DEFAULT_CONFIG, SchedulerConfig
 from kubectl_wasdra.sched.queue import Entry, QueueBuilder
 from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.state import SchedState
-from kubectl_wasdra.sched.topology import schedule_group
+from kubectl_wasdra.sched.topology import Outcome, schedule_group
 from kubectl_wasdra.sched.volumes import VolumeIndex
 
 # what reading a malformed field raises (a list where a map belongs, a string count); SCHEMA findings report the field
@@ -34,6 +36,7 @@ DRA_KINDS = ("ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceC
 DRA_STATIC = ("ResourceSlice", "ResourceClaim", "DeviceClass", "DeviceTaintRule")
 DRA_INVENTORY = ("ResourceSlice", "DeviceClass", "DeviceTaintRule", "Namespace")  # what dra.Inventory reads
 GROUP_ENTRY_KINDS = ("PodGroup", "Workload")  # CompositePodGroup roots: preemption at the root is not modelled
+PER_POD_POST_FILTER_MINOR: Final = 36  # schedule_one_podgroup.go v1.36.2: each pod of a group runs PostFilter
 VOLUME_KINDS = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode")
 
 
@@ -57,17 +60,20 @@ class Simulation:
     """A snapshot prepared for simulation: node facts, the queue, the initial state with bound pods."""
 
     def __init__(self, snapshot: ClusterSnapshot, gates: Gates, *, explain: bool = True,
-                 base: Simulation | None = None, config: SchedulerConfig | None = None) -> None:
+                 base: Simulation | None = None, config: SchedulerConfig | None = None,
+                 queued_together: bool = False) -> None:
         """`explain=False` skips what only explanations need (per-node diagnoses of failed pods); `base` is a simulation
         of a snapshot this one was derived from: its node facts and device inventory are reused when unchanged;
-        `config` holds the scheduler profiles (--scheduler-config; default: kube-scheduler's, or `base`'s)."""
+        `config` holds the scheduler profiles (--scheduler-config; default: kube-scheduler's, or `base`'s);
+        `queued_together`: every pending object existed before the scheduler started (QueueBuilder)."""
         self.snapshot, self.gates = snapshot, gates
         self.config = config or (base.config if base is not None else DEFAULT_CONFIG)
         self.preemption = True  # False (--no-preemption): no PostFilter preemption is simulated
         reuse_infos = base is not None and base.gates is gates and base.config is self.config
         self.queue = QueueBuilder(snapshot, gates, self.config, base.queue.infos if reuse_infos and base else None,
                                   same_priorities=base is not None and _same(base.snapshot, snapshot,
-                                                                            ("PriorityClass", "RuntimeClass")))
+                                                                            ("PriorityClass", "RuntimeClass")),
+                                  queued_together=queued_together)
         self.entries = self.queue.build()
         same_nodes = base is not None and _same(base.snapshot, snapshot, ("Node",))
         facts = base.state.facts if same_nodes and base is not None else self._node_facts(base)
@@ -133,18 +139,53 @@ class Simulation:
         """Results of every entry in queue order (or only those whose (kind, namespace, name) is in `only`); with
         `stop`, entries queued after the last wanted one are not simulated (they cannot change its result);
         `progress` is told which entry is placed (the CLI's status line)."""
-        results = []
+        results, waiting = [], []
         remaining = len(only) if only is not None else -1
         for index, entry in enumerate(self.entries, 1):
             if progress is not None:
                 progress(f"simulating {entry.kind} {entry.namespace}/{entry.name} ({index:,} of {len(self.entries):,})")
             result = self._place_guarded(entry)
+            if _retried(result):
+                waiting.append((result, self.state.version))
             if only is None or (entry.kind, entry.namespace, entry.name) in only:
                 results.append(result)
                 remaining -= 1
                 if stop and remaining == 0:
-                    break
+                    return results
+        for result, version in waiting:
+            if version != self.state.version:  # something was placed after it: kube-scheduler tried it again
+                self._retry_messages(result)
         return results
+
+    def _conditions(self, result: GroupResult, outcome: Outcome) -> None:
+        """1.36: the PodScheduled message of each unbound pod and the group's PodGroupScheduled message."""
+        entry = result.entry
+        gang = entry.group is not None and bool(entry.group.gang)
+        result.pod_messages, result.message_alternatives = group_messages(outcome.chosen, outcome.attempts,
+                                                                          entry.pods, gang)
+        if outcome.chosen is None and outcome.attempts:
+            result.group_condition = group_condition(len(outcome.attempts), self.gates.enabled(admission.TOPOLOGY_GATE))
+
+    def _retry_messages(self, result: GroupResult) -> None:
+        """The PodScheduled messages of a 1.36 group that failed, as its last retry words them. A failed group does
+        not rest among the unschedulable pods: its pods come back through the backoff queue (events that arrived
+        during the cycle, its own condition updates, pods re-added without a rejecting plugin: scheduling_queue.go
+        AddUnschedulableIfNotPresent) or are activated again (gangscheduling.go Permit), each one pulling the whole
+        group into another cycle (schedule_one_podgroup.go podGroupInfoForPod), until the queue settles; with the
+        oracle, s00244's two failed gangs ran 21 and 22 cycles. So the cycle runs again over the cluster as the queue
+        leaves it. A retry that would fit keeps the first messages (the simulation does not bind it)."""
+        entry, state = result.entry, self.state
+        mark = state.begin()
+        recorder, state.recorder = state.recorder, None  # per-plugin results are those of the cycle explained
+        try:
+            outcome = schedule_group(entry.pods, entry.min_count, tuple(entry.running), state, entry.key,
+                                     entry.topology_key, keep=False, post_filter=self._group_post_filter(entry))
+        finally:
+            state.recorder = recorder
+            state.rollback(mark)
+        if outcome.chosen is None:
+            gang = entry.group is not None and bool(entry.group.gang)
+            result.pod_messages, result.message_alternatives = group_messages(None, outcome.attempts, entry.pods, gang)
 
     def _place_guarded(self, entry: Entry) -> GroupResult:
         """place() in a transaction: an entry whose objects hold a malformed field (a list where a map belongs, a
@@ -174,8 +215,9 @@ class Simulation:
             _remember_before(result, state)
             return result
         pods = entry.pods
+        per_pod = entry.kind in GROUP_ENTRY_KINDS and state.explain and self.gates.release.minor == PER_POD_POST_FILTER_MINOR
         outcome = schedule_group(pods, entry.min_count, tuple(entry.running), state, entry.key, entry.topology_key,
-                                 changes.get("nodes"))
+                                 changes.get("nodes"), post_filter=self._group_post_filter(entry) if per_pod else None)
         result.outcome, result.message = outcome, outcome.message
         chosen = outcome.chosen
         if chosen is None:
@@ -188,6 +230,8 @@ class Simulation:
         best = outcome.best
         if best is not None:
             result.pod_errors = dict(best.failed)
+        if per_pod:
+            self._conditions(result, outcome)
         recorder, state.recorder = state.recorder, None  # preemption's trial cycles are not the pods' own
         try:
             self._post_place(entry, result, state)
@@ -222,6 +266,25 @@ class Simulation:
             self._preempted[key] = (error.statuses, answer)
         return answer
 
+    def _group_post_filter(self, entry: Entry) -> Callable[[PodInfo, FitError, SchedState], str | None]:
+        """The PostFilter text of a pod of `entry` that fits nowhere in its group's cycle (1.36): DynamicResources',
+        then DefaultPreemption's, which declines for a group with scheduling constraints or with workload-aware
+        preemption on (plugins/defaultpreemption/default_preemption.go PostFilter) and otherwise preempts for the pod
+        alone; "" when that preemption would make room, None with --no-preemption (no PostFilter text)."""
+        constrained = entry.group is not None and isinstance(entry.group.spec, Mapping) \
+            and entry.group.spec.get("schedulingConstraints") is not None and self.gates.enabled(admission.TOPOLOGY_GATE)
+        declined = PLACEMENT_LIMITATION if constrained else WAP_ENABLED if self.gates.enabled(admission.WAP_GATE_1_36) \
+            else ""
+
+        def post_filter(pod: PodInfo, error: FitError, state: SchedState) -> str | None:
+            if not self.preemption:
+                return None
+            if declined:
+                return f"{claims_post_filter(pod, state)}, {declined}"
+            return self._post_filter(pod, error, state)[0]
+
+        return post_filter
+
     @functools.cached_property
     def preemption_context(self) -> Context:
         """PodGroup priorities and disruption modes, and the PodDisruptionBudgets (read on first preemption)."""
@@ -238,6 +301,11 @@ class Simulation:
         result.extra["preemption"] = answer
         if not answer.helps:
             result.message = f"{result.message}, {answer.message}"
+
+
+def _retried(result: GroupResult) -> bool:
+    """A group that failed with 1.36 per-pod messages: kube-scheduler tries it again (Simulation._retry_messages)."""
+    return not result.fits and bool(result.pod_messages)
 
 
 def _remember_before(result: GroupResult, state: SchedState) -> None:

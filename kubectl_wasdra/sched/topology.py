@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from kubectl_wasdra.sched.gang import Attempt, run_cycle
+from kubectl_wasdra.sched.gang import Attempt, PostFilter, run_cycle
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.profiles import Profile
 from kubectl_wasdra.sched.state import SchedState
@@ -78,13 +78,14 @@ def _attempts(pods: list[PodInfo], min_count: int, scheduled: int, state: SchedS
 
 
 def schedule_group(pods: list[PodInfo], min_count: int, running_nodes: tuple[str, ...], state: SchedState,
-                   owner: str, topology_key: str | None, nodes: tuple[str, ...] | None = None, keep: bool = True) -> Outcome:
+                   owner: str, topology_key: str | None, nodes: tuple[str, ...] | None = None, keep: bool = True,
+                   post_filter: PostFilter | None = None) -> Outcome:
     """Run the group cycle over all `nodes` (default: every node) or once per topology domain within them; with
-    `keep` the chosen placement stays in `state`."""
+    `keep` the chosen placement stays in `state`; `post_filter` (1.36) gives each failed pod its PostFilter text."""
     scope = nodes if nodes is not None else state.node_names
     scheduled = len(running_nodes)
     if not topology_key:
-        attempt = run_cycle(pods, min_count, scheduled, state, scope, owner, keep=keep)
+        attempt = run_cycle(pods, min_count, scheduled, state, scope, owner, keep=keep, post_filter=post_filter)
         return Outcome(attempt.success, attempt.message, attempt if attempt.success else None, (attempt,))
     recorder, state.recorder = state.recorder, None  # per-plugin results: only the placement shown (below)
     try:
@@ -96,8 +97,8 @@ def schedule_group(pods: list[PodInfo], min_count: int, running_nodes: tuple[str
             outcome = Outcome(False, NO_PLACEMENT.format(k=len(attempts), msg=attempts[0].message), None,
                               tuple(attempts), topology_key)
             if state.explain:  # every placement gets its cause: the cycle again, diagnosing the pods that do not fit
-                attempts = [run_cycle(pods, min_count, scheduled, state, a.nodes, owner, a.domain, keep=False)
-                            for a in attempts]
+                attempts = [run_cycle(pods, min_count, scheduled, state, a.nodes, owner, a.domain, keep=False,
+                                      post_filter=post_filter) for a in attempts]
                 outcome.attempts = tuple(attempts)
     finally:
         state.recorder = recorder
@@ -109,5 +110,6 @@ def schedule_group(pods: list[PodInfo], min_count: int, running_nodes: tuple[str
     best = _best_placement(feasible, scheduled, pods)
     if keep:  # evaluate the chosen placement again, this time keeping it (deterministic: same result)
         index = attempts.index(best)
-        best = attempts[index] = run_cycle(pods, min_count, scheduled, state, best.nodes, owner, best.domain)
+        best = attempts[index] = run_cycle(pods, min_count, scheduled, state, best.nodes, owner, best.domain,
+                                           post_filter=post_filter)
     return Outcome(True, "", best, tuple(attempts), topology_key)

@@ -19,12 +19,17 @@ CLASSES: Final = {
                                     "preemptionPolicy=Never.') "
                                     "(plugin/pkg/admission/priority/admission.go, "
                                     "pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go)",
-    "gang-message": "a gang pod's PodScheduled=False message: kube-scheduler writes each pod's own filter diagnosis "
-                    "followed by the PostFilter text (for a topology-constrained group 'preemption: not eligible due to "
-                    "placement-based pod group scheduling limitation'); the simulator writes the group's placement "
-                    "summary or omits the PostFilter part (pkg/scheduler/schedule_one_podgroup.go)",
-    "gang-placement": "the node of a gang pod: the pod-group cycle's pod order and placement choice "
-                      "(pkg/scheduler/schedule_one_podgroup.go, framework/plugins/topologyaware)",
+    "gang-message": "a gang pod's PodScheduled=False message (each pod's own FitError and PostFilter text, or the "
+                    "gang's wait, as the group's last retry words them; sched/pod_conditions.py) differs "
+                    "(pkg/scheduler/schedule_one_podgroup.go, backend/queue)",
+    "gang-no-condition": "the stored run left a gang pod without a PodScheduled condition (an empty message) while "
+                         "the simulator words one; a rerun of the oracle on the same scenario (e.g. s00141) gives "
+                         "every pod a message: kube-scheduler's group retries race with the harness's end "
+                         "(tools/oracle/main.go settled)",
+    "gang-placement": "the node of a gang pod: the pod-group cycle's pod order and placement choice; the oracle "
+                      "stores no tie set for pods of a topology-constrained group (its last scoring is that of "
+                      "whichever placement it tried last) nor placement score ties "
+                      "(pkg/scheduler/schedule_one_podgroup.go findBestPlacement, framework/plugins/topologyaware)",
     "spread-scoring": "the node of a pod with topologySpreadConstraints: PodTopologySpread scoring "
                       "(pkg/scheduler/framework/plugins/podtopologyspread/scoring.go)",
     "interpod-scoring": "the node of a pod with pod (anti-)affinity: InterPodAffinity scoring "
@@ -71,7 +76,9 @@ def classify(scenario: dict[str, Any], oracle: dict[str, Any], diff: Difference)
     if any(v.get("victims") for v in oracle["pods"].values()):
         return "after-preemption"
     if spec.get("schedulingGroup"):
-        return "gang-message" if diff.aspect == "message" else "gang-placement"
+        if diff.aspect == "message":
+            return "gang-no-condition" if diff.oracle == "" else "gang-message"
+        return "gang-placement"
     if spec.get("runtimeClassName"):
         return "runtimeclass-overhead"
     if ("preemptionPolicy=Never" in str(diff.oracle)) != ("preemptionPolicy=Never" in str(diff.ours)):

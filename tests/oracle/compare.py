@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any, Final
 
 HERE: Final = Path(__file__).resolve().parent
 ASPECTS: Final = ("rejected", "placed", "node", "victims", "claims", "message")
+EMPTY: Final = {"node": None, "message": "", "victims": [], "claims": {}}  # a pod the simulator gave no verdict
 
 
 @dataclass(frozen=True)
@@ -48,13 +50,55 @@ def _tolerated(diff: Difference) -> bool:
     return False
 
 
-def compare(oracle: dict[str, Any], ours: dict[str, dict[str, Any]]) -> list[Difference]:
-    """The differences between the stored oracle verdict of one scenario and the simulator's, skew excluded."""
+def compare(oracle: dict[str, Any], ours: dict[str, dict[str, Any]],
+            twins: Iterable[Collection[str]] = ()) -> list[Difference]:
+    """The differences between the stored oracle verdict of one scenario and the simulator's, skew excluded; within
+    each set of `twins` (interchangeable(): identical pods of one group) the simulator's verdicts are matched to
+    kube-scheduler's as a multiset."""
+    ours = _matched(oracle, ours, twins)
     out: list[Difference] = []
     for pod in sorted(oracle["pods"]):
         want = oracle["pods"][pod]
-        got = ours.get(pod, {"node": None, "message": "", "victims": [], "claims": {}})
+        got = ours.get(pod, EMPTY)
         out.extend(d for d in _pod_differences(pod, want, got) if not _tolerated(d))
+    return out
+
+
+def interchangeable(scenario: dict[str, Any]) -> list[list[str]]:
+    """Sets of pods ("namespace/name") of one pod group whose manifests differ only in their names. kube-scheduler
+    releases a gang's held pods in Go map order (backend/queue/scheduling_queue.go moves them from the
+    unschedulablePods map) and its pod-group cycle tries them in that order (schedule_one_podgroup.go
+    podGroupInfoForPod), so which of them fits, lands where or fails is random: only the multiset of outcomes is
+    kube-scheduler's verdict."""
+    sets: dict[str, list[str]] = {}
+    for obj in scenario["manifests"]:
+        spec = obj.get("spec") or {}
+        if obj.get("kind") != "Pod" or not spec.get("schedulingGroup"):
+            continue
+        meta = dict(obj.get("metadata") or {})
+        name = meta.pop("name", "")
+        shape = json.dumps({**obj, "metadata": meta}, sort_keys=True)
+        sets.setdefault(shape, []).append(f"{meta.get('namespace', 'default')}/{name}")
+    return [sorted(pods) for pods in sets.values() if len(pods) > 1]
+
+
+def _matched(oracle: dict[str, Any], ours: dict[str, dict[str, Any]],
+             twins: Iterable[Collection[str]]) -> dict[str, dict[str, Any]]:
+    """`ours` with the verdicts of each set of twins reassigned: as many of kube-scheduler's pods as possible take a
+    twin's verdict that agrees with it (a maximum bipartite matching), the rest the remaining verdicts in name order."""
+    out = dict(ours)
+    for pods in twins:
+        names = sorted(p for p in pods if p in oracle["pods"])
+        verdicts = [ours.get(p, EMPTY) for p in names]
+        agrees = [[j for j, v in enumerate(verdicts) if not _pod_differences(pod, oracle["pods"][pod], v)]
+                  for pod in names]
+        owner: dict[int, int] = {}  # verdict index -> pod index
+        for i in range(len(names)):
+            _augment(i, agrees, owner, set())
+        taken = {i: j for j, i in owner.items()}
+        spare = iter(j for j in range(len(verdicts)) if j not in owner)
+        for i, pod in enumerate(names):
+            out[pod] = verdicts[taken[i]] if i in taken else verdicts[next(spare)]
     return out
 
 
@@ -72,7 +116,8 @@ def _pod_differences(pod: str, want: dict[str, Any], got: dict[str, Any]) -> lis
         out.append(Difference(pod, "victims", sorted(want.get("victims", ())), sorted(got.get("victims", ()))))
     if node is not None and ours == node and want.get("claims", {}) != got.get("claims", {}):
         out.append(Difference(pod, "claims", want.get("claims", {}), got.get("claims", {})))
-    if node is None and want.get("message", "") != got.get("message", ""):
+    if node is None and want.get("message", "") != got.get("message", "") \
+            and want.get("message", "") not in got.get("messages", ()):
         out.append(Difference(pod, "message", want.get("message", ""), got.get("message", "")))
     return out
 
@@ -93,3 +138,14 @@ def load_expected_failures(path: Path = HERE / "expected_failures.json") -> tupl
     data = json.loads(path.read_text())
     return ({name: item["reason"] for name, item in data["classes"].items()},
             {sid: set(classes) for sid, classes in data["scenarios"].items()})
+
+
+def _augment(i: int, agrees: list[list[int]], owner: dict[int, int], seen: set[int]) -> bool:
+    """Kuhn's augmenting path: give pod `i` an agreeing verdict, moving the verdict's owner to another if need be."""
+    for j in agrees[i]:
+        if j not in seen:
+            seen.add(j)
+            if j not in owner or _augment(owner[j], agrees, owner, seen):
+                owner[j] = i
+                return True
+    return False

@@ -71,3 +71,31 @@ def test_following_keeps_the_simulators_own_choice_in_the_verdict():
     assert first in placed  # the first pod sees the same cluster either way: its own choice is reported
     assert followed[first]["node"] == placed[first] != elsewhere[first]
     assert chosen_nodes({"pods": {p: {"node": n} for p, n in placed.items()}}) == placed
+
+
+def test_identical_gang_pods_are_matched_as_a_multiset():
+    from tests.oracle.compare import interchangeable
+
+    group = {"apiVersion": "scheduling.k8s.io/v1alpha2", "kind": "PodGroup", "metadata": {"name": "g"}}
+    pods = [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default"},
+             "spec": {"schedulingGroup": {"podGroupName": "g"}, "containers": [{"name": "c", "image": "x"}]}}
+            for name in ("g-0", "g-1")]
+    other = {**pods[1], "metadata": {"name": "g-2", "namespace": "default"},
+             "spec": {**pods[1]["spec"], "priority": 5}}
+    twins = interchangeable({"manifests": [group, *pods, other]})
+    assert twins == [["default/g-0", "default/g-1"]]  # g-2 differs in more than its name
+    oracle = {"pods": {"default/g-0": {"node": None, "message": "waiting"}, "default/g-1": {"node": "n1"}}}
+    swapped = {"default/g-0": {"node": "n1", "message": "", "victims": [], "claims": {}},
+               "default/g-1": {"node": None, "message": "waiting", "victims": [], "claims": {}}}
+    assert compare(oracle, swapped, twins) == []
+    assert [d.aspect for d in compare(oracle, swapped)] == ["placed", "placed"]
+    both_placed = {**swapped, "default/g-1": swapped["default/g-0"]}
+    assert [d.aspect for d in compare(oracle, both_placed, twins)] == ["placed"]
+
+
+def test_twins_are_matched_where_a_first_fit_would_fail():
+    # the first fit would give a (ties n1, n2) the verdict n1 and leave b (n1 only) with n2
+    oracle = {"pods": {"default/a": {"node": "n1", "ties": ["n1", "n2"]}, "default/b": {"node": "n1"}}}
+    ours = {"default/a": {"node": "n1", "message": "", "victims": [], "claims": {}},
+            "default/b": {"node": "n2", "message": "", "victims": [], "claims": {}}}
+    assert compare(oracle, ours, [["default/a", "default/b"]]) == []

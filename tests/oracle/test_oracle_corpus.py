@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.oracle.classify import CLASSES, classify
-from tests.oracle.compare import chosen_nodes, compare, load_corpus, load_expected_failures
+from tests.oracle.compare import chosen_nodes, compare, interchangeable, load_corpus, load_expected_failures
 from tests.oracle.scenarios import FAMILIES, digest, generate
 from tests.oracle.simulate import simulate
 
@@ -42,7 +42,7 @@ def test_simulator_agrees_with_kube_scheduler(entry: dict[str, Any]) -> None:
     assert digest(scenario) == entry["digest"], (
         "tests/oracle/scenarios.py no longer builds the stored scenario: regenerate the corpus "
         "(python tools/oracle/regenerate.py --oracle PATH --changed)")
-    differences = compare(entry, simulate(scenario, chosen_nodes(entry)))
+    differences = compare(entry, simulate(scenario, chosen_nodes(entry)), interchangeable(scenario))
     if not differences:
         return
     classes = {classify(scenario, entry, d) for d in differences}

@@ -102,7 +102,7 @@ def agreement(entries: list[dict[str, Any]]) -> dict[str, Any]:
     from collections import Counter
 
     from tests.oracle.classify import classify
-    from tests.oracle.compare import chosen_nodes, compare
+    from tests.oracle.compare import chosen_nodes, compare, interchangeable
     from tests.oracle.simulate import simulate
 
     pods = 0
@@ -114,7 +114,7 @@ def agreement(entries: list[dict[str, Any]]) -> dict[str, Any]:
     for entry in judged:
         pods += len(entry["pods"])
         scenario = generate(entry["seed"])
-        diffs = compare(entry, simulate(scenario, chosen_nodes(entry)))
+        diffs = compare(entry, simulate(scenario, chosen_nodes(entry)), interchangeable(scenario))
         if not diffs:
             continue
         classes = Counter(classify(scenario, entry, d) for d in diffs)

@@ -67,23 +67,43 @@ def repo_context(root: str, given: Sequence[Document], given_files: Iterable[str
     return RepoContext(tuple(d for path in sorted(loaded) for d in loaded[path]), index)
 
 
-def context_files(index: RepoIndex, given: Sequence[Document], given_paths: Collection[str]) -> list[str]:
+def context_files(index: RepoIndex, given: Sequence[Document], given_paths: Collection[str], *,
+                  skip: Collection[str] = ()) -> list[str]:
     """The indexed files (absolute paths, sorted, the given ones left out) the given documents reach: the definers of
     what they define or reference, the referrers of what they define (or defined at the last run: `index.previous`),
-    then, transitively, the definers of what those reference. Only the index is read, never the files."""
+    then, transitively, the definers of what those reference. Only the index is read, never the files. The referrers
+    of the keys in `skip` are left out (the language server checks those dependents apart: `hub_keys`)."""
     defined = {key for document in given for key in definitions(document)}
     referenced = {link.key for link in references(DocumentSet(tuple(given)))}
-    # what a given file defined at the last run and no longer does (a rename): its referrers may break now
-    dropped = {key for path, entry in index.previous.items() if path in given_paths for key in entry.defines} - defined
-    wanted = _files(index, defined | referenced) | {p for key in defined | dropped for p in index.referrers(key)}
+    owned = (defined | _dropped(index, given_paths, defined)) - set(skip)
+    wanted = _files(index, defined | referenced) | {p for key in owned for p in index.referrers(key)}
+    return sorted(definer_closure(index, wanted, given_paths))
+
+
+def definer_closure(index: RepoIndex, paths: Iterable[str], left_out: Collection[str]) -> set[str]:
+    """`paths` and, transitively, the files defining what they reference (`left_out` neither taken nor followed)."""
+    wanted = set(paths)
     found: set[str] = set()
     for _ in range(_MAX_HOPS):
-        new = sorted(p for p in wanted if p not in found and p not in given_paths)
+        new = sorted(p for p in wanted if p not in found and p not in left_out)
         if not new:
             break
         found.update(new)
         wanted |= _files(index, keys_of(index, new, "references"))
-    return sorted(found)
+    return found
+
+
+def _dropped(index: RepoIndex, given_paths: Collection[str], defined: Collection[str]) -> set[str]:
+    """What a given file defined at the last run and no longer does (a rename): its referrers may break now."""
+    return {key for path, entry in index.previous.items() if path in given_paths for key in entry.defines} - set(defined)
+
+
+def hub_keys(index: RepoIndex, given: Sequence[Document], given_paths: Collection[str], limit: int) -> frozenset[str]:
+    """The keys the given documents define (or defined at the last run) that more than `limit` files reference: a
+    DeviceClass or PriorityClass every workload of the folder names."""
+    defined = {key for document in given for key in definitions(document)}
+    owned = defined | _dropped(index, given_paths, defined)
+    return frozenset(key for key in owned if len(index.referrers(key)) > limit)
 
 
 def _files(index: RepoIndex, keys: Iterable[str]) -> set[str]:

@@ -16,6 +16,7 @@ directories are left out, as `check DIR` leaves them out.
 from __future__ import annotations
 
 import os
+import sys
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from stat import S_ISREG
@@ -163,7 +164,13 @@ def _entry(path: str, stat: os.stat_result, documents: Sequence[Document] | None
 
         documents, _ = load_file(path)
     defines = tuple(dict.fromkeys(key for document in documents for key in definitions(document)))
-    return FileEntry(stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, defines, reference_keys(tuple(documents)))
+    return FileEntry(stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, _interned(defines),
+                     _interned(reference_keys(tuple(documents))))
+
+
+def _interned(keys: Iterable[str]) -> tuple[str, ...]:
+    """Keys as one shared string each: the class every claim names is one string, not one per file."""
+    return tuple(sys.intern(key) for key in keys)
 
 
 def _version() -> str:
@@ -182,7 +189,7 @@ def _read_cache(path: str, root: str) -> dict[str, FileEntry]:
             data = orjson.loads(stream.read())
         if data.get("version") != _version() or data.get("root") != os.path.abspath(root):
             return {}
-        return {file: FileEntry(*row[:3], tuple(row[3]), tuple(row[4])) for file, row in data["files"].items()}
+        return {file: FileEntry(*row[:3], _interned(row[3]), _interned(row[4])) for file, row in data["files"].items()}
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return {}
 
