@@ -21,7 +21,7 @@ from kubectl_wasdra.cli_options import (
     manifest_paths,
     pending_options,
 )
-from kubectl_wasdra.cli_output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, use_color, write_report
+from kubectl_wasdra.cli_output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, say_error, use_color, write_report
 from kubectl_wasdra.cli_progress import progress_for_stderr
 from kubectl_wasdra.errors import UsageError
 
@@ -110,8 +110,8 @@ OUTPUT_FILE_OPTION = click.option(
 
 
 def emit(text: str, output: str, output_file: str | None) -> None:
-    """The rendered report to stdout, or written to `output_file` (atomically, as UTF-8) when one is named; an
-    unwritable file is exit 2 with the reason."""
+    """The rendered report to stdout, or written to `output_file` (atomically, as UTF-8; a line on stderr says so)
+    when one is named; an unwritable file is exit 2 with the reason."""
     if output_file is None:
         write_report(text, _written_as(output))
         return
@@ -123,6 +123,7 @@ def emit(text: str, output: str, output_file: str | None) -> None:
     except OSError as exc:
         raise WasdraError(f"cannot write {output_file}: {exc.strerror or exc}", where="--output-file",
                           hint="name a file in a directory you can write to") from None
+    say_error(f"wrote {output_file} ({output}, {len(text.encode('utf-8')):,} bytes)")  # as `snapshot --output-file` does
 
 
 def _written_as(output: str) -> str:

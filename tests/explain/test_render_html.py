@@ -85,8 +85,8 @@ def test_output_file_holds_what_stdout_shows(capsys, tmp_path):
     for output in ("html", "json", "text"):
         code, out, _ = run([*argv, "-o", output], capsys)
         target = tmp_path / f"out.{output}"
-        code_file, shown, _ = run([*argv, "-o", output, "--output-file", str(target)], capsys)
-        assert (code, code_file, shown) == (0, 0, "")
+        code_file, shown, said = run([*argv, "-o", output, "--output-file", str(target)], capsys)
+        assert (code, code_file, shown) == (0, 0, "") and said.startswith(f"wrote {target} ({output}, ")
         assert target.read_text(encoding="utf-8") == out
     absent = parse((tmp_path / "out.html").read_text(encoding="utf-8")).find_all("p", class_="plugins-absent")
     assert absent and '"plugins"' not in (tmp_path / "out.json").read_text(encoding="utf-8")  # only when asked
