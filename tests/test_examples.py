@@ -230,12 +230,13 @@ def test_readme_example_runs(command: str, shown: list[str], sandbox: tuple[Path
 
 
 def test_help_lists_only_what_explain_supports() -> None:
-    """explain and explain-pending offer kubectl's forms (text, json, yaml, wide, name) and one release; check keeps
-    every format of its own."""
+    """explain and explain-pending offer kubectl's forms (text, json, yaml, wide, name), the HTML page and one release;
+    check keeps every format of its own."""
     for name in ("explain", "explain-pending"):
         command = cli.all_commands()[name]
         output = next(p for p in command.params if p.name == "output")
-        assert isinstance(output.type, click.Choice) and list(output.type.choices) == ["text", "json", "yaml", "wide", "name"]
+        assert isinstance(output.type, click.Choice) and list(output.type.choices) == ["text", "json", "yaml", "wide", "name",
+                                                                                         "html"]
         names = {p.name for p in command.params}
         assert not names & {"select", "ignore", "profile", "schema_location"}, name
         version = next(p for p in command.params if p.name == "k8s_version")

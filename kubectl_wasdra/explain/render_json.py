@@ -97,8 +97,8 @@ def _domain_json(domain: DomainLine) -> dict[str, Any]:
             "dra": domain.dra.json() if domain.dra is not None else None, "ownDevices": domain.own_devices}
 
 
-def render_json(report: ExplainReport) -> str:
-    """The report as indented JSON text ending with a newline."""
+def explain_document(report: ExplainReport) -> dict[str, Any]:
+    """The document -o json prints, as a dict."""
     data: dict[str, Any] = {"k8sVersion": report.k8s_version, "groups": [group_json(g) for g in report.groups]}
     if report.gaps:  # only then: a complete read keeps DESIGN's shape exactly
         data["gaps"] = gap_list(report.gaps, EXPLAIN_KINDS)
@@ -106,6 +106,21 @@ def render_json(report: ExplainReport) -> str:
         data["leftOut"] = [problem_json(problem) for problem in report.left_out]
     if report.notes:  # what the simulation left out or does not model (the text output prints the same lines)
         data["notes"] = list(report.notes)
+    return data
+
+
+def html_document(report: ExplainReport) -> dict[str, Any]:
+    """explain_document with each group's cluster grid (explain/grid.py) under "grid": what render_html draws."""
+    data = explain_document(report)
+    for group, entry in zip(report.groups, data["groups"], strict=True):
+        if group.grid is not None:
+            entry["grid"] = group.grid
+    return data
+
+
+def render_json(report: ExplainReport) -> str:
+    """The report as indented JSON text ending with a newline."""
+    data = explain_document(report)
     try:
         text = orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()
     except TypeError:  # an integer beyond 64 bits (a quantity such as 1e309 is valid): the standard encoder takes it

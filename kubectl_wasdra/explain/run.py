@@ -34,6 +34,7 @@ from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.simulation import Simulation
 
 SIMULATED_KINDS: Final = (*SNAPSHOT_KINDS, "Job")  # the manifest kinds the simulator reads
+MAX_GRIDS: Final = 20  # groups whose cluster grid the HTML report draws (each costs one pass over the devices)
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ class ExplainOptions:
     what_if_budget: str = ""  # --what-if-budget "10s,40" (explain/whatif.py); "" for the default
     progress: Any = None  # callable(stage text) the CLI gives on a terminal (cli_progress.py); None: silent
     namespace: str | None = None  # for manifests that name none (kubectl apply's -n / context namespace); None: "default"
+    grids: bool = False  # -o html: build each group's cluster grid (explain/grid.py)
     plugin_results: bool = False  # --plugin-results: record every Filter and Score plugin per node (plugin_results.py)
     plugin_nodes: int | None = DEFAULT_NODES  # --plugin-nodes: closest nodes listed besides the chosen one; None: all
 
@@ -190,7 +192,8 @@ def _podless(sim: Simulation, overlay: Overlay, seen: set[tuple[str, str]]) -> l
 def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *, with_suggestions: bool = True,
                     notes: bool = False, config: SchedulerConfig | None = None, preemption: bool = True,
                     budget: Budget | None = None, progress: Callable[[str], None] | None = None,
-                    plugin_results: bool = False, plugin_nodes: int | None = DEFAULT_NODES) -> Any:
+                    plugin_results: bool = False, plugin_nodes: int | None = DEFAULT_NODES,
+                    grids: bool = False) -> Any:
     """Diagnoses of the overlay's groups in queue order, with placement maps and (optionally) suggestions; with
     `notes`, (diagnoses, notes about objects the simulation left out); `config` = the scheduler profiles;
     `preemption=False` leaves preemption out; `budget` bounds the what-ifs of all groups together. A verdict that
@@ -220,6 +223,7 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
     out: list[GroupDiagnosis] = []
     previous: GroupDiagnosis | None = None
     like: tuple[GroupResult, GroupDiagnosis] | None = None
+    drawn, grid_memo = 0, {}  # grids built; which devices each set of requests selects (explain/grid.py)
     for index, result in enumerate(results, 1):
         progress(f"explaining {result.kind} {result.namespace}/{result.name} ({index:,} of {len(results):,}; "
                  f"{budget.used_runs} what-ifs so far)")
@@ -239,6 +243,11 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
         if wants_devices and (result.kind != "Pod" or not result.fits) and not shared:
             diagnosis.map_info = MapInfo()
             diagnosis.placement_map = build_map(snapshot, result, key, diagnosis.map_info, used)
+        if grids and wants_devices and not shared and drawn < MAX_GRIDS:
+            from kubectl_wasdra.explain.grid import build_grid
+
+            diagnosis.grid = build_grid(snapshot, result, key, used, grid_memo)
+            drawn += diagnosis.grid is not None
         if with_suggestions:
             same = _same_failure(diagnosis, previous)
             if same is not None:  # a pod failing exactly as the one before it: the same what-ifs would say the same
@@ -311,7 +320,8 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
     budget = parse_budget(options.what_if_budget) if options.what_if_budget else Budget()
     groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True,
                                     config=config, preemption=options.preemption, budget=budget, progress=progress,
-                                    plugin_results=options.plugin_results, plugin_nodes=options.plugin_nodes)
+                                    plugin_results=options.plugin_results, plugin_nodes=options.plugin_nodes,
+                                    grids=options.grids)
     ignored = [*unmodelled_notes(options.feature_gates or {}, gates.enabled_gates), *config_notes(config)]
     return ExplainReport(str(release), [*admitted.left_out, *groups],
                          [*target.notes, *admitted.notes, *overlay.capped, *ignored, *notes], gaps=dict(cluster.header.gaps),
