@@ -85,9 +85,24 @@ def _first_statuses(errors: Iterable[FitError]) -> FitError | None:
     return next((e for e in errors if e.statuses), None)
 
 
-def failure_limits(result: GroupResult | None) -> tuple[dict[str, Limit], dict[str, int]]:
+def device_classes(sim: Simulation, entry: Entry) -> str:
+    """The DeviceClass names the entry's claims ask for (exactly and firstAvailable requests), comma-separated."""
+    names: set[str] = set()
+    dra = sim.state.dra
+    for pod in entry.pods if dra is not None else ():
+        for claim in dra.claims_of(pod):
+            for request in ((claim.claim.get("spec") or {}).get("devices") or {}).get("requests") or ():
+                if not isinstance(request, dict):
+                    continue
+                for item in (request.get("exactly") or {}, *(request.get("firstAvailable") or ())):
+                    if isinstance(item, dict) and isinstance(item.get("deviceClassName"), str):
+                        names.add(item["deviceClassName"])
+    return ", ".join(sorted(names))
+
+
+def failure_limits(result: GroupResult | None, classes: str = "") -> tuple[dict[str, Limit], dict[str, int]]:
     """Per node, what kept the failed copy off it; per domain value (topology-constrained groups), how many of its
-    pods would have fitted there."""
+    pods would have fitted there. `classes`: the shape's device classes (capacity_limits.limit_of)."""
     limits: dict[str, Limit] = {}
     placeable: dict[str, int] = {}
     if result is None:
@@ -104,7 +119,7 @@ def failure_limits(result: GroupResult | None) -> tuple[dict[str, Limit], dict[s
         if fit is None:
             continue
         for node, status in fit.statuses.items():
-            limits.setdefault(node, limit_of(status))
+            limits.setdefault(node, limit_of(status, classes))
     return limits, placeable
 
 
@@ -128,7 +143,7 @@ def tally(sim: Simulation, placed: Placed, topology_key: str | None, max_copies:
         values = {domain_of.get(n) for n in nodes}
         if len(values) == 1 and None not in values:
             copies[str(values.pop())] += 1
-    limits, placeable = failure_limits(placed.failed)
+    limits, placeable = failure_limits(placed.failed, device_classes(sim, entry))
     nodes_out = [NodeCapacity(name, domain_of[name], pods[name], limits.get(name)) for name in facts]
     report = CapacityReport(release, entry.kind, entry.namespace, entry.name, len(entry.pods), len(placed.fitted),
                             max_copies, placed.failed is None, key,

@@ -23,12 +23,18 @@ EXCLUDING: Final = frozenset({
 })
 # the allocator's funnel stage (dra/funnel.py) that ran short, as words
 STAGE_TEXT: Final = {
-    "visible": "no usable devices", "free": "devices in use", "selected": "no matching devices",
+    "visible": "no usable devices", "free": "devices in use", "selected": "no matching device free",
     "capacity": "device capacity", "counters": "counters", "untainted": "devices tainted",
     "constraints": "no aligned set",
 }
-# funnel stages where nothing the cluster frees helps: the node has no device of the class at all
-STATIC_STAGES: Final = frozenset({"visible", "selected"})
+# funnel stages where nothing the cluster frees helps: the node has too few devices in usable pools at all
+STATIC_STAGES: Final = frozenset({"visible"})
+# DRA reasons given without a funnel (the allocator's search failed, not a count), as words
+DRA_TEXT: Final = {
+    Reason.DEVICES_ALLOCATED: "devices in use", Reason.NO_MATCHING_DEVICES: "no matching devices",
+    Reason.CAPACITY_EXHAUSTED: "device capacity", Reason.COUNTERS_EXHAUSTED: "counters",
+    Reason.DEVICE_TAINTED: "devices tainted", Reason.CONSTRAINT_UNSATISFIABLE: "no aligned set",
+}
 _EMPTY: Final[Mapping[str, Any]] = MappingProxyType({})
 
 
@@ -48,8 +54,9 @@ class Limit:
         return {"limit": self.label, "code": self.code, "excluded": self.excluded, "details": dict(self.details)}
 
 
-def _one(status: Status) -> Limit:
-    """The Limit of one reason of a status."""
+def _one(status: Status, classes: str) -> Limit:
+    """The Limit of one reason of a status; `classes` names the shape's device classes for DRA reasons that come
+    without the allocator's funnel."""
     reason, details = status.reason, status.details
     if reason is Reason.INSUFFICIENT_RESOURCE:
         resource = str(details.get("resource", ""))
@@ -69,12 +76,16 @@ def _one(status: Status) -> Limit:
         return Limit(label, reason.value, short in STATIC_STAGES,
                      {"deviceClassName": device_class, "request": request, "needed": needed, "stage": short,
                       **({"matchAttribute": match} if match else {})})
+    if reason in DRA_TEXT:
+        return Limit(f"{classes}: {DRA_TEXT[reason]}" if classes else DRA_TEXT[reason], reason.value, False,
+                     {"deviceClassName": classes} if classes else _EMPTY)
     return Limit(reason.value, reason.value, reason in EXCLUDING)
 
 
-def limit_of(status: Status) -> Limit:
-    """What kept a copy off a node: one Limit, several reasons of one plugin joined ("cpu + memory")."""
-    parts = [_one(s) for s in status.all_reasons()]
+def limit_of(status: Status, classes: str = "") -> Limit:
+    """What kept a copy off a node: one Limit, several reasons of one plugin joined ("cpu + memory"); `classes`: the
+    device classes the shape's claims ask for, comma-separated (named when the allocator gives no funnel)."""
+    parts = [_one(s, classes) for s in status.all_reasons()]
     if len(parts) == 1:
         return parts[0]
     details = {"reasons": [p.as_dict() for p in parts]}

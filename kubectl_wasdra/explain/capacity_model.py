@@ -53,5 +53,6 @@ class CapacityReport:
     nodes: list[NodeCapacity] = field(default_factory=list)
     limits: list[tuple[Limit, int]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    left_out: list[Any] = field(default_factory=list)  # load problems of objects left out of the run
+    left_out: list[Any] = field(default_factory=list)  # snapshot objects left out of the run as malformed
+    unread: dict[str, str] = field(default_factory=dict)  # kinds the snapshot's header says were not read: the answer may be wrong
     constrained: bool = False  # the group has a topology constraint: each copy lands within one domain
