@@ -59,8 +59,8 @@ class CommandTable(click.Group):
     uses 39 of the 106."""
 
     ELSEWHERE: Final = {"capacity": "cli_capacity", "completion": "cli_info", "convert": "cli_convert",
-                        "explain": "cli_explain", "explain-pending": "cli_explain", "gates": "cli_info", "lsp": "cli_lsp", "rules": "cli_info",
-                        "snapshot": "cli_snapshot", "version": "cli_info"}
+                        "explain": "cli_explain", "explain-pending": "cli_explain", "gates": "cli_info", "lsp": "cli_lsp",
+                        "rules": "cli_info", "snapshot": "cli_snapshot", "version": "cli_info"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*self.commands, *self.ELSEWHERE})

@@ -78,7 +78,7 @@ def capacity_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursi
     Exit codes (130 after Ctrl-C):
       0  at least --min copies fit (default 1)
       1  fewer than --min copies fit
-      2  could not do the job, the answer may be wrong (a kind it needs was not read), or a snapshot object was left out as malformed
+      2  could not do the job, a kind it needs was not read, or a snapshot object was left out as malformed
     """
     from kubectl_wasdra.explain.capacity_run import CapacityOptions, run_capacity
 

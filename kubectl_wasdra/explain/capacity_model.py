@@ -54,5 +54,5 @@ class CapacityReport:
     limits: list[tuple[Limit, int]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     left_out: list[Any] = field(default_factory=list)  # snapshot objects left out of the run as malformed
-    unread: dict[str, str] = field(default_factory=dict)  # kinds the snapshot's header says were not read: the answer may be wrong
+    unread: dict[str, str] = field(default_factory=dict)  # kinds the header says were not read
     constrained: bool = False  # the group has a topology constraint: each copy lands within one domain
