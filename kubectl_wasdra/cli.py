@@ -89,7 +89,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
       kubectl wasdra check deploy/ --k8s-version 1.37
       kubectl wasdra explain -f train.yaml --snapshot cluster/
       kubectl wasdra explain-pending pending-8gpu --live
-      kubectl wasdra capacity -f gpu-pod.yaml --snapshot cluster/
+      kubectl wasdra capacity -f job.yaml --snapshot cluster/
       kubectl wasdra gates --k8s-version 1.37 --area dra
       kubectl wasdra version
     """

@@ -62,17 +62,20 @@ def capacity_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursi
     """How many more copies of one pod, or of one whole group, fit now: in total, per topology domain, per node, and
     what runs out first where (cpu, memory, pods, a host port, a device class's devices, counters, aligned sets).
 
-    PATH (or -f PATH) holds one Pod (or a Deployment, ReplicaSet, StatefulSet or Job: one pod of its template), or one
-    PodGroup/Workload with its pods and their ResourceClaimTemplates. Copies are placed one after another by the same
+    PATH (or -f PATH) holds one Pod (or a Deployment, ReplicaSet, StatefulSet or Job without spec.scheduling: one pod
+    of its template), or one PodGroup/Workload with its pods (a Job with spec.scheduling: its gang) and their
+    ResourceClaimTemplates. Copies are placed one after another by the same
     simulator as explain (gangs all or nothing, in one domain under a topology constraint), so N copies fit exactly
     when explain of the shape and N-1 renamed copies says they all fit.
 
     \b
     Examples:
-      kubectl wasdra capacity -f gpu-pod.yaml --snapshot cluster/
-      kubectl wasdra capacity -f train-gang.yaml --snapshot cluster/ -o wide
-      kubectl wasdra capacity -f gpu-pod.yaml --snapshot cluster/ --topology-key topology.kubernetes.io/zone -o json
-      kubectl wasdra capacity -f gpu-pod.yaml --live --min 8       # exit 1 when fewer than 8 fit
+      kubectl wasdra capacity -f job.yaml --snapshot cluster/                     # one pod of the Job's template
+      kubectl wasdra capacity -f train.yaml --snapshot cluster/ -o wide \
+          --feature-gates GenericWorkload=true,TopologyAwareWorkloadScheduling=true \
+          --runtime-config scheduling.k8s.io/v1beta1=true                          # whole gangs per rack
+      kubectl wasdra capacity -f job.yaml --snapshot cluster/ --topology-key example.com/rack -o json
+      kubectl wasdra capacity -f job.yaml --live --min 8                          # exit 1 when fewer than 8 fit
 
     \b
     Exit codes (130 after Ctrl-C):

@@ -97,11 +97,13 @@ def _domain_lines(report: CapacityReport, width: int, wide: bool) -> list[str]:
     domains = sorted(report.domains, key=lambda d: natural_key(d.value))
     shown = domains if wide else domains[:MAX_DOMAINS]
     rows = [(d.value, f"{d.nodes:,}", f"{d.copies:,}", f"{d.pods:,}",
-             "" if d.next_copy_pods is None else f"{d.next_copy_pods}/{report.pods_per_copy}", _top(d.limits))
+             *(() if not report.constrained else ("-" if d.next_copy_pods is None else
+                                                  f"{d.next_copy_pods}/{report.pods_per_copy}",)), _top(d.limits))
             for d in shown]
+    next_column = ("NEXT",) if report.constrained else ()  # pods of the next copy that would fit in the domain
     lines = [f"Per {report.topology_key} ({what}):"]
-    lines += _table(("DOMAIN", "NODES", "COPIES", "PODS", "NEXT", "WHAT RUNS OUT (the copy that did not fit)"), rows,
-                    width)
+    lines += _table(("DOMAIN", "NODES", "COPIES", "PODS", *next_column, "WHAT RUNS OUT (the copy that did not fit)"),
+                    rows, width)
     if len(domains) > len(shown):
         lines.append(f"  … and {len(domains) - len(shown):,} more domains ({MORE_HINT}, -o wide shows all)")
     return lines

@@ -48,11 +48,13 @@ class CapacityOptions:
 
 
 def template_pod(document: Document) -> Document:
-    """A Deployment's (ReplicaSet's, StatefulSet's ...) pod template as one Pod named after the object; other
-    documents unchanged."""
-    if document.kind not in TEMPLATE_KINDS or not isinstance(document.data.get("spec"), dict):
+    """A Deployment's (ReplicaSet's, StatefulSet's, a Job's without spec.scheduling) pod template as one Pod named
+    after the object; other documents unchanged (a Job with spec.scheduling is its gang: explain/overlay.py)."""
+    spec = document.data.get("spec")
+    if not isinstance(spec, dict) or not (document.kind in TEMPLATE_KINDS or (
+            document.kind == "Job" and spec.get("scheduling") is None)):
         return document
-    template = document.data["spec"].get("template")
+    template = spec.get("template")
     template = template if isinstance(template, dict) else {}
     meta = template.get("metadata") if isinstance(template.get("metadata"), dict) else {}
     meta = {**meta, "name": document.name or "pod"}
