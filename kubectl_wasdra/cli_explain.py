@@ -79,8 +79,13 @@ def job_pod_cap() -> int:
 
 
 def render_explain(report: Any, output: str, color: str = "auto") -> str:
-    """The report as JSON or YAML, as the names of the groups that do not fit (-o name), or as text (-o wide: every
-    list in full), coloured as --color and the environment say."""
+    """The report as JSON or YAML, as the names of the groups that do not fit (-o name), as one HTML page, or as text
+    (-o wide: every list in full), coloured as --color and the environment say."""
+    if output == "html":
+        from kubectl_wasdra.explain.render_html import render_html
+        from kubectl_wasdra.explain.render_json import html_document
+
+        return render_html(html_document(report))
     if output == "json":
         from kubectl_wasdra.explain.render_json import render_json
 
@@ -99,6 +104,27 @@ def render_explain(report: Any, output: str, color: str = "auto") -> str:
     return render_text(report, color=True, width=shutil.get_terminal_size((130, 24)).columns, wide=output == "wide")
 
 
+OUTPUT_FILE_OPTION = click.option(
+    "--output-file", metavar="FILE", type=click.Path(dir_okay=False), default=None,
+    help="Write the report (any -o format) to FILE instead of stdout, e.g. -o html --output-file report.html.")
+
+
+def emit(text: str, output: str, output_file: str | None) -> None:
+    """The rendered report to stdout, or written to `output_file` (atomically, as UTF-8) when one is named; an
+    unwritable file is exit 2 with the reason."""
+    if output_file is None:
+        write_report(text, _written_as(output))
+        return
+    from kubectl_wasdra.errors import WasdraError
+    from kubectl_wasdra.load.safe_write import write_output
+
+    try:
+        write_output(output_file, text.encode("utf-8"))
+    except OSError as exc:
+        raise WasdraError(f"cannot write {output_file}: {exc.strerror or exc}", where="--output-file",
+                          hint="name a file in a directory you can write to") from None
+
+
 def _written_as(output: str) -> str:
     """The format write_report is told: wide is text (neutralised on CI alike), yaml and name are data."""
     return "text" if output == "wide" else output
@@ -110,6 +136,17 @@ def explain_exit(report: Any, *, fits_anyway: bool = False) -> int:
     if report.has_unknown or report.left_out:
         return EXIT_ERROR
     return EXIT_OK if report.all_fit or fits_anyway else EXIT_FINDINGS
+
+
+def parse_plugin_nodes(value: str) -> int | None:
+    """--plugin-nodes: a number of nodes (0 or more) or "all" (None); UsageError otherwise."""
+    text = value.strip().lower()
+    if text == "all":
+        return None
+    if not text.isdigit():
+        raise UsageError(f'--plugin-nodes "{value}" is neither a number nor "all"', where="--plugin-nodes",
+                         hint="give a count of nodes such as 20, or all")
+    return int(text)
 
 
 @click.command("explain", cls=ConfiguredCommand)
@@ -125,10 +162,17 @@ def explain_exit(report: Any, *, fits_anyway: bool = False) -> int:
               help="The cluster's kube-scheduler runs scheduler-plugins' NodeResourceTopologyMatch filter in every "
                    "profile (as a --scheduler-config enabling it would say).")
 @NO_PREEMPTION_OPTION
+@click.option("--plugin-results", is_flag=True,
+              help="With -o json|yaml: each pod's Filter plugins' verdicts and Score plugins' scores per node, the "
+                   "totals and the chosen node (docs/plugin-results.md); -o html always draws them.")
+@click.option("--plugin-nodes", default="20", metavar="N|all", show_default=True,
+              help="With --plugin-results: the chosen node and the N closest others are listed; all: every node.")
+@OUTPUT_FILE_OPTION
 @explain_options
 def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool, no_suggestions: bool,
                     common: CommonOptions, scheduler_config: str | None = None, no_preemption: bool = False,
-                    numa_aware_scheduler: bool = False, what_if_budget: str = "") -> int:
+                    numa_aware_scheduler: bool = False, what_if_budget: str = "", plugin_results: bool = False,
+                    plugin_nodes: str = "20", output_file: str | None = None) -> int:
     """Dry-run the manifests' pods and groups against a snapshot: placement plan, or why not and what would fit.
 
     PATH (or -f PATH) is a file, a directory (its .yaml, .yml and .json files; with -R its subdirectories' too), a
@@ -142,6 +186,8 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
       kubectl wasdra explain -f train.yaml --snapshot cluster/ --fail-on never
       kubectl wasdra explain -f job.yaml --live
       kubectl wasdra explain -f job.yaml --snapshot cluster/ --scheduler-config kube-scheduler.yaml
+      kubectl wasdra explain -f train.yaml --snapshot cluster/ -o html --output-file report.html
+      kubectl wasdra explain -f job.yaml --snapshot cluster/ -o json --plugin-results --plugin-nodes 50
 
     \b
     Exit codes (130 after Ctrl-C):
@@ -162,13 +208,15 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
                              scheduler_config=scheduler_config,
                              namespace=common.namespace if common.live else None, job_pod_cap=job_pod_cap(),
                              preemption=not no_preemption, numa_aware=numa_aware_scheduler,
-                             what_if_budget=what_if_budget, progress=progress_for_stderr())
+                             what_if_budget=what_if_budget, plugin_nodes=parse_plugin_nodes(plugin_nodes),
+                             plugin_results=plugin_results or common.output == "html",  # the page's plugin tables
+                             progress=progress_for_stderr(), grids=common.output == "html")
     try:
         report = run_explain(options)
     finally:
         if options.progress is not None:
             options.progress.close()
-    write_report(render_explain(report, common.output, common.color), _written_as(common.output))
+    emit(render_explain(report, common.output, common.color), common.output, output_file)
     return explain_exit(report, fits_anyway=common.fail_on == "never")
 
 
@@ -177,9 +225,10 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
 @click.argument("target", required=False, metavar="[NAME|pod/NAME|podgroup/NAME|workload/NAME]")
 @SCHEDULER_CONFIG_OPTION
 @NO_PREEMPTION_OPTION
+@OUTPUT_FILE_OPTION
 @pending_options
 def explain_pending_command(target: str | None, common: CommonOptions, scheduler_config: str | None = None,
-                            no_preemption: bool = False) -> int:
+                            no_preemption: bool = False, output_file: str | None = None) -> int:
     """Explain Pending pods and groups of a cluster or snapshot, next to what the cluster itself recorded.
 
     A bare NAME is a pod, as in kubectl. With --live the namespace is the kubeconfig context's unless -n or -A says
@@ -205,7 +254,8 @@ def explain_pending_command(target: str | None, common: CommonOptions, scheduler
                              release=explain_release(common), release_given=common.release_given,
                              feature_gates=common.feature_gates, runtime_config=common.runtime_config,
                              namespace=None if common.all_namespaces else common.namespace,
-                             scheduler_config=scheduler_config, preemption=not no_preemption)
+                             scheduler_config=scheduler_config, preemption=not no_preemption,
+                             grids=common.output == "html")
     report = run_explain_pending(options)
-    write_report(render_explain(report, common.output, common.color), _written_as(common.output))
+    emit(render_explain(report, common.output, common.color), common.output, output_file)
     return explain_exit(report)

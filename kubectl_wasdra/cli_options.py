@@ -26,7 +26,7 @@ from kubectl_wasdra.kube.durations import parse_duration
 F = TypeVar("F", bound=Callable[..., Any])
 TEXT_OR_JSON: Final = ("text", "json")
 # explain and explain-pending: kubectl's -o forms beside text and JSON (wide: text with every domain and node listed)
-EXPLAIN_FORMATS: Final = ("text", "json", "yaml", "wide", "name")
+EXPLAIN_FORMATS: Final = ("text", "json", "yaml", "wide", "name", "html")
 # strconv.ParseBool, which component-base uses for --feature-gates values
 _TRUE: Final = frozenset({"1", "t", "T", "TRUE", "true", "True"})
 _FALSE: Final = frozenset({"0", "f", "F", "FALSE", "false", "False"})
@@ -214,7 +214,8 @@ TEXT_OR_JSON_OPTION: Final = click.option(  # the catalogue commands (gates, rul
 EXPLAIN_OUTPUT_OPTION: Final = click.option(
     "-o", "--output", type=click.Choice(EXPLAIN_FORMATS), default="text", show_default=True,
     help="Output format: text; wide (text with every domain and node); json or yaml (the same document); name "
-         "(kind/namespace/name of each group that does not fit, as kubectl's -o name).")
+         "(kind/namespace/name of each group that does not fit, as kubectl's -o name); html (one self-contained page, "
+         "docs/html-report.md).")
 COLOR_OPTION: Final = click.option(
     "--color", type=click.Choice(COLOR_MODES), default="auto", show_default=True,
     help="Colour text output: auto = on a terminal, or with FORCE_COLOR / CLICOLOR_FORCE set (never with NO_COLOR).")

@@ -87,6 +87,7 @@ class GroupDiagnosis:
     suggestions_note: str = ""  # why the search for suggestions stopped ("no single change found", budget spent)
     taken_by: dict[str, list[str]] = field(default_factory=dict)  # earlier entry -> nodes it placed pods on
     placement_map: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)  # domain -> [(node, cells)]
+    grid: dict[str, Any] | None = None  # explain/grid.py build_grid: the HTML report's cluster grid (None: not built)
     map_info: Any = None  # placement_map.MapInfo: what the map left out, tainted nodes, device classes of the cells
     preemption: Any = None  # sched/preemption_model.Preemption: who would be evicted, or why not (None: not simulated)
     nominations: dict[str, str] = field(default_factory=dict)  # explain-pending: pod -> recorded nominatedNodeName
@@ -97,6 +98,7 @@ class GroupDiagnosis:
     simulated: bool = True  # False: another scheduler places these pods (reason OtherScheduler); `fits` means nothing
     numa: dict[str, dict[str, Any]] = field(default_factory=dict)  # pod -> node, per-container NUMA nodes (kubelet stage)
     claim_numa: dict[str, list[Any]] = field(default_factory=dict)  # claim -> each device's resource.kubernetes.io/numaNode
+    plugins: dict[str, Any] | None = None  # --plugin-results: pod name -> sched/plugin_results.PodPlugins (None: off)
 
 
 @dataclass

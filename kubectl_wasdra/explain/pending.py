@@ -16,7 +16,13 @@ from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.nominations import recorded_nominations
 from kubectl_wasdra.explain.recorded import Recorded, condition, group_condition, latest_failed_scheduling
-from kubectl_wasdra.explain.run import config_notes, load_cluster_leaving_out, resolve_release, scheduler_config
+from kubectl_wasdra.explain.run import (
+    MAX_GRIDS,
+    config_notes,
+    load_cluster_leaving_out,
+    resolve_release,
+    scheduler_config,
+)
 from kubectl_wasdra.explain.unknown import mark_unknown
 from kubectl_wasdra.sched.admission import make_gates
 from kubectl_wasdra.sched.gate_model import unmodelled_notes
@@ -49,6 +55,7 @@ class PendingOptions:
     namespace: str | None = None
     scheduler_config: str | None = None  # --scheduler-config FILE
     preemption: bool = True  # False: --no-preemption
+    grids: bool = False  # -o html: each group's cluster grid (explain/grid.py), for the first MAX_GRIDS groups
 
 
 def parse_target(target: str | None) -> tuple[str, str] | None:
@@ -168,6 +175,8 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
         created = min((p.created for p in result.entry.pods if p.created), default="")
         diagnosis.pending_for = _age(created, snapshot.header.taken_at)
         diagnosis.agreement = compare(diagnosis, diagnosis.recorded)
+        if options.grids and sum(g.grid is not None for g in groups) < MAX_GRIDS:
+            diagnosis.grid = _grid(snapshot, result)
         groups.append(diagnosis)
     if target is None and not groups:
         _require_namespace(snapshot, options.namespace)
@@ -180,6 +189,18 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
     return ExplainReport(str(release), groups, [*assumed, *unmodelled_notes(options.feature_gates or {}, gates.enabled_gates),
                                                 *config_notes(config)],
                          gaps=dict(snapshot.header.gaps), left_out=list(left_out))
+
+
+def _grid(snapshot: Any, result: GroupResult) -> dict[str, Any] | None:
+    """The HTML report's cluster grid of a group whose pods ask for devices (None otherwise)."""
+    from kubectl_wasdra.explain.grid import build_grid
+    from kubectl_wasdra.explain.placement_map import allocated_in_snapshot
+
+    if not any(p.claims_or_extended for p in result.pods):
+        return None
+    group = result.entry.group
+    key = result.entry.topology_key or (group.topology_keys[0] if group and group.topology_keys else None)
+    return build_grid(snapshot, result, key, allocated_in_snapshot(snapshot))
 
 
 def _require_namespace(snapshot: Any, namespace: str | None) -> None:

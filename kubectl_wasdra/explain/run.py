@@ -4,7 +4,7 @@ verified suggestions and the placement map."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
@@ -25,6 +25,7 @@ from kubectl_wasdra.load.document import LoadProblem
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.admission import GENERIC_WORKLOAD, Gates, make_gates
 from kubectl_wasdra.sched.gate_model import unmodelled_notes
+from kubectl_wasdra.sched.plugin_results import DEFAULT_NODES, PluginRecorder
 from kubectl_wasdra.sched.podinfo import build_pod_info
 from kubectl_wasdra.sched.profiles import DEFAULT_CONFIG, SchedulerConfig
 from kubectl_wasdra.sched.queue import WAITING_MIN_COUNT
@@ -32,6 +33,7 @@ from kubectl_wasdra.sched.result import GroupResult
 from kubectl_wasdra.sched.simulation import Simulation
 
 SIMULATED_KINDS: Final = (*SNAPSHOT_KINDS, "Job")  # the manifest kinds the simulator reads
+MAX_GRIDS: Final = 20  # groups whose cluster grid the HTML report draws (each costs one pass over the devices)
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,9 @@ class ExplainOptions:
     what_if_budget: str = ""  # --what-if-budget "10s,40" (explain/whatif.py); "" for the default
     progress: Any = None  # callable(stage text) the CLI gives on a terminal (cli_progress.py); None: silent
     namespace: str | None = None  # for manifests that name none (kubectl apply's -n / context namespace); None: "default"
+    grids: bool = False  # -o html: build each group's cluster grid (explain/grid.py)
+    plugin_results: bool = False  # --plugin-results: record every Filter and Score plugin per node (plugin_results.py)
+    plugin_nodes: int | None = DEFAULT_NODES  # --plugin-nodes: closest nodes listed besides the chosen one; None: all
 
 
 def load_cluster_leaving_out(snapshot: Sequence[str], live: Any = None) -> tuple[ClusterSnapshot, tuple[LoadProblem, ...]]:
@@ -185,11 +190,15 @@ def _podless(sim: Simulation, overlay: Overlay, seen: set[tuple[str, str]]) -> l
 
 def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *, with_suggestions: bool = True,
                     notes: bool = False, config: SchedulerConfig | None = None, preemption: bool = True,
-                    budget: Budget | None = None, progress: Callable[[str], None] | None = None) -> Any:
+                    budget: Budget | None = None, progress: Callable[[str], None] | None = None,
+                    plugin_results: bool = False, plugin_nodes: int | None = DEFAULT_NODES,
+                    grids: bool = False) -> Any:
     """Diagnoses of the overlay's groups in queue order, with placement maps and (optionally) suggestions; with
     `notes`, (diagnoses, notes about objects the simulation left out); `config` = the scheduler profiles;
     `preemption=False` leaves preemption out; `budget` bounds the what-ifs of all groups together. A verdict that
-    depends on a kind the snapshot's header says was not read is unknown (explain/unknown.py)."""
+    depends on a kind the snapshot's header says was not read is unknown (explain/unknown.py). `plugin_results`
+    records each overlay pod's Filter and Score plugins per node (`plugin_nodes` closest nodes; None: all) into the
+    diagnoses' `plugins`."""
     from kubectl_wasdra.explain.kubelet_stage import apply_stage, claim_numa, run_stage
 
     progress = progress or _silent
@@ -199,19 +208,28 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
     progress("preparing the simulation")
     sim = Simulation(snapshot, gates, config=config)
     sim.preemption = preemption
+    recorder = PluginRecorder(frozenset(f"{ns}/{name}" for ns, name in overlay.pods), plugin_nodes) \
+        if plugin_results else None
+    sim.state.recorder = recorder
     progress(f"simulating {len(sim.entries):,} queue entries")
-    everything = sim.run(progress=progress)
+    try:
+        everything = sim.run(progress=progress)
+    finally:
+        sim.state.recorder = None  # the what-ifs and stages below are not the pods' own cycles
     stage = run_stage(sim, everything)  # the kubelets' answers after binding, in queue order
     results = [r for r in everything if _is_ours(r, overlay)]
     out: list[GroupDiagnosis] = []
     previous: GroupDiagnosis | None = None
     like: tuple[GroupResult, GroupDiagnosis] | None = None
+    drawn = 0  # grids built
     for index, result in enumerate(results, 1):
         progress(f"explaining {result.kind} {result.namespace}/{result.name} ({index:,} of {len(results):,}; "
                  f"{budget.used_runs} what-ifs so far)")
         diagnosis = diagnose(result, like)
         shared = like is not None and diagnosis.placement_map is like[1].placement_map and bool(diagnosis.placement_map)
         like = (result, diagnosis)
+        if recorder is not None:
+            diagnosis.plugins = pod_plugins(recorder, result)
         if mark_unknown(diagnosis, result, unread):
             out.append(diagnosis)
             continue
@@ -223,6 +241,11 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
         if wants_devices and (result.kind != "Pod" or not result.fits) and not shared:
             diagnosis.map_info = MapInfo()
             diagnosis.placement_map = build_map(snapshot, result, key, diagnosis.map_info, used)
+        if grids and wants_devices and not shared and drawn < MAX_GRIDS:
+            from kubectl_wasdra.explain.grid import build_grid
+
+            diagnosis.grid = build_grid(snapshot, result, key, used)
+            drawn += diagnosis.grid is not None
         if with_suggestions:
             same = _same_failure(diagnosis, previous)
             if same is not None:  # a pod failing exactly as the one before it: the same what-ifs would say the same
@@ -236,6 +259,23 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
     seen = {(r.namespace, r.name) for r in results}
     diagnoses = out + _podless(sim, overlay, seen)
     return (diagnoses, list(sim.queue.skipped)) if notes else diagnoses
+
+
+def pod_plugins(recorder: PluginRecorder, result: GroupResult) -> dict[str, Any]:
+    """Pod name -> PodPlugins of the entry's pods that had a cycle, in the entry's order (a gang's pods after an
+    early stop had none), each with the topology domain its cycle ran in when the group has a topology constraint."""
+    group = result.entry.group
+    key = result.entry.topology_key or (group.topology_keys[0] if group and group.topology_keys else None)
+    out = {}
+    for pod in result.pods:
+        record = recorder.records.get(pod.key)
+        if record is None:
+            continue
+        listed = [n.node for n in record.filter]
+        if key and listed and result.state is not None and key in result.state.facts[listed[0]].labels:
+            record = replace(record, domain={key: str(result.state.facts[listed[0]].labels[key])})
+        out[pod.name] = record
+    return out
 
 
 def _silent(_: str) -> None:
@@ -277,7 +317,9 @@ def run_explain(options: ExplainOptions) -> ExplainReport:
     snapshot = cluster.overlay(list(overlay.objects))
     budget = parse_budget(options.what_if_budget) if options.what_if_budget else Budget()
     groups, notes = explain_results(snapshot, gates, overlay, with_suggestions=options.suggestions, notes=True,
-                                    config=config, preemption=options.preemption, budget=budget, progress=progress)
+                                    config=config, preemption=options.preemption, budget=budget, progress=progress,
+                                    plugin_results=options.plugin_results, plugin_nodes=options.plugin_nodes,
+                                    grids=options.grids)
     ignored = [*unmodelled_notes(options.feature_gates or {}, gates.enabled_gates), *config_notes(config)]
     return ExplainReport(str(release), [*admitted.left_out, *groups],
                          [*target.notes, *admitted.notes, *overlay.capped, *ignored, *notes], gaps=dict(cluster.header.gaps),

@@ -62,7 +62,8 @@ def register() -> None:
 
 
 # the error handler per output format (-o) whose text is not plain: JSON escapes, XML character references
-_FORMAT_ERRORS: Final = {"json": "wasdra-json", "sarif": "wasdra-json", "junit": "xmlcharrefreplace"}
+_FORMAT_ERRORS: Final = {"json": "wasdra-json", "sarif": "wasdra-json", "junit": "xmlcharrefreplace",
+                              "html": "xmlcharrefreplace"}
 
 
 def encodable(text: str, encoding: str | None, output: str = "text") -> str:

@@ -14,6 +14,7 @@ status holds while the node's generation (and, with network-attached devices, th
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
@@ -134,7 +135,20 @@ def _renamed_cached(state: SchedState, status: Status, old: tuple[str, ...], new
 
 
 def find_node(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> str | None:
-    """The node `pod` goes to among `nodes` (a sorted tuple kept alive by the caller), or None if none fits.
+    """The node `pod` goes to among `nodes` (a sorted tuple kept alive by the caller), or None if none fits; a
+    PluginRecorder on the state (explain --plugin-results) is shown the cycle, the state still as the cycle saw it."""
+    chosen, scores = _find_node(pod, state, nodes)
+    if state.recorder is not None:
+        state.recorder.observe(pod, state, nodes, chosen, scores)
+    return chosen
+
+
+_NONE: Any = {}  # no node scored (read-only)
+
+
+def _find_node(pod: PodInfo, state: SchedState,
+               nodes: tuple[str, ...]) -> tuple[str | None, Mapping[str, tuple[int, int, int, int]]]:
+    """(the chosen node or None, the raw scores of the feasible nodes scored).
 
     As kube-scheduler: filter nodes until numFeasibleNodesToFind are feasible, score those, take the highest total
     (scoring.py). kube-scheduler starts each search where the previous one stopped, in its own node order, and picks
@@ -143,12 +157,12 @@ def find_node(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> str | 
     """
     pre_filter = state.pre_filter(pod)
     if pre_filter is not None:
-        return None
+        return None, _NONE
     stateful = is_stateful(pod, state)
     shape = pod_shape(pod, state, stateful)
     nodes_key = state.nodes_key(nodes)
     if shape is not None and state.no_fit.get((shape, nodes_key)) == state.freed:
-        return None
+        return None, _NONE
     key = (pod.signature, id(nodes))
     start = 0 if stateful else state.cursors.get(key, 0)
     window = _window(state, shape, nodes)
@@ -164,12 +178,12 @@ def find_node(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> str | 
             state.set(state.cursors, key, len(nodes))
         if start == 0 and shape is not None:
             state.no_fit[(shape, nodes_key)] = state.freed
-        return None
+        return None, scores
     if not stateful:
         state.set(state.cursors, key, state.position(nodes, next(iter(scores))))
     chosen = best_node(scores, score_weights(pod.profile, state.minor), pod_scores(pod, state, tuple(scores))) \
         if len(scores) > 1 else next(iter(scores))  # one: no scoring
-    return chosen if _prepare_chosen(pod, state, chosen, fresh, shape) else None
+    return (chosen if _prepare_chosen(pod, state, chosen, fresh, shape) else None), scores
 
 
 def _prepare_chosen(pod: PodInfo, state: SchedState, chosen: str, fresh: set[str], shape: bytes | None) -> bool:

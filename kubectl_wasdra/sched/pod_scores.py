@@ -131,6 +131,18 @@ def _spread_counts(pod: PodInfo, state: SchedState, nodes: Sequence[str], constr
 
 def topology_spread_scores(pod: PodInfo, state: SchedState, nodes: Sequence[str]) -> dict[str, int] | None:
     """PodTopologySpread's normalized score of each of `nodes` (the feasible ones), or None when PreScore skips."""
+    found = topology_spread_raw(pod, state, nodes)
+    if found is None:
+        return None
+    raw, ignored = found
+    low, high = min(raw.values(), default=0), max(raw.values(), default=0)
+    return {name: 0 if name in ignored else MAX_NODE_SCORE if high == 0
+            else MAX_NODE_SCORE * (high + low - raw[name]) // high for name in nodes}
+
+
+def topology_spread_raw(pod: PodInfo, state: SchedState, nodes: Sequence[str]) -> tuple[dict[str, int], set[str]] | None:
+    """PodTopologySpread's Score of each of `nodes` but the ignored ones (a key missing), and those ignored; None when
+    PreScore skips."""
     constraints, require_all = _soft_constraints(pod, state)
     if not constraints:
         return None
@@ -148,9 +160,7 @@ def topology_spread_scores(pod: PodInfo, state: SchedState, nodes: Sequence[str]
                 if constraint.topology_key == HOSTNAME else counts[i].get(str(value), 0)
             score += count * weights[i] + (constraint.max_skew - 1)
         raw[name] = math.floor(score + 0.5)  # math.Round of a non-negative number
-    low, high = min(raw.values(), default=0), max(raw.values(), default=0)
-    return {name: 0 if name in ignored else MAX_NODE_SCORE if high == 0
-            else MAX_NODE_SCORE * (high + low - raw[name]) // high for name in nodes}
+    return raw, ignored
 
 
 def _add(scores: dict[tuple[str, str], int], term: AffinityTerm, labels: Mapping[str, str], weight: int) -> None:
@@ -236,6 +246,16 @@ def _topology_scores(pod: PodInfo, state: SchedState) -> dict[tuple[str, str], i
 
 def inter_pod_affinity_scores(pod: PodInfo, state: SchedState, nodes: Sequence[str]) -> dict[str, int] | None:
     """InterPodAffinity's normalized score of each of `nodes`, or None when PreScore skips."""
+    raw = inter_pod_affinity_raw(pod, state, nodes)
+    if raw is None:
+        return None
+    low, high = min(raw.values()), max(raw.values())
+    return {name: int(MAX_NODE_SCORE * ((score - low) / (high - low))) if high > low else 0
+            for name, score in raw.items()}
+
+
+def inter_pod_affinity_raw(pod: PodInfo, state: SchedState, nodes: Sequence[str]) -> dict[str, int] | None:
+    """InterPodAffinity's Score of each of `nodes` (may be negative), or None when PreScore skips."""
     topology = _topology_scores(pod, state)
     if topology is None:
         return None
@@ -244,9 +264,7 @@ def inter_pod_affinity_scores(pod: PodInfo, state: SchedState, nodes: Sequence[s
     for name in nodes:
         labels = state.facts[name].labels
         raw[name] = sum(topology.get((key, str(labels[key])), 0) for key in keys if key in labels)
-    low, high = min(raw.values()), max(raw.values())
-    return {name: int(MAX_NODE_SCORE * ((score - low) / (high - low))) if high > low else 0
-            for name, score in raw.items()}
+    return raw
 
 
 def pod_scores(pod: PodInfo, state: SchedState, nodes: Sequence[str]) -> dict[str, int] | None:

@@ -178,11 +178,36 @@ def _ratio(shape: tuple[tuple[int, int], ...]) -> Any:
     return score
 
 
+def fit_score(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int, int]) -> int:
+    """NodeResourcesFit's Score alone, unweighted, as resource_score counts it (per-plugin results: resource_score
+    itself keeps the default profile's sum inline, since it runs for every feasible node)."""
+    profile = pod.profile
+    if profile is not None and profile.score_weights is not DEFAULT_SCORES:
+        return _profile_fit(pod, node, node_nonzero)
+    cpu, memory = pod.nonzero
+    allocatable = node.facts.allocatable
+    return (_least_allocated(node_nonzero[0] + cpu, allocatable.get("cpu", 0))
+            + _least_allocated(node_nonzero[1] + memory, allocatable.get("memory", 0))) // 2
+
+
+def fit_weights(profile: Any) -> tuple[int, int]:
+    """(NodeResourcesFit, NodeResourcesBalancedAllocation) weights resource_score applies for `profile`."""
+    if profile is None or profile.score_weights is DEFAULT_SCORES:
+        return WEIGHT_FIT, WEIGHT_BALANCED
+    return profile.score_weight("NodeResourcesFit"), profile.score_weight("NodeResourcesBalancedAllocation")
+
+
 def profile_resource_score(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int, int]) -> int:
     """NodeResourcesFit with the profile's strategy and resource weights (resource_allocation.go: the weighted average
     over resources the node has), plus NodeResourcesBalancedAllocation, each with the profile's plugin weight."""
     profile = pod.profile
-    fit_args = profile.fit
+    return (profile.score_weight("NodeResourcesFit") * _profile_fit(pod, node, node_nonzero)
+            + profile.score_weight("NodeResourcesBalancedAllocation") * balanced(pod, node))
+
+
+def _profile_fit(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int, int]) -> int:
+    """NodeResourcesFit's Score with the profile's strategy and resource weights."""
+    fit_args = pod.profile.fit
     scorer = {"MostAllocated": _most_allocated, "RequestedToCapacityRatio": _ratio(fit_args.shape)}.get(
         fit_args.strategy, _least_allocated)
     cpu, memory = pod.nonzero
@@ -199,9 +224,7 @@ def profile_resource_score(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int
             requested = node.requested.get(resource, 0) + pod.requests.get(resource, 0)
         total += scorer(requested, allocatable) * weight
         weights += weight
-    fit = total // weights if weights else 0
-    return (profile.score_weight("NodeResourcesFit") * fit
-            + profile.score_weight("NodeResourcesBalancedAllocation") * balanced(pod, node))
+    return total // weights if weights else 0
 
 
 def score_weights(profile: Any, minor: int = 37) -> tuple[int, int, int]:
@@ -243,7 +266,7 @@ def preferred_affinity(pod: PodInfo, node: NodeInfo) -> int:
     return total
 
 
-def _normalized(raw: int, maximum: int, reverse: bool) -> int:
+def normalized(raw: int, maximum: int, reverse: bool) -> int:
     """helper.DefaultNormalizeScore for one node."""
     if maximum == 0:
         return MAX_NODE_SCORE if reverse else 0
@@ -264,8 +287,8 @@ def best_node(scored: Mapping[str, tuple[int, int, int, int]],
     if not (max_taints or max_affinity or max_dra or extra):  # the normalized plugins give every node the same score
         return names[resources.index(max(resources))]  # index() finds the first of equal totals
     w_taints, w_affinity, w_dra = weights
-    totals = [res + w_taints * _normalized(taints, max_taints, True)
-              + w_affinity * _normalized(affinity, max_affinity, False) + w_dra * _normalized(dra, max_dra, False)
+    totals = [res + w_taints * normalized(taints, max_taints, True)
+              + w_affinity * normalized(affinity, max_affinity, False) + w_dra * normalized(dra, max_dra, False)
               + (extra.get(name, 0) if extra else 0)
               for name, (res, taints, affinity, dra) in zip(names, raws, strict=True)]
     return names[totals.index(max(totals))]

@@ -193,17 +193,26 @@ class Simulation:
         best = outcome.best
         if best is not None:
             result.pod_errors = dict(best.failed)
+        recorder, state.recorder = state.recorder, None  # preemption's trial cycles are not the pods' own
+        try:
+            self._post_place(entry, result, state)
+        finally:
+            state.recorder = recorder
+        return result
+
+    def _post_place(self, entry: Entry, result: GroupResult, state: SchedState) -> None:
+        """PostFilter: preemption for a pod or group that does not fit, its answer joined to the message."""
+        pods = entry.pods
         if entry.kind == "Pod" and result.pod_errors and state.explain:
             error = next(iter(result.pod_errors.values()))
             if error.pre_filter_error or not self.preemption:  # a scheduling error runs no PostFilter; --no-preemption
                 result.message = error.message()
-                return result
+                return
             tail, answer = self._post_filter(pods[0], error, state)
             result.message = f"{error.message()} {tail}" if tail else error.message()
             result.extra["preemption"] = answer
         elif entry.kind in GROUP_ENTRY_KINDS and not result.fits and self.preemption and state.explain:
             self._preempt_group(entry, result, state)
-        return result
 
     def _post_filter(self, pod: PodInfo, error: Any, state: SchedState) -> tuple[str, Any]:
         """post_filter_message, shared by identical pods that failed with one diagnosis over unchanged usage (a dry

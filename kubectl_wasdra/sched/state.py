@@ -83,6 +83,7 @@ class SchedState:
         self.interned: dict[tuple[Any, ...], Any] = {}  # placement.py: one object per distinct failure status
         self.renamed: dict[tuple[Any, ...], Any] = {}  # placement.py: statuses with another pod's claim names
         self.diagnosing = False  # True while a failed pod is diagnosed: filters give full detail, no shortcuts
+        self.recorder: Any = None  # plugin_results.PluginRecorder (explain --plugin-results): shown every cycle
         # volumes (sched/volumes.py): the snapshot's claims and volumes (None: no volume objects, filters skip) and
         # PersistentVolumes bound by assumed pods (name -> "ns/claim")
         self.volume_index: Any = None

@@ -1,0 +1,127 @@
+"""Per-plugin results of one pod's scheduling cycle: each Filter plugin's verdict per node, each Score plugin's score
+per scored node, the totals and the chosen node, bounded to the nodes closest to being chosen.
+
+Recorded only when a PluginRecorder sits on the SchedState (explain --plugin-results): placement.find_node then hands
+it every cycle of a wanted pod, and the last cycle of each pod is kept (for a group, the one in the placement chosen).
+Without a recorder nothing here runs. The shape users see: docs/plugin-results.md.
+Upstream: kubernetes/kubernetes pkg/scheduler/framework/runtime/framework.go (RunFilterPlugins stops at the first
+rejection; RunScorePlugins: Score, NormalizeScore, then weight), release-1.37.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from kubectl_wasdra.sched.plugin_filters import (
+    PREFILTERED,
+    FilterResult,
+    Verdict,
+    filter_chain,
+    node_results,
+    node_verdicts,
+    result_of,
+)
+from kubectl_wasdra.sched.plugin_scores import NodeScores, node_scores
+from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.state import SchedState
+from kubectl_wasdra.sched.status import Code
+
+DEFAULT_NODES: Final = 20  # --plugin-nodes: the closest nodes listed besides the chosen one
+_CODE_RANK: Final = {Code.UNSCHEDULABLE: 0, Code.UNRESOLVABLE: 1, Code.ERROR: 2}
+
+
+@dataclass(frozen=True)
+class NodeFilters:
+    """Every Filter plugin of the profile on one node, in the profile's order."""
+
+    node: str
+    results: tuple[FilterResult, ...]
+
+
+@dataclass(frozen=True)
+class PodPlugins:
+    """One pod's cycle: `nodes` considered, a PreFilter rejection (then no Filter ran), the listed nodes' Filter and
+    Score results, the chosen node, how many nodes passed every filter and how many were scored, rejections per
+    Filter plugin over all nodes, how many evaluated nodes are not listed, and the topology domain of the nodes."""
+
+    pod: str
+    nodes: int
+    pre_filter: FilterResult | None
+    filter: tuple[NodeFilters, ...]
+    score: tuple[NodeScores, ...]
+    chosen_node: str | None
+    feasible: int
+    scored: int
+    rejected_by: Mapping[str, int]
+    nodes_left_out: int
+    domain: Mapping[str, str] | None = None  # the topology domain the nodes were (explain fills it in; None: all)
+
+
+@dataclass
+class PluginRecorder:
+    """Collects PodPlugins for the pods in `pods` (keys "namespace/name"); `limit` closest nodes besides the chosen
+    one are listed (None: every node). `records` holds the last cycle of each pod."""
+
+    pods: frozenset[str]
+    limit: int | None = DEFAULT_NODES
+    records: dict[str, PodPlugins] = field(default_factory=dict)
+
+    def observe(self, pod: PodInfo, state: SchedState, nodes: tuple[str, ...], chosen: str | None,
+                scores: Mapping[str, tuple[int, int, int, int]]) -> None:
+        """Record the cycle that just chose `chosen` (None: no node) among `nodes`, `scores` being the raw scores of
+        the feasible nodes the simulator scored; state is still as the cycle saw it (the pod is not assumed yet)."""
+        if pod.key in self.pods:
+            self.records[pod.key] = record_pod(pod, state, nodes, chosen, scores, self.limit)
+
+
+def record_pod(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], chosen: str | None,
+               scores: Mapping[str, tuple[int, int, int, int]], limit: int | None) -> PodPlugins:
+    """The PodPlugins of one cycle: PreFilter first, else every node's filter chain, the scored nodes' breakdown and
+    the closest nodes listed."""
+    pre_filter = state.pre_filter(pod)
+    in_use = pre_filter if pre_filter is not None and pre_filter.details.get("perNode") else None
+    if pre_filter is not None and in_use is None:
+        return PodPlugins(pod.key, len(nodes), result_of(pre_filter.plugin, pre_filter), (), (), None, 0, 0, {}, 0)
+    chain = filter_chain(pod)
+    verdicts = node_verdicts(pod, state, nodes, chain, in_use)
+    scored = node_scores(pod, state, scores) if len(scores) > 1 else {}  # one feasible node: kube-scheduler skips Score
+    listed = _closest(verdicts, scored, chosen, limit)
+    rejected: dict[str, int] = {}
+    for verdict in verdicts.values():
+        if verdict.status is not None:
+            name = chain[verdict.index].NAME
+            rejected[name] = rejected.get(name, 0) + 1
+    order = {plugin.NAME: i for i, plugin in enumerate(chain)}
+    return PodPlugins(
+        pod.key, len(nodes), None,
+        tuple(NodeFilters(name, node_results(chain, verdicts[name])) for name in listed),
+        tuple(scored[name] for name in listed if name in scored), chosen,
+        sum(1 for v in verdicts.values() if v.status is None), len(scored),
+        dict(sorted(rejected.items(), key=lambda item: order[item[0]])), len(nodes) - len(listed))
+
+
+def _closest(verdicts: Mapping[str, Verdict], scored: Mapping[str, NodeScores], chosen: str | None,
+             limit: int | None) -> list[str]:
+    """The nodes to list, closest first: the chosen node, the scored ones by total (highest first, then in the order
+    they were scored), feasible unscored ones, then rejected ones that got furthest through the filters, Unschedulable
+    before UnschedulableAndUnresolvable, then by name."""
+    position = {name: i for i, name in enumerate(scored)}
+
+    def rank(name: str) -> tuple[Any, ...]:
+        if name == chosen:
+            return (0,)
+        if name in scored:
+            return (1, -scored[name].total, position[name])
+        verdict = verdicts[name]
+        if verdict.status is None:
+            return (2, name)
+        index = -1 if verdict.kind == PREFILTERED else verdict.index
+        return (3, -index, _CODE_RANK.get(verdict.status.code, 3), name)
+
+    names: Sequence[str] = list(verdicts)
+    if limit is None:
+        return sorted(names, key=rank)
+    return heapq.nsmallest(limit + (1 if chosen is not None else 0), names, key=rank)
