@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from kubectl_wasdra.cli_config import ConfiguredCommand
-from kubectl_wasdra.cli_explain import cluster_options, explain_release
+from kubectl_wasdra.cli_explain import OUTPUT_FILE_OPTION, cluster_options, emit, explain_release
 from kubectl_wasdra.cli_options import (
     FILENAME_OPTION,
     RECURSIVE_OPTION,
@@ -16,17 +16,23 @@ from kubectl_wasdra.cli_options import (
     config_options,
     manifest_paths,
 )
-from kubectl_wasdra.cli_output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, write_report
+from kubectl_wasdra.cli_output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
 from kubectl_wasdra.cli_progress import progress_for_stderr
 from kubectl_wasdra.errors import UsageError
 
 
 def render_capacity(report: object, output: str) -> str:
-    """The report as JSON, or as text fitted to the terminal (-o wide: every domain and node)."""
+    """The report as JSON, as an HTML page drawn from that JSON, or as text fitted to the terminal (-o wide: every
+    domain and node)."""
     if output == "json":
         from kubectl_wasdra.explain.capacity_render import render_capacity_json
 
         return render_capacity_json(report)  # type: ignore[arg-type]
+    if output == "html":
+        from kubectl_wasdra.explain.capacity_html import render_capacity_html
+        from kubectl_wasdra.explain.capacity_render import capacity_json
+
+        return render_capacity_html(capacity_json(report))  # type: ignore[arg-type]
     import shutil
 
     from kubectl_wasdra.explain.capacity_render import render_capacity_text
@@ -55,10 +61,11 @@ def capacity_exit(report: object, minimum: int) -> int:
 @click.option("--topology-key", metavar="LABEL",
               help="Count per value of this node label (default: the group's topology constraint, if any).")
 @SCHEDULER_CONFIG_OPTION
+@OUTPUT_FILE_OPTION
 @capacity_options
 def capacity_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool, common: CommonOptions,
                      max_copies: int = 10_000, min_copies: int = 1, topology_key: str | None = None,
-                     scheduler_config: str | None = None) -> int:
+                     scheduler_config: str | None = None, output_file: str | None = None) -> int:
     """How many more copies of one pod, or of one whole group, fit now: in total, per topology domain, per node, and
     what runs out first where (cpu, memory, pods, a host port, a device class's devices, counters, aligned sets).
 
@@ -75,6 +82,7 @@ def capacity_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursi
           --feature-gates GenericWorkload=true,TopologyAwareWorkloadScheduling=true \
           --runtime-config scheduling.k8s.io/v1beta1=true                          # whole gangs per rack
       kubectl wasdra capacity -f job.yaml --snapshot cluster/ --topology-key example.com/rack -o json
+      kubectl wasdra capacity -f train.yaml --snapshot cluster/ -o html --output-file capacity.html
       kubectl wasdra capacity -f job.yaml --live --min 8                          # exit 1 when fewer than 8 fit
 
     \b
@@ -99,5 +107,5 @@ def capacity_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursi
     finally:
         if options.progress is not None:
             options.progress.close()
-    write_report(render_capacity(report, common.output), "text" if common.output == "wide" else common.output)
+    emit(render_capacity(report, common.output), common.output, output_file)
     return capacity_exit(report, min_copies)

@@ -315,11 +315,12 @@ PENDING_OPTIONS: Final = (EXPLAIN_K8S_VERSION_OPTION, *TARGET_OPTIONS, EXPLAIN_O
                           PENDING_NAMESPACE_OPTION, PENDING_ALL_NAMESPACES_OPTION, COLOR_OPTION)
 
 
-# capacity: text, wide (every domain and node) and json
-CAPACITY_FORMATS: Final = ("text", "wide", "json")
+# capacity: text, wide (every domain and node), json and html
+CAPACITY_FORMATS: Final = ("text", "wide", "json", "html")
 CAPACITY_OUTPUT_OPTION: Final = click.option(
     "-o", "--output", type=click.Choice(CAPACITY_FORMATS), default="text", show_default=True,
-    help="Output format: text; wide (text with every domain and node); json (docs/capacity.md).")
+    help="Output format: text; wide (text with every domain and node); json (docs/capacity.md); html (one "
+         "self-contained page, docs/html-report.md).")
 CAPACITY_OPTIONS: Final = (EXPLAIN_K8S_VERSION_OPTION, *TARGET_OPTIONS, CAPACITY_OUTPUT_OPTION, *LIVE_READ_OPTIONS,
                            EXPLAIN_NAMESPACE_OPTION)
 

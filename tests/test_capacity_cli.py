@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import orjson
@@ -91,3 +92,27 @@ def test_usage_errors_exit_2_with_one_line(tmp_path: Path, racks: str, capsys: p
     cluster = [] if args == ["--no-snapshot"] else ["--snapshot", racks]
     code, _, err = run(["capacity", "-f", shape, *cluster], capsys)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_html_page_shows_the_json_numbers(tmp_path: Path, racks: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.explain.html_dom import parse
+
+    shape = _write(tmp_path / "gang.json", pod_group("g", min_count=2, topology_key=RACK),
+                   pod("g-0", cpu="3", group="g"), pod("g-1", cpu="5", group="g"))
+    flags = ["--feature-gates", "GenericWorkload=true,TopologyAwareWorkloadScheduling=true",
+             "--runtime-config", "scheduling.k8s.io/v1beta1=true"]
+    doc = orjson.loads(run(["capacity", "-f", shape, "--snapshot", racks, *flags, "-o", "json"], capsys)[1])
+    page = tmp_path / "capacity.html"
+    code, shown, _ = run(["capacity", "-f", shape, "--snapshot", racks, *flags, "-o", "html", "--output-file",
+                          str(page)], capsys)
+    assert (code, shown) == (0, "")
+    root = parse(page.read_text(encoding="utf-8"))
+    (total,) = root.find_all("p", class_="capacity-total")
+    assert int(total.attrs["data-copies"]) == doc["copies"] == 12
+    (domains,) = root.find_all("table", data_list="domains")
+    assert {c[0].text(): int(c[2].text()) for c in domains.rows()} == {d["value"]: d["copies"] for d in doc["domains"]}
+    (nodes,) = root.find_all("table", data_list="nodes")
+    assert {c[0].text(): int(c[2].text()) for c in nodes.rows()} == {n["name"]: n["pods"] for n in doc["nodes"] if n["pods"]}
+    (limits,) = root.find_all("table", data_list="limits")
+    assert [(c[0].text(), int(c[2].text())) for c in limits.rows()] == [(x["limit"], x["nodes"]) for x in doc["limits"]]
+    assert not re.search(r"(src|href)=\"https?:", page.read_text(encoding="utf-8"))  # loads nothing from anywhere

@@ -48,14 +48,18 @@ class CapacityOptions:
 
 
 def template_pod(document: Document) -> Document:
-    """A Deployment's (ReplicaSet's, StatefulSet's, a Job's without spec.scheduling) pod template as one Pod named
-    after the object; other documents unchanged (a Job with spec.scheduling is its gang: explain/overlay.py)."""
+    """A Deployment's (ReplicaSet's, StatefulSet's, a Job's whose pods are in no group) pod template as one Pod named
+    after the object; other documents unchanged (a Job with spec.scheduling, or whose template names a group, is the
+    group's pods: explain/overlay.py)."""
     spec = document.data.get("spec")
-    if not isinstance(spec, dict) or not (document.kind in TEMPLATE_KINDS or (
-            document.kind == "Job" and spec.get("scheduling") is None)):
+    if not isinstance(spec, dict):
         return document
     template = spec.get("template")
     template = template if isinstance(template, dict) else {}
+    pod_spec = template.get("spec") if isinstance(template.get("spec"), dict) else {}
+    grouped = spec.get("scheduling") is not None or any(pod_spec.get(f) for f in ("schedulingGroup", "workloadRef"))
+    if not (document.kind in TEMPLATE_KINDS or (document.kind == "Job" and not grouped)):
+        return document
     meta = template.get("metadata") if isinstance(template.get("metadata"), dict) else {}
     meta = {**meta, "name": document.name or "pod"}
     if document.namespace:
