@@ -23,6 +23,7 @@ from kubectl_wasdra.explain.run import (
     scheduler_config,
 )
 from kubectl_wasdra.load.document import Document
+from kubectl_wasdra.load.heap import paused_gc
 
 # controllers whose pods are alike: a copy is one pod of the template (the controller's own count is not the question)
 TEMPLATE_KINDS: Final = frozenset({"Deployment", "ReplicaSet", "StatefulSet", "ReplicationController"})
@@ -95,11 +96,14 @@ def run_capacity(options: CapacityOptions) -> CapacityReport:
         raise problem_error(left_out[0])
     gates = make_gates(target.release, target.feature_gates, target.runtime_config)
     progress("preparing the simulation")
-    sim = Simulation(cluster.overlay(list(overlay.objects)), gates, config=config)
-    sim.preemption = options.preemption
-    progress("placing copies")
-    report = count_copies(sim, overlay, max_copies=options.max_copies, topology_key=options.topology_key,
-                          release=str(target.release))
+    # the simulation builds large, lasting data (pod infos, ledgers, each copy's results): without the pause the
+    # collector rescans the whole snapshot every few hundred allocations (2.8 of 11 CPU s at 5,000 nodes)
+    with paused_gc():
+        sim = Simulation(cluster.overlay(list(overlay.objects)), gates, config=config)
+        sim.preemption = options.preemption
+        progress("placing copies")
+        report = count_copies(sim, overlay, max_copies=options.max_copies, topology_key=options.topology_key,
+                              release=str(target.release))
     report.notes = [*target.notes, *admitted.notes, *overlay.capped, *sim.queue.skipped,
                     *unmodelled_notes(options.feature_gates or {}, gates.enabled_gates), *config_notes(config)]
     report.left_out = list(skipped)
