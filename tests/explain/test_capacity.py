@@ -189,3 +189,16 @@ def test_a_shape_that_does_not_fit_at_all_counts_zero_with_the_reason() -> None:
     assert report.message.startswith("0/1 nodes are available: 1 Insufficient cpu")
     ((limit, _),) = report.limits
     assert (limit.label, limit.excluded) == ("cpu", True)  # the request is above allocatable: never fits
+
+
+def test_pod_anti_affinity_allows_one_copy_per_node() -> None:
+    """Copies carry the shape's labels, so a required anti-affinity to itself spreads them one per hostname."""
+    nodes = [node(f"n{i}", labels={"kubernetes.io/hostname": f"n{i}"}) for i in range(3)]
+    cluster = snapshot(*nodes)
+    shape = [pod("web", cpu="1", labels={"app": "web"}, affinity={"podAntiAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": [
+            {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": "kubernetes.io/hostname"}]}})]
+    report = capacity(cluster, shape)
+    assert report.copies == 3 and {n.pods for n in report.nodes} == {1}
+    assert {limit.code for limit, _ in report.limits} == {"PodAffinityMismatch"}
+    assert_agrees_with_explain(cluster, shape, report.copies)
