@@ -82,7 +82,7 @@ def capacity_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursi
           --feature-gates GenericWorkload=true,TopologyAwareWorkloadScheduling=true \
           --runtime-config scheduling.k8s.io/v1beta1=true                          # whole gangs per rack
       kubectl wasdra capacity -f job.yaml --snapshot cluster/ --topology-key example.com/rack -o json
-      kubectl wasdra capacity -f train.yaml --snapshot cluster/ -o html --output-file capacity.html
+      kubectl wasdra capacity -f job.yaml --snapshot cluster/ -o html > capacity.html
       kubectl wasdra capacity -f job.yaml --live --min 8                          # exit 1 when fewer than 8 fit
 
     \b
