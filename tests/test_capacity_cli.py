@@ -116,3 +116,17 @@ def test_html_page_shows_the_json_numbers(tmp_path: Path, racks: str, capsys: py
     (limits,) = root.find_all("table", data_list="limits")
     assert [(c[0].text(), int(c[2].text())) for c in limits.rows()] == [(x["limit"], x["nodes"]) for x in doc["limits"]]
     assert not re.search(r"(src|href)=\"https?:", page.read_text(encoding="utf-8"))  # loads nothing from anywhere
+
+
+@pytest.mark.parametrize(("words", "expected"), [
+    (["cap"], {"capacity"}),
+    (["capacity", "-o", ""], {"text", "wide", "json", "html"}),
+    (["capacity", "--k8s-version", ""], {"1.37", "auto"}),
+    (["capacity", "--topo"], {"--topology-key"}),
+], ids=["command", "output", "release", "flag"])
+def test_shell_completion(words: list[str], expected: set[str], capsys: pytest.CaptureFixture[str],
+                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.test_cli_completion import complete
+
+    out = complete("bash", words, capsys, monkeypatch)
+    assert expected <= {line.split(",", 1)[1] for line in out.splitlines() if line.startswith("plain,")}
