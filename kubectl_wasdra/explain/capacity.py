@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from kubectl_wasdra.errors import WasdraError
 from kubectl_wasdra.explain.capacity_limits import Limit, limit_of
 from kubectl_wasdra.explain.capacity_model import CapacityReport, DomainCapacity, NodeCapacity
 from kubectl_wasdra.explain.overlay import Overlay
+from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.copies import copy_entry
 from kubectl_wasdra.sched.fiterror import FitError
 from kubectl_wasdra.sched.queue import Entry
@@ -29,11 +30,14 @@ MAX_COPIES: Final = 10_000  # --max default: a bound on time and output, said in
 
 @dataclass
 class Placed:
-    """The copies that fit (in order) and the result of the one that did not (None when the cap stopped the run)."""
+    """The copies that fit (in order) and the result of the one that did not (None when the cap stopped the run), or
+    the pods of the first copy a kubelet rejects."""
 
     entry: Entry
     fitted: list[GroupResult] = field(default_factory=list)
     failed: GroupResult | None = None
+    before: list[GroupResult] = field(default_factory=list)  # the queue's entries placed before the shape
+    rejected: list[tuple[str, str, Any]] = field(default_factory=list)  # (pod, node, kubelet Verdict) of the cut copy
 
 
 def shape_entry(sim: Simulation, overlay: Overlay) -> Entry:
@@ -57,14 +61,20 @@ def shape_entry(sim: Simulation, overlay: Overlay) -> Entry:
 def place_copies(sim: Simulation, overlay: Overlay, max_copies: int) -> Placed:
     """Run the queue up to the shape's entry (copy 1), then place copies 2, 3, ... until one does not fit or
     `max_copies` fit. Copies are placed without preemption (a copy that fits only by evicting pods does not count)
-    and without explanations, which only the failing copy gets."""
+    and without explanations, which only the failing copy gets. On nodes whose NUMA facts the snapshot holds, the
+    kubelets then admit the placed pods in queue order, as explain's kubelet stage does: the first copy a kubelet
+    rejects ends the count."""
     entry = shape_entry(sim, overlay)
-    (first,) = sim.run({(entry.kind, entry.namespace, entry.name)}, stop=True)
     placed = Placed(entry)
-    if not first.fits:
-        placed.failed = first
+    for queued in sim.entries:  # Simulation.run up to the shape, keeping the results before it for the kubelets
+        result = sim.place_more(queued)
+        if queued is entry:
+            break
+        placed.before.append(result)
+    if not result.fits:
+        placed.failed = result
         return placed
-    placed.fitted.append(first)
+    placed.fitted.append(result)
     sim.preemption, sim.state.explain = False, False
     index = 1
     while len(placed.fitted) < max_copies:
@@ -77,7 +87,22 @@ def place_copies(sim: Simulation, overlay: Overlay, max_copies: int) -> Placed:
             break
         placed.fitted.append(result)
     sim.state.explain = True
+    _admit(sim, placed)
     return placed
+
+
+def _admit(sim: Simulation, placed: Placed) -> None:
+    """Cut the copies at the first one a kubelet would reject (explain/kubelet_stage.py); nothing to do without
+    NodeResourceTopology objects."""
+    from kubectl_wasdra.explain.kubelet_stage import run_stage
+
+    stage = run_stage(sim, [*placed.before, *placed.fitted])
+    for index, result in enumerate(placed.fitted):
+        rejected = [(key, *stage.verdicts[key]) for key in sorted(result.placement)
+                    if key in stage.verdicts and not stage.verdicts[key][1].admitted]
+        if rejected:
+            placed.fitted, placed.rejected = placed.fitted[:index], rejected
+            return
 
 
 def _first_statuses(errors: Iterable[FitError]) -> FitError | None:
@@ -123,6 +148,20 @@ def failure_limits(result: GroupResult | None, classes: str = "") -> tuple[dict[
     return limits, placeable
 
 
+def kubelet_limits(rejected: list[tuple[str, str, Any]]) -> dict[str, Limit]:
+    """The nodes whose kubelet rejects a pod of the cut copy, with the kubelet's reason (TopologyAffinityError ...)."""
+    return {node: Limit(f"kubelet: {verdict.reason}", Reason.KUBELET_REJECTED.value, False,
+                        {"reason": verdict.reason, "message": verdict.message})
+            for _pod, node, verdict in rejected}
+
+
+def kubelet_message(rejected: list[tuple[str, str, Any]]) -> str:
+    """kube-scheduler places the copy; the kubelet of its node rejects a pod (explain's KubeletRejected wording)."""
+    pod, node, verdict = rejected[0]
+    return (f"{pod}: kube-scheduler: fits on {node}; kubelet on {node} would reject: {verdict.reason}: "
+            f"{verdict.detail or verdict.message}")
+
+
 def _histogram(limits: Iterable[Limit]) -> list[tuple[Limit, int]]:
     """Limits by node count, most nodes first, then by label."""
     counts = Counter(limits)
@@ -143,11 +182,14 @@ def tally(sim: Simulation, placed: Placed, topology_key: str | None, max_copies:
         values = {domain_of.get(n) for n in nodes}
         if len(values) == 1 and None not in values:
             copies[str(values.pop())] += 1
-    limits, placeable = failure_limits(placed.failed, device_classes(sim, entry))
+    if placed.rejected:
+        limits, placeable, message = kubelet_limits(placed.rejected), {}, kubelet_message(placed.rejected)
+    else:
+        limits, placeable = failure_limits(placed.failed, device_classes(sim, entry))
+        message = placed.failed.message if placed.failed is not None else ""
     nodes_out = [NodeCapacity(name, domain_of[name], pods[name], limits.get(name)) for name in facts]
     report = CapacityReport(release, entry.kind, entry.namespace, entry.name, len(entry.pods), len(placed.fitted),
-                            max_copies, placed.failed is None, key,
-                            placed.failed.message if placed.failed is not None else "",
+                            max_copies, placed.failed is None and not placed.rejected, key, message,
                             constrained=bool(entry.topology_key))
     report.nodes = nodes_out
     report.limits = _histogram(n.limit for n in nodes_out if n.limit is not None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from kubectl_wasdra.sched.admission import all_on
 from kubectl_wasdra.sched.simulation import Simulation
 
 GPU = "gpu.example.com"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 RACK = "example.com/rack"
 GPU_CLAIM = [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}]
 
@@ -202,3 +204,26 @@ def test_pod_anti_affinity_allows_one_copy_per_node() -> None:
     assert report.copies == 3 and {n.pods for n in report.nodes} == {1}
     assert {limit.code for limit, _ in report.limits} == {"PodAffinityMismatch"}
     assert_agrees_with_explain(cluster, shape, report.copies)
+
+
+def test_a_copy_the_kubelet_rejects_ends_the_count() -> None:
+    """numa-gpu: kube-scheduler binds the pod to numa-dp-0, whose single-numa-node kubelet rejects it; explain calls
+    that not fitting, so capacity stops there too."""
+    from builders import fixture_cluster
+
+    from kubectl_wasdra.explain.run import load_manifests
+
+    cluster = fixture_cluster("numa-gpu")
+    shape = list(load_manifests([str(FIXTURES / "manifests" / "numa" / "kubelet-rejects.yaml")]).objects)
+    report = capacity(cluster, shape)
+    assert (report.copies, report.capped) == (0, False)
+    assert "kubelet on numa-dp-0 would reject: TopologyAffinityError" in report.message
+    ((limit, nodes),) = report.limits
+    assert (limit.code, limit.label, nodes) == ("KubeletRejected", "kubelet: TopologyAffinityError", 1)
+    assert_agrees_with_explain(cluster, shape, report.copies)
+    # without the preference for numa-dp-0 the copies go where the kubelets admit them, until one is rejected
+    spread = copy.deepcopy(shape)
+    del spread[0]["spec"]["affinity"]["nodeAffinity"]["preferredDuringSchedulingIgnoredDuringExecution"]
+    report = capacity(cluster, spread)
+    assert report.copies >= 1
+    assert_agrees_with_explain(cluster, spread, report.copies)
