@@ -11,7 +11,8 @@ grid and the page), and both outputs' sizes. CPU time rather than wall time: the
 Rows:
   gang2k   bench/explain_scale.py's gang row: 2,000 nodes, 40 racks, 70% of GPUs held, a 40-pod rack-constrained
            NUMA-aligned gang that does not fit, with suggestions
-  gang5k   the same gang on 5,000 nodes in 50 racks (50% of GPUs held)
+  gang5k   the same gang on 5,000 nodes in 50 racks (50% of GPUs held): it fits
+  gang5k-plugins  the same with --plugin-results (both runs): the per-plugin tables
   job5k    a Job of 5,000 one-GPU pods (half fit) on the 5,000-node snapshot: 5,000 groups of one pod
 """
 
@@ -41,6 +42,8 @@ SCALE = _scale_module()
 ROWS = {
     "gang2k": SCALE.Row("gang2k", (2000, 8, 8, 0.7, 40), SCALE.gang_manifests, (), "html <= 5 MB"),
     "gang5k": SCALE.Row("gang5k", (5000, 8, 10, 0.5, 50), SCALE.gang_manifests, (), "html <= 5 MB"),
+    "gang5k-plugins": SCALE.Row("gang5k-plugins", (5000, 8, 10, 0.5, 50), SCALE.gang_manifests, ("--plugin-results",),
+                                "html <= 5 MB (the recording costs the same with -o json)"),
     "job5k": SCALE.Row("job5k", (5000, 8, 10, 0.5, 50), lambda s: SCALE.job10k_manifests(s / 2), ("--no-suggestions",),
                        "html <= 5 MB"),
 }
@@ -70,11 +73,11 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [n for n in names if n not in ROWS]
     if unknown:
         parser.error(f"unknown rows {unknown}; known: {', '.join(ROWS)}")
-    print(f"{'row':<8} {'json CPU s':>10} {'html CPU s':>10} {'page CPU s':>10} {'json':>10} {'html':>10} {'exit':>5}  target")
+    print(f"{'row':<14} {'json CPU s':>10} {'html CPU s':>10} {'page CPU s':>10} {'json':>10} {'html':>10} {'exit':>5}  target")
     for name in names:
         as_json, as_html = run_pair(ROWS[name], scale, args.timeout)
         extra = as_html["cpu"] - as_json["cpu"]
-        print(f"{name:<8} {as_json['cpu']:>10.2f} {as_html['cpu']:>10.2f} {extra:>10.2f} "
+        print(f"{name:<14} {as_json['cpu']:>10.2f} {as_html['cpu']:>10.2f} {extra:>10.2f} "
               f"{SCALE._size(as_json['output']):>10} {SCALE._size(as_html['output']):>10} "
               f"{as_json['exit']:>2},{as_html['exit']:>2}  {ROWS[name].target}")
         print(f"    rerun: {as_html['command']}", flush=True)

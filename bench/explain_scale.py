@@ -16,6 +16,10 @@ Rows:
   job10k      a Job of parallelism 10,000 (40 CPUs and one GPU a pod, half fit) on a 5,000-node snapshot, default flags
   pods100k    a Job of parallelism 100,000 (4 CPUs a pod) on the 5,000-node snapshot, -o json --no-suggestions
   fit1k       a 1,000-pod gang, 4 GPUs a pod on one NUMA node, on the 5,000-node snapshot: fits
+  gang-json   the gang row with -o json (the baseline of the next row)
+  gang-plugins  the gang row with -o json --plugin-results (every Filter and Score plugin per node, 20 closest nodes)
+  fit1k-json  the fit1k row with -o json --no-suggestions (the baseline of the next row)
+  fit1k-plugins  the fit1k row with -o json --no-suggestions --plugin-results
 """
 
 from __future__ import annotations
@@ -130,6 +134,13 @@ ROWS = {
     "pods100k": Row("pods100k", (5000, 8, 10, 0.5, 50), pods100k_manifests, ("-o", "json", "--no-suggestions"),
                     "<= 60 s, <= 3 GiB", (("WASDRA_MAX_JOB_PODS", "100000"),)),
     "fit1k": Row("fit1k", (5000, 8, 10, 0.5, 50), fit1k_manifests, (), "<= 8 s (load <= 2.5 s)"),
+    "gang-json": Row("gang-json", (2000, 8, 8, 0.7, 40), gang_manifests, ("-o", "json"), "as gang"),
+    "gang-plugins": Row("gang-plugins", (2000, 8, 8, 0.7, 40), gang_manifests, ("-o", "json", "--plugin-results"),
+                        "measured against gang-json"),
+    "fit1k-json": Row("fit1k-json", (5000, 8, 10, 0.5, 50), fit1k_manifests, ("-o", "json", "--no-suggestions"),
+                      "as fit1k"),
+    "fit1k-plugins": Row("fit1k-plugins", (5000, 8, 10, 0.5, 50), fit1k_manifests,
+                         ("-o", "json", "--no-suggestions", "--plugin-results"), "measured against fit1k-json"),
 }
 
 

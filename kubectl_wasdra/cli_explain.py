@@ -163,8 +163,8 @@ def parse_plugin_nodes(value: str) -> int | None:
                    "profile (as a --scheduler-config enabling it would say).")
 @NO_PREEMPTION_OPTION
 @click.option("--plugin-results", is_flag=True,
-              help="With -o json|yaml: each pod's Filter plugins' verdicts and Score plugins' scores per node, the "
-                   "totals and the chosen node (docs/plugin-results.md); -o html always draws them.")
+              help="With -o json|yaml|html: each pod's Filter plugins' verdicts and Score plugins' scores per node, the "
+                   "totals and the chosen node (docs/plugin-results.md).")
 @click.option("--plugin-nodes", default="20", metavar="N|all", show_default=True,
               help="With --plugin-results: the chosen node and the N closest others are listed; all: every node.")
 @OUTPUT_FILE_OPTION
@@ -186,7 +186,7 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
       kubectl wasdra explain -f train.yaml --snapshot cluster/ --fail-on never
       kubectl wasdra explain -f job.yaml --live
       kubectl wasdra explain -f job.yaml --snapshot cluster/ --scheduler-config kube-scheduler.yaml
-      kubectl wasdra explain -f train.yaml --snapshot cluster/ -o html --output-file report.html
+      kubectl wasdra explain -f train.yaml --snapshot cluster/ -o html --plugin-results --output-file report.html
       kubectl wasdra explain -f job.yaml --snapshot cluster/ -o json --plugin-results --plugin-nodes 50
 
     \b
@@ -209,7 +209,7 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
                              namespace=common.namespace if common.live else None, job_pod_cap=job_pod_cap(),
                              preemption=not no_preemption, numa_aware=numa_aware_scheduler,
                              what_if_budget=what_if_budget, plugin_nodes=parse_plugin_nodes(plugin_nodes),
-                             plugin_results=plugin_results or common.output == "html",  # the page's plugin tables
+                             plugin_results=plugin_results,
                              progress=progress_for_stderr(), grids=common.output == "html")
     try:
         report = run_explain(options)

@@ -68,10 +68,11 @@ def _alternatives(request: Mapping[str, Any]) -> list[tuple[str, Mapping[str, An
 
 
 class _Selection:
-    """Whether a device matches any request of the group (its class and selectors), evaluated once per distinct
-    projection of the device (dra/cel.py CompiledSelector.matches_device)."""
+    """Whether a device matches any request of the group (its class and selectors), evaluated once per device and
+    kept in `memo` (shared by the groups of one run whose requests are the same: a Job's pods)."""
 
-    def __init__(self, snapshot: ClusterSnapshot, requests: Sequence[tuple[str, str, tuple[str, ...]]]) -> None:
+    def __init__(self, snapshot: ClusterSnapshot, requests: Sequence[tuple[str, str, tuple[str, ...]]],
+                 memo: dict[tuple[str, str, str], bool]) -> None:
         from kubectl_wasdra.dra.cel import compile_selector
 
         self.requests = []
@@ -83,13 +84,19 @@ class _Selection:
             except CelCompileError:
                 self.requests.append(None)  # SelectorError: the reason table says so; the grid draws no verdict
         self.active = bool(requests)
+        self.memo = memo
 
-    def matches(self, driver: str, device: Mapping[str, Any]) -> bool:
+    def matches(self, key: tuple[str, str, str], device: Mapping[str, Any]) -> bool:
         """True when some request could select the device (or the group has no device request to judge by)."""
         if not self.active:
             return True
-        return any(compiled is None or all(self._one(c, driver, device) for c in compiled)
-                   for compiled in self.requests)
+        found = self.memo.get(key)
+        if found is None:
+            driver = key[0]
+            found = any(compiled is None or all(self._one(c, driver, device) for c in compiled)
+                        for compiled in self.requests)
+            self.memo[key] = found
+        return found
 
     @staticmethod
     def _one(compiled: Any, driver: str, device: Mapping[str, Any]) -> bool:
@@ -134,10 +141,11 @@ def _counts() -> dict[str, int]:
 class _Judge:
     """Everything a device's state depends on, prepared once per group."""
 
-    def __init__(self, snapshot: ClusterSnapshot, result: GroupResult, used: set) -> None:
+    def __init__(self, snapshot: ClusterSnapshot, result: GroupResult, used: set, memo: dict[Any, Any]) -> None:
         mine, earlier = _group_devices(result)
         self.mine, self.used = mine, used | earlier
-        self.selection = _Selection(snapshot, _request_specs(snapshot, result))
+        requests = _request_specs(snapshot, result)
+        self.selection = _Selection(snapshot, requests, memo.setdefault(tuple(requests), {}))
         self.result = result
         self.by_node = snapshot.slices_by_node[0]
         self.drivers: set[str] = set()
@@ -153,8 +161,8 @@ class _Judge:
             self.drivers.add(driver)
             for device in spec.get("devices") or ():
                 name = str(device.get("name", ""))
-                state = _device_state((driver, pool, name), device, bool(taint),
-                                      self.selection.matches(driver, device), self.mine, self.used)
+                key = (driver, pool, name)
+                state = _device_state(key, device, bool(taint), self.selection.matches(key, device), self.mine, self.used)
                 counts[state] += 1
                 if draw:
                     numa = numa_attribute(device)
@@ -175,16 +183,18 @@ def _scope(result: GroupResult, key: str | None, by_node: Mapping[str, Any]) -> 
     return {"": sorted(by_node, key=natural_key)}
 
 
-def build_grid(snapshot: ClusterSnapshot, result: GroupResult, key: str | None, used: set) -> dict[str, Any] | None:
+def build_grid(snapshot: ClusterSnapshot, result: GroupResult, key: str | None, used: set,
+               memo: dict[Any, Any] | None = None) -> dict[str, Any] | None:
     """The grid of one group (see the module docstring), or None when no node publishes devices; `used` is
-    placement_map.allocated_in_snapshot(snapshot). Domains come in the text map's order (most pods placeable first)."""
+    placement_map.allocated_in_snapshot(snapshot); `memo` (one dict per run, given to every call) keeps which devices
+    each set of requests selects. Domains come in the text map's order (most pods placeable first)."""
     by_node = snapshot.slices_by_node[0]
     if not by_node or result.state is None:
         return None
     scope = {value: nodes for value, nodes in _scope(result, key, by_node).items() if nodes}
     if not scope:
         return None
-    judge = _Judge(snapshot, result, used)
+    judge = _Judge(snapshot, result, used, memo if memo is not None else {})
     evicted = _victims_per_node(result)
     first = set(result.placement.values()) | set(evicted) | {pool for _, pool, _ in judge.mine if pool in by_node}
     limit = ROWS_PER_DOMAIN if key else ROWS_WITHOUT_DOMAINS

@@ -17,6 +17,10 @@ MAX_PODS: Final = 8  # pods of one group whose tables are drawn (a 40-pod gang's
 def plugin_tables(group: Mapping[str, Any]) -> str:
     """The group's per-pod plugin tables (the first pod unfolded), or "" without recorded plugin results."""
     plugins = group.get("plugins")
+    if plugins is None:  # not recorded: say how to get them
+        return ('<p class="meta plugins-absent">Per-plugin tables (each Filter plugin\'s verdict and each Score '
+                "plugin's score per node) were not recorded: <code>kubectl wasdra explain --plugin-results</code> "
+                "records them.</p>") if group.get("fits") is not None else ""
     if not plugins:
         return ""
     parts = ['<h3>Scheduler plugins per node</h3><p class="meta">Filter: ✓ pass, ✗ fail (freeing capacity might '

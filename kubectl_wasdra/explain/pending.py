@@ -160,7 +160,7 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
     if "Pod" in unread:
         raise ClusterReadError(f"cannot tell what is Pending: Pods could not be read from the cluster ({unread['Pod']})",
                                hint="read with a user that may list pods in every namespace (kubectl auth can-i list pods -A)")
-    groups = []
+    groups, grid_memo = [], {}  # grid_memo: which devices each set of requests selects (explain/grid.py)
     simulation = Simulation(snapshot, gates, config=config)
     simulation.preemption = options.preemption
     for result in simulation.run():
@@ -176,7 +176,7 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
         diagnosis.pending_for = _age(created, snapshot.header.taken_at)
         diagnosis.agreement = compare(diagnosis, diagnosis.recorded)
         if options.grids and sum(g.grid is not None for g in groups) < MAX_GRIDS:
-            diagnosis.grid = _grid(snapshot, result)
+            diagnosis.grid = _grid(snapshot, result, grid_memo)
         groups.append(diagnosis)
     if target is None and not groups:
         _require_namespace(snapshot, options.namespace)
@@ -191,7 +191,7 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
                          gaps=dict(snapshot.header.gaps), left_out=list(left_out))
 
 
-def _grid(snapshot: Any, result: GroupResult) -> dict[str, Any] | None:
+def _grid(snapshot: Any, result: GroupResult, memo: dict[Any, Any]) -> dict[str, Any] | None:
     """The HTML report's cluster grid of a group whose pods ask for devices (None otherwise)."""
     from kubectl_wasdra.explain.grid import build_grid
     from kubectl_wasdra.explain.placement_map import allocated_in_snapshot
@@ -200,7 +200,7 @@ def _grid(snapshot: Any, result: GroupResult) -> dict[str, Any] | None:
         return None
     group = result.entry.group
     key = result.entry.topology_key or (group.topology_keys[0] if group and group.topology_keys else None)
-    return build_grid(snapshot, result, key, allocated_in_snapshot(snapshot))
+    return build_grid(snapshot, result, key, allocated_in_snapshot(snapshot), memo)
 
 
 def _require_namespace(snapshot: Any, namespace: str | None) -> None:

@@ -221,7 +221,7 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
     out: list[GroupDiagnosis] = []
     previous: GroupDiagnosis | None = None
     like: tuple[GroupResult, GroupDiagnosis] | None = None
-    drawn = 0  # grids built
+    drawn, grid_memo = 0, {}  # grids built; which devices each set of requests selects (explain/grid.py)
     for index, result in enumerate(results, 1):
         progress(f"explaining {result.kind} {result.namespace}/{result.name} ({index:,} of {len(results):,}; "
                  f"{budget.used_runs} what-ifs so far)")
@@ -244,7 +244,7 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
         if grids and wants_devices and not shared and drawn < MAX_GRIDS:
             from kubectl_wasdra.explain.grid import build_grid
 
-            diagnosis.grid = build_grid(snapshot, result, key, used)
+            diagnosis.grid = build_grid(snapshot, result, key, used, grid_memo)
             drawn += diagnosis.grid is not None
         if with_suggestions:
             same = _same_failure(diagnosis, previous)

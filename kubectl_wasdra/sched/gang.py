@@ -130,11 +130,16 @@ def run_cycle(pods: list[PodInfo], min_count: int, scheduled: int, state: SchedS
 
 
 def _count_rest(pods: list[PodInfo], state: SchedState, nodes: tuple[str, ...], owner: str) -> int:
-    """How many of the pods the early stop skipped would still fit (explanation only; rolled back with the attempt)."""
+    """How many of the pods the early stop skipped would still fit (explanation only; rolled back with the attempt;
+    kube-scheduler never tries them, so per-plugin results are not recorded)."""
     count = 0
-    for pod in pods:
-        node = find_node(pod, state, nodes)
-        if node is not None:
-            state.assume(pod, node, owner)
-            count += 1
+    recorder, state.recorder = state.recorder, None
+    try:
+        for pod in pods:
+            node = find_node(pod, state, nodes)
+            if node is not None:
+                state.assume(pod, node, owner)
+                count += 1
+    finally:
+        state.recorder = recorder
     return count

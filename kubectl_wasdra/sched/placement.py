@@ -124,7 +124,9 @@ def _interned(state: SchedState, status: Status) -> Status:
         return status
 
 
-def _renamed_cached(state: SchedState, status: Status, old: tuple[str, ...], new: tuple[str, ...]) -> Status:
+def renamed_cached(state: SchedState, status: Status, old: tuple[str, ...], new: tuple[str, ...]) -> Status:
+    """`status` given to a pod whose claims were `old`, as a pod of the same shape with claims `new` gets it (one
+    copy per status and names)."""
     if old == new:
         return status
     key = (id(status), old, new)
@@ -322,7 +324,7 @@ def diagnose_pod(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> Fit
             if status is None:
                 known = _known_failure(state, shape, name, True)
                 if known is not None:
-                    status = _renamed_cached(state, known[2], known[3], refs)
+                    status = renamed_cached(state, known[2], known[3], refs)
                 else:
                     status = run_filters(pod, state.node(name))
                     if status is not None:

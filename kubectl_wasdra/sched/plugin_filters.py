@@ -10,13 +10,13 @@ the FitError line.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.filters import node_affinity, volume_restrictions
 from kubectl_wasdra.sched.filters.base import FilterPlugin
+from kubectl_wasdra.sched.placement import pod_shape, renamed_cached
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.profile_plugins import plugins_for
 from kubectl_wasdra.sched.state import SchedState
@@ -44,11 +44,16 @@ class FilterResult:
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """One node: the index in the chain of the plugin that rejected the pod and its status (None: every plugin
-    passed, index = len(chain)), and whether the filters ran or PreFilter left the node out."""
+    passed, index = len(chain)), whether the filters ran or PreFilter left the node out, and the claim names
+    its messages use."""
 
     index: int
     status: Status | None
     kind: str = RAN
+    refs: tuple[str, ...] = ()  # the claim names the status's messages use (a verdict shared between pods)
+
+
+PASSED: Final = tuple(Verdict(index, None) for index in range(32))  # one object per chain length
 
 
 def filter_chain(pod: PodInfo) -> tuple[FilterPlugin, ...]:
@@ -58,57 +63,74 @@ def filter_chain(pod: PodInfo) -> tuple[FilterPlugin, ...]:
     return plugins.static + (plugins.dynamic if pod.has_volumes else plugins.dynamic_without_volumes)
 
 
+Cache = dict[bytes, dict[str, tuple[int, int, "Verdict"]]]  # shape -> node -> (node_gen, shared_gen, verdict)
+
+
 def node_verdicts(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], chain: tuple[FilterPlugin, ...],
-                  in_use: Status | None) -> dict[str, Verdict]:
+                  in_use: Status | None, cache: Cache) -> dict[str, Verdict]:
     """Every node's Verdict, with filters giving full detail (state.diagnosing) and the DRA allocations the filters
     find for this pod put back as they were (the cycle keeps only the chosen node's). `in_use`: a ReadWriteOncePod
-    claim in use, VolumeRestrictions' verdict on every node."""
+    claim in use, VolumeRestrictions' verdict on every node. Pods of one shape (placement.pod_shape) share verdicts
+    in `cache` while the node is unchanged, as the simulation's own caches do, so a queue of identical pods filters
+    each node once, not once per pod; a shared verdict still names the claims of the pod it was made for
+    (Verdict.refs: for_pod() renames them, only for the nodes shown)."""
     allowed = node_affinity.pre_filter_nodes(pod) if plugins_for(pod.profile).node_affinity is not None else None
     affinity_index = next((i for i, p in enumerate(chain) if p.NAME == node_affinity.NAME), 0)
     narrowed = Verdict(affinity_index, Status.unresolvable(
         Reason.NODE_AFFINITY_MISMATCH, node_affinity.NARROWED.format(plugins=node_affinity.NAME), node_affinity.NAME),
         PREFILTERED)
-    saved = _dra_found(pod, state, nodes)
+    shape = pod_shape(pod, state) if in_use is None else None
+    refs = state.dra.claim_refs(pod) if shape is not None and state.dra is not None else ()
+    shared = cache.setdefault(shape, {}) if shape is not None else {}
+    node_gen, shared_gen = state.node_gen, state.shared_gen
+    found = state.dra.found if state.dra is not None and pod.claims_or_extended else None
+    saved: dict[str, Any] = {}
     diagnosing, state.diagnosing = state.diagnosing, True
+    out = {}
     try:
-        out = {}
         for name in nodes:
             if allowed is not None and name not in allowed:
                 out[name] = narrowed
                 continue
-            out[name] = _run_chain(pod, state.node(name), chain, in_use)
+            hit = shared.get(name)
+            if hit is not None and hit[0] == node_gen[name] and hit[1] == shared_gen:
+                out[name] = hit[2]
+                continue
+            if found is not None:
+                saved[name] = found.get((id(pod), name))
+            verdict = out[name] = _run_chain(pod, state.node(name), chain, in_use, refs)
+            if shape is not None:
+                shared[name] = (node_gen[name], shared_gen, verdict)
     finally:
         state.diagnosing = diagnosing
-        _restore_found(pod, state, nodes, saved)
+        if found is not None:  # the allocations the cycle kept, back as they were
+            for name, allocation in saved.items():
+                if allocation is None:
+                    found.pop((id(pod), name), None)
+                else:
+                    found[(id(pod), name)] = allocation
     return out
 
 
-def _run_chain(pod: PodInfo, node: Any, chain: tuple[FilterPlugin, ...], in_use: Status | None) -> Verdict:
+def for_pod(state: SchedState, pod: PodInfo, verdict: Verdict) -> Verdict:
+    """`verdict` with the claim names of `pod` (a verdict shared from a pod of the same shape names that pod's)."""
+    if verdict.status is None or not verdict.refs or state.dra is None:
+        return verdict
+    refs = state.dra.claim_refs(pod)
+    if refs == verdict.refs:
+        return verdict
+    return Verdict(verdict.index, renamed_cached(state, verdict.status, verdict.refs, refs), verdict.kind, refs)
+
+
+def _run_chain(pod: PodInfo, node: Any, chain: tuple[FilterPlugin, ...], in_use: Status | None,
+               refs: tuple[str, ...]) -> Verdict:
     for index, plugin in enumerate(chain):
         if in_use is not None and plugin.NAME == volume_restrictions.NAME:
             return Verdict(index, in_use)
         status = plugin.filter_node(pod, node)
         if status is not None:
-            return Verdict(index, status)
-    return Verdict(len(chain), None)
-
-
-def _dra_found(pod: PodInfo, state: SchedState, nodes: tuple[str, ...]) -> dict[str, Any]:
-    """The DRA allocations the cycle kept for `pod` (the chosen node's), to put back after the filters ran again."""
-    found = state.dra.found if state.dra is not None else None
-    if not found or not pod.claims_or_extended:
-        return {}
-    return {name: found[(id(pod), name)] for name in nodes if (id(pod), name) in found}
-
-
-def _restore_found(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], saved: Mapping[str, Any]) -> None:
-    if state.dra is None or not pod.claims_or_extended:
-        return
-    found = state.dra.found
-    for name in nodes:
-        found.pop((id(pod), name), None)
-    for name, allocation in saved.items():
-        found[(id(pod), name)] = allocation
+            return Verdict(index, status, RAN, refs)
+    return PASSED[len(chain)] if len(chain) < len(PASSED) else Verdict(len(chain), None)
 
 
 def result_of(plugin: str, status: Status | None) -> FilterResult:

@@ -11,20 +11,22 @@ rejection; RunScorePlugins: Score, NormalizeScore, then weight), release-1.37.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from kubectl_wasdra.sched.plugin_filters import (
     PREFILTERED,
+    Cache,
     FilterResult,
     Verdict,
     filter_chain,
+    for_pod,
     node_results,
     node_verdicts,
     result_of,
 )
-from kubectl_wasdra.sched.plugin_scores import NodeScores, node_scores
+from kubectl_wasdra.sched.plugin_scores import NodeScores, node_scores, node_totals
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.state import SchedState
 from kubectl_wasdra.sched.status import Code
@@ -68,17 +70,23 @@ class PluginRecorder:
     pods: frozenset[str]
     limit: int | None = DEFAULT_NODES
     records: dict[str, PodPlugins] = field(default_factory=dict)
+    verdicts: Cache = field(default_factory=dict)  # plugin_filters.node_verdicts: shared by pods of one shape
+
+    def wants(self, pods: list[PodInfo]) -> bool:
+        """True when any of `pods` is recorded."""
+        return any(pod.key in self.pods for pod in pods)
 
     def observe(self, pod: PodInfo, state: SchedState, nodes: tuple[str, ...], chosen: str | None,
                 scores: Mapping[str, tuple[int, int, int, int]]) -> None:
         """Record the cycle that just chose `chosen` (None: no node) among `nodes`, `scores` being the raw scores of
         the feasible nodes the simulator scored; state is still as the cycle saw it (the pod is not assumed yet)."""
         if pod.key in self.pods:
-            self.records[pod.key] = record_pod(pod, state, nodes, chosen, scores, self.limit)
+            self.records[pod.key] = record_pod(pod, state, nodes, chosen, scores, self.limit, self.verdicts)
 
 
 def record_pod(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], chosen: str | None,
-               scores: Mapping[str, tuple[int, int, int, int]], limit: int | None) -> PodPlugins:
+               scores: Mapping[str, tuple[int, int, int, int]], limit: int | None,
+               cache: Cache | None = None) -> PodPlugins:
     """The PodPlugins of one cycle: PreFilter first, else every node's filter chain, the scored nodes' breakdown and
     the closest nodes listed."""
     pre_filter = state.pre_filter(pod)
@@ -86,9 +94,10 @@ def record_pod(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], chosen: 
     if pre_filter is not None and in_use is None:
         return PodPlugins(pod.key, len(nodes), result_of(pre_filter.plugin, pre_filter), (), (), None, 0, 0, {}, 0)
     chain = filter_chain(pod)
-    verdicts = node_verdicts(pod, state, nodes, chain, in_use)
-    scored = node_scores(pod, state, scores) if len(scores) > 1 else {}  # one feasible node: kube-scheduler skips Score
-    listed = _closest(verdicts, scored, chosen, limit)
+    verdicts = node_verdicts(pod, state, nodes, chain, in_use, {} if cache is None else cache)
+    totals = node_totals(pod, state, scores) if len(scores) > 1 else {}  # one feasible node: kube-scheduler skips Score
+    listed = _closest(verdicts, totals, chosen, limit)
+    scored = node_scores(pod, state, scores, listed) if totals else {}
     rejected: dict[str, int] = {}
     for verdict in verdicts.values():
         if verdict.status is not None:
@@ -97,31 +106,40 @@ def record_pod(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], chosen: 
     order = {plugin.NAME: i for i, plugin in enumerate(chain)}
     return PodPlugins(
         pod.key, len(nodes), None,
-        tuple(NodeFilters(name, node_results(chain, verdicts[name])) for name in listed),
+        tuple(NodeFilters(name, node_results(chain, for_pod(state, pod, verdicts[name]))) for name in listed),
         tuple(scored[name] for name in listed if name in scored), chosen,
-        sum(1 for v in verdicts.values() if v.status is None), len(scored),
+        sum(1 for v in verdicts.values() if v.status is None), len(totals),
         dict(sorted(rejected.items(), key=lambda item: order[item[0]])), len(nodes) - len(listed))
 
 
-def _closest(verdicts: Mapping[str, Verdict], scored: Mapping[str, NodeScores], chosen: str | None,
+def _closest(verdicts: Mapping[str, Verdict], totals: Mapping[str, int], chosen: str | None,
              limit: int | None) -> list[str]:
     """The nodes to list, closest first: the chosen node, the scored ones by total (highest first, then in the order
-    they were scored), feasible unscored ones, then rejected ones that got furthest through the filters, Unschedulable
-    before UnschedulableAndUnresolvable, then by name."""
-    position = {name: i for i, name in enumerate(scored)}
+    they were scored), feasible unscored ones by name, then rejected ones that got furthest through the filters,
+    Unschedulable before UnschedulableAndUnresolvable, then by name. Each tier is only sorted when the ones before
+    it leave room (the scored nodes usually fill the listing)."""
+    wanted = len(verdicts) if limit is None else limit + (1 if chosen is not None else 0)
+    out = [chosen] if chosen is not None else []
+    position = {name: i for i, name in enumerate(totals)}
+    tiers = (
+        lambda: _smallest((n for n in totals if n != chosen), lambda n: (-totals[n], position[n]), wanted - len(out)),
+        lambda: _smallest((n for n, v in verdicts.items() if v.status is None and n not in totals and n != chosen),
+                          lambda n: n, wanted - len(out)),
+        lambda: _smallest((n for n, v in verdicts.items() if v.status is not None), lambda n: _rejected_rank(n, verdicts[n]),
+                          wanted - len(out)),
+    )
+    for tier in tiers:
+        if len(out) >= wanted:
+            break
+        out.extend(tier())
+    return out[:wanted]
 
-    def rank(name: str) -> tuple[Any, ...]:
-        if name == chosen:
-            return (0,)
-        if name in scored:
-            return (1, -scored[name].total, position[name])
-        verdict = verdicts[name]
-        if verdict.status is None:
-            return (2, name)
-        index = -1 if verdict.kind == PREFILTERED else verdict.index
-        return (3, -index, _CODE_RANK.get(verdict.status.code, 3), name)
 
-    names: Sequence[str] = list(verdicts)
-    if limit is None:
-        return sorted(names, key=rank)
-    return heapq.nsmallest(limit + (1 if chosen is not None else 0), names, key=rank)
+def _smallest(names: Iterable[str], key: Callable[[str], Any], count: int) -> list[str]:
+    return heapq.nsmallest(count, names, key=key) if count > 0 else []
+
+
+def _rejected_rank(name: str, verdict: Verdict) -> tuple[Any, ...]:
+    index = -1 if verdict.kind == PREFILTERED else verdict.index
+    status = verdict.status
+    return (-index, _CODE_RANK.get(status.code, 3) if status is not None else 3, name)

@@ -8,13 +8,14 @@ and pkg/scheduler/apis/config/v1/default_plugins.go (order and weights), release
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Final
 
 from kubectl_wasdra.sched.pod_scores import (
     inter_pod_affinity_raw,
     inter_pod_affinity_scores,
+    pod_scores,
     topology_spread_raw,
     topology_spread_scores,
 )
@@ -27,6 +28,7 @@ from kubectl_wasdra.sched.scoring import (
     fit_weights,
     normalized,
     score_weights,
+    weighted_totals,
 )
 from kubectl_wasdra.sched.state import SchedState
 
@@ -58,16 +60,23 @@ class NodeScores:
 Column = dict[str, tuple[int, int]] | None  # node -> (raw, normalized) of one plugin; None: PreScore skipped it
 
 
-def node_scores(pod: PodInfo, state: SchedState, scores: Mapping[str, tuple[int, int, int, int]]) -> dict[str, NodeScores]:
-    """NodeScores of every node in `scores` (name -> the raw (resources, taints, affinity, dra) placement computed),
-    in that order."""
-    names = list(scores)
-    columns = _columns(pod, state, scores)
+def node_totals(pod: PodInfo, state: SchedState, scores: Mapping[str, tuple[int, int, int, int]]) -> dict[str, int]:
+    """Each scored node's total, as best_node compares them (the sum of the breakdown node_scores gives)."""
+    totals = weighted_totals(scores, score_weights(pod.profile, state.minor), pod_scores(pod, state, tuple(scores)))
+    return dict(zip(scores, totals, strict=True))
+
+
+def node_scores(pod: PodInfo, state: SchedState, scores: Mapping[str, tuple[int, int, int, int]],
+                nodes: Collection[str]) -> dict[str, NodeScores]:
+    """NodeScores of `nodes` among those in `scores` (name -> the raw (resources, taints, affinity, dra) placement
+    computed; normalization is over all of them), in `nodes` order."""
+    detail = [name for name in nodes if name in scores]
+    columns = _columns(pod, state, scores, detail)
     weights = _weights(pod, state)
     plugins = [name for name, _ in (pod.profile or DEFAULT_PROFILE).score_weights
                if name in columns and weights.get(name, 0) > 0]
     out = {}
-    for node in names:
+    for node in detail:
         results = []
         for plugin in plugins:
             weight = weights[plugin]
@@ -89,8 +98,9 @@ def _weights(pod: PodInfo, state: SchedState) -> dict[str, int]:
             "NodeResourcesBalancedAllocation": balance, "DynamicResources": dra}
 
 
-def _columns(pod: PodInfo, state: SchedState, scores: Mapping[str, tuple[int, int, int, int]]) -> dict[str, Column]:
-    """(raw, normalized) per node of every modelled plugin."""
+def _columns(pod: PodInfo, state: SchedState, scores: Mapping[str, tuple[int, int, int, int]],
+             detail: list[str]) -> dict[str, Column]:
+    """(raw, normalized) per node of every modelled plugin (those without NormalizeScore only for `detail`)."""
     names = list(scores)
     resources = BALANCED_RESOURCES if pod.profile is None else pod.profile.balanced_resources
     best_effort = not any(pod.requests.get(resource, 0) for resource in resources)
@@ -98,10 +108,10 @@ def _columns(pod: PodInfo, state: SchedState, scores: Mapping[str, tuple[int, in
     return {
         "TaintToleration": _normalized_column(scores, 1, reverse=True),
         "NodeAffinity": _normalized_column(scores, 2, reverse=False),
-        "NodeResourcesFit": _own(names, lambda n: fit_score(pod, state.node(n), state.nonzero[n])),
+        "NodeResourcesFit": _own(detail, lambda n: fit_score(pod, state.node(n), state.nonzero[n])),
         "PodTopologySpread": _pair(spread[0] if spread is not None else None, topology_spread_scores(pod, state, names)),
         "InterPodAffinity": _pair(inter_pod_affinity_raw(pod, state, names), inter_pod_affinity_scores(pod, state, names)),
-        "NodeResourcesBalancedAllocation": None if best_effort else _own(names, lambda n: balanced(pod, state.node(n))),
+        "NodeResourcesBalancedAllocation": None if best_effort else _own(detail, lambda n: balanced(pod, state.node(n))),
         "DynamicResources": _normalized_column(scores, 3, reverse=False) if pod.claims_or_extended else None,
     }
 

@@ -286,12 +286,21 @@ def best_node(scored: Mapping[str, tuple[int, int, int, int]],
     max_taints, max_affinity, max_dra = (max(map(itemgetter(i), raws)) for i in (1, 2, 3))
     if not (max_taints or max_affinity or max_dra or extra):  # the normalized plugins give every node the same score
         return names[resources.index(max(resources))]  # index() finds the first of equal totals
-    w_taints, w_affinity, w_dra = weights
-    totals = [res + w_taints * normalized(taints, max_taints, True)
-              + w_affinity * normalized(affinity, max_affinity, False) + w_dra * normalized(dra, max_dra, False)
-              + (extra.get(name, 0) if extra else 0)
-              for name, (res, taints, affinity, dra) in zip(names, raws, strict=True)]
+    totals = weighted_totals(scored, weights, extra)
     return names[totals.index(max(totals))]
+
+
+def weighted_totals(scored: Mapping[str, tuple[int, int, int, int]], weights: tuple[int, int, int],
+                    extra: Mapping[str, int] | None) -> list[int]:
+    """Each node's total score in `scored` order: the weighted resource scores plus TaintToleration, NodeAffinity
+    and DynamicResources normalized over `scored` and weighted, plus `extra` (best_node's arguments)."""
+    raws = list(scored.values())
+    max_taints, max_affinity, max_dra = (max(map(itemgetter(i), raws)) for i in (1, 2, 3))
+    w_taints, w_affinity, w_dra = weights
+    return [res + w_taints * normalized(taints, max_taints, True)
+            + w_affinity * normalized(affinity, max_affinity, False) + w_dra * normalized(dra, max_dra, False)
+            + (extra.get(name, 0) if extra else 0)
+            for name, (res, taints, affinity, dra) in zip(scored, raws, strict=True)]
 
 
 def raw_scores(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int, int], dra_score: int) -> tuple[int, int, int, int]:

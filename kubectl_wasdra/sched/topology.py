@@ -64,6 +64,19 @@ def _best_placement(feasible: list[Attempt], scheduled: int, pods: list[PodInfo]
     return feasible[totals.index(max(totals))]
 
 
+def _attempts(pods: list[PodInfo], min_count: int, scheduled: int, state: SchedState, owner: str, topology_key: str,
+              running_nodes: tuple[str, ...], nodes: tuple[str, ...] | None) -> list[Attempt]:
+    """The group cycle once per domain of `topology_key` (within `nodes` when given), each rolled back."""
+    allowed = set(nodes) if nodes is not None else None
+    attempts = []
+    for value, domain_nodes in _domains(topology_key, state, running_nodes):
+        in_scope = domain_nodes if allowed is None else tuple(n for n in domain_nodes if n in allowed)
+        if in_scope:
+            attempts.append(run_cycle(pods, min_count, scheduled, state, in_scope, owner, (topology_key, value), keep=False,
+                                      diagnose=False))
+    return attempts
+
+
 def schedule_group(pods: list[PodInfo], min_count: int, running_nodes: tuple[str, ...], state: SchedState,
                    owner: str, topology_key: str | None, nodes: tuple[str, ...] | None = None, keep: bool = True) -> Outcome:
     """Run the group cycle over all `nodes` (default: every node) or once per topology domain within them; with
@@ -73,23 +86,25 @@ def schedule_group(pods: list[PodInfo], min_count: int, running_nodes: tuple[str
     if not topology_key:
         attempt = run_cycle(pods, min_count, scheduled, state, scope, owner, keep=keep)
         return Outcome(attempt.success, attempt.message, attempt if attempt.success else None, (attempt,))
-    allowed = set(scope)
-    attempts = []
-    for value, domain_nodes in _domains(topology_key, state, running_nodes):
-        in_scope = domain_nodes if nodes is None else tuple(n for n in domain_nodes if n in allowed)
-        if in_scope:
-            attempts.append(run_cycle(pods, min_count, scheduled, state, in_scope, owner, (topology_key, value), keep=False,
-                                      diagnose=False))
-    feasible = [a for a in attempts if a.success]
-    if not attempts:  # podGroupFitError prints the bare reason when there is no placement; this reason is ours
-        return Outcome(False, NO_LABEL.format(key=topology_key), None, (), topology_key)
+    recorder, state.recorder = state.recorder, None  # per-plugin results: only the placement shown (below)
+    try:
+        attempts = _attempts(pods, min_count, scheduled, state, owner, topology_key, running_nodes, nodes)
+        feasible = [a for a in attempts if a.success]
+        if not attempts:  # podGroupFitError prints the bare reason when there is no placement; this reason is ours
+            return Outcome(False, NO_LABEL.format(key=topology_key), None, (), topology_key)
+        if not feasible:
+            outcome = Outcome(False, NO_PLACEMENT.format(k=len(attempts), msg=attempts[0].message), None,
+                              tuple(attempts), topology_key)
+            if state.explain:  # every placement gets its cause: the cycle again, diagnosing the pods that do not fit
+                attempts = [run_cycle(pods, min_count, scheduled, state, a.nodes, owner, a.domain, keep=False)
+                            for a in attempts]
+                outcome.attempts = tuple(attempts)
+    finally:
+        state.recorder = recorder
     if not feasible:
-        outcome = Outcome(False, NO_PLACEMENT.format(k=len(attempts), msg=attempts[0].message), None, tuple(attempts),
-                          topology_key)
-        if state.explain:  # every placement gets its cause: the cycle again, diagnosing the pods that do not fit
-            attempts = [run_cycle(pods, min_count, scheduled, state, a.nodes, owner, a.domain, keep=False)
-                        for a in attempts]
-            outcome.attempts = tuple(attempts)
+        closest = outcome.best
+        if closest is not None and recorder is not None and recorder.wants(pods):  # the placement explained, recorded
+            run_cycle(pods, min_count, scheduled, state, closest.nodes, owner, closest.domain, keep=False)
         return outcome
     best = _best_placement(feasible, scheduled, pods)
     if keep:  # evaluate the chosen placement again, this time keeping it (deterministic: same result)

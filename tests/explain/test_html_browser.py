@@ -57,6 +57,7 @@ def test_chromium_builds_the_dom_whose_numbers_are_the_json_numbers(case, capsys
 def test_screenshots_in_light_and_dark(capsys, tmp_path):
     explain_both(capsys, *CASES["readme-two-racks"], tmp_path)
     where = artifacts(tmp_path)
+    shutil.copyfile(tmp_path / "report.html", where / "explain-report.html")  # the page itself, beside its pictures
     shots = {"explain-html.png": [], "explain-html-dark.png": ["--force-dark-mode", "--blink-settings=preferredColorScheme=0"]}
     for name, extra in shots.items():
         target = where / name
@@ -81,7 +82,7 @@ def test_chromium_opens_the_generated_cluster_page(capsys, tmp_path):
     argv = ["explain", str(tmp_path / "gang.json"), "--snapshot", str(tmp_path / "cluster.json"), *GATES,
             "--fail-on", "never", "--what-if-budget", "5s,2"]
     _, out, _ = run([*argv, "-o", "json", "--plugin-results"], capsys)
-    run([*argv, "-o", "html", "--output-file", str(tmp_path / "gen.html")], capsys)
+    run([*argv, "-o", "html", "--plugin-results", "--output-file", str(tmp_path / "gen.html")], capsys)
     root = parse(chromium(tmp_path / "gen.html", tmp_path / "profile", "--dump-dom"))
     cluster, _ = read_snapshot_leaving_out([str(tmp_path / "cluster.json")])
     assert assert_agrees(report_numbers(root), orjson.loads(out), cluster, root) == 1

@@ -71,6 +71,9 @@ def test_a_gang_that_fits_nowhere_shows_the_pods_that_found_no_node():
     _, out = _explain("-f", GANG_FAILS, "--snapshot", CLUSTER, *ON, "-o", "json", "--plugin-results")
     (group,) = json.loads(out)["groups"]
     assert not group["fits"]
+    placeable = {d["value"]: d["placeable"] for d in group["domains"]}
+    (shown,) = {tuple(data["domain"].items()) for data in group["plugins"].values()}  # one domain: the closest
+    assert placeable[shown[0][1]] == max(placeable.values())
     unplaced = [data for data in group["plugins"].values() if data["chosenNode"] is None]
     assert unplaced
     for data in unplaced:

@@ -33,7 +33,7 @@ def explain_both(capsys, manifests: str, snapshot: str, flags: list[str], tmp_pa
     code, out, err = run([*argv, "-o", "json", "--plugin-results"], capsys)
     assert code == 0, err
     page = tmp_path / "report.html"
-    code, shown, err = run([*argv, "-o", "html", "--output-file", str(page)], capsys)
+    code, shown, err = run([*argv, "-o", "html", "--plugin-results", "--output-file", str(page)], capsys)
     assert (code, shown) == (0, ""), err
     return orjson.loads(out), page.read_text(encoding="utf-8")
 
@@ -88,6 +88,8 @@ def test_output_file_holds_what_stdout_shows(capsys, tmp_path):
         code_file, shown, _ = run([*argv, "-o", output, "--output-file", str(target)], capsys)
         assert (code, code_file, shown) == (0, 0, "")
         assert target.read_text(encoding="utf-8") == out
+    absent = parse((tmp_path / "out.html").read_text(encoding="utf-8")).find_all("p", class_="plugins-absent")
+    assert absent and '"plugins"' not in (tmp_path / "out.json").read_text(encoding="utf-8")  # only when asked
 
 
 def test_an_unwritable_output_file_is_exit_2_with_the_reason(capsys, tmp_path):
@@ -168,7 +170,7 @@ def test_a_generated_cluster_folds_domains_and_still_counts_every_device(generat
             "--fail-on", "never", "--what-if-budget", "5s,2"]
     code, out, _ = run([*argv, "-o", "json", "--plugin-results"], capsys)
     page_file = tmp_path / "gen.html"
-    code_html, _, _ = run([*argv, "-o", "html", "--output-file", str(page_file)], capsys)
+    code_html, _, _ = run([*argv, "-o", "html", "--plugin-results", "--output-file", str(page_file)], capsys)
     assert code == code_html == 0
     doc, page = orjson.loads(out), page_file.read_text(encoding="utf-8")
     cluster, _ = read_snapshot_leaving_out([str(generated / "cluster.json")])
@@ -191,7 +193,7 @@ def test_many_groups_fold_into_outcome_rows_and_the_first_sections(capsys, tmp_p
     argv = ["explain", str(tmp_path / "job.json"), "--snapshot", str(tmp_path / "cluster.json"), "--fail-on", "never",
             "--no-suggestions"]
     _, out, _ = run([*argv, "-o", "json", "--plugin-results"], capsys)
-    _, page, _ = run([*argv, "-o", "html"], capsys)
+    _, page, _ = run([*argv, "-o", "html", "--plugin-results"], capsys)
     doc, root = orjson.loads(out), parse(page)
     assert len(doc["groups"]) == 400 and {g["fits"] for g in doc["groups"]} == {True, False}
     cluster, _ = read_snapshot_leaving_out([str(tmp_path / "cluster.json")])
@@ -210,3 +212,22 @@ def test_explain_pending_draws_its_verdicts_records_and_grid(capsys, tmp_path):
     assert assert_agrees(report_numbers(root), doc, cluster, root) >= 1
     agreed = [b.attrs["data-agree"] for b in root.find_all("b") if "data-agree" in b.attrs]
     assert agreed == [g["agree"]["verdict"] for g in doc["groups"]] != []
+
+
+def test_the_page_is_usable_with_the_keyboard(capsys, tmp_path):
+    _, page = explain_both(capsys, *CASES["readme-two-racks"], tmp_path)
+    root = parse(page)
+    body = root.find_all("body")[0]
+    first = next(c for c in body.children if not isinstance(c, str))
+    assert first.tag == "a" and first.attrs["href"] == "#main"  # the skip link is the first thing Tab reaches
+    assert root.find_all("main")[0].attrs["tabindex"] == "-1"
+    details = root.find_all("details")
+    assert details and all(next(c for c in d.children if not isinstance(c, str)).tag == "summary" for d in details)
+    for table in root.find_all("table"):  # every table says what its columns are
+        assert all(th.attrs.get("scope") == "col" for th in table.find_all("th")) and table.find_all("thead")
+    wide = [r for r in root.find_all("div", class_="scroll") if r.find_all("table", class_="filter-table")]
+    assert wide and all(r.attrs["tabindex"] == "0" and r.attrs["aria-label"] for r in wide)  # scrolls by keyboard
+    ids = [e.attrs["id"] for e in root.iter() if "id" in e.attrs]
+    assert len(ids) == len(set(ids))  # anchors are unique
+    links = [a.attrs["href"][1:] for a in root.find_all("a") if a.attrs.get("href", "").startswith("#")]
+    assert set(links) <= set(ids)  # every in-page link has its target

@@ -10,12 +10,13 @@ from typing import Any
 
 import pytest
 import yaml
-from builders import node, pod, snapshot, taint
+from builders import node, pod, pod_group, snapshot, taint
 
 from kubectl_wasdra.catalog.releases import NEWEST
 from kubectl_wasdra.cluster.files import load_snapshot
 from kubectl_wasdra.sched.admission import all_on
 from kubectl_wasdra.sched.plugin_results import PluginRecorder, PodPlugins
+from kubectl_wasdra.sched.plugin_scores import node_scores, node_totals
 from kubectl_wasdra.sched.simulation import Simulation
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "sched"
@@ -38,6 +39,16 @@ def _fixture(name: str) -> Any:
     cluster, problems = load_snapshot([str(FIXTURES / name / "cluster.yaml")])
     assert not problems
     return cluster
+
+
+def _fixture_with(cluster: str, manifest: str) -> Any:
+    """A fixture cluster with a fixture manifest's objects overlaid."""
+    from builders import fixture_cluster
+
+    from kubectl_wasdra.explain.run import load_manifests
+
+    overlay = load_manifests([str(FIXTURES.parent / "manifests" / "explain" / manifest)])
+    return fixture_cluster(cluster).overlay(list(overlay.objects))
 
 
 def _mixed() -> Any:
@@ -84,6 +95,39 @@ def test_totals_are_sums_of_weighted_scores_and_weighted_is_normalized_times_wei
                        "NodeResourcesBalancedAllocation", "DynamicResources"]
 
 
+class _Checking(PluginRecorder):
+    """Also compares, in every recorded cycle, each scored node's breakdown with the total best_node compares."""
+
+    def __init__(self, pods: frozenset[str]) -> None:
+        super().__init__(pods, None)
+        self.compared: list[tuple[str | None, dict[str, tuple[int, int]]]] = []
+
+    def observe(self, pod, state, nodes, chosen, scores):
+        if len(scores) > 1 and pod.key in self.pods:
+            totals = node_totals(pod, state, scores)
+            detail = node_scores(pod, state, scores, list(scores))
+            self.compared.append((chosen, {n: (totals[n], detail[n].total) for n in scores}))
+        super().observe(pod, state, nodes, chosen, scores)
+
+
+@pytest.mark.parametrize("cluster", [
+    pytest.param(_mixed, id="mixed"),
+    pytest.param(lambda: _spread_case(SPREAD["cases"][3]), id="spread"),
+    pytest.param(lambda: _fixture_with("two-racks", "finetune-gang-rack.yaml"), id="dra-gang"),
+])
+def test_every_scored_nodes_breakdown_adds_up_to_the_total_the_simulation_compared(cluster):
+    sim = Simulation(cluster(), all_on(NEWEST))
+    recorder = _Checking(frozenset(f"{p.namespace}/{p.name}" for e in sim.entries for p in e.pods))
+    sim.state.recorder = recorder
+    sim.run()
+    assert recorder.compared
+    for chosen, pairs in recorder.compared:
+        assert all(total == parts for total, parts in pairs.values())
+        best = max(total for total, _ in pairs.values())
+        assert pairs[chosen][0] == best
+        assert next(n for n, (total, _) in pairs.items() if total == best) == chosen  # the first of equal totals
+
+
 def test_filter_results_stop_at_the_first_rejection():
     _, recorder = _record(_mixed())
     record = recorder.records["default/web"]
@@ -102,9 +146,11 @@ def test_filter_results_stop_at_the_first_rejection():
     assert record.feasible == 4 == record.scored
 
 
-@pytest.mark.parametrize("name", FAILING)
-def test_filter_messages_are_the_fit_errors_reasons(name):
-    results, recorder = _record(_fixture(name))
+@pytest.mark.parametrize("cluster", [*(pytest.param(lambda n=n: _fixture(n), id=n) for n in FAILING),
+                                     pytest.param(lambda: _fixture_with("two-racks", "train-gang-racks.yaml"),
+                                                  id="dra-gang-racks")])
+def test_filter_messages_are_the_fit_errors_reasons(cluster):
+    results, recorder = _record(cluster())
     checked = 0
     for result in results.values():
         for key, error in result.pod_errors.items():
@@ -163,6 +209,16 @@ def test_gang_pods_are_recorded_in_their_groups_cycle():
     assert recorded["default/g-0"] in ("n0", "n1") and recorded["default/g-1"] in ("n0", "n1")
     assert recorded["default/g-0"] != recorded["default/g-1"]
     assert recorded["default/g-2"] is None
+
+
+def test_gang_pods_the_cycle_never_tried_have_no_results():
+    """minCount 3: once g-0 fails, 0 scheduled + 2 remaining < 3 stops the cycle (algorithm_podgroup.go)."""
+    cluster = snapshot(node("n0", cpu="4"), pod_group("g", min_count=3),
+                       pod("g-0", cpu="8", group="g"), pod("g-1", cpu="1", group="g"), pod("g-2", cpu="1", group="g"))
+    results, recorder = _record(cluster)
+    assert not results["g"].fits
+    assert set(recorder.records) == {"default/g-0"}
+    assert recorder.records["default/g-0"].chosen_node is None
 
 
 def test_nothing_is_recorded_for_pods_not_asked_for_and_without_a_recorder():
