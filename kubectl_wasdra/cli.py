@@ -207,7 +207,7 @@ def check_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive:
 @click.pass_context
 def config_command(ctx: click.Context, init: bool, output: str) -> int:
     """The effective settings of `check` (flags > WASDRA_* environment > .wasdra.yaml > defaults) and where each
-    one comes from. Takes check's flags, --config FILE, --no-config and --cluster NAME.
+    one comes from. Takes check's flags, --config FILE, --no-config and --config-cluster NAME.
 
     --init writes a starter .wasdra.yaml; the feature gates and runtime config come from a cluster (--snapshot FILE
     with a header, or --live): without one, those the manifests need are written commented out, to be confirmed.
@@ -215,7 +215,7 @@ def config_command(ctx: click.Context, init: bool, output: str) -> int:
     \b
     Examples:
       kubectl wasdra config
-      kubectl wasdra config --cluster prod -o json
+      kubectl wasdra config --config-cluster prod -o json
       kubectl wasdra config --init
 
     \b

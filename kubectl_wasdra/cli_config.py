@@ -14,7 +14,7 @@ from typing import Any, Final
 import click
 
 from kubectl_wasdra.config.discover import find_config
-from kubectl_wasdra.config.keys import BY_PARAM, CLUSTER_ENV, CONFIG_ENV, env_var
+from kubectl_wasdra.config.keys import BY_PARAM, CLUSTER_ENV, CONFIG_ENV, OLD_CLUSTER_ENV, env_var
 from kubectl_wasdra.errors import UsageError
 
 META_KEY: Final = "wasdra.config"
@@ -54,27 +54,61 @@ class ConfiguredCommand(click.Command):
 
 
 def _project_defaults(command: click.Command, args: Sequence[str]) -> tuple[ConfigState, dict[str, Any]]:
-    explicit, disabled, cluster = _scan(args)
+    explicit, disabled, cluster, kube_cluster = _scan(args)
     path = None if disabled else explicit or os.environ.get(CONFIG_ENV) or find_config()
     if path is None:
         if cluster:
-            raise UsageError(f'--cluster "{cluster}" needs a config file, and none was found', where="--cluster",
+            raise UsageError(f'--config-cluster "{cluster}" needs a config file, and none was found',
+                             where="--config-cluster",
                              hint="create .wasdra.yaml (kubectl wasdra config --init) or pass --config FILE")
         return ConfigState(None, None, {}), {}
     from kubectl_wasdra.config.defaults import flag_defaults
     from kubectl_wasdra.config.file import read_config
 
     config = read_config(path)
+    if kube_cluster and kube_cluster in config.clusters and cluster is None:
+        _refuse_old_cluster_flag(kube_cluster, config.path, args)
     settings = config.resolved(cluster)
     params = {p.name for p in command.params if p.name}
     defaults = flag_defaults(settings, config.directory, params, check=command.name == "check")
     return ConfigState(path, cluster, settings), defaults
 
 
-def _scan(args: Sequence[str]) -> tuple[str | None, bool, str | None]:
-    """(--config FILE, --no-config, --cluster NAME) from the raw arguments, before click parses them; the
-    environment (WASDRA_CLUSTER) supplies the cluster when the flag is absent."""
-    config, disabled, cluster = None, False, None
+def _refuse_old_cluster_flag(name: str, path: str, args: Sequence[str]) -> None:
+    """`--cluster NAME` once chose a cluster description of the config file; it now names a kubeconfig cluster, as in
+    kubectl. A NAME the config file describes and no kubeconfig defines is the old spelling: exit 2 with the new
+    name, rather than guessing which of the two was meant."""
+    import contextlib
+
+    from kubectl_wasdra.cluster.kubeconfig import kubeconfig_files, merged_kubeconfig
+
+    kubeconfig, clusters = _scan_value(args, "--kubeconfig"), []
+    with contextlib.suppress(UsageError):
+        files = kubeconfig_files(kubeconfig, os.environ.get("KUBECONFIG"))
+        clusters = [entry.get("name") for entry in merged_kubeconfig(files).get("clusters", ())] if files else []
+    if name not in clusters:
+        raise UsageError(f'--cluster names a kubeconfig cluster, as in kubectl, and no kubeconfig defines "{name}"; '
+                         f'"{name}" is a cluster description of {path}', where="--cluster",
+                         hint=f"choose the description with --config-cluster {name} (env WASDRA_CONFIG_CLUSTER)")
+
+
+def _scan_value(args: Sequence[str], flag: str) -> str | None:
+    """The value of `flag` among raw arguments (`--flag V` or `--flag=V`), None when absent."""
+    items = list(args)
+    for index, arg in enumerate(items):
+        if arg == "--":
+            break
+        name, sep, value = arg.partition("=")
+        if name == flag:
+            return (value if sep else items[index + 1] if index + 1 < len(items) else "") or None
+    return None
+
+
+def _scan(args: Sequence[str]) -> tuple[str | None, bool, str | None, str | None]:
+    """(--config FILE, --no-config, --config-cluster NAME, --cluster NAME) from the raw arguments, before click
+    parses them; the environment (WASDRA_CONFIG_CLUSTER, or the older WASDRA_CLUSTER with a warning) supplies the
+    config cluster when the flag is absent."""
+    config, disabled, cluster, kube_cluster = None, False, None, None
     items = list(args)
     for index, arg in enumerate(items):
         if arg == "--":
@@ -84,11 +118,26 @@ def _scan(args: Sequence[str]) -> tuple[str | None, bool, str | None]:
             value = items[index + 1]
         if name == "--config":
             config = value or None
-        elif name == "--cluster":
+        elif name == "--config-cluster":
             cluster = value or None
+        elif name == "--cluster":
+            kube_cluster = value or None
         elif arg == "--no-config":
             disabled = True
-    return config, disabled, cluster or os.environ.get(CLUSTER_ENV) or None
+    return config, disabled, cluster or _env_cluster(), kube_cluster
+
+
+def _env_cluster() -> str | None:
+    """WASDRA_CONFIG_CLUSTER, else the variable's former name WASDRA_CLUSTER (kubectl has no such variable, so the
+    old name is still unambiguous; it warns)."""
+    if os.environ.get(CLUSTER_ENV):
+        return os.environ[CLUSTER_ENV]
+    old = os.environ.get(OLD_CLUSTER_ENV)
+    if old:
+        from kubectl_wasdra.cli_output import say_error
+
+        say_error(f"kubectl-wasdra: warning: {OLD_CLUSTER_ENV} is deprecated: use {CLUSTER_ENV}={old}")
+    return old or None
 
 
 def effective_settings(check_ctx: click.Context) -> list[tuple[str, Any, str]]:

@@ -48,7 +48,7 @@ def _live_namespace(common: CommonOptions) -> CommonOptions:
     from kubectl_wasdra.cluster.kubeconfig import context_namespace
 
     return dataclasses.replace(common, namespace=context_namespace(common.kubeconfig, common.context,
-                                                                   os.environ.get("KUBECONFIG")))
+                                                                   os.environ.get("KUBECONFIG"), common.cluster))
 
 
 def _typed(param: str) -> bool:

@@ -19,7 +19,7 @@ def lsp_command(stdio: bool) -> int:
 
     \b
     Examples:
-      kubectl wasdra lsp                # what an editor runs; see the README for VS Code, Neovim and Helix
+      kubectl wasdra lsp                # what an editor runs; see docs/lsp.md for VS Code, Neovim and Helix
       kubectl-wasdra lsp --stdio
 
     \b

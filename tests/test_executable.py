@@ -1,4 +1,4 @@
-"""The executable: tools/build_executable.py builds it for this platform as the README says (with the Python of the
+"""The executable: tools/build_executable.py builds it for this platform as docs/install.md says (with the Python of the
 environment running the tests, PyInstaller added in a private directory) as a one-folder archive, and the archive's
 `kubectl-wasdra`, reached through a symbolic link as krew installs it, runs the fixtures with no Python on PATH; its
 `kubectl_complete-wasdra` answers kubectl's completion; tools/krew_manifest.py describes that archive with its sha256.

@@ -188,7 +188,8 @@ def test_cluster_flags_without_live_are_exit_2(argv: list[str], capsys: pytest.C
 @pytest.mark.parametrize("argv", [
     ["check", str(CHECK), "--snapshot", CLUSTER, "--context", "prod"],
     ["explain-pending", "--snapshot", CLUSTER, "--kubeconfig", "/tmp/k"],
-], ids=["check-context", "pending-kubeconfig"])
+    ["explain", str(CHECK), "--snapshot", CLUSTER, "--cluster", "fake"],
+], ids=["check-context", "pending-kubeconfig", "explain-cluster"])
 def test_cluster_choice_beside_a_snapshot_is_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(argv, capsys)
     assert code == 2 and out == "" and "reads a cluster and --snapshot reads files: give one of them" in err
@@ -205,6 +206,24 @@ def test_context_or_kubeconfig_alone_reads_the_cluster(fake_cluster: str, tmp_pa
     implied = run(["check", str(CHECK), "--kubeconfig", config, "-o", "json"], capsys)
     assert implied == run(["check", str(CHECK), "--live", "--kubeconfig", config, "-o", "json"], capsys)
     assert implied != run(["check", str(CHECK), "-o", "json"], capsys)  # the cluster's findings (fit, served APIs)
+
+
+def test_cluster_names_a_kubeconfig_cluster_as_in_kubectl(fake_cluster: str, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """--cluster replaces the context's cluster and keeps its user and namespace (client-go's getClusterName), and
+    alone it reads that cluster; a cluster the kubeconfig lacks is exit 2 naming the clusters it has."""
+    config = kubeconfig(tmp_path, fake_cluster, "ml")
+    data = yaml.safe_load(Path(config).read_text())
+    data["clusters"].append({"name": "unreachable", "cluster": {"server": "http://127.0.0.1:9"}})
+    data["contexts"][0]["context"]["cluster"] = "unreachable"  # the current context points elsewhere
+    Path(config).write_text(yaml.safe_dump(data))
+    code, out, _ = run(["explain-pending", "--kubeconfig", config, "--cluster", "fake", "-o", "json"], capsys)
+    assert code in (0, 1) and '"pending-8gpu"' in out  # read from "fake", in the context's namespace ml
+    code, _, err = run(["explain-pending", "pending-8gpu", "--kubeconfig", config, "--context", "team",
+                        "--cluster", "fake"], capsys)
+    assert code == 2 and "no pending Pod" in err  # the team context's namespace, with the cluster replaced
+    code, out, err = run(["snapshot", "--kubeconfig", config, "--cluster", "nowhere"], capsys)
+    assert code == 2 and out == "" and 'cluster "nowhere" is not in the kubeconfig' in err and '"fake"' in err
 
 
 def test_namespace_filters_a_snapshot_in_explain_pending(capsys: pytest.CaptureFixture[str]) -> None:

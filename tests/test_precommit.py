@@ -1,4 +1,4 @@
-"""pre-commit runs the README's `.pre-commit-config.yaml` (a `repo: local` hook using the installed tool, so nothing is
+"""pre-commit runs the `.pre-commit-config.yaml` of docs/check.md (a `repo: local` hook using the installed tool, so nothing is
 downloaded) in a temporary git repository; that hook agrees with the `wasdra-check` definition of .pre-commit-hooks.yaml."""
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ def _hook() -> dict:
 
 
 def _readme_config() -> dict:
-    """The YAML block of the README that starts with `# .pre-commit-config.yaml`."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The YAML block of docs/check.md (pre-commit and CI) that starts with `# .pre-commit-config.yaml`."""
+    text = (ROOT / "docs" / "check.md").read_text(encoding="utf-8")
     (block,) = [b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if b.startswith("# .pre-commit-config.yaml")]
     return yaml.safe_load(block)
 
@@ -57,7 +57,7 @@ def repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "cache"), PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
                GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t",
                GIT_COMMITTER_EMAIL="t@example.com", NO_COLOR="1")
-    config = _readme_config()  # exactly as the README shows it, run with the tool installed here (no network)
+    config = _readme_config()  # exactly as docs/check.md shows it, run with the tool installed here (no network)
     (work / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
     subprocess.run([GIT, "init", "-q"], cwd=work, env=env, check=True)
     return work, env

@@ -25,6 +25,7 @@ class SnapshotOptions:
     live: bool = False
     kubeconfig: str | None = None
     context: str | None = None
+    cluster: str | None = None
     namespace: str | None = None
     request_timeout: float | None = DEFAULT_REQUEST_TIMEOUT
     read_deadline: float | None = DEFAULT_READ_DEADLINE
@@ -52,7 +53,7 @@ def export_snapshot(options: SnapshotOptions, progress: Callable[[Any], None] | 
     if options.live:
         from kubectl_wasdra.cluster.live import LiveOptions, read_live
 
-        snapshot = read_live(LiveOptions(kubeconfig=options.kubeconfig, context=options.context,
+        snapshot = read_live(LiveOptions(kubeconfig=options.kubeconfig, context=options.context, cluster=options.cluster,
                                          namespace=options.namespace, request_timeout=options.request_timeout,
                                          read_deadline=options.read_deadline, max_objects=options.max_objects),
                              progress)

@@ -3,7 +3,7 @@
 A snapshot header lists a gap per kind that was not read and why. A kind the server does not serve is no gap in the
 data (there are no such objects); any other reason (forbidden, timed out, redirected, cut off, only one namespace) means
 objects may exist that the simulator does not see, so a verdict that depends on that kind would be a guess: commands
-report such verdicts as unknown and exit 2 instead (README "Reliability").
+report such verdicts as unknown and exit 2 instead (docs/reliability.md).
 """
 
 from __future__ import annotations

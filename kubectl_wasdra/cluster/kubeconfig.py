@@ -106,16 +106,42 @@ def context_entry(config: Mapping[str, Any], context: str | None) -> Mapping[str
     return next((c for c in config.get("contexts", ()) if c.get("name") == name), None) if name else None
 
 
-def context_namespace(kubeconfig: str | None, context: str | None, env: str | None = None) -> str:
+def context_namespace(kubeconfig: str | None, context: str | None, env: str | None = None,
+                      cluster: str | None = None) -> str:
     """The namespace of the kubeconfig context in use (--context, else current-context), "default" when it names none:
     the namespace kubectl works in without -n. `env` is KUBECONFIG. UsageError for a kubeconfig or context that does
-    not load."""
+    not load (with --cluster and no context at all, kubectl works in "default")."""
     chosen = context_entry(merged_kubeconfig(kubeconfig_files(kubeconfig, env)), context)
+    if chosen is None and cluster and not context:
+        return "default"
     if chosen is None:
         name = f'context "{context}" is' if context else "the current context is"
         raise UsageError(f"{name} not in the kubeconfig", where="--context",
                          hint="list the contexts with kubectl config get-contexts")
     return (chosen.get("context") or {}).get("namespace") or "default"
+
+
+CLUSTER_CONTEXT: Final = "wasdra:--cluster"  # the context made for --cluster; a name no kubeconfig context can clash with
+
+
+def with_cluster(config: Mapping[str, Any], context: str | None, cluster: str) -> tuple[dict[str, Any], str]:
+    """kubectl's --cluster: the context in use (--context, else current-context; none at all is an empty one) with its
+    cluster replaced by `cluster`, its user and namespace kept; (the kubeconfig with that context added, its name).
+    UsageError when the kubeconfig defines no cluster `cluster`.
+    Upstream: client-go tools/clientcmd/client_config.go (getClusterName: the override wins; getContext merges the
+    overrides over the named context), release-1.37."""
+    names = [entry.get("name") for entry in config.get("clusters", ())]
+    if cluster not in names:
+        known = ", ".join(f'"{name}"' for name in names) or "none"
+        raise UsageError(f'cluster "{cluster}" is not in the kubeconfig (clusters: {known})', where="--cluster",
+                         hint="list the clusters with kubectl config get-clusters")
+    chosen = context_entry(config, context)
+    if chosen is None and context:
+        raise UsageError(f'context "{context}" is not in the kubeconfig', where="--context",
+                         hint="list the contexts with kubectl config get-contexts")
+    fields = {**((chosen or {}).get("context") or {}), "cluster": cluster}
+    contexts = [*config.get("contexts", ()), {"name": CLUSTER_CONTEXT, "context": fields}]
+    return {**config, "contexts": contexts}, CLUSTER_CONTEXT
 
 
 def trim_token(configuration: Any) -> None:

@@ -105,6 +105,7 @@ class LiveOptions:
 
     kubeconfig: str | None = None
     context: str | None = None
+    cluster: str | None = None  # kubectl's --cluster: the kubeconfig cluster to use instead of the context's
     # KUBECONFIG, read where the options are made (the edge), never deep down
     kubeconfig_env: str | None = field(default_factory=lambda: os.environ.get("KUBECONFIG"))
     namespace: str | None = None  # None: all namespaces (-A)
@@ -128,7 +129,7 @@ class LiveOptions:
         needed for what is explained, so they are read in that namespace."""
         events = None if getattr(flags, "all_namespaces", False) else getattr(flags, "namespace", None)
         return cls(kubeconfig=getattr(flags, "kubeconfig", None), context=getattr(flags, "context", None),
-                   event_namespace=events,
+                   cluster=getattr(flags, "cluster", None), event_namespace=events,
                    request_timeout=getattr(flags, "request_timeout", DEFAULT_REQUEST_TIMEOUT),
                    read_deadline=getattr(flags, "read_deadline", DEFAULT_READ_DEADLINE),
                    max_objects=getattr(flags, "max_objects", DEFAULT_MAX_OBJECTS))
@@ -337,13 +338,18 @@ def _client(options: LiveOptions) -> tuple[Any, bool]:
     """An ApiClient for the kubeconfig/context with the client's own retries off (retries are ours), and whether
     credentials were withheld because the server is plain http://."""
     configuration = kubernetes.client.Configuration()
+    context = options.context
     try:
         merged = _kubeconfig(options)
+        if options.cluster:
+            from kubectl_wasdra.cluster.kubeconfig import with_cluster
+
+            merged, context = with_cluster(merged, options.context, options.cluster)
     except UsageError as exc:  # name the kubeconfig the user chose (or defaulted to), not a flag never given
         raise UsageError(f"cannot use the kubeconfig: {exc.message}", where=kubeconfig_source(options),
                          hint=exc.hint) from None
     try:
-        kubernetes.config.load_kube_config_from_dict(merged, context=options.context,
+        kubernetes.config.load_kube_config_from_dict(merged, context=context,
                                                      client_configuration=configuration, persist_config=False)
     except kubernetes.config.ConfigException as exc:
         raise _kubeconfig_error(exc, options) from None
@@ -367,7 +373,7 @@ def _kubeconfig(options: LiveOptions) -> dict[str, Any]:
 
 def _kubeconfig_error(exc: Exception | str, options: Any) -> UsageError:
     return UsageError(f"cannot use the kubeconfig: {exc}", where=kubeconfig_source(options),
-                      hint="check KUBECONFIG, --kubeconfig and --context (kubectl config get-contexts)")
+                      hint="check KUBECONFIG, --kubeconfig, --context and --cluster (kubectl config get-contexts)")
 
 
 def kubeconfig_source(options: Any) -> str:
@@ -380,8 +386,8 @@ def kubeconfig_source(options: Any) -> str:
         where = f"KUBECONFIG={os.environ['KUBECONFIG']}"
     else:
         where = "~/.kube/config (the default kubeconfig; no KUBECONFIG or --kubeconfig)"
-    context = getattr(options, "context", None)
-    return f"{where}, --context {context}" if context else where
+    chosen = [f"--{flag} {value}" for flag in ("context", "cluster") if (value := getattr(options, flag, None))]
+    return ", ".join([where, *chosen])
 
 
 def _discover(reader: _Reader) -> tuple[list[str], dict[tuple[str, str], list[_Resource]]]:

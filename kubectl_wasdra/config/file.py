@@ -57,7 +57,7 @@ class ProjectConfig:
             return result
         if cluster not in self.clusters:
             names = ", ".join(f'"{name}"' for name in self.clusters) or "none"
-            raise UsageError(f'no cluster "{cluster}" in {self.path}', where="--cluster",
+            raise UsageError(f'no cluster "{cluster}" in {self.path}', where="--config-cluster",
                              hint=did_you_mean(cluster, self.clusters) or f"clusters defined: {names}")
         for name, setting in self.clusters[cluster].items():
             base = result.get(name)

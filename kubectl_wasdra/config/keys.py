@@ -46,7 +46,8 @@ BY_PARAM: Final = {key.param: key for key in KEYS}
 TOP_LEVEL: Final = (*BY_NAME, "clusters")
 # The flags that choose the configuration itself, with their environment variables.
 CONFIG_ENV: Final = "WASDRA_CONFIG"
-CLUSTER_ENV: Final = "WASDRA_CLUSTER"
+CLUSTER_ENV: Final = "WASDRA_CONFIG_CLUSTER"  # --config-cluster
+OLD_CLUSTER_ENV: Final = "WASDRA_CLUSTER"  # its former name, still read (with a warning)
 ENV_PREFIX: Final = "WASDRA_"
 
 

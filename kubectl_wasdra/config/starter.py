@@ -150,8 +150,8 @@ k8sVersion: "{needs.release}"
 # output: text
 # baseline: .wasdra-baseline.json
 
-# Named cluster descriptions, chosen with --cluster NAME (or WASDRA_CLUSTER); their gates and runtime config are
-# merged over the ones above.
+# Named cluster descriptions, chosen with --config-cluster NAME (or WASDRA_CONFIG_CLUSTER); their gates and runtime
+# config are merged over the ones above.
 # clusters:
 #   staging:
 #     k8sVersion: "1.36"

@@ -25,7 +25,7 @@ def group_json(group: GroupDiagnosis) -> dict[str, Any]:
         "suggestions": [{"kind": s.kind, "message": s.message, "outcome": s.outcome} for s in group.suggestions],
         "tried": [{"kind": t.kind, "change": t.change, "outcome": t.outcome} for t in group.tried],
     }
-    if group.preemption is not None:  # README "Preemption": victims, nominatedNodes, or why not
+    if group.preemption is not None:  # docs/explain.md "Preemption": victims, nominatedNodes, or why not
         data["preemption"] = group.preemption.json()
         if group.nominations:  # explain-pending: what the cluster recorded, and whether ours agrees
             data["preemption"]["recordedNominations"] = dict(group.nominations)

@@ -1,6 +1,6 @@
 """What preemption reads (PodGroup facts, PodDisruptionBudgets) and what it answers (victims, nominated nodes).
 
-The answer is the `preemption` object of `explain -o json` (README "Preemption"): it never changes the simulated
+The answer is the `preemption` object of `explain -o json` (docs/explain.md, "Preemption"): it never changes the simulated
 cluster; it says who kube-scheduler 1.37 would evict for an entry that does not fit, or why it would not preempt.
 """
 
@@ -46,7 +46,7 @@ class Victim:
     violates_pdb: bool
 
     def json(self) -> dict[str, Any]:
-        """The README's victim object."""
+        """The victim object of docs/explain.md ("Preemption")."""
         return {"namespace": self.namespace, "name": self.name, "node": self.node, "priority": self.priority,
                 "podGroup": self.group, "wholeGroup": self.whole_group, "violatesPDB": self.violates_pdb}
 
@@ -74,7 +74,7 @@ class Preemption:
         return f"fits only by preempting {len(self.victims)} pod(s) of priority <= {top} on node(s) {shown}"
 
     def json(self) -> dict[str, Any]:
-        """The README's `preemption` object."""
+        """The `preemption` object of docs/explain.md ("Preemption")."""
         return {"helps": self.helps, "attempted": self.attempted, "nominatedNodes": dict(self.nominated),
                 "victims": [v.json() for v in self.victims], "pdbViolations": sum(v.violates_pdb for v in self.victims),
                 "spared": list(self.spared), "message": self.message}

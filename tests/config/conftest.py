@@ -18,6 +18,6 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (work / "deploy").mkdir()
     shutil.copy(GANG, work / "deploy" / "train.yaml")
     monkeypatch.chdir(work)
-    for name in ("WASDRA_CONFIG", "WASDRA_CLUSTER", "WASDRA_PROFILE", "WASDRA_K8S_VERSION"):
+    for name in ("WASDRA_CONFIG", "WASDRA_CLUSTER", "WASDRA_CONFIG_CLUSTER", "WASDRA_PROFILE", "WASDRA_K8S_VERSION"):
         monkeypatch.delenv(name, raising=False)
     return work

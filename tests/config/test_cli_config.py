@@ -68,16 +68,31 @@ def test_no_config_explicit_config_and_environment(repo: Path, capsys: pytest.Ca
 
 def test_a_named_cluster(repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     (repo / ".wasdra.yaml").write_text(NEEDS + "clusters:\n  old:\n    k8sVersion: \"1.35\"\n")
-    data = settings(capsys, "--cluster", "old")
+    data = settings(capsys, "--config-cluster", "old")
     assert data["cluster"] == "old" and data["settings"]["k8sVersion"] == {"value": "1.35", "source": f"{repo}/.wasdra.yaml:9:17"}
-    monkeypatch.setenv("WASDRA_CLUSTER", "old")
+    monkeypatch.setenv("WASDRA_CONFIG_CLUSTER", "old")
     assert settings(capsys)["settings"]["k8sVersion"]["value"] == "1.35"
-    code, _, err = run(["check", "deploy/", "--cluster", "olt"], capsys)
+    code, _, err = run(["check", "deploy/", "--config-cluster", "olt"], capsys)
     assert code == 2 and 'no cluster "olt"' in err and 'did you mean "old"?' in err
 
 
+def test_the_former_names_of_config_cluster(repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """--cluster is kubectl's kubeconfig cluster now: naming a description of the file (and no kubeconfig cluster) is
+    exit 2 with the new flag, never a silent guess; the environment variable's old name still works, with a warning."""
+    (repo / ".wasdra.yaml").write_text(NEEDS + "clusters:\n  old:\n    k8sVersion: \"1.35\"\n")
+    monkeypatch.setenv("KUBECONFIG", str(tmp_path / "absent"))
+    code, out, err = run(["check", "deploy/", "--cluster", "old"], capsys)
+    assert code == 2 and out == "" and "--cluster names a kubeconfig cluster, as in kubectl" in err
+    assert "--config-cluster old" in err
+    monkeypatch.setenv("WASDRA_CLUSTER", "old")
+    code, out, err = run(["config", "-o", "json"], capsys)
+    assert code == 0 and json.loads(out)["settings"]["k8sVersion"]["value"] == "1.35"
+    assert "warning: WASDRA_CLUSTER is deprecated: use WASDRA_CONFIG_CLUSTER=old" in err
+
+
 def test_a_cluster_without_a_config_file_is_exit_2(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(["check", "deploy/", "--cluster", "prod"], capsys)
+    code, _, err = run(["check", "deploy/", "--config-cluster", "prod"], capsys)
     assert code == 2 and "needs a config file" in err
 
 
@@ -131,7 +146,7 @@ def test_init_takes_gates_and_runtime_config_from_a_cluster(repo: Path, tmp_path
 def test_explain_reads_the_cluster_description_too(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     snapshot = Path(__file__).resolve().parents[2] / "fixtures" / "clusters" / "two-racks"
     (repo / ".wasdra.yaml").write_text(NEEDS + f"clusters:\n  racks:\n    snapshot: {snapshot}\n")
-    code, out, err = run(["explain", "-f", "deploy/train.yaml", "--cluster", "racks"], capsys)
+    code, out, err = run(["explain", "-f", "deploy/train.yaml", "--config-cluster", "racks"], capsys)
     assert code == 1, err
     assert out.startswith("PodGroup ml/train — does NOT fit")     # a gang: the gates and API came from the file
     code, out, _ = run(["explain", "-f", "deploy/train.yaml", "--snapshot", str(snapshot), "--no-config"], capsys)

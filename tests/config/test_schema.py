@@ -1,4 +1,4 @@
-"""schemas/wasdra-config.json describes exactly the keys the reader knows, and the starter file and the README's
+"""schemas/wasdra-config.json describes exactly the keys the reader knows, and the starter file and docs/configuration.md's
 example validate against it (so editors that use the schema agree with the tool)."""
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ SCHEMA = json.loads((ROOT / "schemas" / "wasdra-config.json").read_text())
 
 
 def _readme_example() -> str:
-    readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("## Configuration"):]
+    section = (ROOT / "docs" / "configuration.md").read_text()
     return re.search(r"```yaml\n# \.wasdra\.yaml\n(.*?)```", section, re.DOTALL).group(1)
 
 

@@ -93,8 +93,8 @@ TRAIN = (Path(__file__).resolve().parents[2] / "fixtures" / "manifests" / "conve
 
 def test_readme_migration_example_is_what_convert_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    block = readme.split("$ kubectl wasdra convert legacy.yaml --to 1.37 --diff\n", 1)[1].split("```", 1)[0]
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "migrating.md").read_text()
+    block = guide.split("$ kubectl wasdra convert legacy.yaml --to 1.37 --diff\n", 1)[1].split("```", 1)[0]
     (tmp_path / "legacy.yaml").write_text(TRAIN)
     monkeypatch.chdir(tmp_path)
     code, out, err = _run(capsys, "legacy.yaml", "--to", "1.37", "--diff")
