@@ -19,7 +19,7 @@ from kubectl_wasdra.sched.status import Code, Status
 EXCLUDING: Final = frozenset({
     Reason.NODE_UNSCHEDULABLE, Reason.NODE_NAME_MISMATCH, Reason.NODE_AFFINITY_MISMATCH, Reason.UNTOLERATED_TAINT,
     Reason.OTHER_SCHEDULER, Reason.VOLUME_ZONE_CONFLICT, Reason.CLAIM_ALLOCATED_ELSEWHERE, Reason.SELECTOR_ERROR,
-    Reason.DEVICE_CLASS_NOT_FOUND, Reason.POOL_INCOMPLETE,
+    Reason.DEVICE_CLASS_NOT_FOUND, Reason.POOL_INCOMPLETE, Reason.CLAIM_NOT_FOUND, Reason.CLAIM_TEMPLATE_NOT_FOUND,
 })
 # the allocator's funnel stage (dra/funnel.py) that ran short, as words
 STAGE_TEXT: Final = {

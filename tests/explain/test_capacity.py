@@ -227,3 +227,10 @@ def test_a_copy_the_kubelet_rejects_ends_the_count() -> None:
     report = capacity(cluster, spread)
     assert report.copies >= 1
     assert_agrees_with_explain(cluster, spread, report.copies)
+
+
+def test_a_missing_claim_template_excludes_every_node() -> None:
+    report = capacity(snapshot(node("n0"), node("n1")), [pod("p", claims=GPU_CLAIM)])
+    assert report.copies == 0 and 'ResourceClaim not created yet' in report.message
+    ((limit, nodes),) = report.limits
+    assert (limit.code, limit.excluded, nodes) == ("ClaimTemplateNotFound", True, 2)
