@@ -1,5 +1,6 @@
 """Command line: declare flags, build options, call one function per command, render, exit. `check` and `config` are
-declared here; the other commands in cli_info, cli_explain, cli_snapshot, cli_convert and cli_lsp (CommandTable).
+declared here; the other commands in cli_info, cli_explain, cli_capacity, cli_snapshot, cli_convert and cli_lsp
+(CommandTable).
 
 Heavy imports (kubernetes, CEL, sched, dra, rich) happen inside the command that needs them.
 Exit codes (DESIGN.md): 0 nothing at or above --fail-on; 1 findings / a group that does not fit; 2 the tool could not
@@ -57,9 +58,9 @@ class CommandTable(click.Group):
     when they run, are listed (--help) or are completed: building a flag costs about 20 microseconds, and `check`
     uses 39 of the 106."""
 
-    ELSEWHERE: Final = {"completion": "cli_info", "convert": "cli_convert", "explain": "cli_explain",
-                        "explain-pending": "cli_explain", "gates": "cli_info", "lsp": "cli_lsp", "rules": "cli_info",
-                        "snapshot": "cli_snapshot", "version": "cli_info"}
+    ELSEWHERE: Final = {"capacity": "cli_capacity", "completion": "cli_info", "convert": "cli_convert",
+                        "explain": "cli_explain", "explain-pending": "cli_explain", "gates": "cli_info", "lsp": "cli_lsp",
+                        "rules": "cli_info", "snapshot": "cli_snapshot", "version": "cli_info"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*self.commands, *self.ELSEWHERE})
@@ -88,6 +89,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
       kubectl wasdra check deploy/ --k8s-version 1.37
       kubectl wasdra explain -f train.yaml --snapshot cluster/
       kubectl wasdra explain-pending pending-8gpu --live
+      kubectl wasdra capacity -f job.yaml --snapshot cluster/
       kubectl wasdra gates --k8s-version 1.37 --area dra
       kubectl wasdra version
     """

@@ -342,6 +342,16 @@ PENDING_OPTIONS: Final = (EXPLAIN_K8S_VERSION_OPTION, *TARGET_OPTIONS, EXPLAIN_O
                           PENDING_NAMESPACE_OPTION, PENDING_ALL_NAMESPACES_OPTION, COLOR_OPTION)
 
 
+# capacity: text, wide (every domain and node), json and html
+CAPACITY_FORMATS: Final = ("text", "wide", "json", "html")
+CAPACITY_OUTPUT_OPTION: Final = click.option(
+    "-o", "--output", type=click.Choice(CAPACITY_FORMATS), default="text", show_default=True,
+    help="Output format: text; wide (text with every domain and node); json (docs/capacity.md); html (one "
+         "self-contained page, docs/html-report.md).")
+CAPACITY_OPTIONS: Final = (EXPLAIN_K8S_VERSION_OPTION, *TARGET_OPTIONS, CAPACITY_OUTPUT_OPTION, *LIVE_READ_OPTIONS,
+                           EXPLAIN_NAMESPACE_OPTION)
+
+
 def option_set(options: tuple[Callable[[Any], Any], ...], live_only: Mapping[str, str]) -> Callable[[F], F]:
     """A decorator adding `options` to a click command, which then receives them parsed as `common: CommonOptions`;
     the `live_only` flags typed without --live are exit 2."""
@@ -361,6 +371,7 @@ def option_set(options: tuple[Callable[[Any], Any], ...], live_only: Mapping[str
 common_options: Final = option_set(COMMON_OPTIONS, LIVE_ONLY)  # check
 explain_options: Final = option_set(EXPLAIN_OPTIONS, {**LIVE_ONLY, "namespace": "-n/--namespace"})
 pending_options: Final = option_set(PENDING_OPTIONS, LIVE_ONLY)  # -n/-A also filter a snapshot
+capacity_options: Final = option_set(CAPACITY_OPTIONS, {**LIVE_ONLY, "namespace": "-n/--namespace"})
 
 
 # kubectl's way of naming manifests: -f/--filename (repeatable) beside positional paths, -R for subdirectories

@@ -202,7 +202,7 @@ def _run(command: str, sandbox: tuple[Path, dict[str, str]]) -> subprocess.Compl
 def test_examples_are_found() -> None:
     helps, readme = help_examples(), [command for command, _ in readme_examples()]
     commands = cli.all_commands()
-    assert len([c for c in commands.values() if "Examples:" in (c.help or "")]) == len(commands) == 11
+    assert len([c for c in commands.values() if "Examples:" in (c.help or "")]) == len(commands) == 12
     assert "kubectl wasdra explain-pending pending-8gpu --live" in helps
     assert any(c.startswith("kubectl wasdra explain -f fixtures/manifests/explain/") for c in readme)
     assert "kubectl-wasdra check fixtures/manifests/check-broken/" in " ".join(readme)

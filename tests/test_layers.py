@@ -14,7 +14,7 @@ RANK = {"cli": 5, "cli_options": 5, "__main__": 5, "lint": 4, "explain": 4, "rep
 RANK.update({"cli_config": 5, "config": 4})   # project configuration: the click hook, and the file reader under it
 RANK.update({"cli_check": 5, "cli_explain": 5, "cli_output": 5})   # commands' steps; what the command line writes
 RANK.update({"cli_progress": 5})   # the status line on stderr the command line gives long runs
-RANK.update({"cli_info": 5, "cli_snapshot": 5, "cli_convert": 5})   # commands declared beside cli.py (CommandTable)
+RANK.update({"cli_info": 5, "cli_snapshot": 5, "cli_convert": 5, "cli_capacity": 5})   # commands beside cli.py
 RANK.update({"cli_lsp": 5, "lsp": 5})   # the language server: a front end like the command line, over lint and convert
 RANK.update({"entry": 5, "help_text": 5})   # the console entry point before click, and its precomputed --help
 RANK.update({"convert": 4})   # round-trip conversions and the rules' fixes: beside lint, whose fixability table they read

@@ -105,6 +105,8 @@ class RequestData:
 
 
 def _selectors(owner: str, specs: Sequence[Mapping[str, Any]], request: str, consumable: bool) -> tuple[Selector, ...]:
+    if not specs:  # most requests have none: no per-claim cache entry (each pod's generated claim is another owner)
+        return ()
     expressions = tuple(path(spec, "cel", "expression") for spec in specs)
     for index, expression in enumerate(expressions):
         if not isinstance(expression, str):

@@ -50,18 +50,10 @@ def render_html(explain_doc: Mapping[str, Any] | None, capacity_doc: Mapping[str
 
 
 def capacity_sections(capacity_doc: Mapping[str, Any]) -> list[Section]:
-    """The capacity command's sections. A plain drawing of its document (scalars and objects as a field table, each
-    list of objects as a table, folded beyond OPEN_ROWS rows) until the capacity command draws its own."""
-    fields = [(esc(k), esc(_value(v))) for k, v in capacity_doc.items() if not _is_rows(v)]
-    body = table(["field", "value"], fields) if fields else ""
-    for key, value in capacity_doc.items():
-        if _is_rows(value):
-            columns = list(dict.fromkeys(k for row in value for k in row))
-            drawn = table(columns, [[esc(_value(row.get(c))) for c in columns] for row in value],
-                          attrs=f' data-list="{esc(key)}"')
-            body += (f"<h3>{esc(key)} ({len(value):,})</h3>"
-                     + (drawn if len(value) <= OPEN_ROWS else f"<details><summary>all {len(value):,}</summary>{drawn}</details>"))
-    return [Section("capacity", "Capacity", body)]
+    """The capacity command's sections (explain/capacity_html.py draws them from its -o json document)."""
+    from kubectl_wasdra.explain.capacity_html import capacity_sections as sections
+
+    return sections(capacity_doc)
 
 
 def _is_rows(value: Any) -> bool:

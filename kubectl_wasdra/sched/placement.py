@@ -162,7 +162,8 @@ def _find_node(pod: PodInfo, state: SchedState,
         return None, _NONE
     stateful = is_stateful(pod, state)
     shape = pod_shape(pod, state, stateful)
-    if shape is not None and state.no_fit.get((shape, nodes)) == state.freed:
+    nodes_key = state.nodes_key(nodes)
+    if shape is not None and state.no_fit.get((shape, nodes_key)) == state.freed:
         return None, _NONE
     key = (pod.signature, id(nodes))
     start = 0 if stateful else state.cursors.get(key, 0)
@@ -173,12 +174,12 @@ def _find_node(pod: PodInfo, state: SchedState,
     else:
         scores, fresh, end = _feasible(pod, state, nodes, shape, start)
         if shape is not None:
-            window = state.windows[(shape, nodes)] = _Window(scores, end, state)
+            window = state.windows[(shape, nodes_key)] = _Window(scores, end, state)
     if not scores:
         if not stateful:
             state.set(state.cursors, key, len(nodes))
         if start == 0 and shape is not None:
-            state.no_fit[(shape, nodes)] = state.freed
+            state.no_fit[(shape, nodes_key)] = state.freed
         return None, scores
     if not stateful:
         state.set(state.cursors, key, state.position(nodes, next(iter(scores))))
@@ -227,7 +228,7 @@ class _Window:
 def _window(state: SchedState, shape: bytes | None, nodes: tuple[str, ...]) -> _Window | None:
     if shape is None:
         return None
-    window = state.windows.get((shape, nodes))
+    window = state.windows.get((shape, state.nodes_key(nodes)))
     if window is None or window.freed != state.freed or window.shared_gen != state.shared_gen:
         return None
     return window

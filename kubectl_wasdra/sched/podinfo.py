@@ -7,7 +7,7 @@ staging/src/k8s.io/component-helpers/resource/helpers.go (PodRequests), release-
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 import orjson
@@ -244,3 +244,14 @@ def build_pod_info(pod: Mapping[str, Any], priority: int = 0, preemption_policy:
         info.affinity_terms, info.anti_affinity_terms, info.affinity_error = parse_pod_affinity(info.namespace, affinity)
         info.preferred_affinity_terms, info.preferred_anti_affinity_terms = parse_preferred_terms(info.namespace, affinity)
     return info
+
+
+def renamed(info: PodInfo, name: str, group: str | None) -> PodInfo:
+    """Another pod of the very same spec named `name` in scheduling group `group` (capacity's copies): everything
+    derived from the spec is shared, not parsed again; the signature follows the group, which it includes."""
+    meta = {**(info.pod.get("metadata") or {}), "name": name}
+    copy = replace(info, pod={**info.pod, "metadata": meta}, name=name, group=group, cache_keys=dict(info.cache_keys))
+    if group != info.group:
+        copy.signature = _signature(copy, copy.claims)
+        copy.base_signature = _signature(copy, len(copy.claims))
+    return copy

@@ -269,6 +269,11 @@ class Simulation:
             gang = entry.group is not None and bool(entry.group.gang)
             result.pod_messages, result.message_alternatives = group_messages(None, outcome.attempts, entry.pods, gang)
 
+    def place_more(self, entry: Entry) -> GroupResult:
+        """Place one more entry after the queue in the simulation's state (capacity's copies), guarded as the queue's
+        own entries are: it keeps its placements when it fits."""
+        return self._place_guarded(entry)
+
     def _place_guarded(self, entry: Entry) -> GroupResult:
         """place() in a transaction: an entry whose objects hold a malformed field (a list where a map belongs, a
         string count) is left out with a note, everything it changed is undone, and the queue goes on."""

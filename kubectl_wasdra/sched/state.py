@@ -70,10 +70,13 @@ class SchedState:
         self._begun: list[int] = []
         self.node_gen: dict[str, int] = dict.fromkeys(facts, 0)
         self.shared_gen = 0
-        self.no_fit: dict[tuple[bytes, tuple[str, ...]], int] = {}  # (shape, nodes) -> `freed` when nothing fitted
+        self.no_fit: dict[tuple[bytes, int], int] = {}  # (shape, nodes_key) -> `freed` when nothing fitted
         # (shape, node) -> (node_gen, shared_gen, raw scores): feasible nodes shared by pods of one shape
         self.changed_nodes: list[str] = []  # every node a pod was added to, in order (placement.py windows)
-        self.windows: dict[tuple[bytes, tuple[str, ...]], Any] = {}  # placement.py: feasible nodes last scored per shape
+        self.windows: dict[tuple[bytes, int], Any] = {}  # placement.py: (shape, nodes_key) -> feasible nodes last scored
+        # nodes_key(): id(node list) -> (the list, its number); node list -> number (equal lists share one)
+        self._node_keys: dict[int, tuple[tuple[str, ...], int]] = {}
+        self._node_numbers: dict[tuple[str, ...], int] = {}
         self.twins: dict[tuple[bytes, str], tuple[int, int, Any]] = {}  # (shape, node) -> gens and a DRA allocation
         self.feasible: dict[tuple[bytes, str], tuple[int, int, tuple[int, int, int, int]]] = {}
         # (shape, node) -> (node_gen, shared_gen, Status, claim names, detailed): failures shared by pods of one shape
@@ -167,6 +170,16 @@ class SchedState:
         if found is None or found[0] is not nodes:
             found = self._positions[id(nodes)] = (nodes, {node: index for index, node in enumerate(nodes)})
         return found[1][name]
+
+    def nodes_key(self, nodes: tuple[str, ...]) -> int:
+        """A number naming the node list `nodes` (equal lists get one number), found by identity in constant time: a
+        tuple of thousands of names as a dict key is hashed again on every lookup (tuples do not cache their hash),
+        which cost a queue of pods tens of microseconds per pod and node list."""
+        found = self._node_keys.get(id(nodes))
+        if found is None or found[0] is not nodes:
+            number = self._node_numbers.setdefault(nodes, len(self._node_numbers))
+            found = self._node_keys[id(nodes)] = (nodes, number)
+        return found[1]
 
     def node(self, name: str) -> NodeInfo:
         """The NodeInfo view of `name` in this state (cached until the node changes)."""

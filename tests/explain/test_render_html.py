@@ -113,17 +113,20 @@ def test_text_from_the_cluster_is_escaped():
 
 
 def test_a_capacity_document_gets_its_own_section():
-    nodes = [{"name": f"n{i}", "domain": "r1", "pods": i % 3, "limit": {"resource": "gpu.example.com"}} for i in range(60)]
-    page = render_html(None, {"shape": {"kind": "Pod", "name": "p"}, "copies": 7, "capped": False,
-                              "domains": [{"value": "r1", "copies": 4}, {"value": "r2", "copies": 3}], "nodes": nodes})
+    """render_html draws a capacity document with the capacity command's sections (explain/capacity_html.py)."""
+    nodes = [{"name": f"n{i}", "domain": "r1", "pods": i % 3, "limit": None} for i in range(60)]
+    page = render_html(None, {"shape": {"kind": "Pod", "namespace": "default", "name": "p", "podsPerCopy": 1},
+                              "copies": 60, "capped": True, "max": 60, "topologyKey": "rack", "limits": [],
+                              "domains": [{"value": "r1", "nodes": 60, "copies": 60, "pods": 60, "limits": []}],
+                              "nodes": nodes})
     root = parse(page)
     (section,) = root.find_all("section", id="capacity")
-    fields = {c[0].text(): c[1].text() for c in section.find_all("table")[0].rows()}
-    assert fields == {"shape": "kind=Pod, name=p", "copies": "7", "capped": "no"}
-    (domains,) = section.find_all("table", data_list="domains")
-    assert [c[1].text() for c in domains.rows()] == ["4", "3"]
-    (listed,) = section.find_all("table", data_list="nodes")  # folded: more rows than OPEN_ROWS
-    assert len(listed.rows()) == 60 and listed.rows()[0][3].text() == "resource=gpu.example.com"
+    (total,) = section.find_all("p", class_="capacity-total")
+    assert (total.attrs["data-copies"], total.attrs["data-capped"]) == ("60", "true")
+    (domains,) = root.find_all("table", data_list="domains")
+    assert [c[2].text() for c in domains.rows()] == ["60"]
+    (listed,) = root.find_all("table", data_list="nodes")  # nodes that took copies, folded past 50 rows
+    assert len(listed.rows()) == 40
 
 
 def test_plugin_tables_show_every_verdict_and_total():
