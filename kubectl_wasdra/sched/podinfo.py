@@ -251,7 +251,6 @@ def renamed(info: PodInfo, name: str, group: str | None) -> PodInfo:
     derived from the spec is shared, not parsed again; the signature follows the group, which it includes."""
     meta = {**(info.pod.get("metadata") or {}), "name": name}
     copy = replace(info, pod={**info.pod, "metadata": meta}, name=name, group=group, cache_keys=dict(info.cache_keys))
-    if group != info.group:
-        copy.signature = _signature(copy, copy.claims)
-        copy.base_signature = _signature(copy, len(copy.claims))
+    if group != info.group:  # computed again on first use
+        copy._signature = copy._base_signature = None
     return copy
