@@ -150,6 +150,13 @@ def parse_plugin_nodes(value: str) -> int | None:
     return int(text)
 
 
+def _plugin_mode(flag: bool | None, output: str) -> bool | str:
+    """--plugin-results as given; unsaid: the sample -o html draws, nothing for the other formats."""
+    if flag is None:
+        return "sample" if output == "html" else False
+    return flag
+
+
 @click.command("explain", cls=ConfiguredCommand)
 @config_options
 @click.argument("paths", nargs=-1, metavar="[PATH]... | -", type=click.Path())
@@ -163,16 +170,17 @@ def parse_plugin_nodes(value: str) -> int | None:
               help="The cluster's kube-scheduler runs scheduler-plugins' NodeResourceTopologyMatch filter in every "
                    "profile (as a --scheduler-config enabling it would say).")
 @NO_PREEMPTION_OPTION
-@click.option("--plugin-results", is_flag=True,
+@click.option("--plugin-results/--no-plugin-results", default=None,
               help="With -o json|yaml|html: each pod's Filter plugins' verdicts and Score plugins' scores per node, the "
-                   "totals and the chosen node (docs/plugin-results.md).")
+                   "totals and the chosen node (docs/plugin-results.md). -o html draws them by default for the pods "
+                   "it shows in full (the first 8 of each of the first 50 groups); --no-plugin-results leaves them out.")
 @click.option("--plugin-nodes", default="20", metavar="N|all", show_default=True,
               help="With --plugin-results: the chosen node and the N closest others are listed; all: every node.")
 @OUTPUT_FILE_OPTION
 @explain_options
 def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool, no_suggestions: bool,
                     common: CommonOptions, scheduler_config: str | None = None, no_preemption: bool = False,
-                    numa_aware_scheduler: bool = False, what_if_budget: str = "", plugin_results: bool = False,
+                    numa_aware_scheduler: bool = False, what_if_budget: str = "", plugin_results: bool | None = None,
                     plugin_nodes: str = "20", output_file: str | None = None) -> int:
     """Dry-run the manifests' pods and groups against a snapshot: placement plan, or why not and what would fit.
 
@@ -210,7 +218,7 @@ def explain_command(paths: tuple[str, ...], filenames: tuple[str, ...], recursiv
                              namespace=common.namespace if common.live else None, job_pod_cap=job_pod_cap(),
                              preemption=not no_preemption, numa_aware=numa_aware_scheduler,
                              what_if_budget=what_if_budget, plugin_nodes=parse_plugin_nodes(plugin_nodes),
-                             plugin_results=plugin_results,
+                             plugin_results=_plugin_mode(plugin_results, common.output),
                              progress=progress_for_stderr(), grids=common.output == "html")
     try:
         report = run_explain(options)

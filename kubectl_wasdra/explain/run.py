@@ -26,7 +26,7 @@ from kubectl_wasdra.load.heap import paused_gc
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.admission import GENERIC_WORKLOAD, Gates, make_gates
 from kubectl_wasdra.sched.gate_model import unmodelled_notes
-from kubectl_wasdra.sched.plugin_results import DEFAULT_NODES, PluginRecorder
+from kubectl_wasdra.sched.plugin_results import DEFAULT_NODES, PluginRecorder, sampled_pods
 from kubectl_wasdra.sched.podinfo import build_pod_info
 from kubectl_wasdra.sched.profiles import DEFAULT_CONFIG, SchedulerConfig
 from kubectl_wasdra.sched.queue import WAITING_MIN_COUNT
@@ -57,7 +57,8 @@ class ExplainOptions:
     progress: Any = None  # callable(stage text) the CLI gives on a terminal (cli_progress.py); None: silent
     namespace: str | None = None  # for manifests that name none (kubectl apply's -n / context namespace); None: "default"
     grids: bool = False  # -o html: build each group's cluster grid (explain/grid.py)
-    plugin_results: bool = False  # --plugin-results: record every Filter and Score plugin per node (plugin_results.py)
+    plugin_results: bool | str = False  # --plugin-results: record every Filter and Score plugin per node
+    # (plugin_results.py); "sample" (-o html's default): only the pods the page draws tables for
     plugin_nodes: int | None = DEFAULT_NODES  # --plugin-nodes: closest nodes listed besides the chosen one; None: all
 
 
@@ -189,10 +190,20 @@ def _podless(sim: Simulation, overlay: Overlay, seen: set[tuple[str, str]]) -> l
     return out
 
 
+def _recorder(sim: Simulation, overlay: Overlay, mode: bool | str, nodes: int | None) -> PluginRecorder | None:
+    """The per-plugin recorder for the overlay's pods (--plugin-results), for the sample -o html draws, or none."""
+    if not mode:
+        return None
+    wanted = frozenset(f"{ns}/{name}" for ns, name in overlay.pods)
+    if mode == "sample":
+        wanted = sampled_pods(sim.entries, wanted)
+    return PluginRecorder(wanted, nodes)
+
+
 def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *, with_suggestions: bool = True,
                     notes: bool = False, config: SchedulerConfig | None = None, preemption: bool = True,
                     budget: Budget | None = None, progress: Callable[[str], None] | None = None,
-                    plugin_results: bool = False, plugin_nodes: int | None = DEFAULT_NODES,
+                    plugin_results: bool | str = False, plugin_nodes: int | None = DEFAULT_NODES,
                     grids: bool = False) -> Any:
     """Diagnoses of the overlay's groups in queue order, with placement maps and (optionally) suggestions; with
     `notes`, (diagnoses, notes about objects the simulation left out); `config` = the scheduler profiles;
@@ -210,8 +221,7 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
     with paused_gc():  # pod infos, devices and the ledger of bound pods live as long as the run: frozen, never rescanned
         sim = Simulation(snapshot, gates, config=config)
     sim.preemption = preemption
-    recorder = PluginRecorder(frozenset(f"{ns}/{name}" for ns, name in overlay.pods), plugin_nodes) \
-        if plugin_results else None
+    recorder = _recorder(sim, overlay, plugin_results, plugin_nodes)
     sim.state.recorder = recorder
     progress(f"simulating {len(sim.entries):,} queue entries")
     try:

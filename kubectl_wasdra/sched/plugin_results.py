@@ -34,6 +34,8 @@ from kubectl_wasdra.sched.state import SchedState
 from kubectl_wasdra.sched.status import Code
 
 DEFAULT_NODES: Final = 20  # --plugin-nodes: the closest nodes listed besides the chosen one
+SAMPLE_GROUPS: Final = 50  # -o html draws the first 50 groups in full (explain/render_html.py MAX_SECTIONS) ...
+SAMPLE_PODS: Final = 8  # ... and the plugin tables of their first 8 pods (explain/html_plugins.py MAX_PODS)
 _CODE_RANK: Final = {Code.UNSCHEDULABLE: 0, Code.UNRESOLVABLE: 1, Code.ERROR: 2}
 
 
@@ -140,3 +142,20 @@ def _rejected_rank(name: str, verdict: Verdict) -> tuple[Any, ...]:
     index = -1 if verdict.kind == PREFILTERED else verdict.index
     status = verdict.status
     return (-index, _CODE_RANK.get(status.code, 3) if status is not None else 3, name)
+
+
+def sampled_pods(entries: Iterable[Any], wanted: frozenset[str], groups: int = SAMPLE_GROUPS,
+                 pods: int = SAMPLE_PODS) -> frozenset[str]:
+    """The first `pods` wanted pods of each of the first `groups` queue entries that hold any (composite roots'
+    children count one by one): what -o html draws by default, so a 5,000-pod Job records 50 pods, not 5,000."""
+    keys: list[str] = []
+    stack = list(reversed(list(entries)))
+    taken = 0
+    while stack and taken < groups:
+        entry = stack.pop()
+        stack.extend(reversed(entry.children))
+        mine = [pod.key for pod in entry.pods if pod.key in wanted][:pods]
+        if mine:
+            keys.extend(mine)
+            taken += 1
+    return frozenset(keys)

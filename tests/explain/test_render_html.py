@@ -88,8 +88,19 @@ def test_output_file_holds_what_stdout_shows(capsys, tmp_path):
         code_file, shown, said = run([*argv, "-o", output, "--output-file", str(target)], capsys)
         assert (code, code_file, shown) == (0, 0, "") and said.startswith(f"wrote {target} ({output}, ")
         assert target.read_text(encoding="utf-8") == out
-    absent = parse((tmp_path / "out.html").read_text(encoding="utf-8")).find_all("p", class_="plugins-absent")
-    assert absent and '"plugins"' not in (tmp_path / "out.json").read_text(encoding="utf-8")  # only when asked
+    drawn = parse((tmp_path / "out.html").read_text(encoding="utf-8"))
+    assert not drawn.find_all("p", class_="plugins-absent")  # -o html records the pods it draws by default
+    assert '"plugins"' not in (tmp_path / "out.json").read_text(encoding="utf-8")  # -o json only when asked
+
+
+def test_no_plugin_results_leaves_the_tables_out_of_the_page(capsys):
+    manifests, snapshot, flags = CASES["readme-two-racks"]
+    argv = ["explain", str(ROOT / manifests), "--snapshot", str(ROOT / snapshot), *flags, "--fail-on", "never"]
+    _, page, _ = run([*argv, "-o", "html", "--no-plugin-results"], capsys)
+    assert parse(page).find_all("p", class_="plugins-absent")
+    _, default_page, _ = run([*argv, "-o", "html"], capsys)
+    _, asked_page, _ = run([*argv, "-o", "html", "--plugin-results"], capsys)
+    assert default_page == asked_page  # a 6-pod gang: the sample is every pod
 
 
 def test_an_unwritable_output_file_is_exit_2_with_the_reason(capsys, tmp_path):
