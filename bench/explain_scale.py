@@ -189,11 +189,25 @@ def oracle_scenario(row: Row, scale: float) -> Path:
     """The row as one line of the oracle's input ({"id", "featureGates", "snapshot", "manifests"}, tools/oracle):
     the snapshot's items, and the manifests as the API server and controllers would turn them into objects (a Job's
     pods, as explain materialises them; PodGroups in the oracle's version). Written once per row and scale."""
-    from kubectl_wasdra.explain.overlay import MAX_JOB_PODS, build_overlay
-
     path = OUT / f"{row.name}{'' if scale == 1 else f'-x{scale}'}-oracle.jsonl"
     if path.exists():
         return path
+    # written by a forked child, so that this process stays small: a child's peak RSS (wait4) starts from the size of
+    # the process that forked it, and the snapshot decoded here made the rows after it read ~20-240 MiB too high
+    import multiprocessing
+
+    child = multiprocessing.get_context("fork").Process(target=_write_scenario, args=(row, scale, path))
+    child.start()
+    child.join()
+    if child.exitcode:
+        raise SystemExit(f"writing the oracle scenario {path} failed (exit {child.exitcode})")
+    return path
+
+
+def _write_scenario(row: Row, scale: float, path: Path) -> None:
+    """The body of oracle_scenario, run in a child process."""
+    from kubectl_wasdra.explain.overlay import MAX_JOB_PODS, build_overlay
+
     snapshot = orjson.loads(cluster_file(row.cluster, scale).read_bytes())
     overlay = build_overlay(row.manifests(scale), job_pod_cap=int(dict(row.env).get("WASDRA_MAX_JOB_PODS", MAX_JOB_PODS)))
     manifests = [({**obj, "apiVersion": ORACLE_GROUP_VERSION} if obj.get("kind") == "PodGroup" else obj)
@@ -201,7 +215,6 @@ def oracle_scenario(row: Row, scale: float) -> Path:
     scenario = {"id": row.name, "featureGates": ORACLE_GATES, "snapshot": snapshot.get("items", []),
                 "manifests": manifests}
     path.write_bytes(orjson.dumps(scenario) + b"\n")
-    return path
 
 
 def run_oracle(row: Row, scale: float, oracle: str, timeout: float) -> dict[str, Any]:

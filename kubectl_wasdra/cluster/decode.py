@@ -16,12 +16,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
-import yaml
-
 from kubectl_wasdra.cluster.slices import SLICE_CHARS, decode_json_list, decode_yaml_list
 from kubectl_wasdra.load.parse import LONG_NUMBER, MAX_DEPTH, long_number_position, needs_yaml11, without_surrogates
 from kubectl_wasdra.load.stream import TOO_DEEP
-from kubectl_wasdra.load.yaml11 import KubeLoader
 
 try:  # orjson is several times faster than json on big snapshots
     import orjson
@@ -135,6 +132,10 @@ def _yaml_rs_error(exc: Exception) -> DecodeError:
 
 
 def _decode_yaml11(text: str) -> list[Any]:
+    import yaml  # here, not at the top: a JSON snapshot never needs PyYAML (~10 ms to import)
+
+    from kubectl_wasdra.load.yaml11 import KubeLoader
+
     try:
         return list(yaml.load_all(text, Loader=KubeLoader))  # go-yaml v2 resolution (load/yaml11.py)
     except yaml.MarkedYAMLError as exc:

@@ -33,7 +33,7 @@ def shape_problem(obj: Any) -> Problem | None:
     for part in ("spec", "status"):
         if obj.get(part) is not None and not isinstance(obj[part], dict):
             return (part,), f"{part} must be an object, got {_type(obj[part])}"
-    check = _KIND_CHECKS.get(obj["kind"])
+    check = KIND_CHECKS.get(obj["kind"])
     return check(obj.get("spec") or {}, obj.get("status") or {}) if check is not None else None
 
 
@@ -83,14 +83,14 @@ def _quantities(value: Any, path: Path) -> Problem | None:
     if not isinstance(value, dict):
         return path, f"expected a map of quantities, got {_type(value)}"
     for name, quantity in value.items():
-        error = _quantity_error(quantity) if isinstance(quantity, (str, int, float)) else f"{quantity!r} is not a quantity"
+        error = quantity_error(quantity) if isinstance(quantity, (str, int, float)) else f"{quantity!r} is not a quantity"
         if error:
             return (*path, name), error
     return None
 
 
 @functools.lru_cache(maxsize=4096)
-def _quantity_error(quantity: str | int | float) -> str | None:
+def quantity_error(quantity: str | int | float) -> str | None:
     """Why a value is not a quantity, or None; cached because snapshots repeat the same few values many times."""
     try:
         parse_quantity(quantity)
@@ -253,7 +253,7 @@ def _taint_rule(spec: dict[str, Any], _status: dict[str, Any]) -> Problem | None
     return None
 
 
-_KIND_CHECKS: Final[Mapping[str, Callable[[dict[str, Any], dict[str, Any]], Problem | None]]] = {
+KIND_CHECKS: Final[Mapping[str, Callable[[dict[str, Any], dict[str, Any]], Problem | None]]] = {
     "Node": _node,
     "Pod": _pod,
     "ResourceSlice": _slice,

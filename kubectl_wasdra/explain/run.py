@@ -216,7 +216,7 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
     progress = progress or _silent
     unread = unread_kinds(snapshot.header.gaps, EXPLAIN_KINDS)
     budget = budget if budget is not None else Budget()
-    used = allocated_in_snapshot(snapshot)  # devices the snapshot's claims hold, for every placement map
+    used: set[tuple[str, str, str]] | None = None  # devices the snapshot's claims hold: read for the first map
     progress("preparing the simulation")
     with paused_gc():  # pod infos, devices and the ledger of bound pods live as long as the run: frozen, never rescanned
         sim = Simulation(snapshot, gates, config=config)
@@ -252,6 +252,7 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
         wants_devices = any(p.claims_or_extended for p in result.pods)
         if wants_devices and (result.kind != "Pod" or not result.fits) and not shared:
             diagnosis.map_info = MapInfo()
+            used = allocated_in_snapshot(snapshot) if used is None else used
             diagnosis.placement_map = build_map(snapshot, result, key, diagnosis.map_info, used)
         if grids and wants_devices and not shared and drawn < MAX_GRIDS:
             from kubectl_wasdra.explain.grid import build_grid

@@ -161,6 +161,8 @@ def host_ports(spec: Mapping[str, Any]) -> tuple[tuple[str, str, int], ...]:
     """util.GetHostPorts: host ports of the containers and of restartable (sidecar) init containers, each as
     (hostIP or 0.0.0.0, protocol or TCP, port) (HostPortInfo.sanitize). With hostNetwork the API server defaults
     hostPort to containerPort (pkg/apis/core/v1/defaults.go), which manifests not yet created lack."""
+    if not spec.get("initContainers") and all(type(c) is dict and not c.get("ports") for c in spec.get("containers") or ()):
+        return ()  # the common case, without building the list below (one call per pod of a snapshot)
     out = []
     containers = [c for c in spec.get("initContainers") or () if isinstance(c, Mapping) and c.get("restartPolicy") == "Always"]
     containers += [c for c in spec.get("containers") or () if isinstance(c, Mapping)]

@@ -103,11 +103,13 @@ class Requeue:
     def _add_hint(self, result: GroupResult) -> Callable[[PodInfo], bool] | None:
         """For a pod that did not fit: the test a newly bound pod must pass to send it back to the queue, or None."""
         pod = result.entry.pods[0]
+        spread = plugins_for(pod.profile).spread
+        if not pod.affinity_terms and (spread is None or not spread.applies_to(pod)):
+            return None  # neither plugin can have rejected it (PreFilter Skip): no need to read its node statuses
         error = result.pod_errors.get(pod.key)
         rejected = {status.plugin for status in error.statuses.values()} if error is not None else set()
         constraints: Any = []
         if pod_topology_spread.NAME in rejected:
-            spread = plugins_for(pod.profile).spread
             constraints = spread.constraints(pod, self.snapshot) if spread is not None else []
             constraints = [] if isinstance(constraints, str) else constraints
         affinity = inter_pod_affinity.NAME in rejected and bool(pod.affinity_terms)

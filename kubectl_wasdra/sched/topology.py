@@ -41,7 +41,9 @@ class Outcome:
         """The chosen attempt, or the failed one closest to fitting (closeness; ties: first tried)."""
         if self.chosen is not None:
             return self.chosen
-        return max(self.attempts, key=closeness, default=None)
+        if len(self.attempts) < 2:  # closeness reads every node's status: not for a lone attempt (a pod, no domains)
+            return self.attempts[0] if self.attempts else None
+        return max(self.attempts, key=closeness)
 
 
 # what freeing capacity on a node may change (DynamicResources reports device shortages as UnschedulableAndUnresolvable
