@@ -649,10 +649,23 @@ func schedule(w *world, res *Result, timeout time.Duration) (bool, error) {
 			return false, fmt.Errorf("pod %s/%s never reached the queue", p.Namespace, p.Name)
 		}
 	}
-	var busy atomic.Bool
+	// cycle is held by the scheduling loop from the pop to the end of ScheduleOne, so that the harness can wait for a
+	// cycle under way to end (a pod group's cycle writes its pods' conditions only at its end) and stop the next.
+	var cycle sync.Mutex
+	var busy, repeat atomic.Bool
+	held := false // touched by the scheduling loop's goroutine only
 	pop := sched.NextPod
 	sched.NextPod = func(logger klog.Logger) (*framework.QueuedPodInfo, error) {
 		info, err := pop(logger)
+		cycle.Lock()
+		held = true
+		again := false
+		if info != nil && info.Pod != nil {
+			sink.mu.Lock()
+			again = sink.started[key(info.Pod.Namespace, info.Pod.Name)] > c.changed.Load()
+			sink.mu.Unlock()
+		}
+		repeat.Store(again)
 		busy.Store(true)
 		return info, err
 	}
@@ -661,6 +674,10 @@ func schedule(w *world, res *Result, timeout time.Duration) (bool, error) {
 		for ctx.Err() == nil {
 			sched.ScheduleOne(ctx)
 			busy.Store(false)
+			if held {
+				held = false
+				cycle.Unlock()
+			}
 		}
 	}()
 	c.changed.Store(time.Now().UnixNano())
@@ -669,7 +686,7 @@ func schedule(w *world, res *Result, timeout time.Duration) (bool, error) {
 	timedOut := true
 	for time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
-		if settled(w, c, sched, sink, busy.Load()) {
+		if settled(w, c, sched, sink, busy.Load() && !repeat.Load()) {
 			quiet++
 		} else {
 			quiet = 0
@@ -679,8 +696,15 @@ func schedule(w *world, res *Result, timeout time.Duration) (bool, error) {
 			break
 		}
 	}
-	cancel()
+	// Collect between cycles: a gang whose pods' own condition writes requeue each other is retried without end
+	// (SchedulerPopFromBackoffQ pops the backoff queue when the active queue is empty), and a cut inside its cycle
+	// would find pods without a PodScheduled condition.
+	locked := waitFor(cycle.TryLock, 10*time.Second)
 	collect(w, c, rec, sink, res)
+	cancel()
+	if locked {
+		cycle.Unlock()
+	}
 	return timedOut, nil
 }
 
@@ -704,19 +728,27 @@ func settled(w *world, c *client, sched *scheduler.Scheduler, sink *scoreSink, b
 	tracker := c.Tracker()
 	sink.mu.Lock()
 	defer sink.mu.Unlock()
-	if busy && sink.previous[sink.current] <= changed {
-		return false // a first attempt since the last change is under way (a repeated one changes nothing)
+	if busy {
+		// A first cycle since the last change is under way (busy is false for a repeated one, which changes nothing).
+		// Decided per cycle, at its pop: a pod-group cycle logs an attempt per pod and placement.
+		return false
 	}
 	for _, p := range w.pending {
 		k := key(p.Namespace, p.Name)
 		if assumed, _ := sched.Cache.IsAssumedPod(p); assumed {
 			return false // being bound
 		}
-		if parked[k] || sink.started[k] > changed {
-			continue
-		}
 		obj, err := tracker.Get(podsGVR, p.Namespace, p.Name)
 		if err != nil || obj.(*v1.Pod).Spec.NodeName != "" {
+			continue
+		}
+		if obj.(*v1.Pod).Status.NominatedNodeName != "" && sink.started[k] <= changed {
+			// Nominated, and not tried since: its victims are deleted by a goroutine of their own and the preemptor
+			// waits in PreEnqueue until it ends (framework/preemption/executor.go prepareCandidateAsync), so parked
+			// does not mean settled; the deletions are changes that bring it back.
+			return false
+		}
+		if parked[k] || sink.started[k] > changed {
 			continue
 		}
 		return false
