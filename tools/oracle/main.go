@@ -95,6 +95,7 @@ func main() {
 	timeout := flag.Duration("timeout", 30*time.Second, "give up on a scenario after this long")
 	flag.Parse()
 	klog.InitFlags(nil)
+	klog.SetLoggerWithOptions(logr.New(preemptSink{}), klog.ContextualLogger(true))
 	_ = flag.Set("v", "0")
 	if *gates != "" {
 		if err := utilfeature.DefaultMutableFeatureGate.Set(*gates); err != nil {
@@ -396,6 +397,32 @@ func (s *scoreSink) Info(level int, msg string, kv ...interface{}) {
 		debugf("%d %s %v", level, msg, kv)
 	}
 	s.record(msg, kv)
+}
+
+// preempting counts kube-scheduler's asynchronous preemption goroutines under way. They log through klog's global
+// logger (their context is context.Background()), so it is set to preemptSink, which counts their start and end
+// messages (framework/preemption/executor.go prepareCandidateAsync).
+var preempting atomic.Int64
+
+type preemptSink struct{}
+
+func (preemptSink) Init(logr.RuntimeInfo) {}
+func (preemptSink) Enabled(int) bool      { return true }
+func (preemptSink) Error(err error, msg string, kv ...interface{}) {
+	debugf("error: %s: %v %v", msg, err, kv)
+}
+func (p preemptSink) WithValues(...interface{}) logr.LogSink { return p }
+func (p preemptSink) WithName(string) logr.LogSink           { return p }
+func (preemptSink) Info(level int, msg string, kv ...interface{}) {
+	switch msg {
+	case "Start the preemption asynchronously":
+		preempting.Add(1)
+	case "Async Preemption finished completely":
+		preempting.Add(-1)
+	}
+	if level <= 5 {
+		debugf("%d %s %v", level, msg, kv)
+	}
 }
 
 var debug, plugins = os.Getenv("WASDRA_ORACLE_DEBUG") != "", os.Getenv("WASDRA_ORACLE_PLUGINS") != ""
@@ -728,6 +755,11 @@ func settled(w *world, c *client, sched *scheduler.Scheduler, sink *scoreSink, b
 	tracker := c.Tracker()
 	sink.mu.Lock()
 	defer sink.mu.Unlock()
+	if preempting.Load() > 0 {
+		// Victims are deleted by a goroutine of their own while the preemptor waits in PreEnqueue
+		// (framework/preemption/executor.go prepareCandidateAsync): parked does not mean settled until it ends.
+		return false
+	}
 	if busy {
 		// A first cycle since the last change is under way (busy is false for a repeated one, which changes nothing).
 		// Decided per cycle, at its pop: a pod-group cycle logs an attempt per pod and placement.
@@ -741,12 +773,6 @@ func settled(w *world, c *client, sched *scheduler.Scheduler, sink *scoreSink, b
 		obj, err := tracker.Get(podsGVR, p.Namespace, p.Name)
 		if err != nil || obj.(*v1.Pod).Spec.NodeName != "" {
 			continue
-		}
-		if obj.(*v1.Pod).Status.NominatedNodeName != "" && sink.started[k] <= changed {
-			// Nominated, and not tried since: its victims are deleted by a goroutine of their own and the preemptor
-			// waits in PreEnqueue until it ends (framework/preemption/executor.go prepareCandidateAsync), so parked
-			// does not mean settled; the deletions are changes that bring it back.
-			return false
 		}
 		if parked[k] || sink.started[k] > changed {
 			continue
