@@ -49,7 +49,10 @@ CLASSES: Final = {
                         "so the stored run is a rare ordering of kube-scheduler's, not reproduced here",
     "preemption-message": "the PostFilter half of the message (which nodes preemption found not helpful or without "
                           "victims) (pkg/scheduler/framework/preemption/preemption.go)",
-    "filter-message": "the filter half of an unschedulable pod's message (pkg/scheduler/schedule_one.go FitError). "
+    "filter-message": "the filter half of an unschedulable pod's message (pkg/scheduler/schedule_one.go FitError): "
+                      "a pod rejected by InterPodAffinity is retried when a pod matching its terms is bound after its "
+                      "cycle began, and its last message then counts the pods placed since; whether that binding "
+                      "(runBindingCycle, a goroutine) lands before the cycle is a race. "
                       "s00783 p8 (reruns: 1 run in 6 gives the stored text, 5 the simulator's): p8 fails "
                       "InterPodAffinity at its first attempt; when the binding of the 'app: web' pod queued before "
                       "it (runBindingCycle runs in a goroutine) lands during or after p8's cycle, the pod-add event "
