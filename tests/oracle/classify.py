@@ -76,7 +76,10 @@ CLASSES: Final = {
                         "when the preemption goroutine's deletes reach the informer (pkg/scheduler/framework/"
                         "preemption/executor.go prepareCandidateAsync, pkg/scheduler/backend/queue); the simulator "
                         "deletes them after one more queue entry and retries the pods that failed until then, in "
-                        "queue order. Reruns of the same scenario differ (s00007: p67 preempted on n001, n011 and "
+                        "queue order. A preemptor whose victim an earlier one already deleted can stay nominated and "
+                        "parked (PreEnqueue while its goroutine runs, the delete then NotFound, no event left to "
+                        "move it; defaultpreemption/default_preemption.go PreEnqueue): s01476 p11. "
+                        "Reruns of the same scenario differ (s00007: p67 preempted on n001, n011 and "
                         "n007 in three runs, p71 placed in one run and unschedulable in three)",
     "gang-queue-order": "a pod queued beside pod groups is placed or not depending on whether the group's cycle ran "
                         "first: kube-scheduler orders a group by its pods' priority and queue time "
