@@ -43,10 +43,12 @@ CLASSES: Final = {
                      "numFeasibleNodesToFind)",
     "resource-scoring": "the node of a pod that only resources decide: NodeResourcesFit and "
                         "NodeResourcesBalancedAllocation (which since PR #135573 scores how much the pod improves the "
-                        "node's balance) (pkg/scheduler/framework/plugins/noderesources/)). Left: s00074 p4/p5, two "
-                        "identical DRA pods swapped between n000 and n001 in the stored run; 24 reruns (with the "
-                        "harness that made the corpus and with the current one) all give the simulator's placement, "
-                        "so the stored run is a rare ordering of kube-scheduler's, not reproduced here",
+                        "node's balance) (pkg/scheduler/framework/plugins/noderesources/)). Left: s00074 p4, stored on n001 "
+                        "while 24 reruns (with the harness that made the corpus and with the current one) all put "
+                        "it on n000, as the simulator does, where it scores 24 points more (NodeResourcesFit): in "
+                        "the stored run n000 was not feasible for p4 during its cycle, although p5 (same claim "
+                        "template, queued after it) then fitted there with the same nic device as p9; a transient "
+                        "state of the DRA allocation of p9's claim, not reproduced and not identified",
     "preemption-message": "the PostFilter half of the message (which nodes preemption found not helpful or without "
                           "victims) (pkg/scheduler/framework/preemption/preemption.go)",
     "filter-message": "the filter half of an unschedulable pod's message (pkg/scheduler/schedule_one.go FitError): "
