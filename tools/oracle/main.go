@@ -378,9 +378,7 @@ type scoreSink struct {
 	scores   map[string]map[string]int64
 	attempts map[string]int
 	started  map[string]int64 // unix nanos of the pod's last attempt
-	previous map[string]int64 // and of the one before
 	plugins  map[string]map[string]map[string]int64
-	current  string // the pod tried last
 }
 
 func (s *scoreSink) Init(logr.RuntimeInfo)  {}
@@ -477,9 +475,7 @@ func (s *scoreSink) record(msg string, kv []interface{}) {
 		s.scores[p] = map[string]int64{}
 		s.plugins[p] = map[string]map[string]int64{}
 		s.attempts[p]++
-		s.previous[p] = s.started[p]
 		s.started[p] = time.Now().UnixNano()
-		s.current = p
 		s.mu.Unlock()
 	case "Plugin scored node for pod":
 		if !plugins {
@@ -653,7 +649,7 @@ func runScenario(sc *Scenario, gates string, timeout time.Duration) *Result {
 
 func schedule(w *world, res *Result, timeout time.Duration) (bool, error) {
 	sink := &scoreSink{scores: map[string]map[string]int64{}, attempts: map[string]int{}, started: map[string]int64{},
-		previous: map[string]int64{}, plugins: map[string]map[string]map[string]int64{}}
+		plugins: map[string]map[string]map[string]int64{}}
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.New(sink)))
 	defer cancel()
 	c := newClient(w.objs)
@@ -738,7 +734,7 @@ func schedule(w *world, res *Result, timeout time.Duration) (bool, error) {
 // settled is true when nothing more can happen: since the last write that could change where pods fit, every pending
 // pod was bound, or tried again, or sits among the unschedulable pods (no event moved it back, or a PreEnqueue plugin
 // holds it).
-func settled(w *world, c *client, sched *scheduler.Scheduler, sink *scoreSink, busy bool) bool {
+func settled(w *world, c *client, sched *scheduler.Scheduler, sink *scoreSink, firstCycle bool) bool {
 	changed := c.changed.Load()
 	if time.Now().UnixNano()-changed < int64(100*time.Millisecond) {
 		return false
@@ -760,9 +756,9 @@ func settled(w *world, c *client, sched *scheduler.Scheduler, sink *scoreSink, b
 		// (framework/preemption/executor.go prepareCandidateAsync): parked does not mean settled until it ends.
 		return false
 	}
-	if busy {
-		// A first cycle since the last change is under way (busy is false for a repeated one, which changes nothing).
-		// Decided per cycle, at its pop: a pod-group cycle logs an attempt per pod and placement.
+	if firstCycle {
+		// A first cycle since the last change is under way (a repeated one changes nothing). Decided per cycle, at
+		// its pop: a pod-group cycle logs an attempt per pod and placement.
 		return false
 	}
 	for _, p := range w.pending {
@@ -770,11 +766,11 @@ func settled(w *world, c *client, sched *scheduler.Scheduler, sink *scoreSink, b
 		if assumed, _ := sched.Cache.IsAssumedPod(p); assumed {
 			return false // being bound
 		}
-		obj, err := tracker.Get(podsGVR, p.Namespace, p.Name)
-		if err != nil || obj.(*v1.Pod).Spec.NodeName != "" {
+		if parked[k] || sink.started[k] > changed {
 			continue
 		}
-		if parked[k] || sink.started[k] > changed {
+		obj, err := tracker.Get(podsGVR, p.Namespace, p.Name)
+		if err != nil || obj.(*v1.Pod).Spec.NodeName != "" {
 			continue
 		}
 		return false
