@@ -99,3 +99,21 @@ def test_twins_are_matched_where_a_first_fit_would_fail():
     ours = {"default/a": {"node": "n1", "message": "", "victims": [], "claims": {}},
             "default/b": {"node": "n2", "message": "", "victims": [], "claims": {}}}
     assert compare(oracle, ours, [["default/a", "default/b"]]) == []
+
+
+def _cluster(nodes: int) -> dict:
+    pod = {"kind": "Pod", "metadata": {"name": "p0", "namespace": "default"}, "spec": {"containers": [{"name": "c"}]}}
+    return {"snapshot": [{"kind": "Node", "metadata": {"name": f"n{i:03d}"}} for i in range(nodes)], "manifests": [pod]}
+
+
+def test_a_node_difference_is_node_sampling_only_where_kube_scheduler_scores_a_subset():
+    """numFeasibleNodesToFind: every node below 100 nodes; 100 of 200 (schedule_one.go)."""
+    from tests.oracle.classify import classify
+    from tests.oracle.compare import Difference
+
+    verdict = {"pods": {"default/p0": {"node": "n150"}}}
+    diff = Difference("default/p0", "node", "n150", "n003")
+    assert classify(_cluster(200), verdict, diff) == "node-sampling"
+    assert classify(_cluster(99), verdict, diff) == "resource-scoring"
+    victims = {"pods": {"default/p0": {"node": "n150", "victims": ["default/b1"]}}}
+    assert classify(_cluster(200), victims, diff) == "preemption-victims"

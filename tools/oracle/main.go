@@ -95,6 +95,7 @@ func main() {
 	timeout := flag.Duration("timeout", 30*time.Second, "give up on a scenario after this long")
 	flag.Parse()
 	klog.InitFlags(nil)
+	klog.SetLoggerWithOptions(logr.New(preemptSink{}), klog.ContextualLogger(true))
 	_ = flag.Set("v", "0")
 	if *gates != "" {
 		if err := utilfeature.DefaultMutableFeatureGate.Set(*gates); err != nil {
@@ -377,9 +378,7 @@ type scoreSink struct {
 	scores   map[string]map[string]int64
 	attempts map[string]int
 	started  map[string]int64 // unix nanos of the pod's last attempt
-	previous map[string]int64 // and of the one before
 	plugins  map[string]map[string]map[string]int64
-	current  string // the pod tried last
 }
 
 func (s *scoreSink) Init(logr.RuntimeInfo)  {}
@@ -396,6 +395,32 @@ func (s *scoreSink) Info(level int, msg string, kv ...interface{}) {
 		debugf("%d %s %v", level, msg, kv)
 	}
 	s.record(msg, kv)
+}
+
+// preempting counts kube-scheduler's asynchronous preemption goroutines under way. They log through klog's global
+// logger (their context is context.Background()), so it is set to preemptSink, which counts their start and end
+// messages (framework/preemption/executor.go prepareCandidateAsync).
+var preempting atomic.Int64
+
+type preemptSink struct{}
+
+func (preemptSink) Init(logr.RuntimeInfo) {}
+func (preemptSink) Enabled(int) bool      { return true }
+func (preemptSink) Error(err error, msg string, kv ...interface{}) {
+	debugf("error: %s: %v %v", msg, err, kv)
+}
+func (p preemptSink) WithValues(...interface{}) logr.LogSink { return p }
+func (p preemptSink) WithName(string) logr.LogSink           { return p }
+func (preemptSink) Info(level int, msg string, kv ...interface{}) {
+	switch msg {
+	case "Start the preemption asynchronously":
+		preempting.Add(1)
+	case "Async Preemption finished completely":
+		preempting.Add(-1)
+	}
+	if level <= 5 {
+		debugf("%d %s %v", level, msg, kv)
+	}
 }
 
 var debug, plugins = os.Getenv("WASDRA_ORACLE_DEBUG") != "", os.Getenv("WASDRA_ORACLE_PLUGINS") != ""
@@ -450,9 +475,7 @@ func (s *scoreSink) record(msg string, kv []interface{}) {
 		s.scores[p] = map[string]int64{}
 		s.plugins[p] = map[string]map[string]int64{}
 		s.attempts[p]++
-		s.previous[p] = s.started[p]
 		s.started[p] = time.Now().UnixNano()
-		s.current = p
 		s.mu.Unlock()
 	case "Plugin scored node for pod":
 		if !plugins {
@@ -626,7 +649,7 @@ func runScenario(sc *Scenario, gates string, timeout time.Duration) *Result {
 
 func schedule(w *world, res *Result, timeout time.Duration) (bool, error) {
 	sink := &scoreSink{scores: map[string]map[string]int64{}, attempts: map[string]int{}, started: map[string]int64{},
-		previous: map[string]int64{}, plugins: map[string]map[string]map[string]int64{}}
+		plugins: map[string]map[string]map[string]int64{}}
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.New(sink)))
 	defer cancel()
 	c := newClient(w.objs)
@@ -649,10 +672,23 @@ func schedule(w *world, res *Result, timeout time.Duration) (bool, error) {
 			return false, fmt.Errorf("pod %s/%s never reached the queue", p.Namespace, p.Name)
 		}
 	}
-	var busy atomic.Bool
+	// cycle is held by the scheduling loop from the pop to the end of ScheduleOne, so that the harness can wait for a
+	// cycle under way to end (a pod group's cycle writes its pods' conditions only at its end) and stop the next.
+	var cycle sync.Mutex
+	var busy, repeat atomic.Bool
+	held := false // touched by the scheduling loop's goroutine only
 	pop := sched.NextPod
 	sched.NextPod = func(logger klog.Logger) (*framework.QueuedPodInfo, error) {
 		info, err := pop(logger)
+		cycle.Lock()
+		held = true
+		again := false
+		if info != nil && info.Pod != nil {
+			sink.mu.Lock()
+			again = sink.started[key(info.Pod.Namespace, info.Pod.Name)] > c.changed.Load()
+			sink.mu.Unlock()
+		}
+		repeat.Store(again)
 		busy.Store(true)
 		return info, err
 	}
@@ -661,6 +697,10 @@ func schedule(w *world, res *Result, timeout time.Duration) (bool, error) {
 		for ctx.Err() == nil {
 			sched.ScheduleOne(ctx)
 			busy.Store(false)
+			if held {
+				held = false
+				cycle.Unlock()
+			}
 		}
 	}()
 	c.changed.Store(time.Now().UnixNano())
@@ -669,7 +709,7 @@ func schedule(w *world, res *Result, timeout time.Duration) (bool, error) {
 	timedOut := true
 	for time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
-		if settled(w, c, sched, sink, busy.Load()) {
+		if settled(w, c, sched, sink, busy.Load() && !repeat.Load()) {
 			quiet++
 		} else {
 			quiet = 0
@@ -679,15 +719,22 @@ func schedule(w *world, res *Result, timeout time.Duration) (bool, error) {
 			break
 		}
 	}
-	cancel()
+	// Collect between cycles: a gang whose pods' own condition writes requeue each other is retried without end
+	// (SchedulerPopFromBackoffQ pops the backoff queue when the active queue is empty), and a cut inside its cycle
+	// would find pods without a PodScheduled condition.
+	locked := waitFor(cycle.TryLock, 10*time.Second)
 	collect(w, c, rec, sink, res)
+	cancel()
+	if locked {
+		cycle.Unlock()
+	}
 	return timedOut, nil
 }
 
 // settled is true when nothing more can happen: since the last write that could change where pods fit, every pending
 // pod was bound, or tried again, or sits among the unschedulable pods (no event moved it back, or a PreEnqueue plugin
 // holds it).
-func settled(w *world, c *client, sched *scheduler.Scheduler, sink *scoreSink, busy bool) bool {
+func settled(w *world, c *client, sched *scheduler.Scheduler, sink *scoreSink, firstCycle bool) bool {
 	changed := c.changed.Load()
 	if time.Now().UnixNano()-changed < int64(100*time.Millisecond) {
 		return false
@@ -704,8 +751,15 @@ func settled(w *world, c *client, sched *scheduler.Scheduler, sink *scoreSink, b
 	tracker := c.Tracker()
 	sink.mu.Lock()
 	defer sink.mu.Unlock()
-	if busy && sink.previous[sink.current] <= changed {
-		return false // a first attempt since the last change is under way (a repeated one changes nothing)
+	if preempting.Load() > 0 {
+		// Victims are deleted by a goroutine of their own while the preemptor waits in PreEnqueue
+		// (framework/preemption/executor.go prepareCandidateAsync): parked does not mean settled until it ends.
+		return false
+	}
+	if firstCycle {
+		// A first cycle since the last change is under way (a repeated one changes nothing). Decided per cycle, at
+		// its pop: a pod-group cycle logs an attempt per pod and placement.
+		return false
 	}
 	for _, p := range w.pending {
 		k := key(p.Namespace, p.Name)

@@ -167,6 +167,9 @@ def main() -> int:
     parser.add_argument("--no-compare", action="store_true", help="do not run the simulator afterwards")
     parser.add_argument("--changed", action="store_true",
                         help="re-run the oracle only on scenarios whose objects differ from those stored in --out")
+    parser.add_argument("--only", metavar="IDS",
+                        help="re-run the oracle only on these scenarios (comma-separated ids such as s00141 or seeds), "
+                             "keeping every other stored verdict of --out")
     parser.add_argument("--write", nargs=2, metavar=("SEED", "DIR"),
                         help="write one scenario as DIR/snapshot.json and DIR/manifests.json for kubectl wasdra explain")
     parser.add_argument("--compare-only", metavar="CORPUS", help="only compare the simulator with a stored corpus")
@@ -188,11 +191,12 @@ def main() -> int:
     start = time.process_time(), time.time()
     seeds = list(range(args.first, args.first + args.count))
     stored: dict[int, dict[str, Any]] = {}
-    if args.changed and Path(args.out).exists():
+    if (args.changed or args.only) and Path(args.out).exists():
         from tests.oracle.compare import load_corpus
 
+        only = {int(x.strip().lstrip("s")) for x in (args.only or "").split(",") if x.strip()}
         stored = {e["seed"]: e for e in load_corpus(Path(args.out))
-                  if e["seed"] in seeds and e["digest"] == digest(generate(e["seed"]))}
+                  if e["seed"] in seeds and e["seed"] not in only and e["digest"] == digest(generate(e["seed"]))}
     answers = {**stored, **run_oracle(args.oracle, [s for s in seeds if s not in stored], args.jobs)}
     print(f"kept {len(stored)} stored verdicts, ran the oracle on {len(seeds) - len(stored)} scenarios", file=sys.stderr)
     entries = [answers[s] for s in seeds]
