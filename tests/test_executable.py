@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -94,7 +95,9 @@ def test_archive_holds_the_folder_completion_and_notices(built: tuple[Path, Path
     assert {"README.md", "LICENSE", "NOTICE", "kubectl-wasdra", "kubectl_complete-wasdra"} <= names
     assert any(name.startswith("_internal/kubectl_wasdra/_data/schemas/") for name in names)
     assert not {name for name in names if "/" not in name} - {"README.md", "LICENSE", "NOTICE", "kubectl-wasdra",
-                                                              "kubectl_complete-wasdra", "_internal"}
+                                                              "kubectl_complete-wasdra", "_internal", "docs"}
+    readme_links = re.findall(r"\]\((docs/[^)#\s]+)", (ROOT / "README.md").read_text(encoding="utf-8"))
+    assert readme_links and set(readme_links) <= names  # the README's links resolve in the unpacked archive
     assert os.access(unpacked / "kubectl-wasdra", os.X_OK) and os.access(unpacked / "kubectl_complete-wasdra", os.X_OK)
 
 

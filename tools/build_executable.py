@@ -18,9 +18,9 @@ so nothing is installed twice and the environment itself is left as it was; the 
     python3 tools/build_executable.py --dist out/ --venv build/exe-venv
 
 The archive holds, at its top level, `kubectl-wasdra` (`.exe` on Windows), its `_internal/` folder,
-`kubectl_complete-wasdra` (kubectl's plugin completion; not on Windows), README.md, LICENSE and NOTICE. Unpack it into
-a folder of its own and put a symbolic link to `kubectl-wasdra` on PATH; tools/krew_manifest.py turns the archives into
-a krew plugin manifest.
+`kubectl_complete-wasdra` (kubectl's plugin completion; not on Windows), README.md, docs/ (what the README links
+to), LICENSE and NOTICE. Unpack it into a folder of its own and put a symbolic link to `kubectl-wasdra` on PATH;
+tools/krew_manifest.py turns the archives into a krew plugin manifest.
 """
 
 from __future__ import annotations
@@ -63,6 +63,7 @@ here=$(dirname "$(readlink -f "$0")")
 _WASDRA_KUBECTL_COMPLETE=1 exec "$here/kubectl-wasdra" "$@"
 """
 SIDE_FILES = ("README.md", "LICENSE", "NOTICE")
+DOCS = "docs"  # the reference the README links to, so its links resolve in the unpacked archive
 
 
 def platform_name() -> tuple[str, str]:
@@ -175,6 +176,8 @@ def archive_members(folder: Path, system: str) -> list[tuple[Path, str]]:
     """(file on disk, name in the archive) for everything the archive holds, sorted by name."""
     members = [(path, path.relative_to(folder).as_posix()) for path in folder.rglob("*") if path.is_file()]
     members += [(ROOT / name, name) for name in SIDE_FILES]
+    members += [(path, path.relative_to(ROOT).as_posix()) for path in (ROOT / DOCS).rglob("*")  # the README's links
+                if path.is_file()]
     if system != "windows":
         script = folder.parent / "kubectl_complete-wasdra"
         script.write_text(COMPLETE_SCRIPT)

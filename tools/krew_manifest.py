@@ -45,7 +45,7 @@ on Linux and macOS link it once (again after an upgrade):
   ln -sf "$(dirname "$(readlink -f ~/.krew/bin/kubectl-wasdra)")/kubectl_complete-wasdra" ~/.krew/bin/
 """
 # the one-folder build (tools/build_executable.py): the program, its _internal/ folder and the side files
-FILES = ("_internal", "README.md", "LICENSE", "NOTICE")
+FILES = ("_internal", "docs", "README.md", "LICENSE", "NOTICE")
 
 
 def sha256(path: Path) -> str:
