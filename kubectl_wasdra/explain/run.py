@@ -216,7 +216,7 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
     progress = progress or _silent
     unread = unread_kinds(snapshot.header.gaps, EXPLAIN_KINDS)
     budget = budget if budget is not None else Budget()
-    used: set[tuple[str, str, str]] | None = None  # devices the snapshot's claims hold: read for the first map
+    used: set[tuple[str, str, str]] | None = None  # devices the snapshot's claims hold: read for the first map or grid
     progress("preparing the simulation")
     with paused_gc():  # pod infos, devices and the ledger of bound pods live as long as the run: frozen, never rescanned
         sim = Simulation(snapshot, gates, config=config)
@@ -257,6 +257,7 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
         if grids and wants_devices and not shared and drawn < MAX_GRIDS:
             from kubectl_wasdra.explain.grid import build_grid
 
+            used = allocated_in_snapshot(snapshot) if used is None else used
             diagnosis.grid = build_grid(snapshot, result, key, used, grid_memo)
             drawn += diagnosis.grid is not None
         if with_suggestions:
