@@ -192,7 +192,7 @@ def _best(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], scores: dict[
           window: _Window | None) -> str:
     """best_node over the feasible nodes; from the window's heap when only the resource scores differ between nodes
     (best_node's own shortcut), so a pod of a known shape does not rescan hundreds of nodes for the first maximum."""
-    extra = pod_scores(pod, state, tuple(scores))
+    extra = pod_scores(pod, state, scores.keys())  # iterated only when a plugin scores
     if window is not None and not extra:
         chosen = window.best(state, nodes)
         if chosen is not None:
