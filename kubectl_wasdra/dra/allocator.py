@@ -94,16 +94,29 @@ def _requests(claims: Sequence[Mapping[str, Any]], inventory: Inventory, feature
     (extra tolerations get added) builds a private copy. Node-dependent memos are reset on reuse."""
     if fresh:
         return build_requests(claims, inventory, features)
-    key = (tuple(id(claim) for claim in claims), features)
-    cached = inventory.request_cache.get(key)
-    if cached is not None and all(a is b for a, b in zip(cached[0], claims, strict=True)):
-        for request in (r for claim_requests in cached[1] for alternatives in claim_requests for r in alternatives):
-            request.selected = {}
-            request.all_devices = []
-        return cached[1]
+    # keyed by identity (the frozen Features hashes ten fields on every lookup), checked against the kept objects
+    specs = tuple(claim.get("spec") for claim in claims)
+    for owners, key in ((specs, ("spec", tuple(map(id, specs)), id(features))),
+                        (claims, (tuple(map(id, claims)), id(features)))):
+        cached = inventory.request_cache.get(key)
+        if cached is not None and cached[2] is features and all(a is b for a, b in zip(cached[0], owners, strict=True)):
+            for request in (r for claim_requests in cached[1] for alternatives in claim_requests for r in alternatives):
+                request.selected = {}
+                request.all_devices = []
+            return cached[1]
     requests = build_requests(claims, inventory, features)
-    inventory.request_cache[key] = (tuple(claims), requests)  # keeps the claims alive, so their ids stay theirs
-    return requests
+    if _nameless(requests):  # claims from one template share its spec object: built once for all of them
+        inventory.request_cache[("spec", tuple(map(id, specs)), id(features))] = (specs, requests, features)
+    else:
+        inventory.request_cache[(tuple(map(id, claims)), id(features))] = (tuple(claims), requests, features)
+    return requests  # the cache keeps the claims (specs) and features alive, so their ids stay theirs
+
+
+def _nameless(requests: list[list[list[RequestData]]]) -> bool:
+    """True when the request data holds nothing of the claims' names: only a claim's own selectors name it (in their
+    errors); everything else is read from the spec, and the errors naming the claim are raised, never kept."""
+    return not any(selector.owner.startswith("claim ") for claim_requests in requests for alternatives in claim_requests
+                   for request in alternatives for selector in request.selectors)
 
 
 def _prepare(claims: Sequence[Mapping[str, Any]], node: Mapping[str, Any], pools: NodePools, inventory: Inventory,

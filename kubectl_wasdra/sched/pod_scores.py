@@ -21,7 +21,7 @@ Upstream (kubernetes/kubernetes, 1.36.2 source):
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -111,7 +111,7 @@ def _spread_data(pod: PodInfo, state: SchedState, constraints: list[Constraint],
     return state.cached(SPREAD_SCORE, pod, compute, update, key)
 
 
-def _spread_counts(pod: PodInfo, state: SchedState, nodes: Sequence[str], constraints: list[Constraint],
+def _spread_counts(pod: PodInfo, state: SchedState, nodes: Collection[str], constraints: list[Constraint],
                    require_all: bool) -> tuple[set[str], list[dict[str, int]], list[float]]:
     """(ignored nodes, matching pods per topology value per constraint, normalizing weight per constraint)."""
     ignored: set[str] = set()
@@ -129,7 +129,7 @@ def _spread_counts(pod: PodInfo, state: SchedState, nodes: Sequence[str], constr
     return ignored, _spread_data(pod, state, constraints, require_all), [math.log(size + 2) for size in sizes]
 
 
-def topology_spread_scores(pod: PodInfo, state: SchedState, nodes: Sequence[str]) -> dict[str, int] | None:
+def topology_spread_scores(pod: PodInfo, state: SchedState, nodes: Collection[str]) -> dict[str, int] | None:
     """PodTopologySpread's normalized score of each of `nodes` (the feasible ones), or None when PreScore skips."""
     found = topology_spread_raw(pod, state, nodes)
     if found is None:
@@ -140,7 +140,7 @@ def topology_spread_scores(pod: PodInfo, state: SchedState, nodes: Sequence[str]
             else MAX_NODE_SCORE * (high + low - raw[name]) // high for name in nodes}
 
 
-def topology_spread_raw(pod: PodInfo, state: SchedState, nodes: Sequence[str]) -> tuple[dict[str, int], set[str]] | None:
+def topology_spread_raw(pod: PodInfo, state: SchedState, nodes: Collection[str]) -> tuple[dict[str, int], set[str]] | None:
     """PodTopologySpread's Score of each of `nodes` but the ignored ones (a key missing), and those ignored; None when
     PreScore skips."""
     constraints, require_all = _soft_constraints(pod, state)
@@ -244,7 +244,7 @@ def _topology_scores(pod: PodInfo, state: SchedState) -> dict[tuple[str, str], i
     return state.cached(AFFINITY_SCORE, pod, scorer.compute, scorer.update, key) or None
 
 
-def inter_pod_affinity_scores(pod: PodInfo, state: SchedState, nodes: Sequence[str]) -> dict[str, int] | None:
+def inter_pod_affinity_scores(pod: PodInfo, state: SchedState, nodes: Collection[str]) -> dict[str, int] | None:
     """InterPodAffinity's normalized score of each of `nodes`, or None when PreScore skips."""
     raw = inter_pod_affinity_raw(pod, state, nodes)
     if raw is None:
@@ -254,7 +254,7 @@ def inter_pod_affinity_scores(pod: PodInfo, state: SchedState, nodes: Sequence[s
             for name, score in raw.items()}
 
 
-def inter_pod_affinity_raw(pod: PodInfo, state: SchedState, nodes: Sequence[str]) -> dict[str, int] | None:
+def inter_pod_affinity_raw(pod: PodInfo, state: SchedState, nodes: Collection[str]) -> dict[str, int] | None:
     """InterPodAffinity's Score of each of `nodes` (may be negative), or None when PreScore skips."""
     topology = _topology_scores(pod, state)
     if topology is None:
@@ -267,7 +267,7 @@ def inter_pod_affinity_raw(pod: PodInfo, state: SchedState, nodes: Sequence[str]
     return raw
 
 
-def pod_scores(pod: PodInfo, state: SchedState, nodes: Sequence[str]) -> dict[str, int] | None:
+def pod_scores(pod: PodInfo, state: SchedState, nodes: Collection[str]) -> dict[str, int] | None:
     """Both plugins' weighted normalized scores per node (the profile's weights), or None when both skip."""
     profile = pod.profile or DEFAULT_PROFILE
     out: dict[str, int] | None = None

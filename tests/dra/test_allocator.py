@@ -335,3 +335,27 @@ def test_distinct_attribute_remembers_only_the_previous_device_of_a_request() ->
     across = run(slices, [claim("c", request("a"), request("b"), request("x"),
                                 constraints=[{"distinctAttribute": f"{DRIVER}/pcieRoot"}])])
     assert isinstance(across, AllocationFailure)  # across requests every recorded value counts
+
+
+def _from_template(name: str, spec: dict) -> dict:
+    """A claim made from a ResourceClaimTemplate: its own name, the template's spec object (sched/claims.py)."""
+    return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+            "metadata": {"name": name, "namespace": "default"}, "spec": spec}
+
+
+def test_claims_of_one_template_share_request_data_but_keep_their_names() -> None:
+    """Request data is built once per template spec (capacity places thousands of copies), yet each claim's
+    allocation is its own and a claim's own selector still names that claim in its error."""
+    inventory = Inventory(slices=ONE_NODE, classes=(GPU_CLASS,))
+    usage = DeviceUsage.from_claims(())
+    spec = claim("t", request("r"))["spec"]
+    first = allocate_claims([_from_template("pod-a-gpu", spec)], node(), inventory, usage)
+    second = allocate_claims([_from_template("pod-b-gpu", spec)], node(), inventory, usage)
+    assert isinstance(first, Allocation) and isinstance(second, Allocation)
+    assert [c.claim["metadata"]["name"] for c in second.claims] == ["pod-b-gpu"]
+    assert picked(second) == [["r:gpu-0"]]
+    bad = claim("t", request("r", selectors=["device.attributes['gpu.example.com'].nope == 1"]))["spec"]
+    allocate_claims([_from_template("pod-a-gpu", bad)], node(), inventory, usage)
+    failure = allocate_claims([_from_template("pod-b-gpu", bad)], node(), inventory, usage)
+    assert isinstance(failure, AllocationFailure)
+    assert failure.message.startswith("claim default/pod-b-gpu: selector #0"), failure.message

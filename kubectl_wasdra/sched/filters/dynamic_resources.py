@@ -108,6 +108,7 @@ class DraState:
         self._by_node: dict[str, tuple[str, ...]] | None = None
         self._shared: bool | None = None
         self._free_count: dict[str, tuple[int | None, int]] = {}  # node -> (node generation, unallocated local devices)
+        self._needed: dict[tuple[int, ...], tuple[tuple[Any, ...], int | None]] = {}  # claim specs -> _device_count
 
     @property
     def usage(self) -> Any:
@@ -149,7 +150,7 @@ class DraState:
         only node-local slices, exact counts, no admin access; anything else answers False). The free count is
         kept per node while its `generation` (SchedState.node_gen) is unchanged: only node-local devices count."""
         devices = self._local_devices().get(node_name) if self.usage is not None else None
-        needed = _device_count(claims)
+        needed = self._device_count(claims) if devices is not None else None
         if devices is None or needed is None:
             return False
         cached = self._free_count.get(node_name)
@@ -157,6 +158,15 @@ class DraState:
             is_exclusive = self.usage.is_exclusive
             cached = self._free_count[node_name] = (generation, sum(1 for key in devices if not is_exclusive(key)))
         return cached[1] < needed
+
+    def _device_count(self, claims: list[Any]) -> int | None:
+        """_device_count, once per set of claim specs (the claims of one template's copies share its spec object)."""
+        specs = tuple(claim.claim.get("spec") for claim in claims)
+        key = tuple(map(id, specs))
+        found = self._needed.get(key)
+        if found is None or any(a is not b for a, b in zip(found[0], specs, strict=True)):
+            found = self._needed[key] = (specs, _device_count(claims))  # keeps the specs alive: their ids stay theirs
+        return found[1]
 
     def _local_devices(self) -> dict[str, tuple[str, ...]]:
         """Node-local device keys per node, for nodes where counting devices is a true bound. Left out: nodes with a
