@@ -13,7 +13,6 @@ status holds while the node's generation (and, with network-attached devices, th
 
 from __future__ import annotations
 
-import heapq
 import re
 from collections.abc import Mapping
 from dataclasses import replace
@@ -184,20 +183,9 @@ def _find_node(pod: PodInfo, state: SchedState,
         return None, scores
     if not stateful:
         state.set(state.cursors, key, state.position(nodes, next(iter(scores))))
-    chosen = _best(pod, state, nodes, scores, window) if len(scores) > 1 else next(iter(scores))  # one: no scoring
+    chosen = best_node(scores, score_weights(pod.profile, state.minor), pod_scores(pod, state, tuple(scores))) \
+        if len(scores) > 1 else next(iter(scores))  # one: no scoring
     return (chosen if _prepare_chosen(pod, state, chosen, fresh, shape) else None), scores
-
-
-def _best(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], scores: dict[str, tuple[int, int, int, int]],
-          window: _Window | None) -> str:
-    """best_node over the feasible nodes; from the window's heap when only the resource scores differ between nodes
-    (best_node's own shortcut), so a pod of a known shape does not rescan hundreds of nodes for the first maximum."""
-    extra = pod_scores(pod, state, scores.keys())  # iterated only when a plugin scores
-    if window is not None and not extra:
-        chosen = window.best(state, nodes)
-        if chosen is not None:
-            return chosen
-    return best_node(scores, score_weights(pod.profile, state.minor), extra)
 
 
 def _prepare_chosen(pod: PodInfo, state: SchedState, chosen: str, fresh: set[str], shape: bytes | None) -> bool:
@@ -230,45 +218,11 @@ class _Window:
     examined: kept while nothing was freed, so the next pod of that shape only re-filters the nodes changed since
     (state.changed_nodes; usage only grows, so a node that was not feasible stays so) and tops the window up."""
 
-    __slots__ = ("changes", "end", "extras", "freed", "heap", "scores", "shared_gen")
+    __slots__ = ("changes", "end", "freed", "scores", "shared_gen")
 
     def __init__(self, scores: dict[str, tuple[int, int, int, int]], end: int, state: SchedState) -> None:
         self.scores, self.end = scores, end
         self.freed, self.shared_gen, self.changes = state.freed, state.shared_gen, len(state.changed_nodes)
-        # (-resource score, node position, name, raw scores), stale entries left in (built on first best())
-        self.heap: list[tuple[int, int, str, tuple[int, int, int, int]]] | None = None
-        self.extras = 0  # feasible nodes with a non-zero taint, affinity or DRA raw score (counted with the heap)
-
-    def put(self, state: SchedState, nodes: tuple[str, ...], name: str, raw: tuple[int, int, int, int]) -> None:
-        """scores[name] = raw, keeping the heap and the count up to date."""
-        if self.heap is not None:
-            old = self.scores.get(name)
-            self.extras += bool(raw[1] or raw[2] or raw[3]) - bool(old is not None and (old[1] or old[2] or old[3]))
-            heapq.heappush(self.heap, (-raw[0], state.position(nodes, name), name, raw))
-        self.scores[name] = raw
-
-    def drop(self, name: str) -> None:
-        old = self.scores.pop(name)
-        if self.heap is not None and (old[1] or old[2] or old[3]):
-            self.extras -= 1
-
-    def best(self, state: SchedState, nodes: tuple[str, ...]) -> str | None:
-        """best_node's shortcut answer (the first node in node order with the highest resource score) when no node has
-        a taint, affinity or DRA raw score, else None. The scores are kept in node order (refreshed in place, topped
-        up past the end), so the smallest position among the highest scores is best_node's first maximum."""
-        scores, heap = self.scores, self.heap
-        if heap is None or len(heap) > 2 * len(scores) + 64:  # first use, or mostly stale entries
-            heap = self.heap = [(-raw[0], state.position(nodes, name), name, raw) for name, raw in scores.items()]
-            heapq.heapify(heap)
-            self.extras = sum(1 for raw in scores.values() if raw[1] or raw[2] or raw[3])
-        if self.extras:
-            return None
-        while heap:
-            top = heap[0]
-            if scores.get(top[2]) is top[3]:
-                return top[2]
-            heapq.heappop(heap)
-        return None
 
 
 def _window(state: SchedState, shape: bytes | None, nodes: tuple[str, ...]) -> _Window | None:
@@ -289,16 +243,15 @@ def _refresh(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], shape: byt
             continue
         node = state.node(name)
         if run_filters(pod, node) is None:
-            window.put(state, nodes, name, _passed(pod, state, shape, name, node))
+            scores[name] = _passed(pod, state, shape, name, node)
             fresh.add(name)
         else:
-            window.drop(name)
+            del scores[name]
     window.changes = len(state.changed_nodes)
     wanted = num_feasible_nodes_to_find(len(nodes), _percentage(pod))
     if len(scores) < wanted and window.end + 1 < len(nodes):
         more, more_fresh, window.end = _feasible(pod, state, nodes, shape, window.end + 1, wanted - len(scores))
-        for name, raw in more.items():
-            window.put(state, nodes, name, raw)
+        scores.update(more)
         fresh |= more_fresh
     return fresh
 
