@@ -20,17 +20,17 @@ from kubectl_wasdra.explain.placement_map import (
     _classes_of,
     _domain_order,
     _group_devices,
+    _nodes_of,
+    _numa,
     _victims_per_node,
-    numa_attribute,
 )
-from kubectl_wasdra.kube.taints import first_untolerated
+from kubectl_wasdra.kube.taints import SCHEDULING_EFFECTS, first_untolerated
 from kubectl_wasdra.sched.result import GroupResult
 
 STATES: Final = ("this", "used", "nodeTainted", "excluded", "deviceTainted", "free")  # the order a device is judged in
 ROWS_PER_DOMAIN: Final = 8  # node rows drawn per domain (this group's nodes first); every node is counted
 ROWS_WITHOUT_DOMAINS: Final = 32  # node rows drawn for a group without topology domains
 DOMAINS_WITH_ROWS: Final = 12  # domains whose node rows are drawn; the others get their summary row only
-_SCHEDULING_EFFECTS: Final = frozenset({"NoSchedule", "NoExecute"})
 
 
 def _request_specs(snapshot: ClusterSnapshot, result: GroupResult) -> list[tuple[str, str, tuple[str, ...]]]:
@@ -117,7 +117,7 @@ def _device_state(key: tuple[str, str, str], device: Mapping[str, Any], node_tai
         return "nodeTainted"
     if not selected:
         return "excluded"
-    if any(t.get("effect") in _SCHEDULING_EFFECTS for t in device.get("taints") or ()):
+    if any(t.get("effect") in SCHEDULING_EFFECTS for t in device.get("taints") or ()):
         return "deviceTainted"
     return "free"
 
@@ -144,8 +144,8 @@ class _Judge:
     def __init__(self, snapshot: ClusterSnapshot, result: GroupResult, used: set, memo: dict[Any, Any]) -> None:
         mine, earlier = _group_devices(result)
         self.mine, self.used = mine, used | earlier
-        requests = _request_specs(snapshot, result)
-        self.selection = _Selection(snapshot, requests, memo.setdefault(tuple(requests), {}))
+        self.requests = _request_specs(snapshot, result)
+        self.selection = _Selection(snapshot, self.requests, memo.setdefault(tuple(self.requests), {}))
         self.result = result
         self.by_node = snapshot.slices_by_node[0]
         self.drivers: set[str] = set()
@@ -165,9 +165,7 @@ class _Judge:
                 state = _device_state(key, device, bool(taint), self.selection.matches(key, device), self.mine, self.used)
                 counts[state] += 1
                 if draw:
-                    numa = numa_attribute(device)
-                    numas.setdefault(numa if isinstance(numa, int) and not isinstance(numa, bool) else None,
-                                     []).append([state, driver, name])
+                    numas.setdefault(_numa(device), []).append([state, driver, name])
         if not draw:
             return None
         order = sorted(numas, key=lambda n: (n is None, n if n is not None else 0))
@@ -196,7 +194,7 @@ def build_grid(snapshot: ClusterSnapshot, result: GroupResult, key: str | None, 
         return None
     judge = _Judge(snapshot, result, used, memo if memo is not None else {})
     evicted = _victims_per_node(result)
-    first = set(result.placement.values()) | set(evicted) | {pool for _, pool, _ in judge.mine if pool in by_node}
+    first = set(result.placement.values()) | set(evicted) | _nodes_of(judge.mine, by_node)
     limit = ROWS_PER_DOMAIN if key else ROWS_WITHOUT_DOMAINS
     domains, totals = [], _counts()
     for index, value in enumerate(_domain_order(result, list(scope))):
@@ -214,5 +212,5 @@ def build_grid(snapshot: ClusterSnapshot, result: GroupResult, key: str | None, 
                         "hiddenNodes": len(nodes) - len(rows)})
     return {"key": key, "states": list(STATES), "totals": totals,
             "classes": {driver: _classes_of(snapshot, driver) for driver in sorted(judge.drivers)},
-            "requests": [{"request": r, "deviceClassName": c} for r, c, _ in _request_specs(snapshot, result)],
+            "requests": [{"request": r, "deviceClassName": c} for r, c, _ in judge.requests],
             "domains": domains}

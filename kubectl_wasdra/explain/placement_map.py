@@ -12,6 +12,7 @@ from typing import Any, Final
 
 from kubectl_wasdra.cluster.snapshot import ClusterSnapshot
 from kubectl_wasdra.explain.ordering import natural_key
+from kubectl_wasdra.kube.taints import SCHEDULING_EFFECTS
 from kubectl_wasdra.sched.result import GroupResult
 
 MAX_NODES: Final = 16  # nodes drawn for a group without topology domains
@@ -23,7 +24,6 @@ LEGEND: Final = f"{USED} used by others, {THIS} this group, {FREE} free, {TAINTE
 # KEP-6072 standard attribute (int, or ints with DRAListTypeAttributes): when every device of a node has it, cells
 # group by it, and explain shows each allocated device's NUMA node (kubelet_stage.claim_numa)
 NUMA_ATTRIBUTE: Final = "resource.kubernetes.io/numaNode"
-_SCHEDULING_EFFECTS = ("NoSchedule", "NoExecute")
 
 
 def _device_keys(devices: Any) -> set[tuple[str, str, str]]:
@@ -75,7 +75,7 @@ def _cells(slices: Sequence[Mapping[str, Any]], mine: set, used: set) -> str:
         spec = item.get("spec") or {}
         for device in spec.get("devices") or ():
             key = (spec.get("driver", ""), (spec.get("pool") or {}).get("name", ""), device.get("name", ""))
-            tainted = any(t.get("effect") in _SCHEDULING_EFFECTS for t in device.get("taints") or ())
+            tainted = any(t.get("effect") in SCHEDULING_EFFECTS for t in device.get("taints") or ())
             cells.append((_numa(device), THIS if key in mine else USED if key in used else TAINTED if tainted else FREE))
     rest = _beyond(cells[MAX_CELLS:])
     cells = cells[:MAX_CELLS]
@@ -172,7 +172,7 @@ def _nodes_of(devices: set[tuple[str, str, str]], by_node: Mapping[str, Any]) ->
 
 
 def _is_tainted(facts: Any) -> bool:
-    return bool(facts.unschedulable) or any(t.get("effect") in _SCHEDULING_EFFECTS for t in facts.taints)
+    return bool(facts.unschedulable) or any(t.get("effect") in SCHEDULING_EFFECTS for t in facts.taints)
 
 
 def _classes_of(snapshot: ClusterSnapshot, driver: str) -> list[str]:

@@ -56,10 +56,6 @@ def capacity_sections(capacity_doc: Mapping[str, Any]) -> list[Section]:
     return sections(capacity_doc)
 
 
-def _is_rows(value: Any) -> bool:
-    return isinstance(value, list) and bool(value) and all(isinstance(v, Mapping) for v in value)
-
-
 def verdict_word(group: Mapping[str, Any]) -> tuple[str, str]:
     """(css class, words) of a group's verdict: fits, does not fit, or unknown / not simulated."""
     fits = group.get("fits")

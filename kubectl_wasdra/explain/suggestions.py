@@ -17,6 +17,7 @@ from kubectl_wasdra.explain.model import Suggestion, Tried
 from kubectl_wasdra.explain.promise import ordered
 from kubectl_wasdra.explain.suggest_shape import fewer_devices, other_topology_key, relax_match_attribute
 from kubectl_wasdra.explain.whatif import Budget, BudgetSpent, Verifier, group_object, where
+from kubectl_wasdra.kube.taints import SCHEDULING_EFFECTS
 from kubectl_wasdra.reasons import Reason
 from kubectl_wasdra.sched.admission import GENERIC_WORKLOAD, Gates
 from kubectl_wasdra.sched.result import GroupResult
@@ -195,7 +196,7 @@ def _device_taint(verifier: Verifier) -> Mapping[str, Any] | None:
             continue
         for device in spec.get("devices") or ():
             counts.update((t.get("key", ""), str(t.get("value", "")), t.get("effect", "")) for t in device.get("taints") or ()
-                          if t.get("effect") in ("NoSchedule", "NoExecute"))
+                          if t.get("effect") in SCHEDULING_EFFECTS)
     if not counts:
         return None
     key, value, effect = counts.most_common(1)[0][0]
