@@ -14,9 +14,9 @@ from typing import Any, Final
 
 from kubectl_wasdra.dra.funnel import ALL_STAGES
 from kubectl_wasdra.explain.model import ReasonItem
+from kubectl_wasdra.explain.placement_map import NUMA_ATTRIBUTE
 from kubectl_wasdra.sched.fiterror import FitError
 
-NUMA_ATTRIBUTE: Final = "resource.kubernetes.io/numaNode"
 _STAGE_WORDS: Final = {  # "the best node has N ..." per funnel stage (dra/funnel.py STAGES)
     "visible": "in usable pools", "free": "free", "selected": "matching the class and selectors",
     "capacity": "with enough capacity", "counters": "with enough counters", "untainted": "untainted or tolerated",

@@ -15,6 +15,7 @@ from kubectl_wasdra.errors import ClusterReadError, UsageError
 from kubectl_wasdra.explain.diagnose import diagnose
 from kubectl_wasdra.explain.model import ExplainReport, GroupDiagnosis
 from kubectl_wasdra.explain.nominations import recorded_nominations
+from kubectl_wasdra.explain.placement_map import allocated_in_snapshot
 from kubectl_wasdra.explain.recorded import Recorded, condition, group_condition, latest_failed_scheduling
 from kubectl_wasdra.explain.run import (
     MAX_GRIDS,
@@ -22,6 +23,7 @@ from kubectl_wasdra.explain.run import (
     load_cluster_leaving_out,
     resolve_release,
     scheduler_config,
+    topology_key_of,
 )
 from kubectl_wasdra.explain.unknown import mark_unknown
 from kubectl_wasdra.sched.admission import make_gates
@@ -161,6 +163,7 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
         raise ClusterReadError(f"cannot tell what is Pending: Pods could not be read from the cluster ({unread['Pod']})",
                                hint="read with a user that may list pods in every namespace (kubectl auth can-i list pods -A)")
     groups, grid_memo = [], {}  # grid_memo: which devices each set of requests selects (explain/grid.py)
+    drawn, used = 0, None  # grids built; devices the snapshot's claims hold, read for the first grid
     simulation = Simulation(snapshot, gates, config=config)
     simulation.preemption = options.preemption
     for result in simulation.run():
@@ -175,8 +178,12 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
         created = min((p.created for p in result.entry.pods if p.created), default="")
         diagnosis.pending_for = _age(created, snapshot.header.taken_at)
         diagnosis.agreement = compare(diagnosis, diagnosis.recorded)
-        if options.grids and sum(g.grid is not None for g in groups) < MAX_GRIDS:
-            diagnosis.grid = _grid(snapshot, result, grid_memo)
+        if options.grids and drawn < MAX_GRIDS and any(p.claims_or_extended for p in result.pods):
+            from kubectl_wasdra.explain.grid import build_grid
+
+            used = allocated_in_snapshot(snapshot) if used is None else used
+            diagnosis.grid = build_grid(snapshot, result, topology_key_of(result), used, grid_memo)
+            drawn += diagnosis.grid is not None
         groups.append(diagnosis)
     if target is None and not groups:
         _require_namespace(snapshot, options.namespace)
@@ -189,18 +196,6 @@ def run_explain_pending(options: PendingOptions) -> ExplainReport:
     return ExplainReport(str(release), groups, [*assumed, *unmodelled_notes(options.feature_gates or {}, gates.enabled_gates),
                                                 *config_notes(config)],
                          gaps=dict(snapshot.header.gaps), left_out=list(left_out))
-
-
-def _grid(snapshot: Any, result: GroupResult, memo: dict[Any, Any]) -> dict[str, Any] | None:
-    """The HTML report's cluster grid of a group whose pods ask for devices (None otherwise)."""
-    from kubectl_wasdra.explain.grid import build_grid
-    from kubectl_wasdra.explain.placement_map import allocated_in_snapshot
-
-    if not any(p.claims_or_extended for p in result.pods):
-        return None
-    group = result.entry.group
-    key = result.entry.topology_key or (group.topology_keys[0] if group and group.topology_keys else None)
-    return build_grid(snapshot, result, key, allocated_in_snapshot(snapshot), memo)
 
 
 def _require_namespace(snapshot: Any, namespace: str | None) -> None:

@@ -247,8 +247,7 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
             continue
         apply_stage(diagnosis, result, stage)
         diagnosis.claim_numa = claim_numa(snapshot, diagnosis.claims) if diagnosis.claims else {}
-        key = result.entry.topology_key or (result.entry.group.topology_keys[0] if result.entry.group and
-                                            result.entry.group.topology_keys else None)
+        key = topology_key_of(result)
         wants_devices = any(p.claims_or_extended for p in result.pods)
         if wants_devices and (result.kind != "Pod" or not result.fits) and not shared:
             diagnosis.map_info = MapInfo()
@@ -278,8 +277,7 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
 def pod_plugins(recorder: PluginRecorder, result: GroupResult) -> dict[str, Any]:
     """Pod name -> PodPlugins of the entry's pods that had a cycle, in the entry's order (a gang's pods after an
     early stop had none), each with the topology domain its cycle ran in when the group has a topology constraint."""
-    group = result.entry.group
-    key = result.entry.topology_key or (group.topology_keys[0] if group and group.topology_keys else None)
+    key = topology_key_of(result)
     out = {}
     for pod in result.pods:
         record = recorder.records.get(pod.key)
@@ -290,6 +288,12 @@ def pod_plugins(recorder: PluginRecorder, result: GroupResult) -> dict[str, Any]
             record = replace(record, domain={key: str(result.state.facts[listed[0]].labels[key])})
         out[pod.name] = record
     return out
+
+
+def topology_key_of(result: GroupResult) -> str | None:
+    """The node label the group's domains are drawn by: its topology constraint's key, else the group's first key."""
+    group = result.entry.group
+    return result.entry.topology_key or (group.topology_keys[0] if group and group.topology_keys else None)
 
 
 def _silent(_: str) -> None:
