@@ -69,10 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=300, help="CPU seconds before a run is killed")
     args = parser.parse_args(argv)
     scale = 0.1 if args.quick else 1.0
-    names = [n.strip() for n in args.rows.split(",") if n.strip()]
-    unknown = [n for n in names if n not in ROWS]
-    if unknown:
-        parser.error(f"unknown rows {unknown}; known: {', '.join(ROWS)}")
+    names = SCALE.chosen_rows(parser, args.rows, ROWS)
     print(f"{'row':<14} {'json CPU s':>10} {'html CPU s':>10} {'page CPU s':>10} {'json':>10} {'html':>10} {'exit':>5}  target")
     for name in names:
         as_json, as_html = run_pair(ROWS[name], scale, args.timeout)

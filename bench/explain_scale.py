@@ -286,6 +286,15 @@ def _wait(pid: int, timeout: float) -> tuple[int, Any]:
         time.sleep(0.05)
 
 
+def chosen_rows(parser: argparse.ArgumentParser, text: str, rows: dict[str, Any]) -> list[str]:
+    """The names of the comma-separated --rows value; a usage error names the unknown ones and the known ones."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in rows]
+    if unknown:
+        parser.error(f"unknown rows {unknown}; known: {', '.join(rows)}")
+    return names
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", default=",".join(ROWS), help=f"comma-separated, of: {', '.join(ROWS)}")
@@ -299,10 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     scale = 0.1 if args.quick else 1.0
     OUT.mkdir(exist_ok=True)
     compile_package(args.checkout)
-    names = [n.strip() for n in args.rows.split(",") if n.strip()]
-    unknown = [n for n in names if n not in ROWS]
-    if unknown:
-        parser.error(f"unknown rows {unknown}; known: {', '.join(ROWS)}")
+    names = chosen_rows(parser, args.rows, ROWS)
     print(f"{'row':<11} {'CPU s':>7} {'peak MiB':>9} {'output':>10} {'exit':>4}  target")
     for name in names:
         result = run_row(ROWS[name], scale, args.timeout, args.checkout)

@@ -9,7 +9,6 @@ wall time is noisy: CPU time is the number to compare. Not a test: nothing here 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import subprocess
@@ -19,6 +18,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from builders import write_failing_selector_case  # noqa: E402  (the input the hostile-input test uses, bench-sized)
+
 CLUSTER = ROOT / "fixtures" / "clusters" / "two-racks"
 POD = ("apiVersion: v1\nkind: Pod\nmetadata: {{name: p, namespace: default}}\nspec:\n  containers:\n  - name: c\n"
        "    image: i\n    resources:\n      requests: {{cpu: '{cpu}'}}\n")
@@ -46,22 +49,8 @@ def _huge_quantity(folder: Path) -> list[str]:
 
 
 def _failing_selector(folder: Path) -> list[str]:
-    devices = [{"name": f"d{i}", "attributes": {"index": {"int": i}}} for i in range(100_000)]
-    items = [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
-              "status": {"allocatable": {"cpu": "64", "memory": "256Gi", "pods": "110"}}},
-             {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "default"}},
-             {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
-              "spec": {"selectors": [{"cel": {"expression": "1 / 0 == 1"}}]}},
-             {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s1"},
-              "spec": {"driver": "gpu.example.com", "nodeName": "n1",
-                       "pool": {"name": "n1", "generation": 1, "resourceSliceCount": 1}, "devices": devices}}]
-    (folder / "snap.json").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}))
-    (folder / "claim.yaml").write_text(
-        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: default}\nspec:\n"
-        "  devices:\n    requests: [{name: g, exactly: {deviceClassName: gpu}}]\n---\napiVersion: v1\nkind: Pod\n"
-        "metadata: {name: p, namespace: default}\nspec:\n  resourceClaims: [{name: g, resourceClaimName: c}]\n"
-        "  containers: [{name: c, image: i, resources: {claims: [{name: g}]}}]\n")
-    return ["explain", "-f", str(folder / "claim.yaml"), "--snapshot", str(folder / "snap.json"), "-o", "json"]
+    snapshot, manifest = write_failing_selector_case(folder, devices=100_000)
+    return ["explain", "-f", str(manifest), "--snapshot", str(snapshot), "-o", "json"]
 
 
 def _dev_zero_baseline(folder: Path) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -144,8 +145,6 @@ def run_all(cluster: ClusterSnapshot, *objects: Mapping[str, Any], gates: Any = 
 
 def fixture_cluster(name: str) -> ClusterSnapshot:
     """A fixture cluster from fixtures/clusters/<name>, loaded as `--snapshot` would."""
-    from pathlib import Path
-
     from kubectl_wasdra.cluster.files import load_snapshot
 
     snapshot_, problems = load_snapshot([str(Path(__file__).resolve().parents[1] / "fixtures" / "clusters" / name)])
@@ -161,3 +160,28 @@ def capacity_claim(name: str, device_class_name: str, capacity: Mapping[str, str
         exactly["capacity"] = {"requests": dict(capacity)}
     return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": name, "namespace": "default"},
             "spec": {"devices": {"requests": [{"name": request, "exactly": exactly}]}}}
+
+
+def write_failing_selector_case(folder: Path, devices: int) -> tuple[Path, Path]:
+    """(snapshot, manifest) written into `folder`: one node whose slice has `devices` devices, a DeviceClass whose
+    selector `1 / 0 == 1` errors at runtime on every device, and a pod with a claim of that class."""
+    import json
+
+    slice_devices = [{"name": f"d{i}", "attributes": {"index": {"int": i}}} for i in range(devices)]
+    items = [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
+              "status": {"allocatable": {"cpu": "64", "memory": "256Gi", "pods": "110"}}},
+             {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "default"}},
+             {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
+              "spec": {"selectors": [{"cel": {"expression": "1 / 0 == 1"}}]}},
+             {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s1"},
+              "spec": {"driver": "gpu.example.com", "nodeName": "n1",
+                       "pool": {"name": "n1", "generation": 1, "resourceSliceCount": 1}, "devices": slice_devices}}]
+    snapshot_path = folder / "snap.json"
+    snapshot_path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}))
+    manifest = folder / "claim.yaml"
+    manifest.write_text(
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: default}\nspec:\n"
+        "  devices:\n    requests: [{name: g, exactly: {deviceClassName: gpu}}]\n---\napiVersion: v1\nkind: Pod\n"
+        "metadata: {name: p, namespace: default}\nspec:\n  resourceClaims: [{name: g, resourceClaimName: c}]\n"
+        "  containers: [{name: c, image: i, resources: {claims: [{name: g}]}}]\n")
+    return snapshot_path, manifest

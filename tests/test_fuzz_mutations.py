@@ -161,10 +161,16 @@ def _mutated_text(base: Any, fmt: str) -> st.SearchStrategy[str]:
     return st.one_of(dumped, st.sampled_from(HOSTILE_TEXTS))
 
 
-def _write_text(folder: str, name: str, text: str) -> str:
-    path = Path(folder) / name
-    path.write_text(text, encoding="utf-8", errors="surrogatepass")
-    return str(path)
+@contextlib.contextmanager
+def _written(name: str, text: str) -> Iterator[str]:
+    """The path of a file `name` holding `text` (lone surrogates kept), in a temporary directory removed afterwards:
+    hypothesis runs a test many times within one function-scoped tmp_path."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / name
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        yield str(path)
 
 
 KUBECONFIG = {"apiVersion": "v1", "kind": "Config", "current-context": "fake", "preferences": {},
@@ -176,13 +182,10 @@ KUBECONFIG = {"apiVersion": "v1", "kind": "Config", "current-context": "fake", "
 @SETTINGS
 @given(_mutated_text(KUBECONFIG, "yaml"))
 def test_mutated_kubeconfig_is_a_clear_error_or_a_client(text: str) -> None:
-    import tempfile
-
     from kubectl_wasdra.cluster.kubeconfig import context_namespace
     from kubectl_wasdra.cluster.live import LiveOptions, _client
 
-    with tempfile.TemporaryDirectory() as folder:
-        path = _write_text(folder, "kubeconfig", text)
+    with _written("kubeconfig", text) as path:
         with contextlib.suppress(WasdraError):
             context_namespace(path, None)
         with contextlib.suppress(WasdraError):
@@ -199,15 +202,11 @@ PROJECT_CONFIG = {"k8sVersion": "1.37", "featureGates": {"DRAPrioritizedList": T
 @SETTINGS
 @given(_mutated_text(PROJECT_CONFIG, "yaml"))
 def test_mutated_project_config_is_a_clear_error_or_settings(text: str) -> None:
-    import tempfile
-
     from kubectl_wasdra.config.file import read_config
 
-    with tempfile.TemporaryDirectory() as folder:
-        path = _write_text(folder, ".wasdra.yaml", text)
-        with contextlib.suppress(WasdraError):
-            config = read_config(path)
-            config.resolved("prod")
+    with _written(".wasdra.yaml", text) as path, contextlib.suppress(WasdraError):
+        config = read_config(path)
+        config.resolved("prod")
 
 
 BASELINE = {"version": 1, "tool": "kubectl-wasdra", "findings": [
@@ -217,23 +216,16 @@ BASELINE = {"version": 1, "tool": "kubectl-wasdra", "findings": [
 @SETTINGS
 @given(_mutated_text(BASELINE, "json"))
 def test_mutated_baseline_is_a_clear_error_or_fingerprints(text: str) -> None:
-    import tempfile
-
     from kubectl_wasdra.lint.baseline import read_baseline
 
-    with tempfile.TemporaryDirectory() as folder:
-        path = _write_text(folder, "baseline.json", text)
-        with contextlib.suppress(WasdraError):
-            read_baseline(path)
+    with _written("baseline.json", text) as path, contextlib.suppress(WasdraError):
+        read_baseline(path)
 
 
 @SETTINGS
 @given(st.sampled_from(HOSTILE_TEXTS), st.sampled_from(["yaml", "json"]))
 def test_hostile_snapshot_file_is_reported_with_its_position(text: str, suffix: str) -> None:
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as folder:
-        path = _write_text(folder, f"snapshot.{suffix}", text)
+    with _written(f"snapshot.{suffix}", text) as path:
         _snapshot, problems = load_snapshot([path])
     assert all(p.line >= 1 and p.column >= 1 and p.message for p in problems)
 
@@ -241,13 +233,10 @@ def test_hostile_snapshot_file_is_reported_with_its_position(text: str, suffix: 
 @SETTINGS
 @given(st.sampled_from(HOSTILE_TEXTS), st.sampled_from(["yaml", "json"]))
 def test_hostile_manifest_text_is_a_finding_for_check_and_convert(text: str, suffix: str) -> None:
-    import tempfile
-
     from kubectl_wasdra.convert.run import load_errors
     from kubectl_wasdra.load import load_paths
 
-    with tempfile.TemporaryDirectory() as folder:
-        path = _write_text(folder, f"manifest.{suffix}", text)
+    with _written(f"manifest.{suffix}", text) as path:
         loaded = load_paths([path])
         load_errors(path, Path(path).read_bytes())
     assert all(p.line >= 1 and p.column >= 1 and p.message for p in loaded.problems)

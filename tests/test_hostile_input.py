@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from builders import write_failing_selector_case
 
 from kubectl_wasdra.cli import main
 from kubectl_wasdra.load import load_paths
@@ -362,20 +363,7 @@ def test_a_selector_that_errors_is_evaluated_once_and_reported_once(tmp_path: Pa
     as upstream's does, so one device is evaluated per scan, not every one."""
     from kubectl_wasdra.dra import requests
 
-    devices = [{"name": f"d{i}", "attributes": {"index": {"int": i}}} for i in range(20_000)]
-    items = [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
-              "status": {"allocatable": {"cpu": "64", "memory": "256Gi", "pods": "110"}}},
-             {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "default"}},
-             {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
-              "spec": {"selectors": [{"cel": {"expression": "1 / 0 == 1"}}]}},
-             {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s1"},
-              "spec": {"driver": "gpu.example.com", "nodeName": "n1",
-                       "pool": {"name": "n1", "generation": 1, "resourceSliceCount": 1}, "devices": devices}}]
-    snapshot = _write(tmp_path / "snap.json", json.dumps({"apiVersion": "v1", "kind": "List", "items": items}))
-    manifest = _write(tmp_path / "pod.yaml", "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, "
-                      "namespace: default}\nspec:\n  devices:\n    requests: [{name: g, exactly: {deviceClassName: gpu}}]\n---\n"
-                      "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  resourceClaims: [{name: g, "
-                      "resourceClaimName: c}]\n  containers: [{name: c, image: i, resources: {claims: [{name: g}]}}]\n")
+    snapshot, manifest = write_failing_selector_case(tmp_path, devices=20_000)
     calls: list[str] = []
     real = requests.Selector.matches
     monkeypatch.setattr(requests.Selector, "matches", lambda self, device: calls.append(device.name) or real(self, device))

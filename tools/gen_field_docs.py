@@ -49,8 +49,8 @@ def build() -> dict[str, Any]:
     for release in reversed(RELEASES):
         raw = json.loads((source_dir(release) / "_definitions.json").read_text())["$defs"]
         for name in sorted(wanted - docs.keys()):
-            if name in raw and describe(raw[name]):
-                docs[name] = describe(raw[name])
+            if name in raw and (described := describe(raw[name])):
+                docs[name] = described
     return {"source": f"{SOURCE_PACKAGE}, releases {RELEASES[0]}-{RELEASES[-1]} (newest first)",
             "definitions": dict(sorted(docs.items()))}
 

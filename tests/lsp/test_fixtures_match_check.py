@@ -49,6 +49,21 @@ def _utf16(line: str, column: int) -> int:
     return sum(2 if ord(c) > 0xFFFF else 1 for c in line[:column])
 
 
+def _expected(text: str, findings: list[dict]) -> list[tuple]:
+    """check's findings for a file as diagnostics would carry them: (rule, severity, 0-based line, UTF-16 column,
+    message), sorted."""
+    lines = text.splitlines()
+    return sorted((f["rule"], SEVERITY[f["severity"]], f["line"] - 1,
+                   _utf16(lines[f["line"] - 1], f["column"] - 1) if f["line"] <= len(lines) else f["column"] - 1,
+                   f["message"]) for f in findings)
+
+
+def _published(diagnostics: list[types.Diagnostic]) -> list[tuple]:
+    """The published diagnostics in the same form (the first line of each message)."""
+    return sorted((str(d.code), d.severity, d.range.start.line, d.range.start.character, d.message.split("\n")[0])
+                  for d in diagnostics)
+
+
 @pytest.mark.asyncio
 async def test_diagnostics_equal_check_json_for_every_fixture(loose_client: LanguageClient,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
@@ -63,12 +78,7 @@ async def test_diagnostics_equal_check_json_for_every_fixture(loose_client: Lang
         open_file(loose_client, path, text)
         published = await diagnostics_for(loose_client, uri)
         loose_client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
-        lines = text.splitlines()
-        want = sorted((f["rule"], SEVERITY[f["severity"]], f["line"] - 1,
-                       _utf16(lines[f["line"] - 1], f["column"] - 1) if f["line"] <= len(lines) else f["column"] - 1,
-                       f["message"]) for f in _check_json(path, capsys))
-        got = sorted((str(d.code), d.severity, d.range.start.line, d.range.start.character, d.message.split("\n")[0])
-                     for d in published)
+        want, got = _expected(text, _check_json(path, capsys)), _published(published)
         checked += 1
         if got != want:
             mismatches.append((str(path.relative_to(ROOT)), got, want))
@@ -111,12 +121,7 @@ async def test_workspace_diagnostics_equal_check_json_of_the_folder(folder_clien
     mismatches, checked = [], 0
     for path, text in files:
         published = await diagnostics_for(folder_client, path.as_uri())
-        lines = text.splitlines()
-        want = sorted((f["rule"], SEVERITY[f["severity"]], f["line"] - 1,
-                       _utf16(lines[f["line"] - 1], f["column"] - 1) if f["line"] <= len(lines) else f["column"] - 1,
-                       f["message"]) for f in by_file.get(str(path), []))
-        got = sorted((str(d.code), d.severity, d.range.start.line, d.range.start.character, d.message.split("\n")[0])
-                     for d in published)
+        want, got = _expected(text, by_file.get(str(path), [])), _published(published)
         checked += 1
         if got != want:
             mismatches.append((str(path.relative_to(fixtures_copy)), got, want))

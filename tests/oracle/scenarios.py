@@ -18,6 +18,8 @@ import random
 from collections.abc import Callable
 from typing import Any, Final
 
+from kubectl_wasdra.kube.quantity import parse_quantity
+
 RELEASE: Final = "1.36"
 FEATURE_GATES: Final = {"GangScheduling": True, "GenericWorkload": True, "TopologyAwareWorkloadScheduling": True}
 RUNTIME_CONFIG: Final = {"scheduling.k8s.io/v1alpha2": True}
@@ -333,9 +335,9 @@ class _Gen:
     def _fits_bound(self, pod: dict[str, Any], node: dict[str, Any]) -> bool:
         """Bound pods stay within what the node has (a kubelet would not have admitted more)."""
         used = self.used.setdefault(node["metadata"]["name"], {})
-        want = {k: _qty(v) for k, v in pod["spec"]["containers"][0]["resources"].get("requests", {}).items()}
+        want = {k: parse_quantity(v) for k, v in pod["spec"]["containers"][0]["resources"].get("requests", {}).items()}
         want["pods"] = 1
-        have = {k: _qty(v) for k, v in node["status"]["allocatable"].items()}
+        have = {k: parse_quantity(v) for k, v in node["status"]["allocatable"].items()}
         if any(used.get(k, 0) + v > have.get(k, 0) for k, v in want.items()):
             return False
         for k, v in want.items():
@@ -519,11 +521,3 @@ class _Gen:
 
     def _runtime(self, pod: dict[str, Any]) -> None:
         pod["spec"]["runtimeClassName"] = "kata"
-
-
-def _qty(value: str) -> float:
-    """The few quantity forms the generator writes (m, Mi, Gi, plain)."""
-    for suffix, factor in (("m", 1e-3), ("Mi", 2.0**20), ("Gi", 2.0**30)):
-        if value.endswith(suffix):
-            return float(value[: -len(suffix)]) * factor
-    return float(value)

@@ -20,6 +20,8 @@ from typing import Any, Final
 
 import yaml
 
+from kubectl_wasdra.kube.quantity import ceil_value, parse_quantity
+
 ROOT: Final = Path(__file__).resolve().parents[2]
 TWO_RACKS: Final = ROOT / "fixtures" / "clusters" / "two-racks"
 PAGING_NAMESPACE: Final = "paging"
@@ -95,7 +97,7 @@ def untaint_node(server: Any, name: str) -> None:
 
 def _gang(nodes: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """A PodGroup of GANG_PODS pods that each ask for more CPU than any node has (so it stays pending)."""
-    most = max(int(str(n["status"]["allocatable"]["cpu"]).rstrip("m") or 0) for n in nodes)
+    most = max(ceil_value(parse_quantity(n["status"]["allocatable"]["cpu"])) for n in nodes)
     group = {"apiVersion": "scheduling.k8s.io/v1alpha2", "kind": "PodGroup",
              "metadata": {"name": "gang", "namespace": "ml"},
              "spec": {"schedulingPolicy": {"gang": {"minCount": GANG_PODS}}}}
