@@ -147,13 +147,10 @@ def _count_rest(pods: list[PodInfo], state: SchedState, nodes: tuple[str, ...], 
     """How many of the pods the early stop skipped would still fit (explanation only; rolled back with the attempt;
     kube-scheduler never tries them, so per-plugin results are not recorded)."""
     count = 0
-    recorder, state.recorder = state.recorder, None
-    try:
+    with state.unrecorded():
         for pod in pods:
             node = find_node(pod, state, nodes)
             if node is not None:
                 state.assume(pod, node, owner)
                 count += 1
-    finally:
-        state.recorder = recorder
     return count
