@@ -111,8 +111,17 @@ def balanced_allocation(pod_requests: Mapping[str, int], node_requested: Mapping
 def balanced(pod: PodInfo, node: NodeInfo) -> int:
     """NodeResourcesBalancedAllocation for `pod` on `node` in the node's
     state (its release picks the formula), over the profile's resources."""
-    resources = BALANCED_RESOURCES if pod.profile is None else pod.profile.balanced_resources
-    return balanced_allocation(pod.requests, node.requested, node.facts.allocatable, resources, node.state.minor)
+    return balanced_allocation(pod.requests, node.requested, node.facts.allocatable, _balanced_resources(pod),
+                               node.state.minor)
+
+
+def _balanced_resources(pod: PodInfo) -> Sequence[str]:
+    return BALANCED_RESOURCES if pod.profile is None else pod.profile.balanced_resources
+
+
+def is_best_effort(pod: PodInfo) -> bool:
+    """NodeResourcesBalancedAllocation's PreScore Skip: the pod requests none of the plugin's resources."""
+    return not any(pod.requests.get(resource, 0) for resource in _balanced_resources(pod))
 
 
 def resource_score(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int, int]) -> int:
