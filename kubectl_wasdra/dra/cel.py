@@ -79,7 +79,8 @@ def _position(expression: str, offset: int) -> tuple[int, int]:
     return line, offset - (expression.rfind("\n", 0, offset) + 1) + 1
 
 
-def _literal(text: str) -> str:
+def literal_body(text: str) -> str:
+    """The text between the quotes of a string or bytes literal token (prefix and quotes dropped, escapes kept)."""
     body = text.lstrip("rRbB")
     quote = 3 if body[:3] in ('"""', "'''") else 1
     return body[quote:-quote]
@@ -103,7 +104,7 @@ def _indexed_domains(tokens: list[Token]) -> tuple[str, ...]:
         window = tokens[i:i + 6]
         if (window[0].text == "device" and window[1].text == "." and window[2].text in ("attributes", "capacity")
                 and window[3].text == "[" and window[4].kind == "string" and window[5].text == "]"):
-            domains.append(_literal(window[4].text))
+            domains.append(literal_body(window[4].text))
     return tuple(sorted(set(domains)))
 
 

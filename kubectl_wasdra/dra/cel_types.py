@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from kubectl_wasdra.dra.cel import Token, tokens_of
+from kubectl_wasdra.dra.cel import Token, literal_body, tokens_of
 
 # the scalar DeviceAttribute value fields (resource/v1 types.go) and the CEL type each one has in a selector
 ATTRIBUTE_TYPES: Final = {"int": "int", "bool": "bool", "string": "string", "version": "version"}
@@ -116,8 +116,7 @@ def _name(tokens: list[Token], j: int) -> tuple[str, int, bool] | None:
 def _literal(text: str) -> str:
     if text[:1] in "rRbB" or "\\" in text:
         return "\0"  # raw, bytes or escaped literals are left dyn: never a declared name
-    quote = 3 if text[:3] in ('"""', "'''") else 1
-    return text[quote:-quote]
+    return literal_body(text)
 
 
 def references(expression: str) -> tuple[list[Reference], set[tuple[str, str, str]]] | None:

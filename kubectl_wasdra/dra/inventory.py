@@ -31,20 +31,18 @@ ADMIN_ACCESS_LABEL: Final = "resource.kubernetes.io/admin-access"  # resource/v1
 
 
 def _quantity(value: Any) -> Decimal:
-    if isinstance(value, str):  # devices repeat the same few capacities ("80Gi"): parsed once each
-        return _string_quantity(value)
+    """The capacity value, 0 when it does not parse; devices repeat the same few strings ("80Gi"): parsed once each."""
+    return _string_quantity(value) if isinstance(value, str) else _parsed(value)
+
+
+def _parsed(value: Any) -> Decimal:
     try:
         return parse_quantity(value)
     except QuantityError:
         return Decimal(0)
 
 
-@functools.lru_cache(maxsize=4096)
-def _string_quantity(value: str) -> Decimal:
-    try:
-        return parse_quantity(value)
-    except QuantityError:
-        return Decimal(0)
+_string_quantity: Final = functools.lru_cache(maxsize=4096)(_parsed)
 
 
 def _name(obj: Any) -> str:

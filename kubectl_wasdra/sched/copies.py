@@ -34,7 +34,7 @@ def copy_entry(entry: Entry, index: int, group_claims: MutableMapping[str, Any])
     pods = []
     for pod in entry.pods:
         group = copy_name(pod.group, index) if pod.group is not None else None
-        if pod.group is not None and group is not None:
+        if group is not None:
             group_claims[f"{pod.namespace}/{group}"] = group_claims.get(f"{pod.namespace}/{pod.group}", ())
         pods.append(renamed(pod, copy_name(pod.name, index), group))
     spec = dataclasses.replace(entry.group, name=copy_name(entry.group.name, index)) if entry.group is not None else None

@@ -70,14 +70,12 @@ def _try(pod: PodInfo, state: SchedState, nodes: tuple[str, ...], owner: str, at
         attempt.failed[pod.key] = FitError(pod.key, len(nodes), {})
         return False
     stateful = is_stateful(pod, state)
-    fit = None if stateful else diagnosed.get(pod.signature)
+    fit = None if stateful else diagnosed.get(pod.signature) or _diagnosed_before(pod, state, nodes)
     if fit is None:
-        fit = None if stateful else _diagnosed_before(pod, state, nodes)
-        if fit is None:
-            fit = diagnose_pod(pod, state, nodes)
-            if not stateful:
-                state.diagnosed[(pod.signature, id(nodes))] = (state.version, fit, nodes)
-        diagnosed[pod.signature] = fit
+        fit = diagnose_pod(pod, state, nodes)
+        if not stateful:
+            state.diagnosed[(pod.signature, id(nodes))] = (state.version, fit, nodes)
+    diagnosed[pod.signature] = fit
     attempt.failed[pod.key] = fit.for_pod(pod.key)
     if post_filter is not None and not fit.pre_filter_error:
         attempt.tails[pod.key] = post_filter(pod, fit, state)
@@ -147,13 +145,10 @@ def _count_rest(pods: list[PodInfo], state: SchedState, nodes: tuple[str, ...], 
     """How many of the pods the early stop skipped would still fit (explanation only; rolled back with the attempt;
     kube-scheduler never tries them, so per-plugin results are not recorded)."""
     count = 0
-    recorder, state.recorder = state.recorder, None
-    try:
+    with state.unrecorded():
         for pod in pods:
             node = find_node(pod, state, nodes)
             if node is not None:
                 state.assume(pod, node, owner)
                 count += 1
-    finally:
-        state.recorder = recorder
     return count

@@ -22,10 +22,10 @@ from kubectl_wasdra.sched.pod_scores import (
 from kubectl_wasdra.sched.podinfo import PodInfo
 from kubectl_wasdra.sched.profiles import DEFAULT_PROFILE
 from kubectl_wasdra.sched.scoring import (
-    BALANCED_RESOURCES,
     balanced,
     fit_score,
     fit_weights,
+    is_best_effort,
     normalized,
     score_weights,
     weighted_totals,
@@ -102,8 +102,7 @@ def _columns(pod: PodInfo, state: SchedState, scores: Mapping[str, tuple[int, in
              detail: list[str]) -> dict[str, Column]:
     """(raw, normalized) per node of every modelled plugin (those without NormalizeScore only for `detail`)."""
     names = list(scores)
-    resources = BALANCED_RESOURCES if pod.profile is None else pod.profile.balanced_resources
-    best_effort = not any(pod.requests.get(resource, 0) for resource in resources)
+    best_effort = is_best_effort(pod)
     spread = topology_spread_raw(pod, state, names)
     return {
         "TaintToleration": _normalized_column(scores, 1, True, detail),

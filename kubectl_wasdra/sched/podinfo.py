@@ -20,14 +20,16 @@ from kubectl_wasdra.kube.podaffinity import (
     parse_preferred_terms,
 )
 from kubectl_wasdra.kube.quantity import ceil_value, milli_value
-from kubectl_wasdra.kube.resources import container_requests, pod_nonzero_requests, pod_requests
+from kubectl_wasdra.kube.resources import NON_ZERO_DEFAULTS, container_requests, pod_nonzero_requests, pod_requests
 from kubectl_wasdra.sched.volumes import has_node_volumes
 
 MILLI_RESOURCES = frozenset({"cpu"})
 UNCHECKED: Any = object()  # PodInfo.pre_filter_status before the pod-only PreFilter checks ran
-_CORE_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage", "pods"})
-DEFAULT_MILLI_CPU: Final = 100  # pkg/scheduler/util/pod_resources.go DefaultMilliCPURequest
-DEFAULT_MEMORY: Final = 200 * 1024 * 1024  # DefaultMemoryRequest
+# the native resources: every other name a pod requests is a scalar one (IsScalarResourceName: extended, hugepages-*)
+CORE_RESOURCES: Final = frozenset({"cpu", "memory", "ephemeral-storage", "pods"})
+# pkg/scheduler/util/pod_resources.go DefaultMilliCPURequest / DefaultMemoryRequest, as pod_nonzero_requests adds them
+DEFAULT_MILLI_CPU: Final = milli_value(NON_ZERO_DEFAULTS["cpu"])
+DEFAULT_MEMORY: Final = ceil_value(NON_ZERO_DEFAULTS["memory"])
 
 
 def effective_requests(pod: Mapping[str, Any]) -> dict[str, int]:
@@ -154,7 +156,7 @@ class PodInfo:
     @property
     def claims_or_extended(self) -> bool:
         """True if the pod has claims or requests resources other than cpu/memory/storage (DRA may serve them)."""
-        return bool(self.claims) or any(r not in _CORE_RESOURCES for r in self.requests)
+        return bool(self.claims) or any(r not in CORE_RESOURCES for r in self.requests)
 
 
 def host_ports(spec: Mapping[str, Any]) -> tuple[tuple[str, str, int], ...]:

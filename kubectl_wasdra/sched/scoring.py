@@ -32,7 +32,7 @@ from typing import Any, Final
 from kubectl_wasdra.kube.selectors import matches_node_selector
 from kubectl_wasdra.kube.taints import tolerates
 from kubectl_wasdra.sched.nodeinfo import NodeInfo
-from kubectl_wasdra.sched.podinfo import PodInfo
+from kubectl_wasdra.sched.podinfo import CORE_RESOURCES, PodInfo
 from kubectl_wasdra.sched.profiles import DEFAULT_SCORES
 
 MAX_NODE_SCORE: Final = 100  # framework.MaxNodeScore
@@ -46,7 +46,6 @@ DRA_WEIGHT_MINOR: Final = 36
 MIN_FEASIBLE_NODES: Final = 100  # schedule_one.go minFeasibleNodesToFind
 MIN_FEASIBLE_PERCENTAGE: Final = 5  # minFeasibleNodesPercentageToFind
 BALANCED_RESOURCES: Final = ("cpu", "memory")  # defaults.go defaultResourceSpec
-_NATIVE_RESOURCES: Final = frozenset({"cpu", "memory", "ephemeral-storage", "pods"})  # not IsScalarResourceName
 BALANCE_CHANGE_MINOR: Final = 36  # the first release scoring BalancedAllocation by the change of balance (PR #135573)
 
 
@@ -99,7 +98,7 @@ def balanced_allocation(pod_requests: Mapping[str, int], node_requested: Mapping
     allocated, requested, capacity = [], [], []
     for resource in resources:
         wanted = pod_requests.get(resource, 0)
-        if not wanted and resource not in _NATIVE_RESOURCES:
+        if not wanted and resource not in CORE_RESOURCES:
             continue
         if not allocatable.get(resource, 0):
             continue
@@ -112,8 +111,17 @@ def balanced_allocation(pod_requests: Mapping[str, int], node_requested: Mapping
 def balanced(pod: PodInfo, node: NodeInfo) -> int:
     """NodeResourcesBalancedAllocation for `pod` on `node` in the node's
     state (its release picks the formula), over the profile's resources."""
-    resources = BALANCED_RESOURCES if pod.profile is None else pod.profile.balanced_resources
-    return balanced_allocation(pod.requests, node.requested, node.facts.allocatable, resources, node.state.minor)
+    return balanced_allocation(pod.requests, node.requested, node.facts.allocatable, _balanced_resources(pod),
+                               node.state.minor)
+
+
+def _balanced_resources(pod: PodInfo) -> Sequence[str]:
+    return BALANCED_RESOURCES if pod.profile is None else pod.profile.balanced_resources
+
+
+def is_best_effort(pod: PodInfo) -> bool:
+    """NodeResourcesBalancedAllocation's PreScore Skip: the pod requests none of the plugin's resources."""
+    return not any(pod.requests.get(resource, 0) for resource in _balanced_resources(pod))
 
 
 def resource_score(pod: PodInfo, node: NodeInfo, node_nonzero: tuple[int, int]) -> int:
@@ -145,7 +153,7 @@ def placement_fit_score(state: Any, nodes: Sequence[str], placed: Sequence[PodIn
     out; the weighted average, truncated."""
     total = weights = 0
     for resource, weight in resources:
-        if resource not in _NATIVE_RESOURCES and not any(p.requests.get(resource) for p in placed):
+        if resource not in CORE_RESOURCES and not any(p.requests.get(resource) for p in placed):
             continue
         allocatable = sum(state.facts[n].allocatable.get(resource, 0) for n in nodes)
         if not allocatable:

@@ -258,12 +258,11 @@ class Simulation:
         leaves it. A retry that would fit keeps the first messages (the simulation does not bind it)."""
         entry, state = result.entry, self.state
         mark = state.begin()
-        recorder, state.recorder = state.recorder, None  # per-plugin results are those of the cycle explained
         try:
-            outcome = schedule_group(entry.pods, entry.min_count, tuple(entry.running), state, entry.key,
-                                     entry.topology_key, keep=False, post_filter=self._group_post_filter(entry))
+            with state.unrecorded():  # per-plugin results are those of the cycle explained
+                outcome = schedule_group(entry.pods, entry.min_count, tuple(entry.running), state, entry.key,
+                                         entry.topology_key, keep=False, post_filter=self._group_post_filter(entry))
         finally:
-            state.recorder = recorder
             state.rollback(mark)
         if outcome.chosen is None:
             gang = entry.group is not None and bool(entry.group.gang)
@@ -320,11 +319,8 @@ class Simulation:
             result.pod_errors = dict(best.failed)
         if per_pod:
             self._conditions(result, outcome)
-        recorder, state.recorder = state.recorder, None  # preemption's trial cycles are not the pods' own
-        try:
+        with state.unrecorded():  # preemption's trial cycles are not the pods' own
             self._post_place(entry, result, state)
-        finally:
-            state.recorder = recorder
         return result
 
     def _post_place(self, entry: Entry, result: GroupResult, state: SchedState) -> None:

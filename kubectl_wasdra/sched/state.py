@@ -7,8 +7,9 @@ Nothing is copied per trial and the snapshot itself is never changed.
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from kubectl_wasdra.sched.nodeinfo import NodeFacts, NodeInfo
@@ -180,6 +181,16 @@ class SchedState:
             number = self._node_numbers.setdefault(nodes, len(self._node_numbers))
             found = self._node_keys[id(nodes)] = (nodes, number)
         return found[1]
+
+    @contextlib.contextmanager
+    def unrecorded(self) -> Iterator[Any]:
+        """Per-plugin results are not recorded inside (cycles that are not the pods' own: trials, retries, the
+        domains not shown); yields the recorder, which is back in place afterwards."""
+        recorder, self.recorder = self.recorder, None
+        try:
+            yield recorder
+        finally:
+            self.recorder = recorder
 
     def node(self, name: str) -> NodeInfo:
         """The NodeInfo view of `name` in this state (cached until the node changes)."""

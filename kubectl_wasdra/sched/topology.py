@@ -112,8 +112,7 @@ def schedule_group(pods: list[PodInfo], min_count: int, running_nodes: tuple[str
     if not topology_key:
         attempt = run_cycle(pods, min_count, scheduled, state, scope, owner, keep=keep, post_filter=post_filter)
         return Outcome(attempt.success, attempt.message, attempt if attempt.success else None, (attempt,))
-    recorder, state.recorder = state.recorder, None  # per-plugin results: only the placement shown (below)
-    try:
+    with state.unrecorded() as recorder:  # per-plugin results: only the placement shown (below)
         attempts = _attempts(pods, min_count, scheduled, state, owner, topology_key, running_nodes, nodes, first_fit)
         feasible = [a for a in attempts if a.success]
         if not attempts:  # podGroupFitError prints the bare reason when there is no placement; this reason is ours
@@ -125,8 +124,6 @@ def schedule_group(pods: list[PodInfo], min_count: int, running_nodes: tuple[str
                 attempts = [run_cycle(pods, min_count, scheduled, state, a.nodes, owner, a.domain, keep=False,
                                       post_filter=post_filter) for a in attempts]
                 outcome.attempts = tuple(attempts)
-    finally:
-        state.recorder = recorder
     if not feasible:
         closest = outcome.best
         if closest is not None and recorder is not None and recorder.wants(pods):  # the placement explained, recorded
