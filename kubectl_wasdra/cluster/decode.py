@@ -17,8 +17,13 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from kubectl_wasdra.cluster.slices import SLICE_CHARS, decode_json_list, decode_yaml_list
-from kubectl_wasdra.load.parse import LONG_NUMBER, MAX_DEPTH, long_number_position, needs_yaml11, without_surrogates
-from kubectl_wasdra.load.stream import TOO_DEEP
+from kubectl_wasdra.load.parse import (
+    LONG_NUMBER,
+    TOO_DEEP_LEVELS,
+    long_number_position,
+    needs_yaml11,
+    without_surrogates,
+)
 
 try:  # orjson is several times faster than json on big snapshots
     import orjson
@@ -73,7 +78,7 @@ def decode_json(data: bytes | str) -> list[Any]:
         except json.JSONDecodeError as exc:
             raise DecodeError(exc.msg, exc.lineno, exc.colno) from None
         except RecursionError:
-            raise DecodeError(f"{TOO_DEEP} (more than {MAX_DEPTH} levels)") from None
+            raise DecodeError(TOO_DEEP_LEVELS) from None
         except ValueError:  # more than 4,300 digits
             raise DecodeError(LONG_NUMBER, *long_number_position(text)) from None
         values.append(value)
@@ -144,7 +149,7 @@ def _decode_yaml11(text: str) -> list[Any]:
     except yaml.YAMLError as exc:
         raise DecodeError(str(exc)) from None
     except RecursionError:
-        raise DecodeError(f"{TOO_DEEP} (more than {MAX_DEPTH} levels)") from None
+        raise DecodeError(TOO_DEEP_LEVELS) from None
 
 
 def split_yaml_documents(text: str) -> list[tuple[int, str]]:

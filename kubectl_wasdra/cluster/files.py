@@ -23,9 +23,9 @@ from kubectl_wasdra.errors import LoadError, SnapshotError
 from kubectl_wasdra.load.depth import too_deep_documents, within_depth
 from kubectl_wasdra.load.document import LoadProblem, ProblemKind
 from kubectl_wasdra.load.heap import paused_gc
-from kubectl_wasdra.load.parse import DEEP_HINT, MAX_DEPTH
+from kubectl_wasdra.load.parse import DEEP_HINT, MAX_DEPTH, TOO_DEEP_LEVELS
 from kubectl_wasdra.load.positions import SourceText
-from kubectl_wasdra.load.stream import TOO_DEEP, document_span
+from kubectl_wasdra.load.stream import document_span
 
 SNAPSHOT_SUFFIXES: Final = (".yaml", ".yml", ".json")
 _WANTED: Final = frozenset(SNAPSHOT_KINDS)
@@ -121,7 +121,7 @@ def _load_file(file: str, collector: SnapshotBuilder) -> None:
     deep = [] if shallow else too_deep_documents(text, MAX_DEPTH)
     if deep:  # refused before any parser meets it (a parser's recursion, or a crash, on 100,000 levels)
         line = document_span(text, deep[0])[0] + 1
-        collector.problems.append(LoadProblem(file, line, 1, f"{TOO_DEEP} (more than {MAX_DEPTH} levels)", DEEP_HINT,
+        collector.problems.append(LoadProblem(file, line, 1, TOO_DEEP_LEVELS, DEEP_HINT,
                                               kind=ProblemKind.SYNTAX))
         return
     try:

@@ -28,6 +28,7 @@ from kubernetes.config.exec_provider import ExecProvider
 
 from kubectl_wasdra.cluster.exec_output import PluginOutputTooLarge, run_plugin_capped
 from kubectl_wasdra.cluster.memory_files import credentials_in_memory
+from kubectl_wasdra.load.bounded import read_capped
 
 NOT_A_TERMINAL: Final = "exec plugin cannot support interactive mode: standard input is not a terminal"
 EXEC_EXTENSION: Final = "client.authentication.k8s.io/exec"  # the cluster extension passed to plugins as `config`
@@ -157,9 +158,8 @@ def _ca_data(cluster: Mapping[str, Any]) -> str | None:
     path = cluster.get("certificate-authority")
     if isinstance(path, str) and path:
         try:
-            with open(path, "rb") as stream:
-                return base64.b64encode(stream.read()).decode("ascii")
-        except OSError:
+            return base64.b64encode(read_capped(path)).decode("ascii")
+        except OSError:  # TooLarge too: a CA file is a few KiB
             return None
     return None
 

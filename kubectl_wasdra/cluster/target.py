@@ -76,10 +76,10 @@ def _flag_notes(gates: Mapping[str, bool], config: Mapping[str, bool], server_ga
     notes = []
     overridden = sorted(set(gates) & set(server_gates))
     if gates:
-        notes.append("--feature-gates sets " + _names(f"{k}={str(v).lower()}" for k, v in sorted(gates.items()))
+        notes.append("--feature-gates sets " + _settings(gates)
                      + (f" (over the server's {', '.join(overridden)})" if overridden else ""))
     if config:
-        notes.append("--runtime-config sets " + _names(f"{k}={str(v).lower()}" for k, v in sorted(config.items())))
+        notes.append("--runtime-config sets " + _settings(config))
     return notes
 
 
@@ -116,9 +116,7 @@ def _server_gates(header: SnapshotHeader, release: Release) -> tuple[dict[str, b
     if header.feature_gates:
         gates = {name: value for name, value in header.feature_gates.items()
                  if (info := table.get(name)) is not None and not info.locked and value != info.default}
-        listed = ", ".join(f"{k}={str(v).lower()}" for k, v in sorted(gates.items())[:_LISTED])
-        more = f" and {len(gates) - _LISTED} more" if len(gates) > _LISTED else ""
-        differ = f"; against the {release} defaults: {listed}{more}" if gates else f"; all at the {release} defaults"
+        differ = f"; against the {release} defaults: {_settings(gates)}" if gates else f"; all at the {release} defaults"
         return gates, [f"feature gates: the API server's /metrics ({len(header.feature_gates)} gates{differ})"]
     why = header.gaps.get(FEATURE_GATES_GAP) or "not recorded"
     needed = _gates_of_served(release, header.served)
@@ -140,6 +138,11 @@ def _gates_of_served(release: Release, served: tuple[str, ...]) -> list[str]:
             needed.update(g for g in info.requires_gates
                           if (gate := table.get(g)) is not None and not gate.default and not gate.locked)
     return sorted(needed)
+
+
+def _settings(settings: Mapping[str, bool]) -> str:
+    """"name=true, other=false" in name order, listed as _names lists them."""
+    return _names(f"{k}={str(v).lower()}" for k, v in sorted(settings.items()))
 
 
 def _names(items: Iterable[str]) -> str:

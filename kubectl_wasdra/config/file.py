@@ -18,8 +18,8 @@ from kubectl_wasdra.config.keys import BY_NAME, KEYS, TOP_LEVEL, Key
 from kubectl_wasdra.errors import UsageError, UsageErrors
 from kubectl_wasdra.load.bounded import read_text_capped
 from kubectl_wasdra.load.depth import too_deep_documents
-from kubectl_wasdra.load.parse import MAX_DEPTH
-from kubectl_wasdra.load.stream import TOO_DEEP, document_span
+from kubectl_wasdra.load.parse import MAX_DEPTH, TOO_DEEP_LEVELS
+from kubectl_wasdra.load.stream import document_span
 
 if TYPE_CHECKING:
     import yaml
@@ -101,7 +101,7 @@ def _compose(path: str, text: str) -> yaml.Node | None:
 
     deep = too_deep_documents(text, MAX_DEPTH)
     if deep:
-        raise UsageError(f"{TOO_DEEP} (more than {MAX_DEPTH} levels)", where=f"{path}:{document_span(text, deep[0])[0] + 1}:1",
+        raise UsageError(TOO_DEEP_LEVELS, where=f"{path}:{document_span(text, deep[0])[0] + 1}:1",
                          hint="a config file is a flat mapping of settings")
     try:
         nodes = list(yaml.compose_all(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))

@@ -225,12 +225,14 @@ def pod_nonzero_requests(pod: Mapping[str, Any]) -> Resources:
     types.go): every container lacking a cpu or memory request counts 100m / 200Mi (schedutil DefaultMilliCPURequest,
     DefaultMemoryRequest); with pod-level requests only a resource the pod requests nowhere gets the default
     (getNonMissingContainerRequests)."""
-    requests = pod_requests(pod)
-    missing = dict(NON_ZERO_DEFAULTS)
+    missing = NON_ZERO_DEFAULTS
     level = resource_list(((pod.get("spec") or {}).get("resources") or {}).get("requests"))
     if any(is_pod_level_resource(name) for name in level):  # IsPodLevelRequestsSet
+        requests = pod_requests(pod)
         missing = {name: value for name, value in missing.items() if name not in requests}
-    return pod_requests(pod, missing=missing) if missing else requests
+        if not missing:
+            return requests
+    return pod_requests(pod, missing=missing)
 
 
 def node_allocatable(node: Mapping[str, Any]) -> Resources:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 from itertools import accumulate
-from typing import Final
+from typing import Final, TypeVar
 
 from kubectl_wasdra.load.stream import document_starts
 
+_Text = TypeVar("_Text", str, bytes)
 _KEEP_BRACKETS: Final = str.maketrans({chr(c): None for c in range(128) if chr(c) not in "[]{}"})
 _VALUES: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
 # the brackets only, every opener as "[" and every closer as "]": the running count above treats them alike
@@ -37,13 +38,17 @@ def _nested_within(text: str, limit: int) -> bool:
     deletes every innermost "[]" pair, so a nest `d` deep is gone after `d` passes. False means "not proven" (deeper,
     unbalanced, or non-ASCII characters left over): the caller then counts exactly."""
     brackets = text.translate(_AS_SQUARE)
-    if not brackets.isascii():
-        return False
+    return brackets.isascii() and _peeled(brackets, "[]", limit)
+
+
+def _peeled(brackets: _Text, pair: _Text, limit: int) -> bool:
+    """True when deleting every innermost `pair` at most `limit` times leaves nothing of `brackets` (openers as "[",
+    closers as "]"); False when something is left or no pair is found ("][" left: unbalanced)."""
     for _ in range(limit):
         if not brackets:
             return True
-        shorter = brackets.replace("[]", "")
-        if len(shorter) == len(brackets):  # "][" left: unbalanced
+        shorter = brackets.replace(pair, pair[:0])
+        if len(shorter) == len(brackets):
             return False
         brackets = shorter
     return not brackets
@@ -59,14 +64,7 @@ def within_depth(raw: bytes, limit: int, *, json: bool = False) -> bool:
     In UTF-8 the bytes of `[]{}- ` occur only as those characters. `json`: the text is JSON, where `- ` nests nothing
     (it can only stand inside a string), so only brackets are counted."""
     brackets = raw.translate(_BRACKET_BYTES, _NOT_BRACKETS)
-    for _ in range(limit):
-        if not brackets:
-            break
-        shorter = brackets.replace(b"[]", b"")
-        if len(shorter) == len(brackets):
-            return False
-        brackets = shorter
-    return not brackets and (json or raw.count(b"- ") <= limit)
+    return _peeled(brackets, b"[]", limit) and (json or raw.count(b"- ") <= limit)
 
 
 def flow_depth(text: str) -> int:

@@ -78,6 +78,7 @@ _COLLECTION_KEYS: Final = tuple(re.compile(pattern, re.MULTILINE) for pattern in
 # Kubernetes objects are rarely 30 levels deep; go-yaml's own limit is 10,000.
 MAX_DEPTH: Final = 200
 DEEP_HINT: Final = "flatten the document; no Kubernetes object needs this much nesting"
+TOO_DEEP_LEVELS: Final = f"{TOO_DEEP} (more than {MAX_DEPTH} levels)"  # the message for a document past MAX_DEPTH
 
 # go-yaml v2 decode.go allowedAliasRatio: up to 400,000 decoded nodes 99% may come from aliases, falling to 10% at
 # 4,000,000; the check applies once more than 100 alias-driven nodes and 1,000 nodes have been decoded.
@@ -117,8 +118,7 @@ def parse_text(text: str, *, is_json: bool) -> Parsed:
     deep = too_deep_documents(text, MAX_DEPTH)
     if not deep:
         return _parse_text(text, is_json=is_json)
-    issues = [Issue(ProblemKind.SYNTAX, document_span(text, index)[0] + 1, 1, f"{TOO_DEEP} (more than {MAX_DEPTH} "
-                    "levels)", DEEP_HINT) for index in deep]
+    issues = [Issue(ProblemKind.SYNTAX, document_span(text, index)[0] + 1, 1, TOO_DEEP_LEVELS, DEEP_HINT) for index in deep]
     if is_json or len(document_starts(text)) <= 1:
         return Parsed(issues=issues[:1])
     parsed = _parse_text(_without_documents(text, deep), is_json=False)
@@ -186,7 +186,7 @@ def _screened(parsed: Parsed, text: str, *, is_json: bool) -> Parsed:
         start = None
         if not parsed.within_depth and _deeper_than(value, MAX_DEPTH):
             start = document_span(text, index)[0]
-            issues.append(Issue(ProblemKind.SYNTAX, start + 1, 1, f"{TOO_DEEP} (more than {MAX_DEPTH} levels)", DEEP_HINT))
+            issues.append(Issue(ProblemKind.SYNTAX, start + 1, 1, TOO_DEEP_LEVELS, DEEP_HINT))
         elif surrogates and _has_surrogates(value):
             if is_json:
                 documents.append((index, without_surrogates(value)))
@@ -273,7 +273,7 @@ def _parse_json(text: str) -> Parsed:
                                         "fix the JSON syntax at this place")])
         return _parse_yaml11(text)
     except RecursionError:
-        return Parsed(issues=[Issue(ProblemKind.SYNTAX, 1, 1, f"{TOO_DEEP} (more than {MAX_DEPTH} levels)", DEEP_HINT)])
+        return Parsed(issues=[Issue(ProblemKind.SYNTAX, 1, 1, TOO_DEEP_LEVELS, DEEP_HINT)])
     except ValueError:  # an integer of more than 4,300 digits (Python's int conversion limit)
         line, column = long_number_position(text)
         return Parsed(issues=[Issue(ProblemKind.SYNTAX, line, column, LONG_NUMBER, LONG_NUMBER_HINT)])
@@ -419,7 +419,7 @@ def _syntax_issue(error: yaml.YAMLError, offset: int, text: str) -> Issue:
     message = f"invalid YAML: {problem}" + (f" ({context})" if context else "")
     hint = "fix the YAML syntax at this place"
     if problem == TOO_DEEP:
-        return Issue(ProblemKind.SYNTAX, line, 1, f"{TOO_DEEP} (more than {MAX_DEPTH} levels)", DEEP_HINT)
+        return Issue(ProblemKind.SYNTAX, line, 1, TOO_DEEP_LEVELS, DEEP_HINT)
     if _has_tab_near(text, line):
         hint = "indent with spaces: YAML does not allow tabs for indentation"
     elif "could not determine a constructor" in message:

@@ -60,7 +60,7 @@ class SourceText:
         self._parts = {}
         self._plain = {}
         self._starts = None
-        self._start_lines: list[int] = []
+        self._start_lines = []
         self._lock = threading.Lock()
 
     def document(self, index: int) -> tuple[Any, int]:
@@ -107,15 +107,11 @@ class SourceText:
         """(text, line offset) of every document when the file splits cleanly at its `---` lines (None for JSON): what
         an editor's incremental check compares to tell an unchanged document. One pass over the text."""
         with self._lock:
-            starts = self._split()
+            starts, lines = self._split(), self._start_lines
         if not starts:
             return None
-        found, line = [], self.text.count("\n", 0, starts[0])
-        for index, start in enumerate(starts):
-            end = starts[index + 1] if index + 1 < len(starts) else len(self.text)
-            found.append((self.text[start:end], line))
-            line += self.text.count("\n", start, end)
-        return found
+        ends = [*starts[1:], len(self.text)]
+        return [(self.text[start:end], line) for start, end, line in zip(starts, ends, lines, strict=True)]
 
     def _part(self, index: int) -> tuple[str, int] | None:
         """(text, line offset) of document `index` when the file splits cleanly at its `---` lines; under the lock."""

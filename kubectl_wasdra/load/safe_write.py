@@ -47,7 +47,8 @@ def write_output(path: str, data: bytes, *, mode: int | None = None) -> None:
     is written in place, as it cannot be replaced."""
     target = os.path.realpath(path)
     with contextlib.suppress(FileNotFoundError):
-        if not stat.S_ISREG(os.stat(target).st_mode) and not stat.S_ISDIR(os.stat(target).st_mode):
+        kind = os.stat(target).st_mode
+        if not stat.S_ISREG(kind) and not stat.S_ISDIR(kind):
             with open(target, "wb") as stream:
                 stream.write(data)
             return

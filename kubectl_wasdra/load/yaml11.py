@@ -109,12 +109,14 @@ class KubeConstructor(SafeConstructor):
         if text in _SPECIAL_FLOATS:
             return _SPECIAL_FLOATS[text]
         plain = text.replace("_", "")
-        if not _FLOAT_RE.match(plain) and _int_value(text) is None:  # `!!float abc`: go-yaml v2 refuses it too
-            raise ConstructorError(None, None, f"cannot decode {_shown(text)} as a !!float", node.start_mark)
+        value = plain if _FLOAT_RE.match(plain) else _int_value(text)
         try:
-            return float(plain) if _FLOAT_RE.match(plain) else float(_int_value(text) or 0)
-        except (ValueError, OverflowError):
-            raise ConstructorError(None, None, f"cannot decode {_shown(text)} as a !!float", node.start_mark) from None
+            if value is not None:
+                return float(value)
+        except OverflowError:  # an integer beyond the float range
+            pass
+        # `!!float abc`: go-yaml v2 refuses it too
+        raise ConstructorError(None, None, f"cannot decode {_shown(text)} as a !!float", node.start_mark)
 
     def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
         if isinstance(node, yaml.MappingNode):
