@@ -306,20 +306,24 @@ def _format(path: tuple[str | int, ...]) -> str:
 def properties_at(schema: Mapping[str, Any], path: tuple[str | int, ...]) -> set[str]:
     """Field names the schema allows for the object at `path` (following $ref, properties and items)."""
     definitions = schema.get("$defs", {})
-    node = _resolve(schema, definitions)
+    node = resolve_ref(schema, definitions)[1]
     for step in path:
         if isinstance(step, int) or step.isdigit():
-            node = _resolve(node.get("items", {}), definitions)
+            node = resolve_ref(node.get("items", {}), definitions)[1]
         else:
             properties = node.get("properties", {})
             additional = node.get("additionalProperties")
-            node = _resolve(properties.get(step, additional if isinstance(additional, dict) else {}), definitions)
+            node = resolve_ref(properties.get(step, additional if isinstance(additional, dict) else {}), definitions)[1]
     return set(node.get("properties", {}))
 
 
-def _resolve(node: Any, definitions: Mapping[str, Any]) -> Mapping[str, Any]:
+def resolve_ref(node: Any, definitions: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any]]:
+    """(the name of the last definition followed, None when `node` has no $ref; the node it resolves to, {} when
+    that is not an object), following at most 32 `$ref`s (a cycle ends there)."""
+    name = None
     for _ in range(32):
         if not isinstance(node, dict) or "$ref" not in node:
             break
-        node = definitions.get(node["$ref"].rpartition("/")[2], {})
-    return node if isinstance(node, dict) else {}
+        name = node["$ref"].rpartition("/")[2]
+        node = definitions.get(name, {})
+    return name, node if isinstance(node, dict) else {}

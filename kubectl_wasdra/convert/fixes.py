@@ -251,9 +251,6 @@ def fix_findings(findings: Iterable[Any], release: Release, runtime_config: Mapp
     return Fixer(release, runtime_config, apply=apply, unsafe=unsafe, roots=roots).run(findings)
 
 
-
-
-
 def fixed_text(text: str, name: str, findings: Iterable[Any], release: Release, runtime_config: Mapping[str, bool], *,
                unsafe: bool) -> tuple[str | None, FixSummary]:
     """`text` (a file's content, e.g. an editor's buffer) with the findings' fixes applied, None when nothing

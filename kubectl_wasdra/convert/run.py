@@ -14,7 +14,7 @@ from kubectl_wasdra.catalog.releases import Release
 from kubectl_wasdra.convert.engine import Converter, FileResult, Note
 from kubectl_wasdra.convert.roundtrip import to_plain
 from kubectl_wasdra.errors import UsageError
-from kubectl_wasdra.load.document import LoadProblem, ProblemKind
+from kubectl_wasdra.load.document import Document, LoadProblem, ProblemKind
 
 STDIN = "-"
 
@@ -56,6 +56,7 @@ def convert_paths(paths: Sequence[str], release: Release, runtime_config: Mappin
     errors = [f"{p.file}:{p.line}:{p.column}: error: {p.message} — {p.hint}" for p in problems]
     unreadable = False
     contents: dict[str, bytes] = {}
+    identities: set[tuple[str, str, str]] = set()
     for path in files:
         try:
             raw = _read(path)
@@ -63,13 +64,14 @@ def convert_paths(paths: Sequence[str], release: Release, runtime_config: Mappin
             errors.append(f"{path}:1:1: error: cannot read: {exc} — check the path, its size and that it is UTF-8 text")
             unreadable = True
             continue
-        broken = load_errors(path, raw)
+        broken, documents = _checked(path, raw)
         if broken:  # converting around a document that does not load would echo it as if it were fine
             errors.extend(broken)
             unreadable = True
             continue
         contents[path] = raw
-    converter = Converter(release, runtime_config, existing=_identities(contents))
+        identities.update((d.kind, d.namespace or "", d.name) for d in documents if d.kind and d.name)
+    converter = Converter(release, runtime_config, existing=frozenset(identities))
     for path, raw in contents.items():
         try:
             result = converter.file(path, raw)
@@ -101,29 +103,18 @@ _BROKEN: Final = frozenset({ProblemKind.SYNTAX, ProblemKind.DUPLICATE_KEY, Probl
 def load_errors(path: str, raw: bytes) -> list[str]:
     """The problems check's loader finds in the file that stop a document from loading, as error lines; convert
     refuses such a file as check reports it (LOAD001, LOAD010 ...), so both commands agree on what is readable."""
+    return _checked(path, raw)[0]
+
+
+def _checked(path: str, raw: bytes) -> tuple[list[str], list[Document]]:
+    """load_errors() and the documents check's loader reads from the file, from one parse: their (kind, namespace,
+    name) are the input's objects the conversion must not collide with."""
     from kubectl_wasdra.load.files import decode, load_text
 
     text = decode(path, raw)
-    problems = [text] if isinstance(text, LoadProblem) else load_text(path, text)[1]
+    documents, problems = ([], [text]) if isinstance(text, LoadProblem) else load_text(path, text)
     return [f"{p.file}:{p.line}:{p.column}: error: {p.message} — {p.hint or 'fix the file'}"
-            for p in problems if p.kind in _BROKEN]
-
-
-def _identities(contents: Mapping[str, bytes]) -> frozenset[tuple[str, str, str]]:
-    """(kind, namespace, name) of every object of the input files, read with check's loader (unreadable text is
-    left to the conversion, which reports it)."""
-    from kubectl_wasdra.load.files import decode, load_text
-
-    found = set()
-    for path, raw in contents.items():
-        text = decode(path, raw)
-        if isinstance(text, str):
-            for document in load_text(path, text)[0]:
-                if document.kind and document.name:
-                    found.add((document.kind, document.namespace or "", document.name))
-    return frozenset(found)
-
-
+            for p in problems if p.kind in _BROKEN], documents
 
 
 def _stdout(results: list[FileResult], mode: str, output: str) -> str:

@@ -271,8 +271,6 @@ def _in_namespace(loaded: Any, namespace: str | None) -> Any:
     namespace are left as they are."""
     if not namespace:
         return loaded
-    import dataclasses
-
     from kubectl_wasdra.kube.scope import is_cluster_scoped
 
     documents = tuple(d.in_namespace(namespace) if d.namespace is None and d.kind and

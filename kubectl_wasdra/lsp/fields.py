@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubectl_wasdra.catalog.releases import SUPPORTED, Release
+from kubectl_wasdra.catalog.schemas import resolve_ref
 from kubectl_wasdra.lint.pipeline import CheckOptions
 from kubectl_wasdra.lsp.yaml_path import ancestors, entries, key_at, type_of
 
@@ -49,16 +50,6 @@ def _field_docs() -> Mapping[str, Mapping[str, str]]:
         return {}
 
 
-def _resolve(node: Any, definitions: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any]]:
-    name = None
-    for _ in range(32):
-        if not isinstance(node, Mapping) or "$ref" not in node:
-            break
-        name = node["$ref"].rpartition("/")[2]
-        node = definitions.get(name, {})
-    return name, node if isinstance(node, Mapping) else {}
-
-
 def field_at(release: Release, api_version: str, kind: str, path: Path) -> Field | None:
     """The schema of `path` in `kind` for `release`; None when the release does not know the kind or the field."""
     from kubectl_wasdra.catalog.schemas import schema_set
@@ -71,14 +62,14 @@ def field_at(release: Release, api_version: str, kind: str, path: Path) -> Field
     owner: str | None = None
     for step in path:
         if isinstance(step, int):
-            current, node = _resolve(node.get("items", {}), schemas.definitions)
+            current, node = resolve_ref(node.get("items", {}), schemas.definitions)
             continue
         properties = node.get("properties", {})
         extra = node.get("additionalProperties")
         if step not in properties and not isinstance(extra, Mapping):
             return None
         owner = current
-        current, node = _resolve(properties.get(step, extra), schemas.definitions)
+        current, node = resolve_ref(properties.get(step, extra), schemas.definitions)
     return Field(owner, path[-1] if path else None, node, current, schemas.definitions)
 
 
@@ -94,7 +85,7 @@ def _type_text(node: Mapping[str, Any], definitions: Mapping[str, Any], definiti
     kinds = node.get("type") or ("object" if node.get("properties") else "")
     kinds = [k for k in (kinds if isinstance(kinds, list) else [kinds]) if k and k != "null"]
     if "array" in kinds:
-        ref, items = _resolve(node.get("items", {}), definitions)
+        ref, items = resolve_ref(node.get("items", {}), definitions)
         return f"array of {_type_text(items, definitions, ref)}"
     return (definition.rpartition(".")[2] + " (object)") if definition else " or ".join(kinds) or "any"
 
@@ -183,7 +174,7 @@ def complete(lines: list[str], row: int, column: int, options: CheckOptions) -> 
     items = []
     for name, sub in sorted(field.node.get("properties", {}).items()):
         if name not in taken:
-            ref, node = _resolve(sub, field.definitions)
+            ref, node = resolve_ref(sub, field.definitions)
             items.append(Completion(name, _type_text(node, field.definitions, ref), docs.get(name, ""), True, f"{name}: "))
     return items
 

@@ -4,7 +4,7 @@ every folder are checked together as `check FILE...` would check them."""
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from kubectl_wasdra.errors import WasdraError
@@ -50,9 +50,14 @@ class Projects:
 
     def __init__(self, roots: list[str], client: Mapping[str, Any]) -> None:
         self.client = dict(client)
-        self.roots = sorted({os.path.abspath(root) for root in roots}, key=len, reverse=True)
+        self.roots: list[str] = []
+        self.set_roots(roots)
         self.by_root: dict[str | None, Project] = {}
         self.reload()
+
+    def set_roots(self, roots: Iterable[str]) -> None:
+        """The workspace folders, deepest first: `of` takes the first one that holds a file."""
+        self.roots = sorted({os.path.abspath(root) for root in roots}, key=len, reverse=True)
 
     def reload(self, client: Mapping[str, Any] | None = None) -> None:
         """Settings changed (client or config file): new projects, each folder scanned again."""

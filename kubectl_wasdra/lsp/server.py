@@ -231,7 +231,7 @@ def _workspace(server: WasdraServer) -> None:
             return
         removed = {path_of(folder.uri) for folder in params.event.removed}
         roots = [root for root in ls.projects.roots if root not in removed]
-        ls.projects.roots = sorted({*roots, *(path_of(f.uri) for f in params.event.added)}, key=len, reverse=True)
+        ls.projects.set_roots([*roots, *(path_of(f.uri) for f in params.event.added)])
         _reload(ls, None)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)

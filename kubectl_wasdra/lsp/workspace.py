@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from kubectl_wasdra.lint.repo.context import context_files, definer_closure, hub_keys
 from kubectl_wasdra.lint.repo.index import FileEntry as IndexEntry
-from kubectl_wasdra.lint.repo.index import RepoIndex, load_index
-from kubectl_wasdra.lint.repo.links import definitions, keys_match, reference_keys, split_key
+from kubectl_wasdra.lint.repo.index import RepoIndex, entry_of, load_index
+from kubectl_wasdra.lint.repo.links import keys_match, split_key
 from kubectl_wasdra.load import Document, LoadProblem, load_file
 from kubectl_wasdra.load.excludes import Excludes
 from kubectl_wasdra.load.files import load_decoded
@@ -114,12 +114,6 @@ def _same_namespace(key: str, other: str) -> bool:
     return first == second or not first or not second
 
 
-def index_entry(documents: Sequence[Document]) -> IndexEntry:
-    """The index entry of an editor's buffer (no size or times: it is not on disk)."""
-    defines = tuple(dict.fromkeys(key for document in documents for key in definitions(document)))
-    return IndexEntry(0, 0, 0, defines, reference_keys(tuple(documents)))
-
-
 class Workspace:
     """The open files of one workspace folder (or of no folder: then no context) and the folder's index."""
 
@@ -167,7 +161,7 @@ class Workspace:
             documents, problems = load_decoded(path, text)
             entry = FileEntry(path, tuple(documents), tuple(problems), text)
         self._entries[path] = entry
-        self._keys[path] = index_entry(entry.documents)
+        self._keys[path] = entry_of(entry.documents)   # no size or times: not on disk
         self._changed()
         return entry
 

@@ -75,7 +75,7 @@ def context_files(index: RepoIndex, given: Sequence[Document], given_paths: Coll
     of the keys in `skip` are left out (the language server checks those dependents apart: `hub_keys`)."""
     defined = {key for document in given for key in definitions(document)}
     referenced = {link.key for link in references(DocumentSet(tuple(given)))}
-    owned = (defined | _dropped(index, given_paths, defined)) - set(skip)
+    owned = _owned(index, given_paths, defined) - set(skip)
     wanted = _files(index, defined | referenced) | {p for key in owned for p in index.referrers(key)}
     return sorted(definer_closure(index, wanted, given_paths))
 
@@ -93,16 +93,16 @@ def definer_closure(index: RepoIndex, paths: Iterable[str], left_out: Collection
     return found
 
 
-def _dropped(index: RepoIndex, given_paths: Collection[str], defined: Collection[str]) -> set[str]:
-    """What a given file defined at the last run and no longer does (a rename): its referrers may break now."""
-    return {key for path, entry in index.previous.items() if path in given_paths for key in entry.defines} - set(defined)
+def _owned(index: RepoIndex, given_paths: Collection[str], defined: set[str]) -> set[str]:
+    """`defined` plus what a given file defined at the last run and no longer does (a rename): the referrers of
+    either may break now."""
+    return defined | {key for path, entry in index.previous.items() if path in given_paths for key in entry.defines}
 
 
 def hub_keys(index: RepoIndex, given: Sequence[Document], given_paths: Collection[str], limit: int) -> frozenset[str]:
     """The keys the given documents define (or defined at the last run) that more than `limit` files reference: a
     DeviceClass or PriorityClass every workload of the folder names."""
-    defined = {key for document in given for key in definitions(document)}
-    owned = defined | _dropped(index, given_paths, defined)
+    owned = _owned(index, given_paths, {key for document in given for key in definitions(document)})
     return frozenset(key for key in owned if len(index.referrers(key)) > limit)
 
 

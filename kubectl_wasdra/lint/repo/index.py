@@ -157,15 +157,20 @@ def load_index(root: str, *, cache_dir: str | None = None, gitignore: bool = Tru
 
 
 def _entry(path: str, stat: os.stat_result, documents: Sequence[Document] | None) -> FileEntry:
-    from kubectl_wasdra.lint.repo.links import definitions, reference_keys
-
     if documents is None:
         from kubectl_wasdra.load import load_file
 
         documents, _ = load_file(path)
+    return entry_of(documents, stat)
+
+
+def entry_of(documents: Sequence[Document], stat: os.stat_result | None = None) -> FileEntry:
+    """The entry of a file holding `documents`, read at `stat` (none: not on disk, e.g. an editor's buffer)."""
+    from kubectl_wasdra.lint.repo.links import definitions, reference_keys
+
     defines = tuple(dict.fromkeys(key for document in documents for key in definitions(document)))
-    return FileEntry(stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, _interned(defines),
-                     _interned(reference_keys(tuple(documents))))
+    size, mtime_ns, ctime_ns = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns) if stat is not None else (0, 0, 0)
+    return FileEntry(size, mtime_ns, ctime_ns, _interned(defines), _interned(reference_keys(tuple(documents))))
 
 
 def _interned(keys: Iterable[str]) -> tuple[str, ...]:
