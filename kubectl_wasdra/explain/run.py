@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache, partial
 from typing import Any, Final
 
 from kubectl_wasdra.catalog.releases import NEWEST, Release
@@ -216,7 +217,7 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
     progress = progress or _silent
     unread = unread_kinds(snapshot.header.gaps, EXPLAIN_KINDS)
     budget = budget if budget is not None else Budget()
-    used: set[tuple[str, str, str]] | None = None  # devices the snapshot's claims hold: read for the first map or grid
+    claimed = cache(partial(allocated_in_snapshot, snapshot))  # devices the snapshot's claims hold: read once, when needed
     progress("preparing the simulation")
     with paused_gc():  # pod infos, devices and the ledger of bound pods live as long as the run: frozen, never rescanned
         sim = Simulation(snapshot, gates, config=config)
@@ -251,13 +252,11 @@ def explain_results(snapshot: ClusterSnapshot, gates: Gates, overlay: Overlay, *
         wants_devices = any(p.claims_or_extended for p in result.pods)
         if wants_devices and (result.kind != "Pod" or not result.fits) and not shared:
             diagnosis.map_info = MapInfo()
-            used = allocated_in_snapshot(snapshot) if used is None else used
-            diagnosis.placement_map = build_map(snapshot, result, key, diagnosis.map_info, used)
+            diagnosis.placement_map = build_map(snapshot, result, key, diagnosis.map_info, claimed())
         if grids and wants_devices and not shared and drawn < MAX_GRIDS:
             from kubectl_wasdra.explain.grid import build_grid
 
-            used = allocated_in_snapshot(snapshot) if used is None else used
-            diagnosis.grid = build_grid(snapshot, result, key, used, grid_memo)
+            diagnosis.grid = build_grid(snapshot, result, key, claimed(), grid_memo)
             drawn += diagnosis.grid is not None
         if with_suggestions:
             same = _same_failure(diagnosis, previous)
